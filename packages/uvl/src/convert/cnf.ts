@@ -1,0 +1,266 @@
+// DIMACS CNF as flamapy 2 writes it (FmToPysat + DimacsWriter): "p cnf V C", one
+// "c <n> <name>" line per feature (variables numbered in flamapy's feature order, one per
+// distinct name), then the clauses, each ending in 0. The set of configurations over the
+// feature variables is exactly the model's:
+// - the tree: the root is selected; a child implies its parent; a selected parent takes
+//   its mandatory children, at least one of an or group, exactly one of an alternative
+//   group, and between n and m of a group [n..m] (a sequential counter with auxiliary
+//   variables keeps that linear where flamapy enumerates combinations);
+// - Boolean constraints: a clause when the constraint is one, else a Tseitin encoding
+//   (one polarity where one suffices), so the size stays linear;
+// - arithmetic, aggregate and string constraints are left out (as flamapy does) and each
+//   is listed in a "c" line; auxiliary variables (numbered after the features) have no
+//   name line.
+
+import type { UvlModel } from '../ast.ts';
+import { isAlternative, isMandatory, isOptional, isOr, prepareExport, type BoolExpr } from './common.ts';
+import { simplify } from './splot.ts';
+
+const POS = 1;
+const NEG = 2;
+const BOTH = 3;
+const PAIRWISE_LIMIT = 8;
+
+export interface CnfResult {
+  /** Number of variables: features first, then auxiliary ones. */
+  variables: number;
+  featureVariables: number;
+  clauses: number[][];
+  names: string[];
+  leftOut: string[];
+}
+
+/** The CNF as data (the test suite counts its solutions). */
+export function buildCnf(model: UvlModel): CnfResult {
+  const x = prepareExport(model);
+  const { features } = x.flat;
+  const nameVar = new Map<string, number>();
+  x.names.forEach((n, i) => nameVar.set(n, i + 1));
+  const v = features.map((f) => nameVar.get(f.name)!);
+
+  let next = x.names.length;
+  const fresh = (): number => ++next;
+  const clauses: number[][] = [];
+  const add = (clause: number[]): void => {
+    const c = simplify(clause);
+    if (c) clauses.push(c);
+  };
+
+  /** At most k of the literals when guard holds (Sinz's sequential counter; pairwise when small). */
+  const atMost = (lits: number[], k: number, guard: number): void => {
+    const n = lits.length;
+    if (k >= n) return;
+    if (k <= 0) {
+      for (const l of lits) add([-guard, -l]);
+      return;
+    }
+    if (k === 1 && n <= PAIRWISE_LIMIT) {
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) add([-guard, -lits[i]!, -lits[j]!]);
+      return;
+    }
+    // s[i][j] (1 <= j <= k): at least j of lits[0..i] are true.
+    let prev: number[] = [];
+    for (let i = 0; i < n - 1; i++) {
+      const xi = lits[i]!;
+      const cur: number[] = [];
+      for (let j = 0; j < k; j++) cur.push(fresh());
+      add([-xi, cur[0]!]);
+      if (i === 0) {
+        for (let j = 1; j < k; j++) add([-cur[j]!]);
+      } else {
+        for (let j = 0; j < k; j++) add([-prev[j]!, cur[j]!]);
+        for (let j = 1; j < k; j++) add([-xi, -prev[j - 1]!, cur[j]!]);
+        add([-guard, -xi, -prev[k - 1]!]);
+      }
+      prev = cur;
+    }
+    add([-guard, -lits[n - 1]!, -prev[k - 1]!]);
+  };
+
+  /**
+   * Between min and max of the literals when guard holds, min >= 2: a counter whose variable
+   * r[i][j] is true exactly when at least j+1 of the first i+1 literals are (both directions,
+   * so it also bounds from below). Size O(n * K) with K = the largest count it must tell apart.
+   */
+  const between = (lits: number[], min: number, max: number, guard: number): void => {
+    const n = lits.length;
+    const K = Math.min(n, max < n ? Math.max(min, max + 1) : min);
+    let prev: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const xi = lits[i]!;
+      const cur: number[] = [];
+      const width = Math.min(K, i + 1);
+      for (let j = 0; j < width; j++) {
+        const r = fresh();
+        cur.push(r);
+        const before = j < prev.length ? prev[j] : undefined; // at least j+1 among the first i
+        const lower = j === 0 ? undefined : prev[j - 1]; // at least j among the first i
+        // r <= before | (xi & lower)
+        if (before !== undefined) add([-before, r]);
+        if (j === 0) add([-xi, r]);
+        else if (lower !== undefined) add([-xi, -lower, r]);
+        // r => before | xi ;  r => before | lower
+        add(before !== undefined ? [-r, before, xi] : [-r, xi]);
+        if (j > 0) add(before !== undefined ? [-r, before, lower!] : [-r, lower!]);
+      }
+      prev = cur;
+    }
+    add([-guard, prev[min - 1]!]);
+    if (max < n) add([-guard, -prev[max]!]);
+  };
+
+  // Root, then each relation in flamapy's order.
+  add([v[0]!]);
+  for (const r of x.flat.relations) {
+    const p = v[r.parent]!;
+    const kids = r.children.map((c) => v[c]!);
+    const n = kids.length;
+    if (isMandatory(r)) {
+      add([-p, kids[0]!]);
+      add([-kids[0]!, p]);
+    } else if (isOptional(r)) {
+      add([-kids[0]!, p]);
+    } else if (isOr(r)) {
+      add([-p, ...kids]);
+      for (const c of kids) add([-c, p]);
+    } else if (isAlternative(r)) {
+      add([-p, ...kids]);
+      if (n <= PAIRWISE_LIMIT) {
+        for (let i = 0; i < n; i++) {
+          for (let j = i + 1; j < n; j++) add([-kids[i]!, -kids[j]!]);
+          add([-kids[i]!, p]);
+        }
+      } else {
+        atMost(kids, 1, p);
+        for (const c of kids) add([-c, p]);
+      }
+    } else {
+      // Any other [min, max]: children imply the parent; the count holds when the parent is selected.
+      for (const c of kids) add([-c, p]);
+      const min = Math.max(0, r.min);
+      const max = Math.min(n, r.max);
+      if (min > max || min > n) add([-p]);
+      else if (min >= 2 && n * (n - min) > n * Math.max(min, max < n ? max + 1 : 0)) {
+        between(kids, min, max, p);
+      } else {
+        if (min === 1) add([-p, ...kids]);
+        else if (min > 1) atMost(kids.map((l) => -l), n - min, p); // cheap when min is close to n
+        atMost(kids, max, p);
+      }
+    }
+  }
+
+  // Constraints: Tseitin literal for a subformula, defined for the polarities needed.
+  const encode = (e: BoolExpr, pol: number): number => {
+    switch (e.kind) {
+      case 'var':
+        return e.index + 1;
+      case 'not':
+        return -encode(e.operand, pol === POS ? NEG : pol === NEG ? POS : BOTH);
+      case 'and':
+      case 'or': {
+        const lits = e.operands.map((o) => encode(o, pol));
+        const t = fresh();
+        if (e.kind === 'and') {
+          if (pol & POS) for (const l of lits) add([-t, l]);
+          if (pol & NEG) add([t, ...lits.map((l) => -l)]);
+        } else {
+          if (pol & POS) add([-t, ...lits]);
+          if (pol & NEG) for (const l of lits) add([t, -l]);
+        }
+        return t;
+      }
+      case 'implies': {
+        const a = encode(e.left, pol === POS ? NEG : pol === NEG ? POS : BOTH);
+        const b = encode(e.right, pol);
+        const t = fresh();
+        if (pol & POS) add([-t, -a, b]);
+        if (pol & NEG) {
+          add([t, a]);
+          add([t, -b]);
+        }
+        return t;
+      }
+      case 'equiv': {
+        const a = encode(e.left, BOTH);
+        const b = encode(e.right, BOTH);
+        const t = fresh();
+        if (pol & POS) {
+          add([-t, -a, b]);
+          add([-t, a, -b]);
+        }
+        if (pol & NEG) {
+          add([t, a, b]);
+          add([t, -a, -b]);
+        }
+        return t;
+      }
+    }
+  };
+  /** The literals of a constraint that is a disjunction, encoding only the parts that are not. */
+  const disjuncts = (e: BoolExpr, positive: boolean, out: number[]): void => {
+    if (e.kind === 'var') out.push(positive ? e.index + 1 : -(e.index + 1));
+    else if (e.kind === 'not') disjuncts(e.operand, !positive, out);
+    else if (e.kind === 'or' && positive) for (const o of e.operands) disjuncts(o, true, out);
+    else if (e.kind === 'and' && !positive) for (const o of e.operands) disjuncts(o, false, out);
+    else if (e.kind === 'implies' && positive) {
+      disjuncts(e.left, false, out);
+      disjuncts(e.right, true, out);
+    } else {
+      const l = encode(e, positive ? POS : NEG);
+      out.push(positive ? l : -l);
+    }
+  };
+  /** Adds a constraint as clauses: conjunctions split, disjunctions become one clause. */
+  const clausify = (e: BoolExpr, positive: boolean): void => {
+    if ((e.kind === 'and' && positive) || (e.kind === 'or' && !positive)) {
+      for (const o of e.operands) clausify(o, positive);
+    } else if (e.kind === 'not') {
+      clausify(e.operand, !positive);
+    } else if (e.kind === 'implies' && !positive) {
+      clausify(e.left, true);
+      clausify(e.right, false);
+    } else if (e.kind === 'equiv') {
+      const a = encode(e.left, BOTH);
+      const b = encode(e.right, BOTH);
+      if (positive) {
+        add([-a, b]);
+        add([a, -b]);
+      } else {
+        add([a, b]);
+        add([-a, -b]);
+      }
+    } else {
+      const clause: number[] = [];
+      disjuncts(e, positive, clause);
+      add(clause);
+    }
+  };
+  for (const c of x.constraints) clausify(c.expression, true);
+
+  return { variables: next, featureVariables: x.names.length, clauses, names: x.names, leftOut: x.leftOut };
+}
+
+/** The model as DIMACS CNF. Throws UvlExportError for a constraint naming an unknown feature. */
+export function toCnf(model: UvlModel): string {
+  const cnf = buildCnf(model);
+  const lines: string[] = [`p cnf ${cnf.variables} ${cnf.clauses.length}`];
+  cnf.names.forEach((name, i) => lines.push(`c ${i + 1} ${name}`));
+  for (const t of cnf.leftOut) lines.push(`c left out (not expressible in CNF): ${t.replace(/[\r\n]/g, ' ')}`);
+  if (cnf.variables > cnf.featureVariables) {
+    lines.push(`c variables ${cnf.featureVariables + 1} to ${cnf.variables} are auxiliary (no feature)`);
+  }
+  // Literal texts are made once per variable: the clauses repeat them many times.
+  const positive: string[] = new Array(cnf.variables + 1);
+  const negative: string[] = new Array(cnf.variables + 1);
+  for (let v = 1; v <= cnf.variables; v++) {
+    positive[v] = `${v} `;
+    negative[v] = `-${v} `;
+  }
+  for (const c of cnf.clauses) {
+    let line = '';
+    for (const l of c) line += l > 0 ? positive[l]! : negative[-l]!;
+    lines.push(`${line}0`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,12 @@
+// Public API of the UVL toolkit. A library: no file system, no network, nothing from the app.
+export type * from './ast.ts';
+export { type Diagnostic, type DiagnosticCode, type Severity, formatDiagnostic } from './diagnostics.ts';
+export { parseUvl, MAX_DEPTH, type ImportLoader, type ImportRequest, type LoadedModel, type ParseOptions } from './parser.ts';
+export { checkUvl, type CheckResult } from './check.ts';
+export { countModel, flattenModel, type ModelCounts, type FlatModel, type FlatFeature, type FlatConstraint, type Relation } from './semantics.ts';
+export { printUvl, printExpression } from './convert/uvl.ts';
+export { toGlencoe } from './convert/glencoe.ts';
+export { toSplot } from './convert/splot.ts';
+export { toCnf, buildCnf, type CnfResult } from './convert/cnf.ts';
+export { UvlExportError } from './convert/common.ts';
+export { createMapLoader } from './loader.ts';

@@ -1,0 +1,67 @@
+// The hub CLI's database commands (decisions section 1), run as a user would run them.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectPath } from '../core/config.ts';
+import { connect } from '../core/db/connect.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hub-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const databaseUrl = `sqlite:${join(dir, 'hub.sqlite')}`;
+
+function hub(...args: string[]) {
+  const result = spawnSync(process.execPath, [projectPath('bin/hub.mjs'), ...args], {
+    cwd: dir, encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl, WORKING_DIR: dir },
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+async function users(): Promise<string[]> {
+  const db = connect(databaseUrl);
+  try {
+    return (await db.selectFrom('user').select('email').orderBy('email').execute()).map((r) => r.email);
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe('hub db commands', () => {
+  it('db:migrate applies the migrations once', () => {
+    const first = hub('db:migrate');
+    assert.equal(first.code, 0, first.out);
+    assert.match(first.out, /Applied: .*initial_schema/);
+    const second = hub('db:migrate');
+    assert.equal(second.code, 0);
+    assert.match(second.out, /up to date/);
+  });
+
+  it('db:seed seeds the two accounts, then refuses a non-empty database', async () => {
+    const seeded = hub('db:seed');
+    assert.equal(seeded.code, 0, seeded.out);
+    assert.deepEqual(await users(), ['user1@example.com', 'user2@example.com']);
+    const again = hub('db:seed');
+    assert.equal(again.code, 1);
+    assert.match(again.out, /not empty/);
+  });
+
+  it('db:seed --reset starts from scratch; db:reset leaves an empty, migrated database', async () => {
+    const db = connect(databaseUrl);
+    await db.updateTable('user_profile').set({ name: 'Changed' }).execute();
+    await db.destroy();
+    const reseeded = hub('db:seed', '--reset');
+    assert.equal(reseeded.code, 0, reseeded.out);
+    assert.deepEqual(await users(), ['user1@example.com', 'user2@example.com']);
+    const reset = hub('db:reset');
+    assert.equal(reset.code, 0, reset.out);
+    assert.deepEqual(await users(), []);
+  });
+
+  it('an unknown command fails with a message', () => {
+    const result = hub('db:nonsense');
+    assert.notEqual(result.code, 0);
+    assert.match(result.out, /unknown command/i);
+  });
+});

@@ -1,0 +1,91 @@
+// `hub db:*`, `hub doi:map` and `hub serve` (decisions section 1).
+import type { Command } from 'commander';
+import { loadConfig } from '../core/config.ts';
+import { connect } from '../core/db/connect.ts';
+import { migrateDownAll, migrateToLatest } from '../core/db/migrate.ts';
+import { createModuleContext, databaseIsEmpty, loadModules, readModuleSelection, runSeeders, type ModuleContext } from '../core/modules.ts';
+import type { FastifyBaseLogger } from 'fastify';
+
+const silentLog = {
+  info: () => {}, warn: (...a: unknown[]) => console.warn(...a), error: (...a: unknown[]) => console.error(...a),
+  debug: () => {}, trace: () => {}, fatal: (...a: unknown[]) => console.error(...a), level: 'warn',
+  child: () => silentLog, silent: () => {},
+} as unknown as FastifyBaseLogger;
+
+/** Opens the database and the services of the active module selection, without HTTP. */
+async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const modules = await loadModules(readModuleSelection(config));
+  const db = connect(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    return await work(createModuleContext(config, db, silentLog, modules), modules);
+  } finally {
+    await db.destroy();
+  }
+}
+
+export function registerDbCommands(program: Command): void {
+  program.command('db:migrate').description('Apply pending migrations').action(async () => {
+    const config = loadConfig();
+    const db = connect(config.databaseUrl);
+    try {
+      const applied = await migrateToLatest(db);
+      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  program.command('db:seed')
+    .description('Seed the sample users and datasets (refuses a non-empty database unless --reset)')
+    .option('--reset', 'drop every table first, then migrate and seed')
+    .option('--synthetic <count>', 'also create this many synthetic synchronized datasets (benchmarks)')
+    .action(async (options: { reset?: boolean; synthetic?: string }) => {
+      if (options.reset) await resetDatabase();
+      await withContext(async (ctx, modules) => {
+        if (!(await databaseIsEmpty(ctx, modules))) {
+          console.error('hub: the database is not empty; run `hub db:seed --reset` to start from scratch.');
+          process.exitCode = 1;
+          return;
+        }
+        const seeded = await runSeeders(ctx, modules);
+        console.log(`Seeded: ${seeded.join(', ')}`);
+        if (options.synthetic) {
+          const count = Number(options.synthetic);
+          if (!Number.isInteger(count) || count < 1) throw new Error('--synthetic takes a positive whole number');
+          const { seedSynthetic } = await import('../modules/explore/explore.synthetic.ts');
+          await seedSynthetic(ctx, count);
+          console.log(`Created ${count} synthetic datasets.`);
+        }
+      });
+    });
+
+  program.command('db:reset').description('Drop every table and migrate again (no seeding)').action(async () => {
+    await resetDatabase();
+    console.log('The database was reset.');
+  });
+
+  program.command('doi:map <oldDoi> <newDoi>').description('Record that oldDoi was superseded by newDoi').action(async (oldDoi: string, newDoi: string) => {
+    await withContext(async (ctx) => {
+      await ctx.services.dataset.mapDoi(oldDoi, newDoi);
+      console.log(`${oldDoi} now redirects to ${newDoi}.`);
+    });
+  });
+
+  program.command('serve').description('Serve the site (same as npm start)').action(async () => {
+    const { serve } = await import('../core/server.ts');
+    await serve();
+  });
+}
+
+async function resetDatabase(): Promise<void> {
+  const config = loadConfig();
+  const db = connect(config.databaseUrl);
+  try {
+    await migrateDownAll(db);
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,240 @@
+// buildApp(config): the composition root. Core plugins are global; each module's
+// routes are an encapsulated plugin; every coupling rule is checked first.
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifySession from '@fastify/session';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifyView from '@fastify/view';
+import fastifyHelmet from '@fastify/helmet';
+import nunjucks from 'nunjucks';
+import { createHash } from 'node:crypto';
+import type { Config } from './config.ts';
+import { projectPath } from './config.ts';
+import { connect, type Db } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
+import { DatabaseSessionStore } from './http/session-store.ts';
+import { HttpError } from './http/errors.ts';
+import { registerTemplateFilters } from './http/filters.ts';
+import './http/context.ts';
+
+export interface BuildOptions {
+  /** An already open database (tests); otherwise DATABASE_URL is opened. */
+  db?: Db;
+  /** The module names to enable; otherwise modules.json decides. */
+  modules?: string[];
+  /** Logger settings; tests pass false. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface Hub {
+  app: FastifyInstance;
+  db: Db;
+  ctx: ModuleContext;
+  modules: HubModule[];
+}
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+const REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hub> {
+  // The selection is checked before anything is opened or served (decisions section 2).
+  const modules = await loadModules(options.modules ?? readModuleSelection(config));
+
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      // Never log credentials: cookies, bearer tokens and form bodies stay out of the logs.
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'],
+    },
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
+      ? req.headers['x-request-id'] : randomUUID()),
+    requestIdHeader: false,
+    // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
+    trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+
+  const db = options.db ?? connect(config.databaseUrl);
+  await migrateToLatest(db);
+  const ctx = createModuleContext(config, db, app.log, modules);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.env === 'production' ? [] : null,
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    hsts: config.env === 'production',
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
+    secret: createHash('sha256').update(config.secretKey).digest('hex'),
+    cookieName: 'session',
+    store: new DatabaseSessionStore(db),
+    saveUninitialized: false,
+    rolling: false,
+    cookie: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.env === 'production',
+      maxAge: REMEMBER_MS,
+    },
+  });
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/session',
+    getToken: (req: FastifyRequest) => {
+      const body = req.body as Record<string, unknown> | undefined;
+      const fromBody = body && typeof body === 'object' ? body.csrf_token : undefined;
+      if (typeof fromBody === 'string') return fromBody;
+      const header = req.headers['x-csrftoken'] ?? req.headers['x-csrf-token'];
+      return typeof header === 'string' ? header : undefined;
+    },
+  });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 50 } });
+
+  const moduleViews = projectPath('src/modules');
+  await app.register(fastifyView, {
+    engine: { nunjucks },
+    templates: [projectPath('src/core/http/views'), moduleViews],
+    production: config.env === 'production',
+    options: { onConfigure: (env: nunjucks.Environment) => registerTemplateFilters(env) },
+  });
+
+  // Browser assets come from npm packages, served by the app itself (no CDN).
+  await app.register(fastifyStatic, { root: join(packageDir('bootstrap'), 'dist'), prefix: '/vendor/bootstrap/', wildcard: false, decorateReply: false, maxAge: '7d' });
+  await app.register(fastifyStatic, { root: join(packageDir('bootstrap-icons'), 'font'), prefix: '/vendor/bootstrap-icons/', wildcard: false, decorateReply: false, maxAge: '7d' });
+  await app.register(fastifyStatic, { root: projectPath('src/core/http/assets'), prefix: '/static/', wildcard: false, decorateReply: false });
+
+  const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
+  const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
+
+  app.decorateRequest('user', null);
+  app.decorateReply('page', async function page(this: import('fastify').FastifyReply, template: string, data: Record<string, unknown> = {}) {
+    const request = this.request;
+    const flashes = request.session.flash ?? [];
+    if (flashes.length > 0) request.session.flash = [];
+    this.type('text/html; charset=utf-8');
+    return this.view(template, {
+      ...data,
+      currentUser: request.user,
+      csrfToken: this.generateCsrf(),
+      nav,
+      scripts,
+      flashes,
+      currentPath: request.url.split('?')[0],
+    });
+  });
+
+  for (const module of modules) await module.setup?.(app, ctx);
+
+  // Guards, in the order of decisions section 3: the login redirect comes before the CSRF check.
+  app.addHook('preHandler', async (request, reply) => {
+    // An unknown path changes nothing and must answer 404, not a CSRF refusal (e.g. /webhook/deploy where webhook is off).
+    if (request.is404) return;
+    const routeConfig = request.routeOptions.config;
+    if (routeConfig.loginRequired && !request.user) return reply.redirect('/login');
+    if (routeConfig.anonymousOnly && request.user) return reply.redirect('/');
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false) {
+      // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
+      // thrown error so that the one error handler answers it (400, decisions section 3).
+      await new Promise<void>((resolve, reject) => {
+        const refusal = { send: (error: Error) => reject(error) } as unknown as typeof reply;
+        app.csrfProtection.call(app, request, refusal, (err?: Error) => (err ? reject(err) : resolve()));
+      });
+    }
+  });
+
+  // Before any route registers: an error handler applies to the routes registered after it.
+  installErrorHandlers(app, config);
+
+  for (const module of modules) {
+    if (module.assets) {
+      await app.register(fastifyStatic, { root: module.assets, prefix: `/${module.name}/`, wildcard: false, decorateReply: false });
+    }
+    if (module.routes) {
+      const routes = module.routes;
+      await app.register(async (scope) => routes(scope, ctx));
+    }
+  }
+
+  app.addHook('onClose', async () => {
+    if (!options.db) await db.destroy();
+  });
+  return { app, db, ctx, modules };
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  if (request.routeOptions.config?.json) return true;
+  if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+function installErrorHandlers(app: FastifyInstance, config: Config): void {
+  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
+    let status = 500;
+    let message = 'Something went wrong on our side. The error was logged.';
+    let body: Record<string, unknown> | undefined;
+    if (error instanceof HttpError) {
+      status = error.status;
+      message = error.message;
+      body = error.body;
+    } else if (error.code?.startsWith('FST_CSRF_')) {
+      status = 400;
+      message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';
+    } else if (error.validation) {
+      status = 400;
+      message = error.message;
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own client errors (body too large, bad content type, malformed JSON) carry safe messages.
+      status = error.statusCode;
+      message = error.message;
+    }
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ status, code: (error as HttpError).code }, message);
+    reply.code(status);
+    if (wantsJson(request)) return reply.send(body ?? (status >= 500 ? { error: message } : { message }));
+    return renderError(reply, status, message, config);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404);
+    if (wantsJson(request)) return reply.send({ message: 'Not found' });
+    return renderError(reply, 404, 'The page you asked for does not exist.', config);
+  });
+}
+
+async function renderError(reply: import('fastify').FastifyReply, status: number, message: string, _config: Config) {
+  try {
+    return await reply.page('errors/error.njk', { status, message });
+  } catch {
+    // The layout itself failed (a broken template, the session store down): a bare page, still no stack trace.
+    reply.type('text/html; charset=utf-8');
+    return `<!doctype html><title>Error ${status}</title><h1>Error ${status}</h1><p>${status >= 500 ? 'Something went wrong.' : 'Request refused.'}</p>`;
+  }
+}

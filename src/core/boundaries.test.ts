@@ -1,0 +1,52 @@
+// Design habit 4: a module imports another only through its index.ts; packages/uvl imports nothing of the app.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { projectPath } from './config.ts';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return entry === 'assets' || entry === 'node_modules' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|declare module\s+['"]([^'"]+)['"]/g)]
+    .map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+describe('module boundaries', () => {
+  const modulesDir = projectPath('src/modules');
+
+  it('modules reach each other only through index.ts', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(modulesDir)) {
+      const own = relative(modulesDir, file).split(sep)[0];
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(file), spec);
+        if (!target.startsWith(modulesDir + sep)) continue;
+        const [other, ...rest] = relative(modulesDir, target).split(sep);
+        if (other !== own && rest.join('/') !== 'index.ts') violations.push(`${relative(projectPath(), file)} imports ${spec}`);
+      }
+    }
+    assert.deepEqual(violations, []);
+  });
+
+  it('packages/uvl imports nothing of the app, no web, database or file system', () => {
+    const uvl = projectPath('packages/uvl/src');
+    let files: string[] = [];
+    // Tests and their support files read the corpus from disk; only the library itself must stay pure.
+    try { files = sourceFiles(uvl).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('.support.ts')); } catch { /* not there yet */ }
+    assert.ok(files.length > 0, 'the UVL library exists');
+    const forbidden = /^(node:)?(fs|fs\/promises|http|https|net|child_process)$|fastify|kysely|better-sqlite3|^pg$|mysql2|nunjucks/;
+    const violations = files.flatMap((file) => importsOf(file)
+      .filter((spec) => forbidden.test(spec) || spec.endsWith('.support.ts') || (spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(projectPath('packages/uvl'))))
+      .map((spec) => `${relative(projectPath(), file)} imports ${spec}`));
+    assert.deepEqual(violations, []);
+  });
+});

@@ -1,0 +1,69 @@
+// The environment, read once and validated (decisions section 1).
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+export type EnvironmentName = 'production' | 'development';
+
+export interface Config {
+  env: EnvironmentName;
+  host: string;
+  port: number;
+  databaseUrl: string;
+  workingDir: string;
+  uploadsDir: string;
+  domain: string;
+  secretKey: string;
+  modulesFile: string;
+  zenodoApiUrl: string | undefined;
+  zenodoAccessToken: string | undefined;
+  dockerHost: string;
+  deployWorkspace: string;
+  maxUploadBytes: number;
+  logLevel: string;
+  /** Seed an empty database on start (development only). */
+  autoSeed: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
+
+export function projectPath(...parts: string[]): string {
+  return resolve(projectRoot, ...parts);
+}
+
+function integer(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** Builds the configuration from an environment map (process.env in production, a plain object in tests). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const name = env.FLASK_ENV || env.NODE_ENV || 'development';
+  const production = name === 'production';
+  const workingDir = resolve(env.WORKING_DIR || process.cwd());
+  const port = integer('PORT', env.PORT, 5000);
+  if (production && !env.SECRET_KEY) {
+    throw new ConfigError('SECRET_KEY is required in production: it signs sessions and CSRF tokens.');
+  }
+  return {
+    env: production ? 'production' : 'development',
+    host: env.HOST || '127.0.0.1',
+    port,
+    databaseUrl: env.DATABASE_URL || `sqlite:${resolve(workingDir, 'instance', 'hub.sqlite')}`,
+    workingDir,
+    uploadsDir: env.UPLOADS_DIR || 'uploads',
+    domain: env.DOMAIN || (production ? 'localhost' : `localhost:${port}`),
+    secretKey: env.SECRET_KEY || randomBytes(32).toString('hex'),
+    modulesFile: env.HUB_MODULES_FILE ? resolve(env.HUB_MODULES_FILE) : projectPath('modules.json'),
+    zenodoApiUrl: env.ZENODO_API_URL || undefined,
+    zenodoAccessToken: env.ZENODO_ACCESS_TOKEN || undefined,
+    dockerHost: env.DOCKER_HOST || 'unix:///var/run/docker.sock',
+    deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
+    maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
+    logLevel: env.LOG_LEVEL || 'info',
+    autoSeed: !production,
+  };
+}

@@ -1,0 +1,85 @@
+// Opens the database named by DATABASE_URL: sqlite:<path>, postgres://… or mysql://… (MariaDB).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { createPool } from 'mysql2';
+import type { Database } from './database.ts';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+export type Db = Kysely<Database>;
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+export function dialectOf(url: string): DialectName {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) return 'mysql';
+  throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or mysql://, got "${url.split(':')[0]}:…"`);
+}
+
+export function sqlitePath(url: string): string {
+  return url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+}
+
+export function connect(url: string): Db {
+  const dialect = dialectOf(url);
+  if (dialect === 'sqlite') {
+    const path = sqlitePath(url);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const database = new SQLite(path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  }
+  if (dialect === 'postgres') {
+    // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  }
+  const pool = createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, timezone: 'Z', charset: 'utf8mb4' });
+  return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+}
+
+/** The dialect of an open handle, read from its adapter rather than remembered separately. */
+export function supportsReturning(db: DbOrTrx): boolean {
+  return db.getExecutor().adapter.supportsReturning;
+}
+
+/**
+ * Inserts one row and answers its generated id on every dialect:
+ * MariaDB has no RETURNING and PostgreSQL gives no insertId.
+ */
+export async function insertAndGetId<T extends keyof Database & string>(
+  db: DbOrTrx,
+  table: T,
+  values: Record<string, unknown>,
+): Promise<number> {
+  // The values are typed by the caller's repository; Kysely's generic insert types cannot follow a table name chosen at run time.
+  const query = (db as Kysely<any>).insertInto(table).values(values);
+  if (supportsReturning(db)) {
+    const row = await query.returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+  const result = await query.executeTakeFirstOrThrow();
+  return Number(result.insertId);
+}
+
+/** True when the error is a unique-constraint violation, whatever the driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number } | undefined;
+  if (!e) return false;
+  return e.code === '23505' || e.code === 'ER_DUP_ENTRY' || e.errno === 1062
+    || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** IN lists are cut into parts of this size, far below every dialect's bound-parameter limit (SQLite 32766, PostgreSQL 65535). */
+export const IN_LIST_CHUNK = 500;
+
+/** Splits the values of an IN list into parts that every dialect accepts. */
+export function inChunks<T>(values: readonly T[], size = IN_LIST_CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
+  return out;
+}

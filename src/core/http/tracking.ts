@@ -1,0 +1,45 @@
+// View and download counting with deduplication cookies, shared by the dataset and file
+// routes (specification: dataset Download rules, hubfile rules 1 to 3): the cookie is reused
+// when the visitor has it and set only when absent, for two years, path /; the record is
+// written once the response was built (a route onSend hook, GET answered 200), so an answer
+// that failed or was refused is never counted.
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+
+export const TRACKING_COOKIE_MAX_AGE = 63072000;
+
+/** Cookie values we issue are UUIDs; anything else a client sends is replaced (the column holds 64 characters). */
+const COOKIE_VALUE = /^[A-Za-z0-9-]{8,64}$/;
+
+export function trackingCookie(request: FastifyRequest, reply: FastifyReply, name: string): string {
+  const existing = request.cookies[name];
+  if (existing && COOKIE_VALUE.test(existing)) return existing;
+  const value = randomUUID();
+  // Secure whenever the visitor came over HTTPS (directly or through a trusted proxy).
+  reply.setCookie(name, value, { maxAge: TRACKING_COOKIE_MAX_AGE, path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+  return value;
+}
+
+type Recorder = (cookie: string) => Promise<unknown>;
+
+const pending = new WeakMap<FastifyRequest, Recorder>();
+
+/** Marks the response as countable; the record is written by `recordWhenBuilt` if it goes out as 200. */
+export function countOnSuccess(request: FastifyRequest, record: Recorder): void {
+  pending.set(request, record);
+}
+
+export function recordWhenBuilt(cookieName: string): onSendHookHandler {
+  return async function onSend(request, reply, payload) {
+    const record = pending.get(request);
+    if (!record || reply.statusCode !== 200 || request.method !== 'GET') return payload;
+    pending.delete(request);
+    try {
+      await record(trackingCookie(request, reply, cookieName));
+    } catch (error) {
+      // A failed count must not cost the visitor the page or the file.
+      request.log.error({ err: error }, `could not record (${cookieName})`);
+    }
+    return payload;
+  };
+}

@@ -1,0 +1,178 @@
+// The module system (decisions section 2): modules.json picks the modules of the
+// active environment, every `requires` is checked before anything registers, and
+// services are built in order and reached through one registry.
+import { readFileSync } from 'node:fs';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/connect.ts';
+
+export interface NavEntry {
+  label: string;
+  path: string;
+  order: number;
+  /** A Bootstrap Icons name. */
+  icon: string;
+}
+
+export interface Seeder {
+  name: string;
+  /** Lower runs first; auth's users come at priority 1 (spec, Authentication rule 7). */
+  priority: number;
+  run(ctx: ModuleContext): Promise<void>;
+}
+
+/**
+ * Filled by each module's index.ts through declaration merging:
+ * `declare module '../../core/modules.ts' { interface ServiceRegistry { auth: AuthService } }`.
+ */
+export interface ServiceRegistry {}
+
+/** In-process notifications between modules, e.g. `dataset.saved` for the search index. */
+export interface HubEvents {
+  on(event: string, listener: (payload: any) => Promise<void> | void): void;
+  /** Runs every listener in turn and waits for them; a failing listener is logged, never fatal to the emitter. */
+  emit(event: string, payload: unknown): Promise<void>;
+}
+
+export interface ModuleContext {
+  config: Config;
+  events: HubEvents;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Services of the enabled modules. Reading one that is not enabled throws ModuleNotEnabledError. */
+  services: ServiceRegistry;
+  /** Whether a module is in the active selection. */
+  isEnabled(name: string): boolean;
+}
+
+export interface HubModule {
+  name: string;
+  /** Modules that must be enabled too (coupling rules of the specification). */
+  requires: string[];
+  createService?: (ctx: ModuleContext) => unknown;
+  /** Hooks that must apply to every route (only auth: it resolves the session login). */
+  setup?: (app: FastifyInstance, ctx: ModuleContext) => Promise<void> | void;
+  /** Routes, registered in an encapsulated plugin. */
+  routes?: (app: FastifyInstance, ctx: ModuleContext) => Promise<void> | void;
+  /** Absolute path of the folder served at /<name>/<subfolder>/<file>. */
+  assets?: string;
+  /** Scripts inside the assets folder included on every page, e.g. `js/scripts.js`. */
+  scripts?: string[];
+  nav?: NavEntry;
+  seeders?: Seeder[];
+  /** Whether the module's tables hold rows; seeding refuses a database where any module says yes. */
+  hasData?: (ctx: ModuleContext) => Promise<boolean>;
+}
+
+export function defineModule(module: HubModule): HubModule {
+  return module;
+}
+
+export class ModuleSelectionError extends Error {}
+export class ModuleNotEnabledError extends Error {}
+
+/** Every module the project ships, loaded only when selected (webhook must not load elsewhere). */
+export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
+  public: async () => (await import('../modules/public/module.ts')).publicModule,
+  auth: async () => (await import('../modules/auth/module.ts')).authModule,
+  profile: async () => (await import('../modules/profile/module.ts')).profileModule,
+  dataset: async () => (await import('../modules/dataset/module.ts')).datasetModule,
+  explore: async () => (await import('../modules/explore/module.ts')).exploreModule,
+  featuremodel: async () => (await import('../modules/featuremodel/module.ts')).featuremodelModule,
+  hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
+  modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
+  webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
+};
+
+interface ModulesFile {
+  base: string[];
+  development: string[];
+  production: string[];
+}
+
+export function readModuleSelection(config: Config): string[] {
+  let parsed: ModulesFile;
+  try {
+    parsed = JSON.parse(readFileSync(config.modulesFile, 'utf8')) as ModulesFile;
+  } catch (error) {
+    throw new ModuleSelectionError(`Cannot read the module lists from ${config.modulesFile}: ${(error as Error).message}`);
+  }
+  const list = (key: keyof ModulesFile): string[] => {
+    const value = parsed[key] ?? [];
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+      throw new ModuleSelectionError(`${config.modulesFile}: "${key}" must be a list of module names`);
+    }
+    return value;
+  };
+  return [...new Set([...list('base'), ...list(config.env)])];
+}
+
+/** Loads the selected modules and checks every coupling rule before any of them registers. */
+export async function loadModules(names: string[]): Promise<HubModule[]> {
+  for (const name of names) {
+    if (!moduleCatalogue[name]) {
+      throw new ModuleSelectionError(`Unknown module "${name}". Known modules: ${Object.keys(moduleCatalogue).join(', ')}.`);
+    }
+  }
+  const modules = await Promise.all(names.map((name) => moduleCatalogue[name]!()));
+  const enabled = new Set(names);
+  for (const module of modules) {
+    const missing = module.requires.filter((r) => !enabled.has(r));
+    if (missing.length > 0) {
+      throw new ModuleSelectionError(
+        `Module "${module.name}" requires ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not enabled. Add ${missing.length > 1 ? 'them' : 'it'} to modules.json or remove "${module.name}".`,
+      );
+    }
+  }
+  return modules;
+}
+
+export function createModuleContext(config: Config, db: Db, log: FastifyBaseLogger, modules: HubModule[]): ModuleContext {
+  const built = new Map<string, unknown>();
+  const enabled = new Set(modules.map((m) => m.name));
+  const services = new Proxy({} as ServiceRegistry, {
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      if (!built.has(name)) {
+        throw new ModuleNotEnabledError(`The "${name}" module is not enabled.`);
+      }
+      return built.get(name);
+    },
+    has(_target, name) {
+      return typeof name === 'string' && built.has(name);
+    },
+  });
+  const listeners = new Map<string, ((payload: any) => Promise<void> | void)[]>();
+  const events: HubEvents = {
+    on(event, listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+    },
+    async emit(event, payload) {
+      for (const listener of listeners.get(event) ?? []) {
+        try {
+          await listener(payload);
+        } catch (error) {
+          log.error({ err: error, event }, 'event listener failed');
+        }
+      }
+    },
+  };
+  const ctx: ModuleContext = { config, db, log, events, services, isEnabled: (name) => enabled.has(name) };
+  // Services reach each other through the registry at call time, so mutual
+  // requirements (auth and profile; dataset, featuremodel and hubfile) need no build order.
+  for (const module of modules) {
+    if (module.createService) built.set(module.name, module.createService(ctx));
+  }
+  return ctx;
+}
+
+export async function databaseIsEmpty(ctx: ModuleContext, modules: HubModule[]): Promise<boolean> {
+  for (const module of modules) if (await module.hasData?.(ctx)) return false;
+  return true;
+}
+
+export async function runSeeders(ctx: ModuleContext, modules: HubModule[]): Promise<string[]> {
+  const seeders = modules.flatMap((m) => m.seeders ?? []).sort((a, b) => a.priority - b.priority);
+  for (const seeder of seeders) await seeder.run(ctx);
+  return seeders.map((s) => s.name);
+}

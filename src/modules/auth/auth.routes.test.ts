@@ -1,0 +1,174 @@
+// HTTP-level tests of the auth rules (specification: auth, Authentication, Errors; decisions 3, 5, 7).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDialects } from '../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { TestClient } from '../../../test/support/client.ts';
+
+for (const dialect of testDialects()) {
+  describe(`auth over HTTP [${dialect.name}]`, () => {
+    let server: TestServer;
+    before(async () => { server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true }); });
+    after(async () => { await server?.close(); });
+
+    const client = () => new TestClient(server.baseUrl);
+    const userCount = async (email: string) =>
+      Number((await server.hub.db.selectFrom('user').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email).executeTakeFirstOrThrow()).n);
+
+    it('serves the login and signup forms with a CSRF meta tag and hidden field', async () => {
+      for (const path of ['/login', '/signup/']) {
+        const res = await client().get(path);
+        assert.equal(res.status, 200);
+        assert.match(res.text, /<meta name="csrf-token" content="[^"]+">/);
+        assert.match(res.text, /<input type="hidden" name="csrf_token" value="[^"]+">/);
+      }
+    });
+
+    it('logs the seeded user in through the form: 302 to / with a remembered, HttpOnly, SameSite=Lax session', async () => {
+      const c = client();
+      const res = await c.login('user1@example.com', '1234');
+      assert.equal(res.status, 302);
+      assert.equal(res.location, '/');
+      const cookie = res.setCookies.get('session');
+      assert.ok(cookie, 'a session cookie is set');
+      assert.match(cookie!, /HttpOnly/i);
+      assert.match(cookie!, /SameSite=Lax/i);
+      const expires = Date.parse(/Expires=([^;]+)/i.exec(cookie!)![1]!);
+      const days = (expires - Date.now()) / 86_400_000;
+      assert.ok(days > 29 && days <= 30.01, `remembered for 30 days, got ${days}`);
+      const summary = await c.get('/profile/summary');
+      assert.equal(summary.status, 200);
+      assert.match(summary.text, /John/);
+    });
+
+    it('answers wrong credentials with the form and "Invalid credentials"', async () => {
+      for (const [email, password] of [['user1@example.com', 'wrong'], ['nobody@example.com', '1234']]) {
+        const c = client();
+        await c.get('/login');
+        const res = await c.post('/login', { form: { email: email!, password: password! } });
+        assert.equal(res.status, 200);
+        assert.match(res.text, /Invalid credentials/);
+        assert.doesNotMatch(res.text, /value="wrong"|value="1234"/, 'the password is never echoed');
+        assert.equal((await c.get('/profile/summary')).status, 302);
+      }
+    });
+
+    it('signs up: user and profile created, logged in at once, redirected to /', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const res = await c.post('/signup/', { form: { email: 'new.person@example.com', password: 'secret-pass', name: 'Ada', surname: 'Lovelace' } });
+      assert.equal(res.status, 302);
+      assert.equal(res.location, '/');
+      const summary = await c.get('/profile/summary');
+      assert.equal(summary.status, 200);
+      assert.match(summary.text, /Ada Lovelace/);
+      const row = await server.hub.db.selectFrom('user').innerJoin('user_profile', 'user_profile.user_id', 'user.id')
+        .select(['user.password', 'user_profile.name']).where('email', '=', 'new.person@example.com').executeTakeFirstOrThrow();
+      assert.equal(row.name, 'Ada');
+      assert.notEqual(row.password, 'secret-pass');
+      assert.match(row.password, /^scrypt\$/);
+      assert.ok(!row.password.includes('secret-pass'));
+    });
+
+    it('refuses an email in use with "<email> in use" and creates nothing', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const res = await c.post('/signup/', { form: { email: 'user2@example.com', password: 'x', name: 'Jane', surname: 'Again' } });
+      assert.equal(res.status, 200);
+      assert.match(res.text, /user2@example\.com in use/);
+      assert.equal(await userCount('user2@example.com'), 1);
+    });
+
+    it('requires every signup field and re-renders the form with field errors', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const res = await c.post('/signup/', { form: { email: 'partial@example.com', password: '', name: '', surname: 'X' } });
+      assert.equal(res.status, 200);
+      assert.match(res.text, /Password is required/);
+      assert.match(res.text, /Name is required/);
+      assert.equal(await userCount('partial@example.com'), 0);
+    });
+
+    it('redirects authenticated visitors away from /login and /signup/', async () => {
+      const c = client();
+      await c.login('user2@example.com', '1234');
+      for (const path of ['/login', '/signup/']) {
+        const res = await c.get(path);
+        assert.equal(res.status, 302);
+        assert.equal(res.location, '/');
+      }
+    });
+
+    it('logs out: session ended, redirect home, login-required pages redirect to /login again', async () => {
+      const c = client();
+      await c.login('user1@example.com', '1234');
+      const res = await c.get('/logout');
+      assert.equal(res.status, 302);
+      assert.equal(res.location, '/');
+      const page = await c.get('/profile/summary');
+      assert.equal(page.status, 302);
+      assert.equal(page.location, '/login');
+    });
+
+    it('refuses a POST without CSRF token with 400 and changes nothing', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const signup = await c.post('/signup/', { form: { email: 'csrf@example.com', password: 'p', name: 'C', surname: 'S' }, csrf: false });
+      assert.equal(signup.status, 400);
+      assert.equal(await userCount('csrf@example.com'), 0);
+      const login = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' }, csrf: false });
+      assert.equal(login.status, 400);
+      assert.equal((await c.get('/profile/summary')).status, 302, 'not logged in');
+      const forged = await c.post('/login', { form: { email: 'user1@example.com', password: '1234', csrf_token: 'forged-token' } });
+      assert.equal(forged.status, 400);
+    });
+
+    it('accepts the token in the X-CSRFToken header too', async () => {
+      const c = client();
+      await c.get('/login');
+      const body = new URLSearchParams({ email: 'user1@example.com', password: '1234' }).toString();
+      const res = await c.post('/login', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(res.status, 302);
+    });
+
+    it('rejects a token that belongs to another session', async () => {
+      const a = client();
+      await a.get('/login');
+      const b = client();
+      await b.get('/login');
+      const res = await b.post('/login', { form: { email: 'user1@example.com', password: '1234', csrf_token: a.csrfToken! } });
+      assert.equal(res.status, 400);
+    });
+
+    it('redirects an anonymous POST to a login-required page to /login before the CSRF check', async () => {
+      const res = await client().post('/profile/edit', { form: { name: 'X' }, csrf: false });
+      assert.equal(res.status, 302);
+      assert.equal(res.location, '/login');
+    });
+
+    it('slows down password guessing: after 10 failures in 15 minutes, 429 with a clear message', async () => {
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      const c = client();
+      await c.get('/login');
+      for (let i = 0; i < 10; i++) {
+        const res = await c.post('/login', { form: { email: 'user2@example.com', password: `guess-${i}` } });
+        assert.equal(res.status, 200);
+      }
+      const blocked = await c.post('/login', { form: { email: 'user2@example.com', password: '1234' } });
+      assert.equal(blocked.status, 429);
+      assert.match(blocked.text, /Too many failed login attempts/);
+      assert.equal((await c.get('/profile/summary')).status, 302, 'the right password does not get through while throttled');
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
+    it('sends the security headers', async () => {
+      const res = await client().get('/');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /script-src 'self'/);
+      assert.doesNotMatch(csp, /unsafe-inline/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('x-frame-options'), 'DENY');
+      assert.ok(res.headers.get('referrer-policy'));
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { defineModule } from '../../core/modules.ts';
+import { projectPath } from '../../core/config.ts';
+import { createAuthService } from './auth.service.ts';
+import { authRoutes } from './auth.routes.ts';
+import { seedUsers } from './auth.seed.ts';
+
+export const authModule = defineModule({
+  name: 'auth',
+  // Coupling rule 1: auth and profile each need the other.
+  requires: ['profile'],
+  createService: (ctx) => createAuthService(ctx),
+  // Auth configures the session login for every route (Authentication rule 1).
+  setup: (app, ctx) => {
+    app.addHook('onRequest', async (request) => {
+      const userId = request.session?.userId;
+      if (!userId) return;
+      const user = await ctx.services.auth.getUser(userId);
+      if (user) request.user = { id: user.id, email: user.email, displayName: request.session.displayName ?? user.email };
+    });
+  },
+  routes: authRoutes,
+  assets: projectPath('src/modules/auth/assets'),
+  scripts: ['js/scripts.js'],
+  seeders: [{ name: 'auth.users', priority: 1, run: seedUsers }],
+  hasData: async (ctx) => (await ctx.services.auth.countUsers()) > 0,
+});

@@ -1,0 +1,119 @@
+// Included on every page (specification: each feature's script). It provides a small UVL
+// syntax highlighter and the behaviour of the dataset pages: view a file's source, check a
+// model, copy the citation. Each part activates only where its elements exist.
+(function () {
+  'use strict';
+
+  const KEYWORDS = new Set([
+    'namespace', 'features', 'constraints', 'constraint', 'imports', 'include', 'as',
+    'mandatory', 'optional', 'alternative', 'or', 'cardinality', 'true', 'false',
+    'Boolean', 'Integer', 'Real', 'String', 'sum', 'avg', 'len', 'floor', 'ceil',
+  ]);
+  // Comments, strings (single quotes) and quoted names (double quotes), numbers, operators, words.
+  const TOKEN = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)|(\b\d+(?:\.\d+)?\b)|(<=>|=>|==|!=|<=|>=|\.\.|[&|!<>+\-*/[\]=])|([A-Za-z_][A-Za-z0-9_]*)/g;
+
+  function span(cls, text) {
+    const el = document.createElement('span');
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
+  /** Fills `target` with the highlighted source; text nodes only, so a model can never inject markup. */
+  function highlightUvl(source, target) {
+    const fragment = document.createDocumentFragment();
+    let last = 0;
+    TOKEN.lastIndex = 0;
+    for (let match = TOKEN.exec(source); match !== null; match = TOKEN.exec(source)) {
+      if (match.index > last) fragment.appendChild(document.createTextNode(source.slice(last, match.index)));
+      const [text, comment, string, number, operator, word] = match;
+      if (comment !== undefined) fragment.appendChild(span('uvl-comment', text));
+      else if (string !== undefined) fragment.appendChild(span('uvl-string', text));
+      else if (number !== undefined) fragment.appendChild(span('uvl-number', text));
+      else if (operator !== undefined) fragment.appendChild(span('uvl-operator', text));
+      else if (word !== undefined && KEYWORDS.has(word)) fragment.appendChild(span('uvl-keyword', text));
+      else fragment.appendChild(document.createTextNode(text));
+      last = match.index + text.length;
+      if (text.length === 0) TOKEN.lastIndex += 1;
+    }
+    if (last < source.length) fragment.appendChild(document.createTextNode(source.slice(last)));
+    target.replaceChildren(fragment);
+  }
+
+  window.uvlHighlight = highlightUvl;
+
+  function alertBox(kind, title, lines) {
+    const box = document.createElement('div');
+    box.className = 'alert alert-' + kind + ' small mt-2 mb-0';
+    box.setAttribute('role', 'status');
+    const head = document.createElement('div');
+    head.className = 'fw-semibold';
+    head.textContent = title;
+    box.appendChild(head);
+    if (lines.length > 0) {
+      const list = document.createElement('ul');
+      list.className = 'mb-0 ps-3';
+      for (const line of lines) {
+        const item = document.createElement('li');
+        item.textContent = line;
+        list.appendChild(item);
+      }
+      box.appendChild(list);
+    }
+    return box;
+  }
+
+  async function viewFile(button) {
+    const modalEl = document.getElementById('file-modal');
+    const code = modalEl.querySelector('#file-source code');
+    document.getElementById('file-modal-title').textContent = button.dataset.fileName;
+    document.getElementById('file-modal-download').href = '/file/download/' + button.dataset.fileId;
+    code.textContent = 'Loading…';
+    window.bootstrap.Modal.getOrCreateInstance(modalEl).show();
+    try {
+      const response = await fetch('/file/view/' + button.dataset.fileId, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const body = await response.json();
+      if (response.ok && body && typeof body.content === 'string') highlightUvl(body.content, code);
+      else code.textContent = (body && (body.error || body.message)) || 'The file could not be read.';
+    } catch (e) {
+      code.textContent = 'The file could not be loaded.';
+    }
+  }
+
+  async function checkFile(button) {
+    const target = document.getElementById('check-result-' + button.dataset.fileId);
+    target.replaceChildren(alertBox('secondary', 'Checking…', []));
+    button.disabled = true;
+    try {
+      const response = await fetch('/modeltool/check_uvl/' + button.dataset.fileId, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const body = await response.json().catch(function () { return {}; });
+      if (response.status === 200) {
+        target.replaceChildren(alertBox('success', body.message || 'Valid Model', (body.warnings || []).map(function (w) { return 'Warning: ' + w; })));
+      } else if (response.status === 400) {
+        target.replaceChildren(alertBox('danger', 'Syntax errors', (body.errors || []).concat((body.warnings || []).map(function (w) { return 'Warning: ' + w; }))));
+      } else {
+        target.replaceChildren(alertBox('danger', 'The check failed', [body.error || body.message || 'Status ' + response.status]));
+      }
+    } catch (e) {
+      target.replaceChildren(alertBox('danger', 'The check failed', ['The network is unavailable.']));
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  document.addEventListener('click', function (event) {
+    const view = event.target.closest('.js-view-file');
+    if (view) { viewFile(view); return; }
+    const check = event.target.closest('.js-check-file');
+    if (check) { checkFile(check); return; }
+    const copy = event.target.closest('.js-copy');
+    if (copy) {
+      const source = document.getElementById(copy.dataset.copyTarget);
+      if (source && navigator.clipboard) {
+        navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+          copy.textContent = 'Copied';
+        }, function () { /* clipboard refused: the text stays selectable */ });
+      }
+    }
+  });
+})();

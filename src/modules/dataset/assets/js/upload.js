@@ -1,0 +1,336 @@
+// The dataset upload page: authors, staging of .uvl files (drag and drop or picker) with
+// progress and immediate validity, per-model details, submission with field errors.
+(function () {
+  'use strict';
+  const form = document.getElementById('upload-form');
+  if (!form) return;
+
+  const maxBytes = Number(form.dataset.maxBytes);
+  const maxFiles = Number(form.dataset.maxFiles);
+  const modelsBox = document.getElementById('models');
+  const dropZone = document.getElementById('drop-zone');
+  const fileInput = document.getElementById('file-input');
+  const formErrors = document.getElementById('form-errors');
+  const submitButton = document.getElementById('upload-button');
+  const progress = document.getElementById('upload-progress');
+  const progressBar = document.getElementById('upload-progress-bar');
+  const authorTemplate = document.getElementById('author-template');
+  const modelTemplate = document.getElementById('model-template');
+  let stagingInFlight = 0;
+
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute('content') : '';
+  }
+
+  function setBar(bar, fraction) {
+    const percent = Math.max(0, Math.min(100, Math.round(fraction * 100)));
+    bar.style.width = percent + '%';
+    if (bar.parentElement) bar.parentElement.setAttribute('aria-valuenow', String(percent));
+  }
+
+  function fillList(box, messages) {
+    const list = box.querySelector('ul');
+    list.replaceChildren();
+    for (const message of messages) {
+      const item = document.createElement('li');
+      item.textContent = message;
+      list.appendChild(item);
+    }
+    box.classList.toggle('d-none', messages.length === 0);
+  }
+
+  function parseJson(xhr) {
+    try { return JSON.parse(xhr.responseText); } catch (e) { return null; }
+  }
+
+  // ---- authors -------------------------------------------------------------------------------
+
+  function addAuthor(container, values) {
+    const row = authorTemplate.content.firstElementChild.cloneNode(true);
+    if (values) {
+      for (const key of ['name', 'affiliation', 'orcid']) {
+        row.querySelector('[data-field="' + key + '"]').value = values[key] || '';
+      }
+    }
+    container.appendChild(row);
+    return row;
+  }
+
+  form.addEventListener('click', function (event) {
+    const add = event.target.closest('.js-add-author');
+    if (add) {
+      const container = add.dataset.target ? document.getElementById(add.dataset.target) : add.closest('.model-entry').querySelector('.authors');
+      const row = addAuthor(container);
+      row.querySelector('input').focus();
+      return;
+    }
+    const remove = event.target.closest('.js-remove-author');
+    if (remove) {
+      remove.closest('.author-row').remove();
+      return;
+    }
+    const removeModel = event.target.closest('.js-remove-model');
+    if (removeModel) removeEntry(removeModel.closest('.model-entry'));
+  });
+
+  // The uploader is the first author unless changed; an emptied row falls back to the profile too.
+  if (form.dataset.profileName) {
+    addAuthor(document.getElementById('authors'), {
+      name: form.dataset.profileName, affiliation: form.dataset.profileAffiliation, orcid: form.dataset.profileOrcid,
+    });
+  } else {
+    addAuthor(document.getElementById('authors'));
+  }
+
+  // ---- staged models -------------------------------------------------------------------------
+
+  function entryCount() {
+    return modelsBox.querySelectorAll('.model-entry').length;
+  }
+
+  function newEntry(displayName) {
+    const entry = modelTemplate.content.firstElementChild.cloneNode(true);
+    entry.querySelector('.model-name').textContent = displayName;
+    entry.querySelector('[data-field="title"]').value = displayName.replace(/\.uvl$/i, '');
+    modelsBox.appendChild(entry);
+    return entry;
+  }
+
+  function setStatus(entry, text, kind) {
+    const badge = entry.querySelector('.model-status');
+    badge.textContent = text;
+    badge.className = 'badge model-status text-bg-' + kind;
+  }
+
+  function showStaged(entry, staged) {
+    entry.dataset.staged = staged.filename;
+    entry.querySelector('[data-field="uvl_filename"]').value = staged.filename;
+    entry.querySelector('.model-name').textContent = staged.filename;
+    entry.querySelector('.model-progress').classList.add('d-none');
+    entry.classList.toggle('border-danger', !staged.valid);
+    entry.dataset.valid = staged.valid ? 'true' : 'false';
+    setStatus(entry, staged.valid ? 'Valid' : 'Syntax errors', staged.valid ? 'success' : 'danger');
+    fillList(entry.querySelector('.model-errors'), staged.errors || []);
+    fillList(entry.querySelector('.model-warnings'), staged.warnings || []);
+  }
+
+  function showFailure(entry, message) {
+    entry.querySelector('.model-progress').classList.add('d-none');
+    entry.classList.add('border-danger');
+    entry.dataset.failed = 'true';
+    setStatus(entry, 'Not staged', 'danger');
+    fillList(entry.querySelector('.model-errors'), [message]);
+  }
+
+  function stage(file) {
+    const entry = newEntry(file.name);
+    if (!/\.uvl$/i.test(file.name)) return showFailure(entry, 'Only .uvl files are accepted.');
+    if (file.size > maxBytes) return showFailure(entry, 'This file is larger than the upload limit.');
+    if (entryCount() > maxFiles) return showFailure(entry, 'A dataset holds at most ' + maxFiles + ' feature models.');
+    const bar = entry.querySelector('.model-progress .progress-bar');
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/dataset/file/upload');
+    xhr.setRequestHeader('X-CSRFToken', csrfToken());
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.addEventListener('progress', function (e) {
+      if (e.lengthComputable) setBar(bar, e.loaded / e.total);
+    });
+    stagingInFlight += 1;
+    xhr.addEventListener('loadend', function () {
+      stagingInFlight -= 1;
+      if (!entry.isConnected && entry.dataset.staged) deleteStaged(entry.dataset.staged);
+    });
+    xhr.addEventListener('load', function () {
+      const body = parseJson(xhr);
+      if (xhr.status === 200 && body) showStaged(entry, body);
+      else if (xhr.status === 302 || xhr.responseURL.indexOf('/login') !== -1) showFailure(entry, 'Your session ended: log in again.');
+      else showFailure(entry, (body && (body.message || body.error)) || 'The upload failed (' + xhr.status + ').');
+    });
+    xhr.addEventListener('error', function () { showFailure(entry, 'The upload failed: the network is unavailable.'); });
+    const data = new FormData();
+    data.append('file', file, file.name);
+    xhr.send(data);
+  }
+
+  function deleteStaged(name) {
+    return fetch('/dataset/file/delete', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrfToken(), Accept: 'application/json' },
+      body: JSON.stringify({ file: name }),
+    });
+  }
+
+  function removeEntry(entry) {
+    const name = entry.dataset.staged;
+    entry.remove();
+    if (name) {
+      deleteStaged(name).catch(function () { /* the file stays staged; it is listed again on the next visit */ });
+    }
+  }
+
+  function stageAll(files) {
+    for (const file of Array.from(files)) stage(file);
+  }
+
+  dropZone.addEventListener('click', function () { fileInput.click(); });
+  dropZone.addEventListener('keydown', function (event) {
+    if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); fileInput.click(); }
+  });
+  fileInput.addEventListener('change', function () {
+    stageAll(fileInput.files);
+    fileInput.value = '';
+  });
+  for (const type of ['dragenter', 'dragover']) {
+    dropZone.addEventListener(type, function (event) {
+      event.preventDefault();
+      dropZone.classList.add('dragover');
+    });
+  }
+  for (const type of ['dragleave', 'dragend']) {
+    dropZone.addEventListener(type, function () { dropZone.classList.remove('dragover'); });
+  }
+  dropZone.addEventListener('drop', function (event) {
+    event.preventDefault();
+    dropZone.classList.remove('dragover');
+    if (event.dataTransfer && event.dataTransfer.files) stageAll(event.dataTransfer.files);
+  });
+
+  // Files staged on an earlier visit are still waiting in the staging folder.
+  try {
+    for (const staged of JSON.parse(form.dataset.staged || '[]')) showStaged(newEntry(staged.filename), staged);
+  } catch (e) { /* nothing staged */ }
+
+  // ---- submission --------------------------------------------------------------------------------
+
+  /** Gives every field its WTForms-style name, in the order shown (decisions section 4). */
+  function nameFields() {
+    const setNames = function (container, prefix) {
+      Array.from(container.querySelectorAll(':scope > .author-row')).forEach(function (row, i) {
+        for (const input of row.querySelectorAll('[data-field]')) input.name = prefix + '-' + i + '-' + input.dataset.field;
+      });
+    };
+    setNames(document.getElementById('authors'), 'authors');
+    const entries = Array.from(modelsBox.querySelectorAll('.model-entry')).filter(function (e) { return e.dataset.staged; });
+    for (const entry of modelsBox.querySelectorAll('.model-entry [data-field]')) entry.removeAttribute('name');
+    entries.forEach(function (entry, j) {
+      const prefix = 'feature_models-' + j;
+      for (const input of entry.querySelectorAll('[data-field]')) {
+        if (!input.closest('.author-row')) input.name = prefix + '-' + input.dataset.field;
+      }
+      setNames(entry.querySelector('.authors'), prefix + '-authors');
+    });
+  }
+
+  function clearErrors() {
+    formErrors.classList.add('d-none');
+    formErrors.replaceChildren();
+    for (const el of form.querySelectorAll('.is-invalid')) el.classList.remove('is-invalid');
+    for (const el of form.querySelectorAll('.js-field-error')) el.remove();
+    document.getElementById('feature_models-errors').replaceChildren();
+    for (const el of form.querySelectorAll('.model-file-errors')) el.replaceChildren();
+  }
+
+  function showErrors(errors) {
+    const unplaced = [];
+    let first = null;
+    for (const [field, messages] of Object.entries(errors)) {
+      const text = messages.join(' ');
+      const input = form.querySelector('[name="' + CSS.escape(field) + '"]');
+      if (field === 'feature_models') {
+        document.getElementById('feature_models-errors').textContent = text;
+        first = first || dropZone;
+      } else if (input && input.type === 'hidden') {
+        const entry = input.closest('.model-entry');
+        const box = entry.querySelector('.model-file-errors');
+        for (const message of messages) {
+          const line = document.createElement('div');
+          line.textContent = message;
+          box.appendChild(line);
+        }
+        entry.classList.add('border-danger');
+        first = first || entry;
+      } else if (input) {
+        input.classList.add('is-invalid');
+        const feedback = document.createElement('div');
+        feedback.className = 'invalid-feedback js-field-error';
+        feedback.textContent = text;
+        input.insertAdjacentElement('afterend', feedback);
+        const details = input.closest('details');
+        if (details) details.open = true;
+        first = first || input;
+      } else {
+        unplaced.push(field + ': ' + text);
+      }
+    }
+    const summary = document.createElement('div');
+    summary.textContent = 'The dataset was not saved: correct the fields marked below.';
+    formErrors.appendChild(summary);
+    for (const line of unplaced) {
+      const item = document.createElement('div');
+      item.textContent = line;
+      formErrors.appendChild(item);
+    }
+    formErrors.classList.remove('d-none');
+    (first || formErrors).scrollIntoView({ block: 'center' });
+    if (first && first.focus) first.focus({ preventScroll: true });
+  }
+
+  function showMessage(message) {
+    formErrors.replaceChildren(document.createTextNode(message));
+    formErrors.classList.remove('d-none');
+    formErrors.focus();
+  }
+
+  function doiPath(doi) {
+    return doi.split('/').map(encodeURIComponent).join('/');
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    clearErrors();
+    if (stagingInFlight > 0) return showMessage('Wait until every file has been uploaded.');
+    nameFields();
+    const body = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) {
+      if (typeof value === 'string') body.append(key, value);
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/dataset/upload');
+    xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
+    xhr.setRequestHeader('X-CSRFToken', csrfToken());
+    xhr.setRequestHeader('Accept', 'application/json');
+    progress.classList.remove('d-none');
+    setBar(progressBar, 0);
+    submitButton.disabled = true;
+    xhr.upload.addEventListener('progress', function (e) {
+      // Sending is the first half; the server's checks and the deposit push are the second.
+      if (e.lengthComputable) setBar(progressBar, 0.5 * e.loaded / e.total);
+    });
+    xhr.upload.addEventListener('load', function () { setBar(progressBar, 0.6); });
+    xhr.addEventListener('load', function () {
+      const data = parseJson(xhr);
+      if (xhr.status === 200 && data && data.status === 'ok') {
+        setBar(progressBar, 1);
+        window.location.assign('/doi/' + doiPath(data.doi) + '/');
+        return;
+      }
+      if (xhr.status === 200 && data && data.status === 'partial') {
+        setBar(progressBar, 1);
+        window.location.assign('/dataset/unsynchronized/' + data.dataset_id + '/');
+        return;
+      }
+      progress.classList.add('d-none');
+      submitButton.disabled = false;
+      if (xhr.status === 400 && data && data.errors) showErrors(data.errors);
+      else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
+    });
+    xhr.addEventListener('error', function () {
+      progress.classList.add('d-none');
+      submitButton.disabled = false;
+      showMessage('The upload failed: the network is unavailable. Nothing was saved; try again.');
+    });
+    xhr.send(body.toString());
+  });
+})();

@@ -1,0 +1,37 @@
+// The JSON shapes of the dataset module (design habit 11): the REST dataset object
+// (specification, JSON shapes; decisions section 7) and the search result object (decisions section 4).
+import type { DatasetSummary } from './dataset.service.ts';
+
+/** The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized. */
+export function restDataset(d: DatasetSummary) {
+  return {
+    dataset_id: d.id,
+    created: d.createdAt,
+    name: d.title,
+    doi: d.url,
+    files: d.files.map((f) => ({ file_id: f.id, file_name: f.name, size: f.sizeHuman })),
+  };
+}
+
+export function searchResult(d: DatasetSummary) {
+  const created = new Date(d.createdAt);
+  return {
+    id: d.id,
+    title: d.title,
+    description: d.description,
+    authors: d.authors.map((a) => ({ name: a.name, affiliation: a.affiliation, orcid: a.orcid })),
+    tags: d.tags,
+    publication_type: d.publicationTypeLabel,
+    publication_doi: d.publicationDoi,
+    dataset_doi: d.doi,
+    url: d.url,
+    download: d.downloadUrl,
+    zenodo: d.zenodoUrl,
+    created_at: d.createdAt,
+    created_at_timestamp: Math.floor(created.getTime() / 1000),
+    files: d.files.map((f) => ({ id: f.id, name: f.name, size: f.size, size_human: f.sizeHuman })),
+    files_count: d.files.length,
+    total_size_in_bytes: d.totalSize,
+    total_size_in_human_format: d.totalSizeHuman,
+  };
+}

@@ -1,0 +1,274 @@
+// Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
+// the dataset authors, the dataset view/download records and doi_mapping.
+import type { DbOrTrx } from '../../core/db/connect.ts';
+import { insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
+
+export interface DatasetRow {
+  id: number;
+  user_id: number;
+  created_at: string;
+  meta_id: number;
+  title: string;
+  description: string;
+  publication_type: string;
+  publication_doi: string | null;
+  dataset_doi: string | null;
+  deposition_id: number | null;
+  tags: string | null;
+  metrics_id: number | null;
+  number_of_models: number;
+  number_of_features: number;
+}
+
+export interface AuthorRow {
+  name: string;
+  affiliation: string | null;
+  orcid: string | null;
+}
+
+/** IN lists are split so that no dialect meets its bound-parameter limit. */
+const CHUNK = 500;
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+function datasets(db: DbOrTrx) {
+  return db.selectFrom('data_set as ds')
+    .innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .leftJoin('ds_metrics as mt', 'mt.id', 'md.ds_metrics_id')
+    .select([
+      'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
+      'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'mt.id as metrics_id',
+      'mt.number_of_models', 'mt.number_of_features',
+    ]);
+}
+
+// PostgreSQL answers BIGINT and COUNT as strings; MariaDB may answer DECIMAL sums as strings.
+function toRow(r: Record<string, unknown>): DatasetRow {
+  return {
+    id: Number(r.id),
+    user_id: Number(r.user_id),
+    created_at: String(r.created_at),
+    meta_id: Number(r.meta_id),
+    title: String(r.title),
+    description: String(r.description),
+    publication_type: String(r.publication_type),
+    publication_doi: (r.publication_doi as string | null) ?? null,
+    dataset_doi: (r.dataset_doi as string | null) ?? null,
+    deposition_id: r.deposition_id === null || r.deposition_id === undefined ? null : Number(r.deposition_id),
+    tags: (r.tags as string | null) ?? null,
+    metrics_id: r.metrics_id === null || r.metrics_id === undefined ? null : Number(r.metrics_id),
+    number_of_models: Number(r.number_of_models ?? 0),
+    number_of_features: Number(r.number_of_features ?? 0),
+  };
+}
+
+export async function findById(db: DbOrTrx, id: number): Promise<DatasetRow | undefined> {
+  const row = await datasets(db).where('ds.id', '=', id).executeTakeFirst();
+  return row && toRow(row);
+}
+
+export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | undefined> {
+  const row = await datasets(db).where('md.dataset_doi', '=', doi).executeTakeFirst();
+  return row && toRow(row);
+}
+
+/** Datasets by id, in no particular order. */
+export async function findByIds(db: DbOrTrx, ids: number[]): Promise<DatasetRow[]> {
+  const out: DatasetRow[] = [];
+  for (const part of chunks([...new Set(ids)])) {
+    if (part.length === 0) continue;
+    out.push(...(await datasets(db).where('ds.id', 'in', part).execute()).map(toRow));
+  }
+  return out;
+}
+
+export async function findOwnerRef(db: DbOrTrx, id: number) {
+  const row = await db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .select(['ds.id', 'ds.user_id', 'md.dataset_doi']).where('ds.id', '=', id).executeTakeFirst();
+  return row && { datasetId: Number(row.id), userId: Number(row.user_id), doi: row.dataset_doi ?? null };
+}
+
+/** One page of a user's datasets, newest first. */
+export function listForUser(db: DbOrTrx, userId: number, limit: number, offset: number) {
+  return db.selectFrom('data_set as ds')
+    .innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .select(['ds.id', 'ds.created_at', 'md.title', 'md.publication_type', 'md.dataset_doi'])
+    .where('ds.user_id', '=', userId)
+    .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc')
+    .limit(limit).offset(offset)
+    .execute();
+}
+
+export async function countForUser(db: DbOrTrx, userId: number): Promise<number> {
+  const row = await db.selectFrom('data_set').select((eb) => eb.fn.countAll().as('count'))
+    .where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Every dataset of a user, newest first. */
+export async function listAllForUser(db: DbOrTrx, userId: number): Promise<DatasetRow[]> {
+  const rows = await datasets(db).where('ds.user_id', '=', userId)
+    .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc').execute();
+  return rows.map(toRow);
+}
+
+/** Synchronized datasets plus, for a logged-in caller, the caller's own unsynchronized ones (decisions section 4). */
+function visibleTo(db: DbOrTrx, userId: number | null) {
+  return db.selectFrom('data_set as ds')
+    .innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .where((eb) => (userId === null
+      ? eb('md.dataset_doi', 'is not', null)
+      : eb.or([eb('md.dataset_doi', 'is not', null), eb('ds.user_id', '=', userId)])));
+}
+
+export async function listVisibleIds(db: DbOrTrx, userId: number | null, limit: number, offset: number): Promise<number[]> {
+  const rows = await visibleTo(db, userId).select('ds.id')
+    .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc').limit(limit).offset(offset).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function countVisible(db: DbOrTrx, userId: number | null): Promise<number> {
+  const row = await visibleTo(db, userId).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function latestSynchronizedIds(db: DbOrTrx, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .select('ds.id').where('md.dataset_doi', 'is not', null)
+    .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc').limit(limit).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function allIds(db: DbOrTrx): Promise<number[]> {
+  const rows = await db.selectFrom('data_set').select('id').orderBy('id').execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function countAll(db: DbOrTrx): Promise<number> {
+  const row = await db.selectFrom('data_set').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function countSynchronized(db: DbOrTrx): Promise<number> {
+  const row = await db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .select((eb) => eb.fn.countAll().as('count')).where('md.dataset_doi', 'is not', null).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+// ---- writes -------------------------------------------------------------------------------
+
+export interface NewMetaData {
+  title: string;
+  description: string;
+  publication_type: string;
+  publication_doi: string | null;
+  tags: string | null;
+  dataset_doi: string | null;
+}
+
+export async function insertDataset(
+  trx: DbOrTrx,
+  values: { userId: number; createdAt: string; meta: NewMetaData; models: number; features: number },
+): Promise<{ datasetId: number; metaId: number }> {
+  const metricsId = await insertAndGetId(trx, 'ds_metrics', { number_of_models: values.models, number_of_features: values.features });
+  const metaId = await insertAndGetId(trx, 'ds_meta_data', { ...values.meta, deposition_id: null, ds_metrics_id: metricsId });
+  const datasetId = await insertAndGetId(trx, 'data_set', { user_id: values.userId, ds_meta_data_id: metaId, created_at: values.createdAt });
+  return { datasetId, metaId };
+}
+
+export async function insertAuthors(trx: DbOrTrx, metaId: number, authors: AuthorRow[]): Promise<void> {
+  if (authors.length === 0) return;
+  await trx.insertInto('author').values(authors.map((a, position) => ({
+    name: a.name, affiliation: a.affiliation, orcid: a.orcid, position, ds_meta_data_id: metaId, fm_meta_data_id: null,
+  }))).execute();
+}
+
+export async function authorsByMetaIds(db: DbOrTrx, metaIds: number[]): Promise<Map<number, AuthorRow[]>> {
+  const byMeta = new Map<number, AuthorRow[]>();
+  for (const part of chunks([...new Set(metaIds)])) {
+    if (part.length === 0) continue;
+    const rows = await db.selectFrom('author').select(['ds_meta_data_id', 'name', 'affiliation', 'orcid'])
+      .where('ds_meta_data_id', 'in', part).orderBy('ds_meta_data_id').orderBy('position').orderBy('id').execute();
+    for (const r of rows) {
+      const key = Number(r.ds_meta_data_id);
+      byMeta.set(key, [...(byMeta.get(key) ?? []), { name: r.name, affiliation: r.affiliation, orcid: r.orcid }]);
+    }
+  }
+  return byMeta;
+}
+
+export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depositionId: number | null): Promise<void> {
+  await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId }).where('id', '=', metaId).execute();
+}
+
+export async function updateMetaData(
+  db: DbOrTrx,
+  metaId: number,
+  changes: Partial<{ title: string; description: string; tags: string | null }>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('ds_meta_data').set(changes).where('id', '=', metaId).execute();
+}
+
+/** Removes the dataset's own rows; its feature models must be gone already (featuremodel.deleteByDataset). */
+export async function deleteDatasetRows(trx: DbOrTrx, row: { id: number; meta_id: number; metrics_id: number | null }): Promise<void> {
+  await trx.deleteFrom('ds_view_record').where('dataset_id', '=', row.id).execute();
+  await trx.deleteFrom('ds_download_record').where('dataset_id', '=', row.id).execute();
+  await trx.deleteFrom('data_set').where('id', '=', row.id).execute();
+  await trx.deleteFrom('author').where('ds_meta_data_id', '=', row.meta_id).execute();
+  await trx.deleteFrom('ds_meta_data').where('id', '=', row.meta_id).execute();
+  if (row.metrics_id !== null) await trx.deleteFrom('ds_metrics').where('id', '=', row.metrics_id).execute();
+}
+
+// ---- view and download records --------------------------------------------------------------
+
+export type RecordTable = 'ds_view_record' | 'ds_download_record';
+
+/**
+ * One record per (user or anonymous, dataset, cookie): the unique index decides, so that
+ * concurrent requests and several instances cannot count twice. Answers whether a row was added.
+ */
+export async function insertRecord(
+  db: DbOrTrx,
+  table: RecordTable,
+  values: { datasetId: number; userId: number | null; cookie: string; date: string },
+): Promise<boolean> {
+  try {
+    await db.insertInto(table).values({
+      dataset_id: values.datasetId, user_id: values.userId, user_key: values.userId ?? 0, cookie: values.cookie, date: values.date,
+    }).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: number): Promise<number> {
+  let query = db.selectFrom(table).select((eb) => eb.fn.countAll().as('count'));
+  if (datasetId !== undefined) query = query.where('dataset_id', '=', datasetId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+// ---- DOI mapping -------------------------------------------------------------------------------
+
+export async function findNewDoi(db: DbOrTrx, oldDoi: string): Promise<string | undefined> {
+  const row = await db.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', oldDoi).executeTakeFirst();
+  return row?.dataset_doi_new;
+}
+
+export async function saveDoiMapping(db: DbOrTrx, oldDoi: string, newDoi: string): Promise<void> {
+  const updated = await db.updateTable('doi_mapping').set({ dataset_doi_new: newDoi }).where('dataset_doi_old', '=', oldDoi).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return;
+  try {
+    await db.insertInto('doi_mapping').values({ dataset_doi_old: oldDoi, dataset_doi_new: newDoi }).execute();
+  } catch (error) {
+    // Another process recorded the same old DOI at the same moment: the update wins.
+    if (!isUniqueViolation(error)) throw error;
+    await db.updateTable('doi_mapping').set({ dataset_doi_new: newDoi }).where('dataset_doi_old', '=', oldDoi).execute();
+  }
+}

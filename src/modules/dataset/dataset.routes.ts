@@ -1,0 +1,210 @@
+// Routes of the dataset module (specification, dataset; decisions section 4): staging, the
+// upload form and its submission, the owner's list, the DOI landing page, the unsynchronized
+// view and the zip download.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ZipArchive } from 'archiver';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, notFound, payloadTooLarge, serverError } from '../../core/http/errors.ts';
+import { flash } from '../../core/http/context.ts';
+import { formFields } from '../../core/http/forms.ts';
+import { PUBLICATION_TYPES } from './publication-types.ts';
+import { doiPath, StagingError, type DatasetSummary } from './dataset.service.ts';
+import { MAX_FEATURE_MODELS } from './upload-form.ts';
+import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
+
+/** Ids are integers of the database's INTEGER range; anything else names no dataset. */
+export function parseId(raw: unknown): number | undefined {
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id >= 1 && id <= 2147483647 ? id : undefined;
+}
+
+function citation(dataset: DatasetSummary): string {
+  const authors = dataset.authors.map((a) => a.name).join('; ');
+  const year = dataset.createdAt.slice(0, 4);
+  return `${authors ? `${authors} ` : ''}(${year}). ${dataset.title} [Data set]. UVL Hub. https://doi.org/${dataset.doi}`;
+}
+
+/** Fields of the upload form, urlencoded or multipart (decisions section 4); files are not taken here. */
+async function uploadFields(request: FastifyRequest): Promise<Record<string, string>> {
+  if (!request.isMultipart()) return formFields(request.body);
+  const fields: Record<string, string> = {};
+  // The global multipart limit suits one staged file; a form with 200 models has thousands of fields.
+  for await (const part of request.parts({ limits: { fields: 20000, fieldSize: 100_000, files: 1 } })) {
+    if (part.type === 'file') {
+      part.file.resume();
+      throw badRequest('Stage the files through /dataset/file/upload first; this form takes their stored names.', {
+        errors: { feature_models: ['Files are staged separately; send their stored names.'] },
+      });
+    }
+    fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+  }
+  return fields;
+}
+
+export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const datasets = () => ctx.services.dataset;
+
+  // ---- staging -------------------------------------------------------------------------------
+
+  app.post('/dataset/file/upload', { config: { loginRequired: true, json: true } }, async (request) => {
+    if (!request.isMultipart()) {
+      throw badRequest('Send the model as multipart/form-data in the field "file".', { message: 'Send the model as multipart/form-data in the field "file".' });
+    }
+    let file;
+    try {
+      file = await request.file();
+    } catch (error) {
+      request.log.info({ err: error }, 'unreadable multipart upload');
+      throw badRequest('The upload could not be read.', { message: 'The upload could not be read.' });
+    }
+    if (!file || file.fieldname !== 'file') {
+      file?.file.resume();
+      throw badRequest('No file was sent in the field "file".', { message: 'No file was sent in the field "file".' });
+    }
+    try {
+      const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
+      return {
+        message: staged.valid ? 'File staged: a valid UVL model.' : 'File staged, but the model has syntax errors.',
+        filename: staged.filename,
+        valid: staged.valid,
+        errors: staged.errors,
+        warnings: staged.warnings,
+      };
+    } catch (error) {
+      file.file.resume();
+      if (error instanceof StagingError) {
+        if (error.kind === 'too_large') {
+          const message = `The file is larger than the upload limit of ${Math.floor(ctx.config.maxUploadBytes / 1048576) || ctx.config.maxUploadBytes} ${ctx.config.maxUploadBytes >= 1048576 ? 'MiB' : 'bytes'}.`;
+          throw payloadTooLarge(message, { message });
+        }
+        throw badRequest(error.message, { message: error.message });
+      }
+      throw error;
+    }
+  });
+
+  app.post('/dataset/file/delete', { config: { loginRequired: true, json: true } }, async (request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const name = body && typeof body === 'object' ? body.file : undefined;
+    if (typeof name !== 'string' || name === '') {
+      throw badRequest('Name the staged file: {"file": <stored name>}.', { error: 'Name the staged file: {"file": <stored name>}.' });
+    }
+    try {
+      await datasets().deleteStagedFile(request.user!.id, name);
+    } catch (error) {
+      if (error instanceof StagingError) throw notFound(error.message, { error: error.message });
+      throw error;
+    }
+    return { message: `${name} was removed from the staging area.` };
+  });
+
+  // ---- upload ----------------------------------------------------------------------------------
+
+  app.get('/dataset/upload', { config: { loginRequired: true } }, async (request, reply) => {
+    const user = request.user!;
+    const [profile, staged] = await Promise.all([
+      ctx.services.profile.getByUserId(user.id),
+      datasets().listStagedFiles(user.id),
+    ]);
+    return reply.page('dataset/views/upload.njk', {
+      title: 'Upload dataset',
+      publicationTypes: PUBLICATION_TYPES,
+      profile,
+      stagedJson: JSON.stringify(staged),
+      maxUploadBytes: ctx.config.maxUploadBytes,
+      maxFiles: MAX_FEATURE_MODELS,
+    });
+  });
+
+  app.post('/dataset/upload', { config: { loginRequired: true, json: true } }, async (request, reply) => {
+    const outcome = await datasets().upload(request.user!.id, await uploadFields(request));
+    if (outcome.status === 'invalid') return reply.code(400).send({ errors: outcome.errors });
+    if (outcome.status === 'partial') {
+      flash(request, 'warning', outcome.message);
+      return { status: 'partial', dataset_id: outcome.datasetId, message: outcome.message };
+    }
+    flash(request, 'success', `Dataset published with DOI ${outcome.doi}.`);
+    return { status: 'ok', dataset_id: outcome.datasetId, doi: outcome.doi, url: outcome.url };
+  });
+
+  // ---- the owner's list ------------------------------------------------------------------------
+
+  const listPage = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const lists = await datasets().listOwnDatasets(request.user!.id);
+    return reply.page('dataset/views/list.njk', { title: 'My datasets', ...lists });
+  };
+  app.get('/dataset/list', { config: { loginRequired: true } }, listPage);
+  app.post('/dataset/list', { config: { loginRequired: true } }, listPage);
+
+  // ---- pages of one dataset ------------------------------------------------------------------
+
+  async function renderDataset(reply: import('fastify').FastifyReply, dataset: DatasetSummary, owner: boolean) {
+    const counts = await datasets().counts(dataset.id);
+    return reply.page('dataset/views/view.njk', {
+      title: dataset.title,
+      dataset,
+      counts,
+      owner,
+      modeltool: ctx.isEnabled('modeltool'),
+      citation: dataset.doi ? citation(dataset) : null,
+      doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
+    });
+  }
+
+  app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => {
+    const raw = (request.params as { '*': string })['*'];
+    if (!raw) throw notFound('Give a DOI: /doi/<doi>/.');
+    // The canonical address ends with a slash (decisions section 7).
+    if (!raw.endsWith('/')) return reply.redirect(`/doi/${doiPath(raw)}/`, 301);
+    const doi = raw.slice(0, -1);
+    if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
+    const resolved = await datasets().resolveDoi(doi);
+    if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
+    if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
+    // Coupling rule 5: the page links the model tools, so it cannot be built without them.
+    if (!ctx.isEnabled('modeltool')) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
+    const user = request.user;
+    countOnSuccess(request, (cookie) => datasets().recordView(resolved.dataset.id, user?.id ?? null, cookie));
+    return renderDataset(reply, resolved.dataset, user?.id === resolved.dataset.userId);
+  });
+
+  app.get('/dataset/unsynchronized/:id', async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    if (id === undefined) throw notFound('No such dataset.');
+    return reply.redirect(`/dataset/unsynchronized/${id}/`, 301);
+  });
+
+  app.get('/dataset/unsynchronized/:id/', { config: { loginRequired: true } }, async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    // Another user's dataset answers exactly like a missing one (decisions section 4).
+    const dataset = id === undefined ? undefined : await datasets().getUnsynchronized(id, request.user!.id);
+    if (!dataset) throw notFound('No such dataset among your unsynchronized datasets.');
+    return renderDataset(reply, dataset, true);
+  });
+
+  // ---- the zip -------------------------------------------------------------------------------------
+
+  // Streamed to the client as it is built, from the files on disk: memory does not grow with the
+  // dataset and nothing half-written is left behind (the specification's temporary folder is not used).
+  app.get('/dataset/download/:id', { onSend: recordWhenBuilt('download_cookie') }, async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    if (id === undefined) throw notFound('No such dataset.');
+    const user = request.user;
+    const zip = await datasets().zipContents(id, user?.id ?? null);
+    const archive = new ZipArchive({ zlib: { level: 6 } });
+    archive.on('warning', (error) => request.log.warn({ err: error }, 'zip warning'));
+    archive.on('error', (error) => {
+      request.log.error({ err: error, datasetId: id }, 'the zip could not be completed');
+      reply.raw.destroy(error);
+    });
+    for (const file of zip.files) archive.file(file.path, { name: `${zip.root}/${file.name}` });
+    archive.finalize().catch(() => { /* reported through the error event */ });
+    countOnSuccess(request, (cookie) => datasets().recordDownload(id, user?.id ?? null, cookie));
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="dataset_${id}.zip"`)
+      .header('cache-control', 'no-store')
+      .send(archive);
+  });
+}

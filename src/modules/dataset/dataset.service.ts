@@ -1,0 +1,637 @@
+// Dataset service (specification, dataset; decisions section 4): staging, the upload
+// transaction, the push to the deposit repository, pages' data, metrics, the REST resource
+// and what explore and the landing page read. It never sees the request or the session.
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FieldErrors } from '../../core/http/forms.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.ts';
+import { humanSize } from '../../core/http/filters.ts';
+import { nowIso } from '../../core/db/database.ts';
+import { isUniqueViolation } from '../../core/db/connect.ts';
+import type { ModuleContext } from '../../core/modules.ts';
+import * as repo from './dataset.repository.ts';
+import { placeFiles, setFolderAside, type Placement } from './dataset.files.ts';
+import { restDataset, searchResult } from './dataset.presenter.ts';
+import type { FeatureModelView } from '../featuremodel/index.ts';
+import type { HubfileView } from '../hubfile/index.ts';
+import { isPublicationType, publicationTypeLabel } from './publication-types.ts';
+import { createStaging, StagingError } from './staging.ts';
+import {
+  MAX_DESCRIPTION, normalizeTags, readUploadForm, splitTags,
+  type AuthorInput, type FeatureModelInput, type UploadInput,
+} from './upload-form.ts';
+
+export interface DatasetListItem {
+  id: number;
+  title: string;
+  publicationType: string;
+  publicationTypeLabel: string;
+  doi: string | null;
+  createdAt: string;
+  /** The DOI landing page when synchronized, else the owner's unsynchronized view (specification, profile). */
+  href: string;
+}
+
+export interface DatasetSummary {
+  id: number;
+  userId: number;
+  createdAt: string;
+  title: string;
+  description: string;
+  publicationType: string;
+  publicationTypeLabel: string;
+  publicationDoi: string | null;
+  doi: string | null;
+  depositionId: number | null;
+  synchronized: boolean;
+  tags: string[];
+  authors: AuthorInput[];
+  numberOfModels: number;
+  numberOfFeatures: number;
+  featureModels: FeatureModelView[];
+  files: HubfileView[];
+  totalSize: number;
+  totalSizeHuman: string;
+  /** The public DOI URL `http://<DOMAIN>/doi/<doi>`; null while unsynchronized. */
+  url: string | null;
+  /** The deposit repository's record page: `get_zenodo_url()` of the specification. */
+  zenodoUrl: string | null;
+  downloadUrl: string;
+  href: string;
+}
+
+export interface StagedCheck {
+  filename: string;
+  size: number;
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+export type UploadOutcome =
+  | { status: 'invalid'; errors: FieldErrors }
+  | { status: 'ok'; datasetId: number; doi: string; url: string }
+  | { status: 'partial'; datasetId: number; message: string };
+
+export type DoiResolution =
+  | { kind: 'dataset'; dataset: DatasetSummary }
+  | { kind: 'moved'; doi: string }
+  | { kind: 'missing' };
+
+/** A model ready to be stored: its file read once for the check, the checksum and the feature count. */
+interface PreparedModel {
+  input: FeatureModelInput;
+  source: string;
+  name: string;
+  size: number;
+  checksum: string;
+  features: number;
+}
+
+type DepositModule = typeof import('../deposit/index.ts');
+
+export interface DatasetServiceOptions {
+  /** How the deposit module is reached; tests replace it to prove that only the upload depends on it. */
+  loadDeposit?: () => Promise<DepositModule>;
+}
+
+const NOT_FOUND_BODY = { message: 'DataSet not found' };
+/** The built-in fake deposit's DOIs (src/modules/deposit/fake-deposit.ts, not imported: rule 6). */
+const FAKE_DOI_PREFIX = '10.1234/fakenodo.';
+const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
+
+export function datasetHref(id: number, doi: string | null): string {
+  return doi ? `/doi/${doiPath(doi)}/` : `/dataset/unsynchronized/${id}/`;
+}
+
+/** A DOI placed in a URL path: its slashes stay, characters that would end or break the path are escaped. */
+export function doiPath(doi: string): string {
+  return doi.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c));
+}
+
+export function createDatasetService(ctx: ModuleContext, options: DatasetServiceOptions = {}) {
+  const { db, config } = ctx;
+  const loadDeposit = options.loadDeposit ?? (() => import('../deposit/index.ts'));
+  const staging = createStaging(resolve(config.workingDir, config.uploadsDir));
+
+  const publicUrl = (doi: string) => `http://${config.domain}/doi/${doiPath(doi)}`;
+
+  /**
+   * `get_zenodo_url()`: the record page on the configured deposit repository, when both the DOI
+   * and the deposition exist. DOIs of the built-in fake have no record anywhere, so no link.
+   */
+  function zenodoUrl(doi: string | null, depositionId: number | null): string | null {
+    if (!doi || depositionId === null || doi.startsWith(FAKE_DOI_PREFIX)) return null;
+    let origin = 'https://zenodo.org';
+    if (config.zenodoApiUrl) {
+      try { origin = new URL(config.zenodoApiUrl).origin; } catch { /* keep zenodo.org */ }
+    }
+    return `${origin}/records/${depositionId}`;
+  }
+
+  function summarize(row: repo.DatasetRow, authors: repo.AuthorRow[], models: FeatureModelView[]): DatasetSummary {
+    const files = models.flatMap((m) => m.files);
+    const totalSize = files.reduce((sum, f) => sum + Number(f.size), 0);
+    return {
+      id: row.id,
+      userId: row.user_id,
+      createdAt: row.created_at,
+      title: row.title,
+      description: row.description,
+      publicationType: row.publication_type,
+      publicationTypeLabel: publicationTypeLabel(row.publication_type),
+      publicationDoi: row.publication_doi,
+      doi: row.dataset_doi,
+      depositionId: row.deposition_id,
+      synchronized: row.dataset_doi !== null,
+      tags: splitTags(row.tags),
+      authors,
+      numberOfModels: row.number_of_models,
+      numberOfFeatures: row.number_of_features,
+      featureModels: models,
+      files,
+      totalSize,
+      totalSizeHuman: humanSize(totalSize),
+      url: row.dataset_doi ? publicUrl(row.dataset_doi) : null,
+      zenodoUrl: zenodoUrl(row.dataset_doi, row.deposition_id),
+      downloadUrl: `http://${config.domain}/dataset/download/${row.id}`,
+      href: datasetHref(row.id, row.dataset_doi),
+    };
+  }
+
+  /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
+  async function summaries(ids: number[]): Promise<DatasetSummary[]> {
+    if (ids.length === 0) return [];
+    return summariesOf(await repo.findByIds(db, ids), ids);
+  }
+
+  async function summariesOf(rows: repo.DatasetRow[], ids: number[]): Promise<DatasetSummary[]> {
+    const [authors, models] = await Promise.all([
+      repo.authorsByMetaIds(db, rows.map((r) => r.meta_id)),
+      ctx.services.featuremodel.listByDatasets(rows.map((r) => r.id)),
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, summarize(r, authors.get(r.meta_id) ?? [], models.get(r.id) ?? [])]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  async function summary(id: number): Promise<DatasetSummary | undefined> {
+    return (await summaries([id]))[0];
+  }
+
+  function listItem(r: { id: number; title: string; publication_type: string; dataset_doi: string | null; created_at: string }): DatasetListItem {
+    return {
+      id: Number(r.id),
+      title: r.title,
+      publicationType: r.publication_type,
+      publicationTypeLabel: publicationTypeLabel(r.publication_type),
+      doi: r.dataset_doi,
+      createdAt: r.created_at,
+      href: datasetHref(Number(r.id), r.dataset_doi),
+    };
+  }
+
+  async function checkStaged(filename: string, path: string, size: number): Promise<StagedCheck> {
+    const text = await readFile(path, 'utf8');
+    const result = ctx.services.modeltool.checkText(text);
+    return { filename, size, valid: result.valid, errors: result.errors, warnings: result.warnings };
+  }
+
+  /** The uploader's profile as the first author, when the form names none (decisions section 4). */
+  async function defaultAuthors(userId: number): Promise<AuthorInput[]> {
+    const profile = await ctx.services.profile.getByUserId(userId);
+    if (!profile) return [];
+    return [{ name: `${profile.surname}, ${profile.name}`, affiliation: profile.affiliation ?? null, orcid: profile.orcid ?? null }];
+  }
+
+  /**
+   * Rows and files together (specification, States: one transaction). The copies are made while
+   * the transaction is open and renamed after the commit; on any failure the copies go and, if
+   * the commit already happened, so do the rows.
+   */
+  async function persist(
+    userId: number,
+    input: Omit<UploadInput, 'featureModels'>,
+    models: PreparedModel[],
+    extra: { doi?: string | null; createdAt?: string } = {},
+  ): Promise<{ datasetId: number; metaId: number; folder: string }> {
+    const { featuremodel, hubfile } = ctx.services;
+    let placement: Placement | undefined;
+    let committed: { datasetId: number; metaId: number } | undefined;
+    try {
+      committed = await db.transaction().execute(async (trx) => {
+        const ids = await repo.insertDataset(trx, {
+          userId,
+          createdAt: extra.createdAt ?? nowIso(),
+          meta: {
+            title: input.title, description: input.description, publication_type: input.publicationType,
+            publication_doi: input.publicationDoi, tags: input.tags, dataset_doi: extra.doi ?? null,
+          },
+          models: models.length,
+          features: models.reduce((sum, m) => sum + m.features, 0),
+        });
+        await repo.insertAuthors(trx, ids.metaId, input.authors);
+        for (const m of models) {
+          const fmId = await featuremodel.createFeatureModel(trx, ids.datasetId, {
+            uvl_filename: m.name,
+            title: m.input.title,
+            description: m.input.description,
+            publication_type: m.input.publicationType,
+            publication_doi: m.input.publicationDoi,
+            tags: m.input.tags,
+            uvl_version: m.input.version,
+            authors: m.input.authors,
+          });
+          await hubfile.createFile(trx, fmId, { name: m.name, checksum: m.checksum, size: m.size });
+        }
+        placement = placeFiles(hubfile.datasetFolder(userId, ids.datasetId));
+        await placement.stage(models.map((m) => ({ source: m.source, name: m.name })));
+        return ids;
+      });
+      await placement!.commit();
+      return { ...committed, folder: placement!.folder };
+    } catch (error) {
+      await placement?.abort().catch((e) => ctx.log.error({ err: e }, 'could not remove the copies of a failed upload'));
+      if (committed) {
+        const done = committed;
+        await db.transaction().execute(async (trx) => {
+          const row = await repo.findById(trx, done.datasetId);
+          await featuremodel.deleteByDataset(trx, done.datasetId);
+          if (row) await repo.deleteDatasetRows(trx, row);
+        }).catch((e) => ctx.log.error({ err: e, datasetId: done.datasetId }, 'could not remove the rows of a dataset whose files failed'));
+      }
+      throw error;
+    }
+  }
+
+  /** Reads a model file once: syntax check, feature count, MD5 and size. */
+  async function prepare(input: FeatureModelInput, source: string, name: string) {
+    const bytes = await readFile(source);
+    const text = bytes.toString('utf8');
+    const check = ctx.services.modeltool.checkText(text);
+    const model: PreparedModel = {
+      input, source, name, size: bytes.length,
+      checksum: createHash('md5').update(bytes).digest('hex'),
+      features: check.valid ? ctx.services.modeltool.countFeatures(text) : 0,
+    };
+    return { model, check };
+  }
+
+  /** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
+  async function push(datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string }> {
+    const saved = 'The dataset was saved, but it could not be published';
+    let deposit: DepositModule;
+    try {
+      deposit = await loadDeposit();
+    } catch (error) {
+      ctx.log.error({ err: error }, 'the deposit module could not be loaded');
+      return { ok: false, message: `${saved}: the deposit service is not available. It stays unsynchronized.` };
+    }
+    const dataset = await summary(datasetId);
+    if (!dataset) return { ok: false, message: `${saved}: it was removed meanwhile.` };
+    const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
+    try {
+      const repository = deposit.createDepositRepository(config);
+      const result = await repository.publish({
+        datasetId: dataset.id,
+        title: dataset.title,
+        description: dataset.description,
+        publicationType: dataset.publicationType,
+        publicationDoi: dataset.publicationDoi,
+        tags: dataset.tags,
+        creators: dataset.authors,
+        files: dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name), size: Number(f.size) })),
+      });
+      const row = await repo.findById(db, datasetId);
+      await repo.setDeposit(db, row!.meta_id, result.doi, result.depositionId);
+      await ctx.events.emit('dataset.saved', { datasetId });
+      return { ok: true, doi: result.doi };
+    } catch (error) {
+      const known = error instanceof deposit.DepositError;
+      ctx.log.warn({ err: error, datasetId }, 'deposit push failed');
+      let reason = 'the deposit repository failed unexpectedly';
+      if (known) reason = error.message;
+      else if (isUniqueViolation(error)) reason = 'the DOI it was given already belongs to another dataset';
+      return { ok: false, message: `${saved} (${reason}). It stays unsynchronized; you can find it in your datasets.` };
+    }
+  }
+
+  async function ownedOrThrow(id: number, userId: number): Promise<repo.DatasetRow> {
+    const row = await repo.findById(db, id);
+    // Someone else's unsynchronized dataset is not revealed (decisions section 7).
+    if (!row || (row.user_id !== userId && row.dataset_doi === null)) throw notFound('DataSet not found', NOT_FOUND_BODY);
+    if (row.user_id !== userId) throw forbidden('You are not the owner of this dataset.', { message: 'You are not the owner of this dataset.' });
+    return row;
+  }
+
+  function restInput(body: unknown, mode: 'create' | 'update') {
+    if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
+      throw badRequest('No input data provided', { message: 'No input data provided' });
+    }
+    const b = body as Record<string, unknown>;
+    const errors: FieldErrors = {};
+    const add = (f: string, m: string) => { (errors[f] ??= []).push(m); };
+    const text = (key: string) => (b[key] === undefined || b[key] === null ? undefined : b[key]);
+    const name = text('name');
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.trim().length > 255)) add('name', 'name must be a non-empty text of at most 255 characters.');
+    if (mode === 'create' && name === undefined) add('name', 'name is required.');
+    const description = text('description');
+    if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION)) add('description', `description must be a text of at most ${MAX_DESCRIPTION} characters.`);
+    const type = text('publication_type');
+    if (mode === 'create' && type !== undefined && (typeof type !== 'string' || !isPublicationType(type))) add('publication_type', 'publication_type is not a known publication type.');
+    const tags = text('tags');
+    const tagsOk = tags === undefined || typeof tags === 'string' || (Array.isArray(tags) && tags.every((t) => typeof t === 'string'));
+    if (!tagsOk) add('tags', 'tags must be a text of comma-separated tags or a list of texts.');
+    const normalizedTags = tagsOk && tags !== undefined ? normalizeTags(tags as string | string[]) : undefined;
+    if (normalizedTags && normalizedTags.length > 2000) add('tags', 'tags cannot be longer than 2000 characters.');
+    if (Object.keys(errors).length > 0) throw badRequest('Invalid input', { message: 'Invalid input', errors });
+    return {
+      name: typeof name === 'string' ? name.trim() : undefined,
+      description: typeof description === 'string' ? description.trim() : undefined,
+      publicationType: typeof type === 'string' ? type : 'none',
+      tags: normalizedTags,
+    };
+  }
+
+  return {
+    stagingFolder: (userId: number) => staging.folderOf(userId),
+
+    async listUserDatasets(userId: number, page: number, perPage: number): Promise<{ items: DatasetListItem[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        repo.listForUser(db, userId, perPage, (page - 1) * perPage),
+        repo.countForUser(db, userId),
+      ]);
+      return { items: rows.map(listItem), total };
+    },
+
+    /** The owner's datasets for /dataset/list, newest first, split by state. */
+    async listOwnDatasets(userId: number): Promise<{ synchronized: DatasetSummary[]; unsynchronized: DatasetSummary[] }> {
+      const rows = await repo.listAllForUser(db, userId);
+      const all = await summaries(rows.map((r) => r.id));
+      return { synchronized: all.filter((d) => d.synchronized), unsynchronized: all.filter((d) => !d.synchronized) };
+    },
+
+    async getOwnerRef(datasetId: number): Promise<{ datasetId: number; userId: number; doi: string | null } | undefined> {
+      return repo.findOwnerRef(db, datasetId);
+    },
+
+    // ---- staging (decisions section 4) ----------------------------------------------------
+
+    /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
+    async stageFile(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
+      const stored = await staging.store(userId, clientName, content, isTruncated);
+      return checkStaged(stored.name, stored.path, stored.size);
+    },
+
+    async deleteStagedFile(userId: number, name: string): Promise<void> {
+      await staging.remove(userId, name);
+    },
+
+    async listStagedFiles(userId: number): Promise<StagedCheck[]> {
+      const files = await staging.list(userId);
+      return Promise.all(files.map((f) => checkStaged(f.name, f.path, f.size)));
+    },
+
+    // ---- the upload (specification, States; decisions section 4) ------------------------------
+
+    async upload(userId: number, fields: Record<string, string>): Promise<UploadOutcome> {
+      const form = readUploadForm(fields);
+      if (!form.ok) return { status: 'invalid', errors: form.errors };
+      const input = form.value;
+      const errors: FieldErrors = {};
+      const prepared: PreparedModel[] = [];
+      for (const fm of input.featureModels) {
+        const field = `feature_models-${fm.index}-uvl_filename`;
+        const staged = await staging.find(userId, fm.uvlFilename);
+        if (!staged) {
+          errors[field] = [`The file ${fm.uvlFilename} is not in your staging area: upload it again.`];
+          continue;
+        }
+        const { model, check } = await prepare(fm, staged.path, staged.name);
+        // A model with syntax errors is refused, with its errors (decisions section 7).
+        if (!check.valid) errors[field] = check.errors.map((e) => `${staged.name}: ${e}`);
+        prepared.push(model);
+      }
+      if (Object.keys(errors).length > 0) return { status: 'invalid', errors };
+      const authors = input.authors.length > 0 ? input.authors : await defaultAuthors(userId);
+      const { datasetId } = await persist(userId, { ...input, authors }, prepared);
+      for (const m of prepared) {
+        await staging.remove(userId, m.name).catch((e) => ctx.log.warn({ err: e }, 'a staged file could not be removed'));
+      }
+      await ctx.events.emit('dataset.saved', { datasetId });
+      const pushed = await push(datasetId);
+      if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
+      return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
+    },
+
+    /**
+     * Creates a dataset from files on disk, without staging or push: the seeders use it so that
+     * their rows and files are made exactly like an upload's.
+     */
+    async createFromFiles(
+      userId: number,
+      input: Omit<UploadInput, 'featureModels'>,
+      files: { path: string; meta: Omit<FeatureModelInput, 'index' | 'uvlFilename'> & { name: string } }[],
+      extra: { doi?: string | null; createdAt?: string } = {},
+    ): Promise<number> {
+      const prepared: PreparedModel[] = [];
+      for (const [index, f] of files.entries()) {
+        const { model, check } = await prepare({ ...f.meta, index, uvlFilename: f.meta.name }, f.path, f.meta.name);
+        if (!check.valid) throw new Error(`${f.path} is not a valid UVL model: ${check.errors.join('; ')}`);
+        prepared.push(model);
+      }
+      const { datasetId } = await persist(userId, input, prepared, extra);
+      await ctx.events.emit('dataset.saved', { datasetId });
+      return datasetId;
+    },
+
+    // ---- pages ---------------------------------------------------------------------------------
+
+    async resolveDoi(doi: string): Promise<DoiResolution> {
+      // A superseded DOI redirects even while a dataset still carries it (specification, Landing page rules).
+      const moved = await repo.findNewDoi(db, doi);
+      if (moved !== undefined) return { kind: 'moved', doi: moved };
+      const row = await repo.findByDoi(db, doi);
+      if (!row) return { kind: 'missing' };
+      const [dataset] = await summariesOf([row], [row.id]);
+      return { kind: 'dataset', dataset: dataset! };
+    },
+
+    /** The owner's view of a dataset without DOI; anyone else, and any synchronized dataset, gets nothing. */
+    async getUnsynchronized(datasetId: number, userId: number): Promise<DatasetSummary | undefined> {
+      const ref = await repo.findOwnerRef(db, datasetId);
+      if (!ref || ref.userId !== userId || ref.doi !== null) return undefined;
+      return summary(datasetId);
+    },
+
+    async counts(datasetId: number): Promise<{ views: number; downloads: number }> {
+      const [views, downloads] = await Promise.all([
+        repo.countRecords(db, 'ds_view_record', datasetId),
+        repo.countRecords(db, 'ds_download_record', datasetId),
+      ]);
+      return { views, downloads };
+    },
+
+    /**
+     * What the zip of a dataset holds, every file checked on disk first, so that a missing one
+     * answers 404 before anything is sent or counted. Unsynchronized datasets only for their owner.
+     */
+    async zipContents(datasetId: number, viewerId: number | null): Promise<{ root: string; files: { name: string; path: string }[] }> {
+      const dataset = await summary(datasetId);
+      if (!dataset || (!dataset.synchronized && dataset.userId !== viewerId)) throw notFound('Dataset not found.');
+      const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
+      const files = dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name) }));
+      for (const file of files) {
+        const info = await stat(file.path).catch(() => undefined);
+        if (!info?.isFile()) throw notFound(`A file of this dataset is missing: ${file.name}.`);
+      }
+      return { root: `dataset_${datasetId}`, files };
+    },
+
+    /** One record per (user or anonymous, dataset, cookie); answers whether this one was new. */
+    async recordView(datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+      return repo.insertRecord(db, 'ds_view_record', { datasetId, userId, cookie, date: nowIso() });
+    },
+
+    async recordDownload(datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+      return repo.insertRecord(db, 'ds_download_record', { datasetId, userId, cookie, date: nowIso() });
+    },
+
+    // ---- landing page (decisions section 3) -----------------------------------------------------
+
+    /** Counted in the database (specification, Landing page rules). */
+    async statistics(): Promise<{ synchronizedDatasets: number; datasetDownloads: number; datasetViews: number }> {
+      const [synchronizedDatasets, datasetDownloads, datasetViews] = await Promise.all([
+        repo.countSynchronized(db),
+        repo.countRecords(db, 'ds_download_record'),
+        repo.countRecords(db, 'ds_view_record'),
+      ]);
+      return { synchronizedDatasets, datasetDownloads, datasetViews };
+    },
+
+    async latestSynchronized(limit: number): Promise<DatasetSummary[]> {
+      return summaries(await repo.latestSynchronizedIds(db, limit));
+    },
+
+    async hasData(): Promise<boolean> {
+      return (await repo.countAll(db)) > 0;
+    },
+
+    // ---- REST /api/v1/datasets/ (decisions sections 4 and 7) -------------------------------------
+
+    async apiList(viewerId: number | null, page: number, perPage: number) {
+      const [ids, total] = await Promise.all([
+        repo.listVisibleIds(db, viewerId, perPage, (page - 1) * perPage),
+        repo.countVisible(db, viewerId),
+      ]);
+      return { items: (await summaries(ids)).map(restDataset), page, per_page: perPage, total };
+    },
+
+    async apiGet(datasetId: number, viewerId: number | null) {
+      const dataset = await summary(datasetId);
+      if (!dataset || (!dataset.synchronized && dataset.userId !== viewerId)) throw notFound('DataSet not found', NOT_FOUND_BODY);
+      return restDataset(dataset);
+    },
+
+    /** An unsynchronized dataset without files; the creator is its first author. */
+    async apiCreate(userId: number, body: unknown): Promise<number> {
+      const input = restInput(body, 'create');
+      // Read before the transaction: SQLite has one connection, which the transaction holds.
+      const authors = await defaultAuthors(userId);
+      const datasetId = await db.transaction().execute(async (trx) => {
+        const ids = await repo.insertDataset(trx, {
+          userId, createdAt: nowIso(),
+          meta: {
+            title: input.name!, description: input.description ?? '', publication_type: input.publicationType,
+            publication_doi: null, tags: input.tags ?? null, dataset_doi: null,
+          },
+          models: 0, features: 0,
+        });
+        await repo.insertAuthors(trx, ids.metaId, authors);
+        return ids.datasetId;
+      });
+      await ctx.events.emit('dataset.saved', { datasetId });
+      return datasetId;
+    },
+
+    async apiUpdate(datasetId: number, userId: number, body: unknown) {
+      const row = await ownedOrThrow(datasetId, userId);
+      const input = restInput(body, 'update');
+      await repo.updateMetaData(db, row.meta_id, {
+        ...(input.name !== undefined ? { title: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.tags !== undefined ? { tags: input.tags } : {}),
+      });
+      await ctx.events.emit('dataset.saved', { datasetId });
+      return restDataset((await summary(datasetId))!);
+    },
+
+    /** Removes the rows and the dataset folder; a synchronized dataset has a public DOI and stays (409). */
+    async apiDelete(datasetId: number, userId: number): Promise<void> {
+      const row = await ownedOrThrow(datasetId, userId);
+      if (row.dataset_doi !== null) {
+        throw conflict('A synchronized dataset has a DOI and cannot be deleted.', { message: 'A synchronized dataset has a DOI and cannot be deleted.' });
+      }
+      const aside = await setFolderAside(ctx.services.hubfile.datasetFolder(row.user_id, row.id));
+      try {
+        await db.transaction().execute(async (trx) => {
+          await ctx.services.featuremodel.deleteByDataset(trx, datasetId);
+          await repo.deleteDatasetRows(trx, row);
+        });
+      } catch (error) {
+        await aside.restore();
+        throw error;
+      }
+      await aside.discard().catch((e) => ctx.log.warn({ err: e }, 'the folder of a deleted dataset could not be removed'));
+      await ctx.events.emit('dataset.deleted', { datasetId });
+    },
+
+    // ---- explore (service contract) -------------------------------------------------------------
+
+    async getSearchDocuments(datasetIds: number[]) {
+      return (await summaries(datasetIds)).map((d) => ({
+        id: d.id,
+        synchronized: d.synchronized,
+        featureModelCount: d.featureModels.length,
+        createdAt: d.createdAt,
+        publicationType: d.publicationType,
+        tags: d.tags,
+        // The eleven searchable columns of explore rule 2, raw.
+        texts: [
+          d.title, d.description, d.tags.join(', '),
+          ...[...d.authors, ...d.featureModels.flatMap((m) => m.authors)].flatMap((a) => [a.name, a.affiliation ?? '', a.orcid ?? '']),
+          ...d.featureModels.flatMap((m) => [
+            m.meta.uvl_filename, m.meta.title, m.meta.description, m.meta.publication_doi ?? '', m.meta.tags.join(', '),
+          ]),
+        ].filter((t) => t !== ''),
+      }));
+    },
+
+    async listSearchResults(datasetIds: number[]) {
+      return (await summaries(datasetIds)).map(searchResult);
+    },
+
+    allDatasetIds: () => repo.allIds(db),
+
+    /** Records that `oldDoi` was superseded by `newDoi` (hub doi:map); the landing page then redirects. */
+    async mapDoi(oldDoi: string, newDoi: string): Promise<void> {
+      const from = oldDoi.trim();
+      const to = newDoi.trim();
+      for (const doi of [from, to]) {
+        if (!DOI_PATTERN.test(doi) || doi.length > 255) throw new Error(`"${doi}" is not a DOI (expected 10.<registrant>/<suffix>).`);
+      }
+      if (from === to) throw new Error('A DOI cannot replace itself.');
+      // Following the chain from the new DOI must not lead back to the old one, or the redirects would loop.
+      const seen = new Set([from]);
+      for (let next: string | undefined = to; next !== undefined; next = await repo.findNewDoi(db, next)) {
+        if (seen.has(next)) throw new Error(`Mapping ${from} to ${to} would make the redirects loop.`);
+        seen.add(next);
+      }
+      await repo.saveDoiMapping(db, from, to);
+    },
+  };
+}
+
+export type DatasetService = ReturnType<typeof createDatasetService>;
+export { StagingError };

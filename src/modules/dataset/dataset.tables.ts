@@ -1,0 +1,60 @@
+import type { Id, RecordColumns } from '../../core/db/database.ts';
+
+export interface DataSetTable {
+  id: Id;
+  user_id: number;
+  ds_meta_data_id: number;
+  created_at: string;
+}
+
+export interface DSMetaDataTable {
+  id: Id;
+  deposition_id: number | null;
+  title: string;
+  description: string;
+  publication_type: string;
+  publication_doi: string | null;
+  /** Set once the deposit repository assigned a DOI: the dataset is then synchronized. */
+  dataset_doi: string | null;
+  /** Comma-separated (decisions section 4). */
+  tags: string | null;
+  ds_metrics_id: number | null;
+}
+
+export interface DSMetricsTable {
+  id: Id;
+  number_of_models: number;
+  number_of_features: number;
+}
+
+export interface AuthorTable {
+  id: Id;
+  name: string;
+  affiliation: string | null;
+  orcid: string | null;
+  position: number;
+  ds_meta_data_id: number | null;
+  fm_meta_data_id: number | null;
+}
+
+export interface DSRecordTable extends RecordColumns {
+  dataset_id: number;
+}
+
+export interface DOIMappingTable {
+  id: Id;
+  dataset_doi_old: string;
+  dataset_doi_new: string;
+}
+
+declare module '../../core/db/database.ts' {
+  interface Database {
+    data_set: DataSetTable;
+    ds_meta_data: DSMetaDataTable;
+    ds_metrics: DSMetricsTable;
+    author: AuthorTable;
+    ds_download_record: DSRecordTable;
+    ds_view_record: DSRecordTable;
+    doi_mapping: DOIMappingTable;
+  }
+}

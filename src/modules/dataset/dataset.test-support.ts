@@ -1,0 +1,107 @@
+// Shared steps of the dataset HTTP tests: logging in, staging files, reading zips, counting rows.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import yauzl from 'yauzl';
+import { TestClient, type TestResponse } from '../../../test/support/client.ts';
+import type { TestServer } from '../../../test/support/server.ts';
+
+export const VALID_UVL = `namespace Phone
+
+features
+    Phone {abstract}
+        mandatory
+            Screen
+                alternative
+                    Small
+                    Large
+        optional
+            Camera
+
+constraints
+    Camera => Large
+`;
+
+/** A model with a syntax error on line 3. */
+export const INVALID_UVL = `features
+    Phone
+        INVALID {{{ ]]
+`;
+
+export async function loggedIn(server: TestServer, email: string, password = '1234'): Promise<TestClient> {
+  const client = new TestClient(server.baseUrl);
+  const res = await client.login(email, password);
+  assert.equal(res.status, 302, `login of ${email}`);
+  // A page read after login gives the client the session's CSRF token.
+  await client.get('/dataset/upload');
+  return client;
+}
+
+/** A new account, so that a test's staging folder and datasets are its own. */
+export async function newUser(server: TestServer, name = 'Test'): Promise<{ client: TestClient; email: string; userId: number }> {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+  const client = new TestClient(server.baseUrl);
+  await client.get('/signup/');
+  const res = await client.post('/signup/', { form: { email, password: 'pw', name, surname: 'Tester' } });
+  assert.equal(res.status, 302, 'signup');
+  await client.get('/dataset/upload');
+  const row = await server.hub.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  return { client, email, userId: row.id };
+}
+
+export async function stage(client: TestClient, name: string, content: string | Buffer, options: { field?: string; csrf?: boolean } = {}): Promise<TestResponse> {
+  const form = new FormData();
+  form.append(options.field ?? 'file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
+  return client.post('/dataset/file/upload', { body: form, csrf: options.csrf });
+}
+
+export function modeltool(server: TestServer) {
+  return server.hub.ctx.services.modeltool;
+}
+
+export async function count(server: TestServer, table: 'data_set' | 'ds_meta_data' | 'feature_model' | 'file' | 'author' | 'ds_view_record' | 'ds_download_record' | 'fm_meta_data' | 'ds_metrics'): Promise<number> {
+  const row = await server.hub.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function unzip(bytes: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entries = new Map<string, string>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+export async function download(client: TestClient, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer; setCookies: string[] }> {
+  const headers: Record<string, string> = {};
+  if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await fetch(client.baseUrl + path, { headers, redirect: 'manual' });
+  const setCookies = res.headers.getSetCookie();
+  for (const raw of setCookies) {
+    const [pair] = raw.split(';');
+    const eq = pair!.indexOf('=');
+    client.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+  }
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()), setCookies };
+}
+
+/** The minimal valid upload form for staged files, with the given extra fields. */
+export function uploadForm(files: string[], extra: Record<string, string> = {}): Record<string, string> {
+  const form: Record<string, string> = { title: 'My dataset', desc: 'Some models', publication_type: 'none', ...extra };
+  files.forEach((name, j) => { form[`feature_models-${j}-uvl_filename`] = name; });
+  return form;
+}

@@ -1,0 +1,24 @@
+import { defineModule } from '../../core/modules.ts';
+import { projectPath } from '../../core/config.ts';
+import { createDatasetService } from './dataset.service.ts';
+import { datasetRoutes } from './dataset.routes.ts';
+import { datasetApiRoutes } from './dataset.api.ts';
+import { seedSampleDatasets } from './dataset.seed.ts';
+
+export const datasetModule = defineModule({
+  name: 'dataset',
+  // Coupling rule 3: dataset, featuremodel and hubfile each use the other two, deployed with auth.
+  // The deposit client is not required: it is imported when an upload pushes (rule 6).
+  requires: ['auth', 'featuremodel', 'hubfile'],
+  createService: (ctx) => createDatasetService(ctx),
+  routes: async (app, ctx) => {
+    await datasetRoutes(app, ctx);
+    await datasetApiRoutes(app, ctx);
+  },
+  assets: projectPath('src/modules/dataset/assets'),
+  scripts: ['js/scripts.js'],
+  // Shown to everyone: an anonymous visitor who follows it is asked to log in first.
+  nav: { label: 'Upload dataset', path: '/dataset/upload', order: 10, icon: 'cloud-upload' },
+  seeders: [{ name: 'dataset.samples', priority: 2, run: seedSampleDatasets }],
+  hasData: (ctx) => ctx.services.dataset.hasData(),
+});

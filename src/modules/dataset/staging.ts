@@ -1,0 +1,161 @@
+// The staging folder `<WORKING_DIR>/<UPLOADS_DIR>/temp/<user_id>` (decisions section 7): files a user
+// uploaded for a dataset that is not saved yet. Nothing a client sends becomes a path unchecked.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { copyFile, link, mkdir, readdir, rm, stat, unlink, constants } from 'node:fs/promises';
+import { basename, extname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Longest stored name: the file column is varchar(255), and file systems allow 255 bytes. */
+const MAX_NAME_BYTES = 200;
+/** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
+export const MAX_STAGED_FILES = 200;
+
+export class StagingError extends Error {
+  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Reduces a client's file name to a safe base name (decisions section 4), or explains why not.
+ * Windows browsers may send `C:\dir\model.uvl`, so both separators count.
+ */
+export function safeUvlName(raw: string): string {
+  const base = basename(raw.replace(/\\/g, '/'));
+  if (!/\.uvl$/i.test(base)) throw new StagingError('not_uvl', 'Only .uvl files are accepted.');
+  // Leading dots would hide the file and could meet the temporary names used while writing.
+  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base)) {
+    throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
+  }
+  if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
+    throw new StagingError('bad_name', `The file name is too long (at most ${MAX_NAME_BYTES} bytes).`);
+  }
+  return base;
+}
+
+/** `model.uvl`, `model (1).uvl`, `model (2).uvl`… like the original service. */
+function candidateName(name: string, n: number): string {
+  if (n === 0) return name;
+  const ext = extname(name);
+  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
+}
+
+export interface StagedFile {
+  name: string;
+  path: string;
+  size: number;
+}
+
+export function createStaging(uploadsRoot: string) {
+  const folderOf = (userId: number) => join(uploadsRoot, 'temp', String(userId));
+
+  /** The path of a staged file, or undefined when `name` is not a plain name inside the folder. */
+  function pathOf(userId: number, name: string): string | undefined {
+    const folder = folderOf(userId);
+    if (typeof name !== 'string' || name === '' || name !== basename(name) || name.includes('\\') || name.startsWith('.')) return undefined;
+    const path = resolve(folder, name);
+    return path.startsWith(folder + sep) ? path : undefined;
+  }
+
+  return {
+    folderOf,
+    pathOf,
+
+    /**
+     * Writes the upload to a temporary name, then gives it its final name without ever
+     * overwriting: link() fails when the name exists, so concurrent uploads of the same
+     * name get distinct suffixes.
+     */
+    async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
+      const name = safeUvlName(clientName);
+      const folder = folderOf(userId);
+      await mkdir(folder, { recursive: true });
+      const staged = (await readdir(folder)).filter((n) => !n.startsWith('.')).length;
+      if (staged >= MAX_STAGED_FILES) {
+        throw new StagingError('full', `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
+      }
+      const temp = join(folder, `.${randomUUID()}.part`);
+      try {
+        await pipeline(content, createWriteStream(temp, { flags: 'wx' }));
+        if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
+        for (let n = 0; ; n++) {
+          const finalName = candidateName(name, n);
+          if (Buffer.byteLength(finalName) > MAX_NAME_BYTES + 10) throw new StagingError('bad_name', 'Too many files with this name.');
+          const target = join(folder, finalName);
+          try {
+            await placeWithoutOverwrite(temp, target);
+            const { size } = await stat(target);
+            return { name: finalName, path: target, size };
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          }
+        }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new StagingError('too_large', 'The file is larger than the upload limit.');
+        }
+        throw error;
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
+
+    async remove(userId: number, name: string): Promise<void> {
+      const path = pathOf(userId, name);
+      if (!path) throw new StagingError('not_found', 'No staged file with this name.');
+      try {
+        await unlink(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StagingError('not_found', 'No staged file with this name.');
+        throw error;
+      }
+    },
+
+    /** The staged file, or undefined when it does not exist (or the name is not a plain name). */
+    async find(userId: number, name: string): Promise<StagedFile | undefined> {
+      const path = pathOf(userId, name);
+      if (!path) return undefined;
+      try {
+        const info = await stat(path);
+        return info.isFile() ? { name, path, size: info.size } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+
+    /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
+    async list(userId: number): Promise<StagedFile[]> {
+      const folder = folderOf(userId);
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch {
+        return [];
+      }
+      const files: (StagedFile & { mtime: number })[] = [];
+      for (const name of names) {
+        if (name.startsWith('.') || !/\.uvl$/i.test(name)) continue;
+        const info = await stat(join(folder, name)).catch(() => undefined);
+        if (info?.isFile()) files.push({ name, path: join(folder, name), size: info.size, mtime: info.mtimeMs });
+      }
+      return files.sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name)).map(({ mtime: _m, ...f }) => f);
+    },
+  };
+}
+
+/** link() refuses an existing target; where hard links are not allowed, an exclusive copy does the same. */
+async function placeWithoutOverwrite(source: string, target: string): Promise<void> {
+  try {
+    await link(source, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw error;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
+    await copyFile(source, target, constants.COPYFILE_EXCL);
+  }
+}
+
+export type Staging = ReturnType<typeof createStaging>;
+export { placeWithoutOverwrite };

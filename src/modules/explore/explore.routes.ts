@@ -1,0 +1,77 @@
+// GET /explore (the search page) and POST /explore (the search), specification, explore.
+import type { FastifyInstance } from 'fastify';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest } from '../../core/http/errors.ts';
+import { PUBLICATION_TYPES } from '../dataset/index.ts';
+import type { SearchRequest } from './explore.service.ts';
+
+/** Results per request of the page's script ("load more" asks for the next page). */
+export const PAGE_SIZE = 20;
+/** Largest limit or offset: beyond it the number no longer fits every database's integer. */
+const MAX_COUNT = 2_147_483_647;
+
+/**
+ * The JSON body of POST /explore, checked at the edge. A missing or non-JSON body (or a
+ * JSON value that is not an object) is an empty query (specification, explore); fields
+ * of the wrong type are refused, unknown publication types and sortings are ignored.
+ */
+export function parseSearchBody(body: unknown): SearchRequest {
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+  const text = (name: string, fallback: string): string => {
+    const value = fields[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string') throw badRequest(`"${name}" must be a string`);
+    return value;
+  };
+  const count = (name: string): number | null => {
+    const value = fields[name];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_COUNT) {
+      throw badRequest(`"${name}" must be a whole number from 0 to ${MAX_COUNT}`);
+    }
+    return value;
+  };
+  const tags = fields.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw badRequest('"tags" must be a list of strings');
+  return {
+    query: text('query', ''),
+    publicationType: text('publication_type', 'any'),
+    tags: tags as string[],
+    sorting: text('sorting', 'newest') === 'oldest' ? 'oldest' : 'newest',
+    limit: count('limit'),
+    offset: count('offset') ?? 0,
+  };
+}
+
+export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  // Startup upkeep of the index (issue 5): fills it when empty, catches up on missed writes.
+  const synced = await ctx.services.explore.syncIndex();
+  if (synced.added + synced.removed > 0) ctx.log.info(synced, 'explore search index brought up to date');
+
+  // In this plugin only: the body is read as text and parsed leniently, so that a
+  // missing, malformed or non-JSON body is an empty query rather than a 400 or 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch {
+      done(null, undefined);
+    }
+  });
+
+  app.get('/explore', async (request, reply) => {
+    const { query } = request.query as { query?: unknown };
+    return reply.page('explore/views/index.njk', {
+      title: 'Explore',
+      query: typeof query === 'string' ? query : '',
+      publicationTypes: PUBLICATION_TYPES.map(([value, label]) => ({ value, label })),
+      pageSize: PAGE_SIZE,
+    });
+  });
+
+  // Read-only: no CSRF token required (decisions section 3).
+  app.post('/explore', { config: { csrf: false, json: true } }, async (request, reply) => {
+    const results = await ctx.services.explore.search(parseSearchBody(request.body));
+    return reply.type('application/json; charset=utf-8').send(results);
+  });
+}

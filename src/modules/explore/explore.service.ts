@@ -1,0 +1,105 @@
+// Explore service (specification, explore): the search over synchronized datasets and
+// the upkeep of its index from the dataset module's events.
+import type { ModuleContext } from '../../core/modules.ts';
+import { isPublicationType } from '../dataset/index.ts';
+import { normalizeText, queryWords, searchText, COLUMN_SEPARATOR } from './explore.normalize.ts';
+import * as repo from './explore.repository.ts';
+
+export interface SearchRequest {
+  query: string;
+  publicationType: string;
+  tags: string[];
+  sorting: 'newest' | 'oldest';
+  limit: number | null;
+  offset: number;
+}
+
+export interface SearchDocument {
+  id: number;
+  synchronized: boolean;
+  featureModelCount: number;
+  createdAt: string;
+  publicationType: string;
+  tags: string[];
+  texts: string[];
+}
+
+/** Documents are fetched and written in batches of this many datasets. */
+const BATCH = 500;
+
+export function indexRow(doc: SearchDocument): repo.IndexRow {
+  return {
+    dataset_id: doc.id,
+    // Explore rule 4: only synchronized datasets with at least one feature model appear.
+    searchable: doc.synchronized && doc.featureModelCount > 0 ? 1 : 0,
+    created_at: doc.createdAt,
+    publication_type: doc.publicationType,
+    tags_norm: doc.tags.map(normalizeText).filter(Boolean).join(COLUMN_SEPARATOR),
+    search_text: searchText(doc.texts),
+  };
+}
+
+export function createExploreService(ctx: ModuleContext) {
+  const { db } = ctx;
+
+  async function reindex(datasetIds: number[]): Promise<void> {
+    for (let i = 0; i < datasetIds.length; i += BATCH) {
+      const batch = datasetIds.slice(i, i + BATCH);
+      const docs: SearchDocument[] = await ctx.services.dataset.getSearchDocuments(batch);
+      await repo.upsertRows(db, docs.map(indexRow));
+      // A dataset the dataset module no longer knows has been deleted in between.
+      const found = new Set(docs.map((d) => d.id));
+      await repo.deleteRows(db, batch.filter((id) => !found.has(id)));
+    }
+  }
+
+  // Every write of a dataset's searchable content or state reaches the index at once
+  // (dataset service contract); the index is a table, so every instance sees it.
+  ctx.events.on('dataset.saved', async ({ datasetId }: { datasetId: number }) => reindex([datasetId]));
+  ctx.events.on('dataset.deleted', async ({ datasetId }: { datasetId: number }) => repo.deleteRows(db, [datasetId]));
+
+  return {
+    async search(request: SearchRequest): Promise<object[]> {
+      const publicationType = request.publicationType !== 'any' && isPublicationType(request.publicationType) ? request.publicationType : null;
+      const ids = await repo.searchIds(db, {
+        words: queryWords(request.query),
+        publicationType,
+        tags: request.tags.map(normalizeText).filter(Boolean),
+        sorting: request.sorting,
+        limit: request.limit,
+        offset: request.offset,
+      });
+      if (ids.length === 0) return [];
+      // One batched call builds every result object, whatever the number of ids (no N+1).
+      return ctx.services.dataset.listSearchResults(ids);
+    },
+
+    /**
+     * Brings the index in line with the datasets: indexes the ones it lacks (all of them when
+     * it is empty, e.g. after the migration or while explore was disabled) and drops the
+     * ones that are gone. Run at startup; cheap when nothing is missing.
+     */
+    async syncIndex(): Promise<{ added: number; removed: number }> {
+      const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetIds(), repo.indexedIds(db)]);
+      const known = new Set(indexed);
+      const existing = new Set(all);
+      const missing = all.filter((id) => !known.has(id));
+      const gone = indexed.filter((id) => !existing.has(id));
+      await reindex(missing);
+      await repo.deleteRows(db, gone);
+      return { added: missing.length, removed: gone.length };
+    },
+
+    /** Indexes the given datasets (after bulk inserts that emitted no events). */
+    indexDatasets: (datasetIds: number[]) => reindex(datasetIds),
+
+    /** Rebuilds every row from the dataset module. */
+    async rebuildIndex(): Promise<number> {
+      const all = await ctx.services.dataset.allDatasetIds();
+      await reindex(all);
+      return all.length;
+    },
+  };
+}
+
+export type ExploreService = ReturnType<typeof createExploreService>;

@@ -1,0 +1,12 @@
+// The hubfile module's public face: the only file other modules import.
+import type { HubfileService } from './hubfile.service.ts';
+
+export type { HubfileService, HubfileView, StoredFile } from './hubfile.service.ts';
+export { isSafeFileName, parseFileId, UnsafeFileNameError } from './hubfile.service.ts';
+export { attachmentHeader } from './hubfile.http.ts';
+
+declare module '../../core/modules.ts' {
+  interface ServiceRegistry {
+    hubfile: HubfileService;
+  }
+}

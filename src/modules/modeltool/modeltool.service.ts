@@ -1,0 +1,212 @@
+// Model tooling (specification, modeltool; decisions section 6): validation and export of
+// stored UVL files with packages/uvl. Stored files are read only through the hubfile service;
+// a model's imports are resolved among the other files of its own dataset, never elsewhere.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, posix } from 'node:path';
+import type { ModuleContext } from '../../core/modules.ts';
+import type { StoredFile } from '../hubfile/index.ts';
+import {
+  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toGlencoe, toSplot, UvlExportError,
+  type ImportLoader, type ParseResult, type UvlModel,
+} from '../../../packages/uvl/src/index.ts';
+
+export const EXPORT_TARGETS = {
+  glencoe: { convert: toGlencoe, suffix: '.json', download: '_glencoe.txt' },
+  splot: { convert: toSplot, suffix: '.splx', download: '_splot.txt' },
+  cnf: { convert: toCnf, suffix: '.cnf', download: '_cnf.txt' },
+} as const satisfies Record<string, { convert: (model: UvlModel) => string; suffix: string; download: string }>;
+
+export type ExportTarget = keyof typeof EXPORT_TARGETS;
+
+/** The "value error" of modeltool rule 4: raised before anything is read. */
+export class UnknownExportTargetError extends Error {
+  constructor(readonly target: string) {
+    super(`Unknown export target "${target}"; use one of ${Object.keys(EXPORT_TARGETS).join(', ')}.`);
+    this.name = 'UnknownExportTargetError';
+  }
+}
+
+export type ModeltoolFailure =
+  /** No such file (or, for a visitor, a file of someone else's unsynchronized dataset). */
+  | 'unknown-file'
+  /** The row exists, the disk file does not. */
+  | 'missing-on-disk'
+  /** The model has syntax errors: it is not converted. */
+  | 'syntax-errors'
+  /** A converter refused the model (a constraint naming an unknown feature, no features). */
+  | 'not-exportable';
+
+export class ModeltoolError extends Error {
+  constructor(
+    readonly kind: ModeltoolFailure,
+    message: string,
+    readonly errors: string[] = [],
+    readonly warnings: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ModeltoolError';
+  }
+}
+
+export interface CheckResult {
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+/** Who asks: undefined for a call from another module (sees every file), else the visitor's user id or null. */
+export interface Viewer {
+  viewerId?: number | null;
+}
+
+const TEMP_PREFIX = 'hub-modeltool-';
+/** A dataset holds at most 200 files (decisions section 4), so no import graph is larger. */
+const MAX_IMPORTED_FILES = 200;
+/** The parser follows at most 32 nested import levels; one round of reading per level. */
+const MAX_IMPORT_ROUNDS = 33;
+
+export function isExportTarget(target: string): target is ExportTarget {
+  return Object.hasOwn(EXPORT_TARGETS, target);
+}
+
+export function createModeltoolService(ctx: ModuleContext) {
+  const hubfile = () => ctx.services.hubfile;
+  /** Temporary export folders not yet removed; the module removes any left when the app closes. */
+  const liveExports = new Set<string>();
+
+  async function storedFile(fileId: number, options: Viewer): Promise<StoredFile> {
+    const file = options.viewerId === undefined
+      ? await hubfile().getFile(fileId)
+      : await hubfile().getVisibleFile(fileId, options.viewerId);
+    if (!file) throw new ModeltoolError('unknown-file', `There is no UVL file with id ${fileId}.`);
+    return file;
+  }
+
+  async function storedText(file: StoredFile): Promise<string> {
+    const text = await hubfile().readText(file);
+    if (text === undefined) throw new ModeltoolError('missing-on-disk', `The UVL file ${file.name} (id ${file.id}) is missing from disk.`);
+    return text;
+  }
+
+  /**
+   * Parses a stored model with its imports read from the same dataset folder. The library's
+   * loader is synchronous, so the imported files are read ahead: each round parses with what
+   * has been read, notes the files the parser asked for, reads those, and parses again. A model
+   * without imports (the usual case) is parsed once.
+   */
+  async function parseStored(file: StoredFile, text: string): Promise<ParseResult> {
+    const known = new Map<string, string | undefined>();
+    for (let round = 0; ; round++) {
+      const wanted = new Set<string>();
+      const loader: ImportLoader = ({ relativePath, importer }) => {
+        const path = posix.normalize(posix.join(posix.dirname(importer ?? file.name), relativePath));
+        if (path.startsWith('../') || path === '..') return undefined;
+        if (!known.has(path)) {
+          wanted.add(path);
+          return undefined;
+        }
+        const found = known.get(path);
+        return found === undefined ? undefined : { fileName: path, text: found };
+      };
+      const result = parseUvl(text, { fileName: file.name, loader });
+      const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - known.size));
+      if (toRead.length === 0 || round >= MAX_IMPORT_ROUNDS) return result;
+      const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : hubfile().readSibling(file, path))));
+      toRead.forEach((path, i) => known.set(path, texts[i]));
+    }
+  }
+
+  async function removeFolder(folder: string): Promise<void> {
+    try {
+      await rm(folder, { recursive: true, force: true });
+      liveExports.delete(folder);
+    } catch (error) {
+      ctx.log.warn({ err: error, folder }, 'could not remove a temporary export folder');
+    }
+  }
+
+  /** Removes an export's temporary folder; best effort, and only a folder this service made. */
+  async function cleanup(path: string): Promise<void> {
+    const folder = dirname(path);
+    if (basename(folder).startsWith(TEMP_PREFIX) && liveExports.has(folder)) await removeFolder(folder);
+  }
+
+  function diagnosticsOf(result: ParseResult): CheckResult {
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    for (const d of result.diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));
+    return { valid: errors.length === 0, errors, warnings };
+  }
+
+  return {
+    /** validate_uvl: every syntax error as `Line <l>:<c> - <message>`; tab hints and import problems are warnings. */
+    async validateUvl(fileId: number, options: Viewer = {}): Promise<CheckResult> {
+      const file = await storedFile(fileId, options);
+      return diagnosticsOf(await parseStored(file, await storedText(file)));
+    },
+
+    /** hubfile_exists: whether the id names a stored file (that this viewer may see). */
+    async hubfileExists(fileId: number, options: Viewer = {}): Promise<boolean> {
+      const file = options.viewerId === undefined
+        ? await hubfile().getFile(fileId)
+        : await hubfile().getVisibleFile(fileId, options.viewerId);
+      return file !== undefined;
+    },
+
+    /**
+     * export: converts the stored model and writes it to a temporary file in a fresh temporary
+     * folder; answers its path and the attachment name (`<stored name>_<target>.txt`). The
+     * caller streams it and calls cleanup(path) once the answer has gone.
+     */
+    async export(fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string }> {
+      // Modeltool rule 4: the target is checked before anything is read.
+      if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
+      const format = EXPORT_TARGETS[target];
+      const file = await storedFile(fileId, options);
+      const parsed = await parseStored(file, await storedText(file));
+      const check = diagnosticsOf(parsed);
+      if (!check.valid) {
+        throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
+      }
+      let output: string;
+      try {
+        output = format.convert(parsed.model);
+      } catch (error) {
+        if (error instanceof UvlExportError) {
+          throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
+        }
+        throw error;
+      }
+      const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
+      liveExports.add(folder);
+      const path = join(folder, `file_${file.id}${format.suffix}`);
+      try {
+        await writeFile(path, output);
+      } catch (error) {
+        await cleanup(path);
+        throw error;
+      }
+      return { path, downloadName: `${file.name}${format.download}` };
+    },
+
+    cleanup,
+
+    /** Removes every export folder still present (the app is closing). */
+    async cleanupAll(): Promise<void> {
+      await Promise.all([...liveExports].map((folder) => removeFolder(folder)));
+    },
+
+    /** The staging check of the dataset module: a text on its own (imports are not followed). */
+    checkText(text: string): CheckResult {
+      return checkUvl(text);
+    },
+
+    /** Number of features as flamapy counts them (DSMetrics, decisions section 4). */
+    countFeatures(text: string): number {
+      return countModel(parseUvl(text).model).features;
+    },
+  };
+}
+
+export type ModeltoolService = ReturnType<typeof createModeltoolService>;

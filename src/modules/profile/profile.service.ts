@@ -1,0 +1,86 @@
+// Profile service (specification, profile): the person behind a user and the own-datasets summary.
+import type { DbOrTrx } from '../../core/db/connect.ts';
+import type { FieldErrors } from '../../core/http/forms.ts';
+import { FormErrors } from '../../core/http/forms.ts';
+import type { ModuleContext } from '../../core/modules.ts';
+import * as repo from './profile.repository.ts';
+import type { UserProfileTable } from './profile.tables.ts';
+
+export type UserProfile = Omit<UserProfileTable, 'id'> & { id: number };
+
+/** Four groups of four digits, the last character may be the checksum X (decisions section 7). */
+export const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+
+export interface Pagination {
+  page: number;
+  perPage: number;
+  total: number;
+  pages: number;
+  hasPrev: boolean;
+  hasNext: boolean;
+}
+
+export function paginate(page: number, perPage: number, total: number): Pagination {
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  return { page, perPage, total, pages, hasPrev: page > 1, hasNext: page < pages };
+}
+
+/** The fields the edit form may change; anything else a client posts (submit, csrf_token, user_id…) is ignored. */
+const EDITABLE = ['name', 'surname', 'orcid', 'affiliation'] as const;
+
+export function createProfileService(ctx: ModuleContext) {
+  const { db } = ctx;
+
+  return {
+    /** Only auth calls this, inside its signup transaction: profiles are born with their user. */
+    async createForNewUser(trx: DbOrTrx, userId: number, person: { name: string; surname: string }): Promise<number> {
+      return repo.insertProfile(trx, { user_id: userId, name: person.name, surname: person.surname });
+    },
+
+    async getByUserId(userId: number): Promise<UserProfile | undefined> {
+      return repo.findByUserId(db, userId);
+    },
+
+    /**
+     * Edit rules of the specification: a field absent from `form` keeps its stored value;
+     * answers [instance, null] on success or [null, errors] when validation fails (nothing saved).
+     */
+    async updateProfile(profileId: number, form: Record<string, string | undefined>): Promise<[UserProfile, null] | [null, FieldErrors]> {
+      const current = await repo.findById(db, profileId);
+      if (!current) return [null, { profile: ['Profile not found.'] }];
+      const errors = new FormErrors();
+      const changes: repo.ProfileChanges = {};
+      for (const key of EDITABLE) {
+        const raw = form[key];
+        if (raw === undefined) continue;
+        const value = raw.trim();
+        if (key === 'name' || key === 'surname') {
+          errors.required(key, value, key === 'name' ? 'Name' : 'Surname');
+          errors.maxLength(key, value, 100);
+          changes[key] = value;
+        } else if (key === 'orcid') {
+          if (value !== '' && !ORCID_PATTERN.test(value)) {
+            errors.add('orcid', 'ORCID must have the format 0000-0000-0000-0000.');
+          }
+          changes.orcid = value === '' ? null : value;
+        } else {
+          if (value !== '' && (value.length < 5 || value.length > 100)) {
+            errors.add('affiliation', 'Affiliation must be between 5 and 100 characters long.');
+          }
+          changes.affiliation = value === '' ? null : value;
+        }
+      }
+      if (!errors.empty) return [null, errors.errors];
+      await repo.updateProfile(db, profileId, changes);
+      return [{ ...current, ...changes }, null];
+    },
+
+    /** The user's own datasets, `perPage` to a page, newest first, with the total count. */
+    async summaryForUser(userId: number, page: number, perPage = 5) {
+      const { items, total } = await ctx.services.dataset.listUserDatasets(userId, page, perPage);
+      return { datasets: items, pagination: paginate(page, perPage, total), total };
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

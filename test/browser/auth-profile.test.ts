@@ -1,0 +1,70 @@
+// Browser journey of issue 2: sign up, log out, log in, edit the profile, open the summary.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+
+const skip = browserSkipReason();
+
+describe('auth and profile in Chromium', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startTestServer({ seed: true });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs up, logs out, logs in, edits the profile and opens the summary', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+
+    await page.goto(`${server.baseUrl}/signup/`);
+    await page.fill('#name', 'Grace');
+    await page.fill('#surname', 'Hopper');
+    await page.fill('#email', 'grace@example.com');
+    await page.fill('#password', 'cobol-1959');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('button[type="submit"]')]);
+    assert.match(await page.textContent('nav') ?? '', /Grace/);
+
+    await page.click('#user-menu');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('text=Log out')]);
+    assert.match(await page.textContent('nav') ?? '', /Log in/);
+
+    await page.goto(`${server.baseUrl}/login`);
+    await page.fill('#email', 'grace@example.com');
+    await page.fill('#password', 'cobol-1959');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('button[type="submit"]')]);
+
+    await page.goto(`${server.baseUrl}/profile/edit`);
+    await page.fill('#orcid', '1234-56');
+    await page.fill('#affiliation', 'Yale University');
+    await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+    assert.match(await page.textContent('#orcid-errors') ?? '', /ORCID must have the format 0000-0000-0000-0000/);
+    await page.screenshot({ path: screenshotPath('profile-edit-invalid-orcid'), fullPage: true });
+
+    await page.fill('#orcid', '0000-0002-1825-0097');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/profile/edit`), page.click('button[type="submit"]')]);
+    assert.match(await page.textContent('.alert-success') ?? '', /Profile updated successfully/);
+
+    await page.goto(`${server.baseUrl}/profile/summary`);
+    const card = await page.textContent('#profile-card') ?? '';
+    assert.match(card, /Grace Hopper/);
+    assert.match(card, /Yale University/);
+    assert.match(card, /0000-0002-1825-0097/);
+    assert.match(card, /grace@example\.com/);
+    await page.screenshot({ path: screenshotPath('profile-summary'), fullPage: true });
+
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.reload();
+    await page.screenshot({ path: screenshotPath('profile-summary-phone'), fullPage: true });
+    assert.deepEqual(errors, [], 'no script errors or CSP violations in the console');
+  });
+});

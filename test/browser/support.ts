@@ -1,0 +1,31 @@
+// Launches Debian's Chromium through playwright-core for browser journeys.
+// Without a browser the journeys skip visibly, unless E2E_REQUIRED=1 (then they fail).
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { projectPath } from '../../src/core/config.ts';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = projectPath('test-output', 'screenshots');
+
+/** The reason browser tests are skipped, or false when they can run. */
+export function browserSkipReason(): string | false {
+  if (existsSync(CHROMIUM_PATH)) return false;
+  const reason = `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium package)`;
+  if (process.env.E2E_REQUIRED === '1') throw new Error(`E2E_REQUIRED=1 but ${reason}`);
+  console.warn(`SKIPPING browser tests: ${reason}`);
+  return reason;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, `${name}.png`);
+}

@@ -1,0 +1,189 @@
+// A real local HTTP server speaking the part of the Zenodo REST deposit API the hub uses:
+// create a deposition, upload files to its bucket (or the older multipart files endpoint),
+// set the metadata, publish, delete a draft. Failures can be injected per step (an error
+// status, or no answer at all) so that the production client can be tested unchanged.
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish';
+
+export interface FakeDeposition {
+  id: number;
+  bucket: string;
+  files: Map<string, { size: number; md5: string }>;
+  metadata: Record<string, any> | null;
+  published: boolean;
+  deleted: boolean;
+  doi: string | null;
+}
+
+export interface FakeZenodo {
+  /** The API base to put in ZENODO_API_URL, e.g. http://127.0.0.1:1234/api. */
+  url: string;
+  token: string;
+  depositions: Map<number, FakeDeposition>;
+  /** Every request received, in order. */
+  requests: { method: string; path: string; authorization: string | undefined }[];
+  /** Makes every later request of this step answer `status` (or never answer, with 'hang'). */
+  failOn(step: FakeZenodoStep, status: number | 'hang'): void;
+  /** Answers depositions without a bucket link, so clients use the multipart files endpoint. */
+  withoutBucket(value: boolean): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  if (body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+export async function startFakeZenodo(options: { token?: string } = {}): Promise<FakeZenodo> {
+  const token = options.token ?? `fake-token-${randomUUID()}`;
+  const depositions = new Map<number, FakeDeposition>();
+  const requests: FakeZenodo['requests'] = [];
+  const failures = new Map<FakeZenodoStep, number | 'hang'>();
+  let bucketLinks = true;
+  let nextId = 1000;
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error) => send(res, 500, { status: 500, message: String(error) }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const method = req.method ?? 'GET';
+    requests.push({ method, path, authorization: req.headers.authorization });
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      await readBody(req);
+      return send(res, 401, { status: 401, message: 'The server could not verify that you are authorized to access the URL requested.' });
+    }
+    let match: RegExpExecArray | null;
+    const step: FakeZenodoStep | null =
+      method === 'POST' && path === '/api/deposit/depositions' ? 'create'
+        : (method === 'PUT' && path.startsWith('/api/files/')) || (method === 'POST' && /\/files$/.test(path)) ? 'upload'
+          : method === 'PUT' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'metadata'
+            : method === 'POST' && /\/actions\/publish$/.test(path) ? 'publish' : null;
+    const failure = step ? failures.get(step) : undefined;
+    if (failure === 'hang') return; // never answers; the client's timeout must end the wait
+    if (typeof failure === 'number') {
+      await readBody(req);
+      return send(res, failure, { status: failure, message: `Injected failure of the ${step} step.` });
+    }
+
+    if (step === 'create') {
+      await readBody(req);
+      const id = nextId++;
+      const bucket = randomUUID();
+      const deposition: FakeDeposition = { id, bucket, files: new Map(), metadata: null, published: false, deleted: false, doi: null };
+      depositions.set(id, deposition);
+      return send(res, 201, representation(deposition));
+    }
+    if (method === 'PUT' && (match = /^\/api\/files\/([^/]+)\/(.+)$/.exec(path))) {
+      const deposition = [...depositions.values()].find((d) => d.bucket === match![1]);
+      const body = await readBody(req);
+      if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'Bucket does not exist.' });
+      const name = decodeURIComponent(match[2]!);
+      const md5 = createHash('md5').update(body).digest('hex');
+      deposition.files.set(name, { size: body.length, md5 });
+      return send(res, 201, { key: name, size: body.length, checksum: `md5:${md5}` });
+    }
+    if (method === 'POST' && (match = /^\/api\/deposit\/depositions\/(\d+)\/files$/.exec(path))) {
+      const deposition = depositions.get(Number(match[1]));
+      const body = await readBody(req);
+      if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'Deposition not found.' });
+      const form = await new Response(new Uint8Array(body), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+      const file = form.get('file');
+      const name = String(form.get('name') ?? '');
+      if (!(file instanceof Blob) || !name) return send(res, 400, { status: 400, message: 'Missing file or name.' });
+      const bytes = Buffer.from(await file.arrayBuffer());
+      const md5 = createHash('md5').update(bytes).digest('hex');
+      deposition.files.set(name, { size: bytes.length, md5 });
+      return send(res, 201, { id: randomUUID(), filename: name, filesize: bytes.length, checksum: md5 });
+    }
+    if ((match = /^\/api\/deposit\/depositions\/(\d+)(\/actions\/publish)?$/.exec(path))) {
+      const deposition = depositions.get(Number(match[1]));
+      const raw = await readBody(req);
+      if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'PID does not exist.' });
+      if (method === 'GET' && !match[2]) return send(res, 200, representation(deposition));
+      if (method === 'DELETE' && !match[2]) {
+        if (deposition.published) return send(res, 403, { status: 403, message: 'You do not have permission to delete a published deposition.' });
+        deposition.deleted = true;
+        return send(res, 204);
+      }
+      if (method === 'PUT' && !match[2]) {
+        let body: any;
+        try { body = JSON.parse(raw.toString('utf8')); } catch { return send(res, 400, { status: 400, message: 'Could not parse JSON.' }); }
+        const m = body?.metadata;
+        const errors: { field: string; messages: string[] }[] = [];
+        if (!m?.title) errors.push({ field: 'metadata.title', messages: ['Missing data for required field.'] });
+        if (!['dataset', 'publication'].includes(m?.upload_type)) errors.push({ field: 'metadata.upload_type', messages: ['Invalid upload type.'] });
+        if (m?.upload_type === 'publication' && !m?.publication_type) errors.push({ field: 'metadata.publication_type', messages: ['Missing publication type.'] });
+        if (!m?.description) errors.push({ field: 'metadata.description', messages: ['Missing data for required field.'] });
+        if (!Array.isArray(m?.creators) || m.creators.length === 0 || m.creators.some((c: any) => !c?.name)) {
+          errors.push({ field: 'metadata.creators', messages: ['At least one creator with a name is required.'] });
+        }
+        if (errors.length > 0) return send(res, 400, { status: 400, message: 'Validation error.', errors });
+        deposition.metadata = m;
+        return send(res, 200, representation(deposition));
+      }
+      if (method === 'POST' && match[2]) {
+        if (!deposition.metadata) return send(res, 400, { status: 400, message: 'Validation error: metadata missing.' });
+        if (deposition.files.size === 0) return send(res, 400, { status: 400, message: 'Minimum one file must be provided.' });
+        deposition.published = true;
+        deposition.doi = `10.5072/zenodo.${deposition.id}`;
+        return send(res, 202, representation(deposition));
+      }
+    }
+    await readBody(req);
+    send(res, 404, { status: 404, message: 'The requested URL was not found on the server.' });
+  }
+
+  function representation(d: FakeDeposition) {
+    const links: Record<string, string> = {
+      self: `${origin}/api/deposit/depositions/${d.id}`,
+      publish: `${origin}/api/deposit/depositions/${d.id}/actions/publish`,
+      files: `${origin}/api/deposit/depositions/${d.id}/files`,
+    };
+    if (bucketLinks) links.bucket = `${origin}/api/files/${d.bucket}`;
+    return {
+      id: d.id,
+      links,
+      state: d.published ? 'done' : 'unsubmitted',
+      submitted: d.published,
+      ...(d.doi ? { doi: d.doi, doi_url: `https://doi.org/${d.doi}`, record_id: d.id } : {}),
+      metadata: { ...(d.metadata ?? {}), ...(d.doi ? { doi: d.doi } : {}), prereserve_doi: { doi: `10.5072/zenodo.${d.id}`, recid: d.id } },
+    };
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/api`,
+    token,
+    depositions,
+    requests,
+    failOn: (step, status) => { failures.set(step, status); },
+    withoutBucket: (value) => { bucketLinks = !value; },
+    reset() {
+      failures.clear();
+      requests.length = 0;
+      bucketLinks = true;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// A real hub on an ephemeral port over a fresh database, for HTTP-level tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type Hub } from '../../src/core/app.ts';
+import { loadConfig, projectPath } from '../../src/core/config.ts';
+import { connect } from '../../src/core/db/connect.ts';
+import { runSeeders } from '../../src/core/modules.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  hub: Hub;
+  database: TestDatabase;
+  workingDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Base URL of the database server (from testDialects()); default SQLite. */
+  databaseBaseUrl?: string;
+  /** An existing database URL to share (several instances on one database). */
+  databaseUrl?: string;
+  /** Module names; default: every module of modules.json's base list plus development. */
+  modules?: string[];
+  /** Extra environment for loadConfig (FLASK_ENV, WEBHOOK_TOKEN, ZENODO_API_URL, …). */
+  env?: Record<string, string>;
+  /** Run every module's seeders (users, sample datasets). */
+  seed?: boolean;
+  /** Working directory (uploads); default a fresh temporary folder. */
+  workingDir?: string;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = options.databaseUrl
+    ? { dialect: 'sqlite' as const, url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(options.databaseBaseUrl ?? 'sqlite:');
+  const ownsWorkingDir = !options.workingDir;
+  const workingDir = options.workingDir ?? mkdtempSync(join(tmpdir(), 'hub-work-'));
+  const config = loadConfig({
+    WORKING_DIR: workingDir,
+    DATABASE_URL: database.url,
+    SECRET_KEY: 'test-secret-key-that-is-long-enough-for-sessions',
+    HUB_MODULES_FILE: projectPath('modules.json'),
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
+  const db = connect(database.url);
+  const hub = await buildApp(config, { db, modules: options.modules, logger: false });
+  if (options.seed) await runSeeders(hub.ctx, hub.modules);
+  await hub.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = hub.app.server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    hub,
+    database,
+    workingDir,
+    async close() {
+      await hub.app.close();
+      await db.destroy();
+      await database.drop();
+      if (ownsWorkingDir) rmSync(workingDir, { recursive: true, force: true });
+    },
+  };
+}
