@@ -36,7 +36,12 @@ export function connect(url: string): Db {
   }
   if (dialect === 'postgres') {
     // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection closed by the server (restart, failover, a forced drop) is reported on the pool;
+    // without a listener Node would end the process. The pool already discards that client and the next
+    // query opens a fresh one, while a query in flight still gets its own error.
+    pool.on('error', () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const pool = createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, timezone: 'Z', charset: 'utf8mb4' });
   return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
