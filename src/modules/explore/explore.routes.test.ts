@@ -179,20 +179,46 @@ for (const dialect of testDialects()) {
       assert.deepEqual(idsOf((await explore(server, { query: '?!' })).json), expected, 'punctuation alone is blank');
     });
 
-    it('a missing or non-JSON body acts as an empty query, never an error', async () => {
+    it('a missing, empty or non-JSON body acts as an empty query, never an error', async () => {
       const expected = everyDataset();
       for (const init of [
         {},
+        { body: '', headers: { 'content-type': 'application/json' } },
+        { body: '  ', headers: { 'content-type': 'application/json' } },
+        { body: 'null', headers: { 'content-type': 'application/json' } },
         { body: 'this is not json', headers: { 'content-type': 'text/plain' } },
-        { body: '{"query": "quokka"', headers: { 'content-type': 'application/json' } },
         { body: 'query=quokka', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
         { body: '<xml/>', headers: { 'content-type': 'application/xml' } },
-        { body: '[1, 2]', headers: { 'content-type': 'application/json' } },
-        { body: 'null', headers: { 'content-type': 'application/json' } },
+        { body: '[1, 2]', headers: { 'content-type': 'text/plain' } },
+        { body: new Uint8Array([0, 255, 254, 1]), headers: { 'content-type': 'application/octet-stream' } },
       ]) {
         const res = await explore(server, undefined, init);
         assert.equal(res.status, 200, JSON.stringify(init));
         assert.deepEqual(idsOf(res.json), expected, JSON.stringify(init));
+      }
+    });
+
+    it('reads a JSON object sent as plain text (fetch without a content type)', async () => {
+      const res = await explore(server, undefined, { body: '{"query": "quokka"}' });
+      assert.equal(res.status, 200);
+      assert.deepEqual(idsOf(res.json), [byColumn.get('dataset title')]);
+    });
+
+    it('answers 400 JSON to malformed JSON, or JSON that is not an object, under a JSON content type', async () => {
+      for (const [body, message] of [
+        ['{"query": "quokka"', /not valid JSON/],
+        ['{bad', /not valid JSON/],
+        ['[1, 2]', /must be a JSON object/],
+        ['"quokka"', /must be a JSON object/],
+        ['42', /must be a JSON object/],
+        ['true', /must be a JSON object/],
+      ] as const) {
+        for (const type of ['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json']) {
+          const res = await explore(server, undefined, { body, headers: { 'content-type': type } });
+          assert.equal(res.status, 400, `${type} ${body}`);
+          assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+          assert.match(res.json.message, message, `${type} ${body}`);
+        }
       }
     });
 

@@ -11,12 +11,15 @@ export const PAGE_SIZE = 20;
 const MAX_COUNT = 2_147_483_647;
 
 /**
- * The JSON body of POST /explore, checked at the edge. A missing or non-JSON body (or a
- * JSON value that is not an object) is an empty query (specification, explore); fields
- * of the wrong type are refused, unknown publication types and sortings are ignored.
+ * The JSON body of POST /explore, checked at the edge (after readSearchBody). A missing
+ * body (undefined or null) is an empty query (specification, explore); fields of the
+ * wrong type are refused, unknown publication types and sortings are ignored.
  */
 export function parseSearchBody(body: unknown): SearchRequest {
-  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw badRequest('The body must be a JSON object such as {"query": "..."}');
+  }
+  const fields = (body ?? {}) as Record<string, unknown>;
   const text = (name: string, fallback: string): string => {
     const value = fields[name];
     if (value === undefined || value === null) return fallback;
@@ -43,21 +46,38 @@ export function parseSearchBody(body: unknown): SearchRequest {
   };
 }
 
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/**
+ * The request body as the search reads it (docs/decisions-taken.md): no body, an empty one,
+ * or a body that is not JSON under a non-JSON content type (a form post, plain text) is no
+ * JSON body, so an empty query (specification, Errors); a JSON object sent as plain text
+ * (what fetch() sends without a content type) is read. Under a JSON content type, malformed
+ * JSON answers 400 rather than silently listing everything.
+ */
+export function readSearchBody(contentType: string | undefined, text: string): unknown {
+  if (text.trim() === '') return undefined;
+  const declaredJson = JSON_TYPE.test(contentType ?? '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (declaredJson) throw badRequest('The body is not valid JSON');
+    return undefined;
+  }
+  if (!declaredJson && (value === null || typeof value !== 'object' || Array.isArray(value))) return undefined;
+  return value;
+}
+
 export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   // Startup upkeep of the index (issue 5): fills it when empty, catches up on missed writes.
   const synced = await ctx.services.explore.syncIndex();
   if (synced.added + synced.removed > 0) ctx.log.info(synced, 'explore search index brought up to date');
 
-  // In this plugin only: the body is read as text and parsed leniently, so that a
-  // missing, malformed or non-JSON body is an empty query rather than a 400 or 415.
+  // In this plugin only: the body is read as text whatever its content type, so that a
+  // missing or non-JSON body is an empty query rather than a 415 (readSearchBody).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, body === '' ? undefined : JSON.parse(body as string));
-    } catch {
-      done(null, undefined);
-    }
-  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   app.get('/explore', async (request, reply) => {
     const { query } = request.query as { query?: unknown };
@@ -71,7 +91,8 @@ export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
   // Read-only: no CSRF token required (decisions section 3).
   app.post('/explore', { config: { csrf: false, json: true } }, async (request, reply) => {
-    const results = await ctx.services.explore.search(parseSearchBody(request.body));
+    const text = typeof request.body === 'string' ? request.body : '';
+    const results = await ctx.services.explore.search(parseSearchBody(readSearchBody(request.headers['content-type'], text)));
     return reply.type('application/json; charset=utf-8').send(results);
   });
 }

@@ -92,6 +92,36 @@ describe('webhook deploy endpoint (production selection)', () => {
     assert.equal(docker.execs.length, 0);
   });
 
+  it('never reads the body before the token checks: 503, then 403, whatever is sent', async () => {
+    const bodies: RequestInit[] = [
+      { body: '{bad', headers: { 'content-type': 'application/json' } },
+      { body: '<deploy/>', headers: { 'content-type': 'application/xml' } },
+      { body: 'x'.repeat(3 * 1024 * 1024), headers: { 'content-type': 'text/plain' } },
+      { body: new Uint8Array([0, 255, 1, 254]), headers: { 'content-type': 'application/octet-stream' } },
+    ];
+    for (const [token, status] of [['', 503], [TOKEN, 403]] as const) {
+      process.env.WEBHOOK_TOKEN = token;
+      for (const init of bodies) {
+        const headers = { ...(init.headers as Record<string, string>), authorization: 'Bearer wrong' };
+        const res = await fetch(`${server.baseUrl}/webhook/deploy`, { method: 'POST', ...init, headers });
+        assert.equal(res.status, status, `${headers['content-type']} with token ${JSON.stringify(token)}`);
+        const body = await res.json() as { error: string };
+        assert.match(body.error, status === 503 ? /not configured/ : /^Unauthorized$/);
+      }
+    }
+    assert.equal(docker.execs.length, 0);
+  });
+
+  it('ignores a body sent with the right token: the deployment runs as without one', async () => {
+    docker.setContainers([]);
+    const res = await fetch(`${server.baseUrl}/webhook/deploy`, {
+      method: 'POST',
+      body: '{"ref": "main"',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 404, 'past the token check (no container), not 400');
+  });
+
   it('reads the token on every request: a rotated token takes effect at once', async () => {
     docker.setContainers([]);
     process.env.WEBHOOK_TOKEN = 'first-token';
@@ -103,7 +133,7 @@ describe('webhook deploy endpoint (production selection)', () => {
 
   it('answers 405 with Allow: POST for other methods', async () => {
     const before = docker.execs.length;
-    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
       const res = await deploy(server, `Bearer ${TOKEN}`, method);
       assert.equal(res.status, 405, method);
       assert.equal(res.headers.get('allow'), 'POST');

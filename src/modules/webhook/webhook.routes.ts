@@ -10,6 +10,16 @@ const PATH = '/webhook/deploy';
 export async function webhookRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const deployer = createDeployer({ dockerHost: ctx.config.dockerHost, workspace: ctx.config.deployWorkspace, log: ctx.log });
 
+  // The request carries no body (specification, webhook). In this plugin only, whatever is
+  // sent is drained unread: a malformed JSON body, an unknown content type or a large body
+  // must not answer 400, 415 or 413 before the token checks (rule 6b: 503 before the
+  // request is inspected; 6d: 403 for a caller without the token).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    payload.resume();
+    done(null, undefined);
+  });
+
   // The bearer token replaces the session and CSRF: a pipeline has neither.
   app.post(PATH, { config: { csrf: false, json: true } }, async (request, reply) => {
     const token = configuredToken();
@@ -37,7 +47,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: ModuleContext): P
   });
 
   // Specification, Errors: other methods answer 405, naming the one allowed.
-  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
+  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
     app.route({
       method,
       url: PATH,
