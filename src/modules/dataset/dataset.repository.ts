@@ -1,7 +1,7 @@
 // Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
 // the dataset authors, the dataset view/download records and doi_mapping.
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
+import { inChunks, insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
 
 export interface DatasetRow {
   id: number;
@@ -24,14 +24,6 @@ export interface AuthorRow {
   name: string;
   affiliation: string | null;
   orcid: string | null;
-}
-
-/** IN lists are split so that no dialect meets its bound-parameter limit. */
-const CHUNK = 500;
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }
 
 function datasets(db: DbOrTrx) {
@@ -78,7 +70,7 @@ export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | 
 /** Datasets by id, in no particular order. */
 export async function findByIds(db: DbOrTrx, ids: number[]): Promise<DatasetRow[]> {
   const out: DatasetRow[] = [];
-  for (const part of chunks([...new Set(ids)])) {
+  for (const part of inChunks([...new Set(ids)])) {
     if (part.length === 0) continue;
     out.push(...(await datasets(db).where('ds.id', 'in', part).execute()).map(toRow));
   }
@@ -188,7 +180,7 @@ export async function insertAuthors(trx: DbOrTrx, metaId: number, authors: Autho
 
 export async function authorsByMetaIds(db: DbOrTrx, metaIds: number[]): Promise<Map<number, AuthorRow[]>> {
   const byMeta = new Map<number, AuthorRow[]>();
-  for (const part of chunks([...new Set(metaIds)])) {
+  for (const part of inChunks([...new Set(metaIds)])) {
     if (part.length === 0) continue;
     const rows = await db.selectFrom('author').select(['ds_meta_data_id', 'name', 'affiliation', 'orcid'])
       .where('ds_meta_data_id', 'in', part).orderBy('ds_meta_data_id').orderBy('position').orderBy('id').execute();

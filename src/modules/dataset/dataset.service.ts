@@ -265,15 +265,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     }
   }
 
-  /** Reads a model file once: syntax check, feature count, MD5 and size. */
+  /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
   async function prepare(input: FeatureModelInput, source: string, name: string) {
     const bytes = await readFile(source);
-    const text = bytes.toString('utf8');
-    const check = ctx.services.modeltool.checkText(text);
+    const check = ctx.services.modeltool.analyzeText(bytes.toString('utf8'));
     const model: PreparedModel = {
       input, source, name, size: bytes.length,
       checksum: createHash('md5').update(bytes).digest('hex'),
-      features: check.valid ? ctx.services.modeltool.countFeatures(text) : 0,
+      features: check.features,
     };
     return { model, check };
   }
@@ -399,26 +398,42 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       const form = readUploadForm(fields);
       if (!form.ok) return { status: 'invalid', errors: form.errors };
       const input = form.value;
-      const errors: FieldErrors = {};
-      const prepared: PreparedModel[] = [];
-      for (const fm of input.featureModels) {
-        const field = `feature_models-${fm.index}-uvl_filename`;
-        const staged = await staging.find(userId, fm.uvlFilename);
-        if (!staged) {
-          errors[field] = [`The file ${fm.uvlFilename} is not in your staging area: upload it again.`];
-          continue;
+      const field = (fm: FeatureModelInput) => `feature_models-${fm.index}-uvl_filename`;
+      // The staged files are claimed first, all or none: of two submits naming the same files,
+      // one gets them and the other is refused here, before anything is read or written.
+      const claimed = await staging.claim(userId, input.featureModels.map((fm) => fm.uvlFilename));
+      if (!claimed.ok) {
+        const missing = new Set(claimed.missing);
+        const errors: FieldErrors = {};
+        for (const fm of input.featureModels.filter((m) => missing.has(m.uvlFilename))) {
+          errors[field(fm)] = [`The file ${fm.uvlFilename} is not in your staging area (it may have just been saved by another submission of this form): upload it again.`];
         }
-        const { model, check } = await prepare(fm, staged.path, staged.name);
-        // A model with syntax errors is refused, with its errors (decisions section 7).
-        if (!check.valid) errors[field] = check.errors.map((e) => `${staged.name}: ${e}`);
-        prepared.push(model);
+        return { status: 'invalid', errors };
       }
-      if (Object.keys(errors).length > 0) return { status: 'invalid', errors };
-      const authors = input.authors.length > 0 ? input.authors : await defaultAuthors(userId);
-      const { datasetId } = await persist(userId, { ...input, authors }, prepared);
-      for (const m of prepared) {
-        await staging.remove(userId, m.name).catch((e) => ctx.log.warn({ err: e }, 'a staged file could not be removed'));
+      const { claim } = claimed;
+      let datasetId: number;
+      try {
+        const errors: FieldErrors = {};
+        const prepared: PreparedModel[] = [];
+        for (const [i, fm] of input.featureModels.entries()) {
+          const staged = claim.files[i]!;
+          const { model, check } = await prepare(fm, staged.path, staged.name);
+          // A model with syntax errors is refused, with its errors (decisions section 7).
+          if (!check.valid) errors[field(fm)] = check.errors.map((e) => `${staged.name}: ${e}`);
+          prepared.push(model);
+        }
+        if (Object.keys(errors).length > 0) {
+          await claim.release();
+          return { status: 'invalid', errors };
+        }
+        const authors = input.authors.length > 0 ? input.authors : await defaultAuthors(userId);
+        ({ datasetId } = await persist(userId, { ...input, authors }, prepared));
+      } catch (error) {
+        // Nothing was saved (persist removes what it wrote): the files go back to the staging area.
+        await claim.release().catch((e) => ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
+        throw error;
       }
+      await claim.discard().catch((e) => ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
       await ctx.events.emit('dataset.saved', { datasetId });
       const pushed = await push(datasetId);
       if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };

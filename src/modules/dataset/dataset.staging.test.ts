@@ -82,7 +82,7 @@ for (const dialect of testDialects()) {
       assert.equal(traversal.json.filename, 'escape.uvl');
       const windows = await stage(client, 'C:\\Users\\me\\win.uvl', VALID_UVL);
       assert.equal(windows.json.filename, 'win.uvl');
-      for (const name of ['.hidden.uvl', '..', '.uvl']) {
+      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`]) {
         const res = await stage(client, name, VALID_UVL);
         assert.equal(res.status, 400, `${name} is refused`);
       }
@@ -121,7 +121,8 @@ for (const dialect of testDialects()) {
       assert.equal(ok.status, 200);
       assert.equal(typeof ok.json.message, 'string');
       assert.deepEqual(listing(userId), ['keep.uvl']);
-      for (const name of ['drop.uvl', 'nothing.uvl', './keep.uvl', `../${userId}/keep.uvl`]) {
+      const names = ['drop.uvl', 'nothing.uvl', './keep.uvl', `../${userId}/keep.uvl`, '..', 'dir\\keep.uvl', 'a\u0000b.uvl', `${'a'.repeat(5000)}.uvl`, '.claim-x'];
+      for (const name of names) {
         const res = await client.post('/dataset/file/delete', { json: { file: name } });
         assert.equal(res.status, 404, name);
         assert.equal(typeof res.json.error, 'string');

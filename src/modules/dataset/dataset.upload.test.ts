@@ -213,6 +213,44 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.status, 'ok');
     });
 
+    it('gives staged files to one of several concurrent submits; the others get 400 naming them, nothing half-written', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'first.uvl', VALID_UVL);
+      await stage(client, 'second.uvl', SECOND_UVL);
+      const before = await Promise.all([count(server, 'data_set'), count(server, 'feature_model'), count(server, 'file')]);
+      const form = uploadForm(['first.uvl', 'second.uvl'], { title: 'Submitted twice' });
+      const answers = await Promise.all([1, 2, 3, 4].map(() => client.post('/dataset/upload', { form })));
+      const ok = answers.filter((r) => r.status === 200);
+      const refused = answers.filter((r) => r.status === 400);
+      assert.equal(ok.length, 1, `one submit wins: ${answers.map((r) => r.status).join(', ')}`);
+      assert.equal(refused.length, 3);
+      for (const r of refused) {
+        assert.deepEqual(Object.keys(r.json.errors).sort(), ['feature_models-0-uvl_filename', 'feature_models-1-uvl_filename']);
+        assert.match(r.json.errors['feature_models-0-uvl_filename'][0], /first\.uvl is not in your staging area/);
+      }
+      const datasetId = ok[0]!.json.dataset_id;
+      assert.deepEqual(await Promise.all([count(server, 'data_set'), count(server, 'feature_model'), count(server, 'file')]), [before[0]! + 1, before[1]! + 2, before[2]! + 2]);
+      const names = await server.hub.db.selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')
+        .select('file.name').where('feature_model.data_set_id', '=', datasetId).orderBy('file.name').execute();
+      assert.deepEqual(names.map((n) => n.name), ['first.uvl', 'second.uvl']);
+      assert.deepEqual(readdirSync(folderOf(server, userId, datasetId)).sort(), ['first.uvl', 'second.uvl']);
+      assert.equal(readFileSync(join(folderOf(server, userId, datasetId), 'second.uvl'), 'utf8'), SECOND_UVL);
+      assert.deepEqual(stagingListing(userId), [], 'the files left the staging area, and no claim is left behind');
+    });
+
+    it('puts the claimed files back when the submit is refused for a syntax error', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'ok.uvl', VALID_UVL);
+      await stage(client, 'broken.uvl', INVALID_UVL);
+      const res = await client.post('/dataset/upload', { form: uploadForm(['ok.uvl', 'broken.uvl']) });
+      assert.equal(res.status, 400);
+      assert.deepEqual(stagingListing(userId), ['broken.uvl', 'ok.uvl']);
+      assert.equal(readFileSync(join(server.workingDir, 'uploads', 'temp', String(userId), 'broken.uvl'), 'utf8'), INVALID_UVL);
+      const again = await client.post('/dataset/upload', { form: uploadForm(['ok.uvl']) });
+      assert.equal(again.status, 200);
+      assert.deepEqual(stagingListing(userId), ['broken.uvl']);
+    });
+
     it('leaves no rows and no files when the files cannot be placed', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'a.uvl', VALID_UVL);

@@ -2,13 +2,19 @@
 // uploaded for a dataset that is not saved yet. Nothing a client sends becomes a path unchecked.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rm, stat, unlink, constants } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm, stat, unlink, constants } from 'node:fs/promises';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-/** Longest stored name: the file column is varchar(255), and file systems allow 255 bytes. */
+/** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
 const MAX_NAME_BYTES = 200;
+/** Longest stored name: a client name plus a collision suffix ` (n)`. */
+const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
+/** Claim folders are hidden names inside the staging folder, so that a claim is a rename on one file system. */
+const CLAIM_PREFIX = '.claim-';
+/** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
+const STALE_CLAIM_MS = 60 * 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
 
@@ -26,7 +32,8 @@ export function safeUvlName(raw: string): string {
   const base = basename(raw.replace(/\\/g, '/'));
   if (!/\.uvl$/i.test(base)) throw new StagingError('not_uvl', 'Only .uvl files are accepted.');
   // Leading dots would hide the file and could meet the temporary names used while writing.
-  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base)) {
+  // A name that is only blanks before `.uvl` is as unreadable as a hidden one.
+  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base) || base.slice(0, -4).trim() === '') {
     throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
   }
   if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
@@ -48,6 +55,24 @@ export interface StagedFile {
   size: number;
 }
 
+/**
+ * Staged files taken out of the staging area for one upload. Exactly one upload can claim a
+ * file (a rename succeeds once), so two submits of the same files cannot both use them.
+ */
+export interface Claim {
+  /** The claimed files, in the order asked, at their place inside the claim folder. */
+  files: StagedFile[];
+  /** Puts the files back in the staging area (the upload was refused or failed). */
+  release(): Promise<void>;
+  /** Removes the claimed files for good (the dataset was saved with copies of them). */
+  discard(): Promise<void>;
+}
+
+export type ClaimOutcome =
+  | { ok: true; claim: Claim }
+  /** Names that are not (or no longer) in the staging area: nothing was claimed. */
+  | { ok: false; missing: string[] };
+
 export function createStaging(uploadsRoot: string) {
   const folderOf = (userId: number) => join(uploadsRoot, 'temp', String(userId));
 
@@ -55,13 +80,89 @@ export function createStaging(uploadsRoot: string) {
   function pathOf(userId: number, name: string): string | undefined {
     const folder = folderOf(userId);
     if (typeof name !== 'string' || name === '' || name !== basename(name) || name.includes('\\') || name.startsWith('.')) return undefined;
+    // No stored name has control characters (NUL would make the file system call throw) or
+    // exceeds the stored-name limit (the file system would answer ENAMETOOLONG).
+    if (/[\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > MAX_STORED_NAME_BYTES) return undefined;
     const path = resolve(folder, name);
     return path.startsWith(folder + sep) ? path : undefined;
+  }
+
+  /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
+  async function putBack(folder: string, claimed: string, name: string): Promise<void> {
+    for (let n = 0; ; n++) {
+      const target = join(folder, candidateName(name, n));
+      try {
+        await placeWithoutOverwrite(claimed, target);
+        await rm(claimed, { force: true });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
+      }
+    }
+  }
+
+  async function releaseFolder(folder: string, claimFolder: string): Promise<void> {
+    const names = await readdir(claimFolder).catch(() => [] as string[]);
+    for (const name of names) await putBack(folder, join(claimFolder, name), name);
+    await rm(claimFolder, { recursive: true, force: true });
+  }
+
+  /** Claims left by a process that stopped in the middle of an upload go back to the staging area. */
+  async function recoverStaleClaims(folder: string): Promise<void> {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.startsWith(CLAIM_PREFIX))) {
+      const path = join(folder, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isDirectory() && Date.now() - info.mtimeMs > STALE_CLAIM_MS) await releaseFolder(folder, path).catch(() => {});
+    }
   }
 
   return {
     folderOf,
     pathOf,
+
+    /**
+     * Takes the named staged files out of the staging area for one upload, all or none: each is
+     * renamed into a fresh claim folder (atomic on one file system, also across processes), so a
+     * concurrent upload naming the same files finds them gone and is refused.
+     */
+    async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
+      const folder = folderOf(userId);
+      const missing = names.filter((name) => pathOf(userId, name) === undefined);
+      if (missing.length > 0) return { ok: false, missing };
+      const claimFolder = join(folder, `${CLAIM_PREFIX}${randomUUID()}`);
+      try {
+        await mkdir(claimFolder, { recursive: true });
+      } catch {
+        return { ok: false, missing: [...names] };
+      }
+      const files: StagedFile[] = [];
+      for (const name of names) {
+        const target = join(claimFolder, name);
+        try {
+          await rename(pathOf(userId, name)!, target);
+          files.push({ name, path: target, size: (await stat(target)).size });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+            await releaseFolder(folder, claimFolder);
+            throw error;
+          }
+          missing.push(name);
+        }
+      }
+      if (missing.length > 0) {
+        await releaseFolder(folder, claimFolder);
+        return { ok: false, missing };
+      }
+      return {
+        ok: true,
+        claim: {
+          files,
+          release: () => releaseFolder(folder, claimFolder),
+          discard: () => rm(claimFolder, { recursive: true, force: true }),
+        },
+      };
+    },
 
     /**
      * Writes the upload to a temporary name, then gives it its final name without ever
@@ -82,7 +183,7 @@ export function createStaging(uploadsRoot: string) {
         if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
         for (let n = 0; ; n++) {
           const finalName = candidateName(name, n);
-          if (Buffer.byteLength(finalName) > MAX_NAME_BYTES + 10) throw new StagingError('bad_name', 'Too many files with this name.');
+          if (Buffer.byteLength(finalName) > MAX_STORED_NAME_BYTES) throw new StagingError('bad_name', 'Too many files with this name.');
           const target = join(folder, finalName);
           try {
             await placeWithoutOverwrite(temp, target);
@@ -128,6 +229,7 @@ export function createStaging(uploadsRoot: string) {
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
     async list(userId: number): Promise<StagedFile[]> {
       const folder = folderOf(userId);
+      await recoverStaleClaims(folder);
       let names: string[];
       try {
         names = await readdir(folder);
