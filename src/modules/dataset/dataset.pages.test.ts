@@ -247,7 +247,16 @@ for (const dialect of testDialects()) {
         const unsynced = /<table[^>]*id="unsynchronized"[\s\S]*?<\/table>/.exec(res.text)![0];
         assert.match(unsynced, /User1 draft/);
       }
-      assert.equal((await c.post('/dataset/list', { form: {}, csrf: false })).status, 400);
+      // Read-only like POST /explore: no CSRF token needed, and nothing changes.
+      const before = await server.hub.db.selectFrom('data_set').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const noToken = await c.post('/dataset/list', { form: { title: 'x' }, csrf: false });
+      assert.equal(noToken.status, 200);
+      assert.match(noToken.text, /User1 draft/);
+      const after = await server.hub.db.selectFrom('data_set').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(after.n), Number(before.n));
+      const anonymousPost = await new TestClient(server.baseUrl).post('/dataset/list', { form: {}, csrf: false });
+      assert.equal(anonymousPost.status, 302);
+      assert.equal(anonymousPost.location, '/login');
     });
 
     it('shows the public statistics counted in the database and the latest synchronized datasets', async () => {

@@ -135,7 +135,9 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
     return reply.page('dataset/views/list.njk', { title: 'My datasets', ...lists });
   };
   app.get('/dataset/list', { config: { loginRequired: true } }, listPage);
-  app.post('/dataset/list', { config: { loginRequired: true } }, listPage);
+  // Reading the list changes nothing, so like the read-only POST /explore it needs no CSRF token
+  // (decisions section 3 asks it of state-changing requests); the login redirect still comes first.
+  app.post('/dataset/list', { config: { loginRequired: true, csrf: false } }, listPage);
 
   // ---- pages of one dataset ------------------------------------------------------------------
 

@@ -310,7 +310,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       const known = error instanceof deposit.DepositError;
       ctx.log.warn({ err: error, datasetId }, 'deposit push failed');
       let reason = 'the deposit repository failed unexpectedly';
-      if (known) reason = error.message;
+      // The client's messages are sentences; inside the parentheses below their full stop would double up.
+      if (known) reason = error.message.replace(/\.$/, '');
       else if (isUniqueViolation(error)) reason = 'the DOI it was given already belongs to another dataset';
       return { ok: false, message: `${saved} (${reason}). It stays unsynchronized; you can find it in your datasets.` };
     }

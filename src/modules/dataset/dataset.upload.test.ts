@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
@@ -330,5 +331,40 @@ for (const dialect of testDialects()) {
         assert.equal((await other.client.get(`/dataset/unsynchronized/${id}/`)).status, 404);
       });
     }
+  });
+
+  describe(`dataset upload when the deposit repository cannot be reached [${dialect.name}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      // A port that was just free: nothing listens there, so every connection is refused.
+      const probe = createNetServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address() as AddressInfo;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      server = await startTestServer({
+        databaseBaseUrl: dialect.baseUrl, seed: true,
+        env: { ZENODO_API_URL: `http://127.0.0.1:${port}/api`, ZENODO_ACCESS_TOKEN: 'token' },
+      });
+    });
+    after(async () => { await server?.close(); });
+
+    it('answers 200 partial with a readable message, keeps the dataset unsynchronized and the file in place', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'offline.uvl', VALID_UVL);
+      const res = await client.post('/dataset/upload', { form: uploadForm(['offline.uvl'], { title: 'Offline' }) });
+      assert.equal(res.status, 200);
+      assert.equal(res.json.status, 'partial');
+      assert.deepEqual(Object.keys(res.json).sort(), ['dataset_id', 'message', 'status']);
+      assert.match(res.json.message, /could not be reached/);
+      assert.doesNotMatch(res.json.message, /\.\)|\.\.|ECONNREFUSED|at .*\.ts/, 'one full stop per sentence, no internals');
+      const id = res.json.dataset_id;
+      const meta = await server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data', 'ds_meta_data.id', 'data_set.ds_meta_data_id')
+        .select(['dataset_doi']).where('data_set.id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(meta.dataset_doi, null);
+      assert.equal(readFileSync(join(folderOf(server, userId, id), 'offline.uvl'), 'utf8'), VALID_UVL);
+      assert.equal((await client.get(`/dataset/unsynchronized/${id}/`)).status, 200);
+      const api = await client.get(`/api/v1/datasets/${id}`);
+      assert.equal(api.json.doi, null);
+    });
   });
 }
