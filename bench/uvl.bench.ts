@@ -61,3 +61,14 @@ const big = rows[0]!;
 const parseMs = Number.parseFloat(big[2]!);
 const cnfMs = Number.parseFloat(big[4]!);
 console.log(`targets on ${big[0]}: parse+validate ${parseMs.toFixed(1)} ms (< 50: ${parseMs < 50 ? 'met' : 'MISSED'}), CNF ${cnfMs.toFixed(1)} ms (< 200: ${cnfMs < 200 ? 'met' : 'MISSED'})`);
+
+// Linear time: the same model shape at growing sizes; linear growth keeps the time per KB flat.
+const unit = 'features\n    Root\n        optional\n' + Array.from({ length: 200 }, (_, i) => `            F${i} {price ${i}}\n`).join('') + 'constraints\n';
+const constraintLine = (i: number) => `    F${i % 200} => (F${(i + 1) % 200} | !F${(i + 2) % 200}) & F${(i + 3) % 200}.price > 2\n`;
+console.log('\nscaling (parse+validate of n generated constraints, median):');
+for (const n of [2_000, 8_000, 32_000]) {
+  const text = unit + Array.from({ length: n }, (_, i) => constraintLine(i)).join('');
+  checkUvl(text);
+  const ms = median(Array.from({ length: 5 }, () => time(() => checkUvl(text))));
+  console.log(`  n=${String(n).padStart(6)}  ${(text.length / 1024).toFixed(0).padStart(5)} KB  ${ms.toFixed(1).padStart(7)} ms  ${(ms / (text.length / 1024) * 1000).toFixed(1)} µs/KB`);
+}

@@ -91,7 +91,9 @@ describe('robustness', () => {
     assert.equal(cases, 10_000);
   });
 
-  test('binary garbage, empty input, a megabyte on one line, deep nesting: errors, never exceptions', () => {
+  // No clock in the assertions: a hang is caught by the test's timeout, and the linear growth of parse time is
+  // measured by `npm run bench:uvl`.
+  test('binary garbage, empty input, a megabyte on one line, deep nesting: errors, never exceptions', { timeout: 120_000 }, () => {
     const random = prng(7);
     const garbage = Array.from({ length: 50_000 }, () => String.fromCharCode(Math.floor(random() * 65536))).join('');
     const inputs: Array<[string, string]> = [
@@ -107,34 +109,12 @@ describe('robustness', () => {
       ['long implication chain', `features\n    A\nconstraints\n    ${'A => '.repeat(5_000)}A\n`],
     ];
     for (const [label, text] of inputs) {
-      const started = performance.now();
       const result = parseUvl(text);
       assertWellFormed(text, result.diagnostics, label);
-      assert.ok(performance.now() - started < 5_000, `${label} took too long`);
     }
     assert.equal(checkUvl('').valid, true, 'an empty file is an empty, valid model');
     assert.equal(checkUvl(inputs[2]![1]).valid, true, 'a megabyte of A & A & … is one valid constraint');
     assert.equal(checkUvl(inputs[4]![1]).valid, false, '10 000 nested parentheses are too deep');
     assert.match(checkUvl(inputs[4]![1]).errors[0]!, /nested more than \d+ levels/);
-  });
-
-  test('parse time grows linearly', () => {
-    const unit = 'features\n    Root\n        optional\n' + Array.from({ length: 200 }, (_, i) => `            F${i} {price ${i}}\n`).join('') + 'constraints\n';
-    const constraint = (i: number) => `    F${i % 200} => (F${(i + 1) % 200} | !F${(i + 2) % 200}) & F${(i + 3) % 200}.price > 2\n`;
-    const make = (n: number) => unit + Array.from({ length: n }, (_, i) => constraint(i)).join('');
-    const time = (text: string) => {
-      let best = Infinity;
-      for (let i = 0; i < 5; i++) {
-        const t = performance.now();
-        parseUvl(text);
-        best = Math.min(best, performance.now() - t);
-      }
-      return best;
-    };
-    time(make(1_000));
-    // 8x the input: linear is about 8x the time, quadratic 64x; the margin absorbs a busy machine.
-    const small = time(make(2_000));
-    const large = time(make(16_000));
-    assert.ok(large < small * 8 * 3, `8x the input took ${(large / small).toFixed(1)}x the time`);
   });
 });

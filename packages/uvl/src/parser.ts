@@ -426,51 +426,37 @@ export function parseText(input: string, fileName?: string): ParseResult {
   // constraint (boolean) at the lowest precedence: <=>
   const parseExpression = (): Expression | undefined => parseEquivalence();
 
-  // constraint: constraint EQUIVALENCE constraint
-  const parseEquivalence = (): Expression | undefined => {
+  // constraint: constraint EQUIVALENCE constraint, and constraint IMPLICATION constraint: left-associative
+  // chains of one boolean operator over the next tighter level.
+  const parseBooleanChain = (
+    parseOperand: () => Expression | undefined,
+    token: number,
+    operator: string,
+    nodeKind: 'equiv' | 'implies',
+  ): Expression | undefined => {
     const s = p;
-    let left = parseImplication();
-    if (!left) return undefined;
+    const first = parseOperand();
+    if (!first) return undefined;
+    let left: Expression = first;
     let sort = resultSort;
     let depth = resultDepth;
-    while (kind() === T.EQUIVALENCE) {
+    while (kind() === token) {
       const op = p;
       advance();
-      const right = parseImplication();
+      const right = parseOperand();
       if (!right) return undefined;
-      if (!needBool(left, sort, op, '<=>') || !needBool(right, resultSort, op, '<=>')) return undefined;
+      if (!needBool(left, sort, op, operator) || !needBool(right, resultSort, op, operator)) return undefined;
       depth = Math.max(depth, resultDepth) + 1;
       if (tooDeep(depth)) return undefined;
-      left = { kind: 'equiv', left, right, span: exprSpan(s) };
+      left = { kind: nodeKind, left, right, span: exprSpan(s) };
       sort = Sort.Bool;
     }
     resultSort = sort;
     resultDepth = depth;
     return left;
   };
-
-  // constraint: constraint IMPLICATION constraint
-  const parseImplication = (): Expression | undefined => {
-    const s = p;
-    let left = parseDisjunction();
-    if (!left) return undefined;
-    let sort = resultSort;
-    let depth = resultDepth;
-    while (kind() === T.IMPLICATION) {
-      const op = p;
-      advance();
-      const right = parseDisjunction();
-      if (!right) return undefined;
-      if (!needBool(left, sort, op, '=>') || !needBool(right, resultSort, op, '=>')) return undefined;
-      depth = Math.max(depth, resultDepth) + 1;
-      if (tooDeep(depth)) return undefined;
-      left = { kind: 'implies', left, right, span: exprSpan(s) };
-      sort = Sort.Bool;
-    }
-    resultSort = sort;
-    resultDepth = depth;
-    return left;
-  };
+  const parseEquivalence = (): Expression | undefined => parseBooleanChain(parseImplication, T.EQUIVALENCE, '<=>', 'equiv');
+  const parseImplication = (): Expression | undefined => parseBooleanChain(parseDisjunction, T.IMPLICATION, '=>', 'implies');
 
   // constraint: constraint OR constraint   (one node for the whole chain)
   const parseDisjunction = (): Expression | undefined => {
@@ -880,7 +866,7 @@ export function parseText(input: string, fileName?: string): ParseResult {
     }
     if (kind() === T.INDENT) {
       if (depth >= MAX_DEPTH) {
-        errorAt(p, `feature tree nested more than ${MAX_DEPTH} levels deep`, 'too-deep');
+        errorAt(p, `feature tree nested more than ${MAX_DEPTH} levels deep`, 'too-deep', false);
         skipBlock();
         return feature;
       }
@@ -919,7 +905,7 @@ export function parseText(input: string, fileName?: string): ParseResult {
       return group;
     }
     if (depth + 1 >= MAX_DEPTH) {
-      errorAt(p, `feature tree nested more than ${MAX_DEPTH} levels deep`, 'too-deep');
+      errorAt(p, `feature tree nested more than ${MAX_DEPTH} levels deep`, 'too-deep', false);
       skipBlock();
       return group;
     }
