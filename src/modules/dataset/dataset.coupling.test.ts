@@ -75,6 +75,31 @@ for (const dialect of testDialects()) {
       assert.match(page.text, /lazy\.uvl/);
     });
 
+    it('rules 3 and 5: without modeltool, staging, the upload and the zip still work (only the DOI page needs the tools)', async () => {
+      const { client, userId } = await newUser(withoutTools);
+      const good = await stage(client, 'plain.uvl', VALID_UVL);
+      assert.equal(good.status, 200);
+      assert.equal(good.json.valid, true);
+      const bad = await stage(client, 'broken.uvl', 'features\n    A {{{\n');
+      assert.equal(bad.status, 200);
+      assert.equal(bad.json.valid, false);
+      assert.match(bad.json.errors[0], /^Line \d+:\d+ - /);
+      assert.equal((await client.get('/dataset/upload')).status, 200);
+      const refused = await client.post('/dataset/upload', { form: uploadForm(['broken.uvl']) });
+      assert.equal(refused.status, 400);
+      const res = await client.post('/dataset/upload', { form: uploadForm(['plain.uvl'], { title: 'No tools upload' }) });
+      assert.equal(res.status, 200);
+      assert.equal(res.json.status, 'ok');
+      const row = await withoutTools.hub.db.selectFrom('ds_metrics').innerJoin('ds_meta_data', 'ds_meta_data.ds_metrics_id', 'ds_metrics.id')
+        .innerJoin('data_set', 'data_set.ds_meta_data_id', 'ds_meta_data.id')
+        .select(['number_of_features', 'data_set.user_id']).where('data_set.id', '=', res.json.dataset_id).executeTakeFirstOrThrow();
+      assert.equal(Number(row.number_of_features), 5, 'Phone, Screen, Small, Large, Camera');
+      assert.equal(Number(row.user_id), userId);
+      const zip = await fetch(`${withoutTools.baseUrl}/dataset/download/${res.json.dataset_id}`);
+      assert.equal(zip.status, 200);
+      assert.equal((await client.get(`/doi/${res.json.doi}/`)).status, 500);
+    });
+
     it('shows the "Upload dataset" navigation entry to everyone', async () => {
       const res = await new TestClient(full.baseUrl).get('/');
       assert.match(res.text, /href="\/dataset\/upload"><i class="bi bi-cloud-upload"><\/i> Upload dataset</);

@@ -18,6 +18,7 @@ import type { FeatureModelView } from '../featuremodel/index.ts';
 import type { HubfileView } from '../hubfile/index.ts';
 import { isPublicationType, publicationTypeLabel } from './publication-types.ts';
 import { createStaging, StagingError } from './staging.ts';
+import { checkModelText } from './model-check.ts';
 import {
   MAX_DESCRIPTION, normalizeTags, readUploadForm, splitTags,
   type AuthorInput, type FeatureModelInput, type UploadInput,
@@ -193,8 +194,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   }
 
   async function checkStaged(filename: string, path: string, size: number): Promise<StagedCheck> {
-    const text = await readFile(path, 'utf8');
-    const result = ctx.services.modeltool.checkText(text);
+    const result = checkModelText(await readFile(path, 'utf8'));
     return { filename, size, valid: result.valid, errors: result.errors, warnings: result.warnings };
   }
 
@@ -268,7 +268,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
   async function prepare(input: FeatureModelInput, source: string, name: string) {
     const bytes = await readFile(source);
-    const check = ctx.services.modeltool.analyzeText(bytes.toString('utf8'));
+    const check = checkModelText(bytes.toString('utf8'));
     const model: PreparedModel = {
       input, source, name, size: bytes.length,
       checksum: createHash('md5').update(bytes).digest('hex'),

@@ -206,16 +206,6 @@ export function createModeltoolService(ctx: ModuleContext) {
     countFeatures(text: string): number {
       return countModel(parseUvl(text).model).features;
     },
-
-    /**
-     * The check and the feature count of a text from one parse (the upload needs both for every
-     * model). The count is 0 for a model with syntax errors: such a model is never stored.
-     */
-    analyzeText(text: string): CheckResult & { features: number } {
-      const parsed = parseUvl(text);
-      const check = diagnosticsOf(parsed);
-      return { ...check, features: check.valid ? countModel(parsed.model).features : 0 };
-    },
   };
 }
 
