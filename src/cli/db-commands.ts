@@ -42,6 +42,11 @@ export function registerDbCommands(program: Command): void {
     .option('--reset', 'drop every table first, then migrate and seed')
     .option('--synthetic <count>', 'also create this many synthetic synchronized datasets (benchmarks)')
     .action(async (options: { reset?: boolean; synthetic?: string }) => {
+      // Every argument is checked before anything is dropped or written.
+      const synthetic = options.synthetic === undefined ? undefined : Number(options.synthetic);
+      if (synthetic !== undefined && (!/^\d+$/.test(options.synthetic!.trim()) || !Number.isSafeInteger(synthetic) || synthetic < 1)) {
+        throw new Error(`--synthetic takes a positive whole number, got "${options.synthetic}"`);
+      }
       if (options.reset) await resetDatabase();
       await withContext(async (ctx, modules) => {
         if (!(await databaseIsEmpty(ctx, modules))) {
@@ -51,12 +56,10 @@ export function registerDbCommands(program: Command): void {
         }
         const seeded = await runSeeders(ctx, modules);
         console.log(`Seeded: ${seeded.join(', ')}`);
-        if (options.synthetic) {
-          const count = Number(options.synthetic);
-          if (!Number.isInteger(count) || count < 1) throw new Error('--synthetic takes a positive whole number');
+        if (synthetic !== undefined) {
           const { seedSynthetic } = await import('../modules/explore/explore.synthetic.ts');
-          await seedSynthetic(ctx, count);
-          console.log(`Created ${count} synthetic datasets.`);
+          await seedSynthetic(ctx, synthetic);
+          console.log(`Created ${synthetic} synthetic datasets.`);
         }
       });
     });

@@ -20,7 +20,7 @@ import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
 import { DatabaseSessionStore } from './http/session-store.ts';
-import { HttpError } from './http/errors.ts';
+import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import './http/context.ts';
 
@@ -99,10 +99,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.env === 'production',
+      // Production marks the cookie Secure in the hook below rather than here: given `secure`, the
+      // plugin silently sends no cookie at all over plain HTTP, so a login could never work there.
+      secure: false,
       maxAge: REMEMBER_MS,
     },
   });
+  if (config.env === 'production') {
+    // Decisions section 3: the session cookie is Secure in production. Like Flask's
+    // SESSION_COOKIE_SECURE, it is always sent with the flag and the browser enforces it.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      const header = reply.getHeader('set-cookie');
+      if (header === undefined) return payload;
+      const cookies = (Array.isArray(header) ? header : [String(header)]).map((c) =>
+        (c.startsWith('session=') && !/;\s*secure\b/i.test(c) ? `${c}; Secure` : c));
+      // Fastify appends to set-cookie: the old values are removed first.
+      reply.removeHeader('set-cookie');
+      reply.header('set-cookie', cookies);
+      return payload;
+    });
+  }
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/session',
     getToken: (req: FastifyRequest) => {
@@ -131,6 +147,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
+
+  // U+0000 in a path or query is never meaningful, and PostgreSQL cannot compare text holding it:
+  // refused here once (400) rather than answered with a database error by whichever route it reaches.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/i.test(request.url)) throw badRequest('The address contains a NUL character.');
+  });
 
   app.decorateRequest('user', null);
   app.decorateReply('page', async function page(this: import('fastify').FastifyReply, template: string, data: Record<string, unknown> = {}) {

@@ -90,17 +90,38 @@ interface ModulesFile {
   production: string[];
 }
 
+const MODULE_LISTS = ['base', 'development', 'production'] as const;
+
 export function readModuleSelection(config: Config): string[] {
-  let parsed: ModulesFile;
+  const file = config.modulesFile;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(config.modulesFile, 'utf8')) as ModulesFile;
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ModuleSelectionError(`Cannot read the module lists from ${config.modulesFile}: ${(error as Error).message}`);
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message;
+    throw new ModuleSelectionError(`Cannot read the module lists from ${file}: ${reason}.`);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ModuleSelectionError(`${file} is not valid JSON (${(error as Error).message}). Expected {"base": [...], "development": [...], "production": [...]}.`);
+  }
+  // Decisions section 2: {"base": [...], "development": [...], "production": [...]}. A misspelt
+  // key would silently drop modules (webhook lives in "production"), so unknown keys are refused.
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ModuleSelectionError(`${file} must hold an object {"base": [...], "development": [...], "production": [...]}.`);
+  }
+  const unknown = Object.keys(parsed).filter((key) => !(MODULE_LISTS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    throw new ModuleSelectionError(`${file}: unknown key ${unknown.map((k) => `"${k}"`).join(', ')}; the lists are "base", "development" and "production".`);
+  }
+  if (!('base' in parsed)) throw new ModuleSelectionError(`${file}: the "base" list is missing.`);
+  const lists = parsed as Partial<ModulesFile>;
   const list = (key: keyof ModulesFile): string[] => {
-    const value = parsed[key] ?? [];
+    const value = lists[key] ?? [];
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-      throw new ModuleSelectionError(`${config.modulesFile}: "${key}" must be a list of module names`);
+      throw new ModuleSelectionError(`${file}: "${key}" must be a list of module names`);
     }
     return value;
   };

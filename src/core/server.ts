@@ -1,26 +1,43 @@
 // The only file that touches the process: environment, start, listen, graceful close.
 import 'dotenv/config';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { ModuleSelectionError, databaseIsEmpty, runSeeders } from './modules.ts';
+import { loadConfig } from './config.ts';
+import { databaseIsEmpty, runSeeders } from './modules.ts';
+
+/** A startup failure: one clear line on stderr and a non-zero exit, never a stack trace (LOG_LEVEL=debug adds it). */
+function cannotStart(what: string, error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`hub: cannot start: ${what}${message}`);
+  if (process.env.LOG_LEVEL === 'debug' && error instanceof Error && error.stack) console.error(error.stack);
+  process.exit(1);
+}
 
 export async function serve(): Promise<void> {
   let hub;
   let config;
   try {
     config = loadConfig();
+  } catch (error) {
+    cannotStart('', error);
+  }
+  try {
     hub = await buildApp(config);
   } catch (error) {
-    if (error instanceof ModuleSelectionError || error instanceof ConfigError) {
-      console.error(`hub: cannot start: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
+    // Module selection (decisions section 2), configuration and database errors carry their own explanation.
+    cannotStart('', error);
   }
   const { app, ctx, modules } = hub;
-  if (config.autoSeed && (await databaseIsEmpty(ctx, modules))) {
-    const seeded = await runSeeders(ctx, modules);
-    app.log.info({ seeders: seeded }, 'seeded the empty development database');
+  if (config.autoSeed) {
+    try {
+      if (await databaseIsEmpty(ctx, modules)) {
+        const seeded = await runSeeders(ctx, modules);
+        app.log.info({ seeders: seeded }, 'seeded the empty development database');
+      }
+    } catch (error) {
+      app.log.error({ err: error }, 'seeding failed');
+      await app.close().catch(() => {});
+      cannotStart('seeding the empty development database failed (run `hub db:seed --reset` once the cause is fixed): ', error);
+    }
   }
 
   let closing = false;
@@ -36,7 +53,14 @@ export async function serve(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') cannotStart('', new Error(`${config.host}:${config.port} is already in use; set PORT to a free port.`));
+    cannotStart(`could not listen on ${config.host}:${config.port}: `, error);
+  }
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {

@@ -26,7 +26,8 @@ function check({ error, results }: MigrationResultSet): string[] {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`);
+    // No failed migration: the database could not be used at all (refused, unknown database, bad credentials).
+    throw new Error(failed ? `Migration ${failed.migrationName} failed: ${cause}` : `Cannot apply the migrations (is DATABASE_URL right and the database reachable?): ${cause}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

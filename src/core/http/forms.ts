@@ -27,6 +27,19 @@ export class FormErrors {
     if (value !== undefined && value.length > max) this.add(field, `Field cannot be longer than ${max} characters.`);
   }
 
+  /**
+   * Like maxLength, but counts characters (code points) the way a varchar(n) column of
+   * PostgreSQL and MariaDB (utf8mb4) does, so an emoji counts once, not twice.
+   */
+  maxChars(field: string, value: string | undefined, max: number): void {
+    if (value !== undefined && charCount(value) > max) this.add(field, `Field cannot be longer than ${max} characters.`);
+  }
+
+  /** Refuses control characters in a one-line text field (PostgreSQL cannot even store U+0000). */
+  plainText(field: string, value: string | undefined): void {
+    if (value !== undefined && hasControlCharacters(value)) this.add(field, 'Field contains characters that are not allowed.');
+  }
+
   get empty(): boolean {
     return Object.keys(this.errors).length === 0;
   }
@@ -34,5 +47,17 @@ export class FormErrors {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function isEmail(value: string): boolean {
-  return EMAIL.test(value.trim());
+  return EMAIL.test(value.trim()) && !hasControlCharacters(value.trim());
+}
+
+/** Characters as a database column counts them: code points, not UTF-16 units. */
+export function charCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL.test(value);
 }

@@ -89,6 +89,49 @@ for (const dialect of testDialects()) {
       assert.equal(await userCount('partial@example.com'), 0);
     });
 
+    it('answers values over the column sizes with a field error, never a database error (email 256, name and surname 100)', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const longEmail = `${'a'.repeat(250)}@example.com`;
+      const cases: [Record<string, string>, RegExp, string][] = [
+        [{ email: longEmail, password: 'p', name: 'Long', surname: 'Email' }, /Field cannot be longer than 256 characters/, longEmail],
+        [{ email: 'long.name@example.com', password: 'p', name: 'n'.repeat(101), surname: 'S' }, /Field cannot be longer than 100 characters/, 'long.name@example.com'],
+        [{ email: 'long.surname@example.com', password: 'p', name: 'N', surname: 's'.repeat(101) }, /Field cannot be longer than 100 characters/, 'long.surname@example.com'],
+      ];
+      for (const [form, message, email] of cases) {
+        const res = await c.post('/signup/', { form });
+        assert.equal(res.status, 200);
+        assert.match(res.text, message);
+        assert.equal(await userCount(email), 0);
+      }
+      // Exactly at the limits, counted in characters as the columns count them (an emoji is one).
+      const exact = `${'b'.repeat(244)}@example.com`;
+      const ok = await c.post('/signup/', { form: { email: exact, password: 'p', name: '😀'.repeat(100), surname: 'x'.repeat(100) } });
+      assert.equal(ok.status, 302);
+      const row = await server.hub.db.selectFrom('user').innerJoin('user_profile', 'user_profile.user_id', 'user.id')
+        .select(['user_profile.name']).where('email', '=', exact).executeTakeFirstOrThrow();
+      assert.equal(row.name, '😀'.repeat(100));
+    });
+
+    it('refuses control characters (U+0000 included) in the signup fields with a field error, and a login with one is just invalid', async () => {
+      const c = client();
+      await c.get('/signup/');
+      const nulName = await c.post('/signup/', { form: { email: 'nul.name@example.com', password: 'p', name: 'a\u0000b', surname: 'S' } });
+      assert.equal(nulName.status, 200);
+      assert.match(nulName.text, /Field contains characters that are not allowed/);
+      assert.equal(await userCount('nul.name@example.com'), 0);
+      const nulEmail = await c.post('/signup/', { form: { email: 'nul\u0000mail@example.com', password: 'p', name: 'N', surname: 'S' } });
+      assert.equal(nulEmail.status, 200);
+      assert.match(nulEmail.text, /Invalid email address/);
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      const login = client();
+      await login.get('/login');
+      const res = await login.post('/login', { form: { email: 'user1@example.com\u0000', password: '1234' } });
+      assert.equal(res.status, 200);
+      assert.match(res.text, /Invalid credentials/);
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
     it('redirects authenticated visitors away from /login and /signup/', async () => {
       const c = client();
       await c.login('user2@example.com', '1234');

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { FormErrors, formFields, isEmail } from '../../core/http/forms.ts';
-import { EmailInUseError } from './auth.service.ts';
+import { EmailInUseError, normalizeEmail } from './auth.service.ts';
 
 async function logIn(request: FastifyRequest, userId: number, displayName: string): Promise<void> {
   // A fresh session id at login prevents session fixation; the remembered cookie lasts 30 days.
@@ -27,12 +27,15 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     const form = new FormErrors();
     form.required('email', f.email, 'Email');
     if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
-    form.maxLength('email', f.email, 256);
+    // The columns (specification, Limits): email string(256), name and surname string(100);
+    // a longer value is a field error here, never a database error on PostgreSQL or MariaDB.
+    else form.maxChars('email', f.email === undefined ? undefined : normalizeEmail(f.email), 256);
     form.required('password', f.password, 'Password');
-    form.required('name', f.name, 'Name');
-    form.maxLength('name', f.name, 100);
-    form.required('surname', f.surname, 'Surname');
-    form.maxLength('surname', f.surname, 100);
+    for (const [key, label] of [['name', 'Name'], ['surname', 'Surname']] as const) {
+      form.required(key, f[key], label);
+      form.maxChars(key, f[key]?.trim(), 100);
+      form.plainText(key, f[key]);
+    }
     if (!form.empty) return showSignup(reply, values, form.errors);
     try {
       const user = await auth().createWithProfile({

@@ -71,6 +71,20 @@ for (const dialect of testDialects()) {
       assert.equal(bad.status, 200, 'a malformed page number falls back to page 1');
     });
 
+    it('answers any malformed or oversized page number with a page, never an error', async () => {
+      const c = await loggedIn('user1@example.com');
+      const firstPage = /href="\/doi\/10\.1234\/dataset3\/">Sample dataset 3</;
+      for (const page of ['abc', '', '0', '-1', '1.5', '1e3', '0x10', '%00', '1&page=2', '99999999999999999999', '9'.repeat(400), '9007199254740993']) {
+        const res = await c.get(`/profile/summary?page=${page}`);
+        assert.equal(res.status, page === '%00' ? 400 : 200, `page=${page}`);
+        if (['abc', '', '0', '-1', '1.5', '1e3', '0x10', '1&page=2'].includes(page)) assert.match(res.text, firstPage, `page=${page} is page 1`);
+        if (page.length > 10) {
+          assert.match(res.text, /No datasets on this page/, `page=${page} is past the end`);
+          assert.match(res.text, /id="dataset-total">2</);
+        }
+      }
+    });
+
     it('prefills the edit form from the stored profile', async () => {
       const c = await loggedIn('user2@example.com');
       const res = await c.get('/profile/edit');
@@ -102,6 +116,33 @@ for (const dialect of testDialects()) {
       assert.equal(noName.status, 200);
       assert.match(noName.text, /Name is required/);
       assert.match(noName.text, /Surname is required/);
+      assert.deepEqual(await storedProfile('user2@example.com'), { name: 'Jane', surname: 'Doe', orcid: null, affiliation: 'Some University' });
+    });
+
+    it('answers names over 100 characters and control characters with field errors, never a database error', async () => {
+      const c = await loggedIn('user2@example.com');
+      await c.get('/profile/edit');
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ name: 'n'.repeat(101) }, /Field cannot be longer than 100 characters/],
+        [{ surname: 's'.repeat(101) }, /Field cannot be longer than 100 characters/],
+        [{ name: 'Ja\u0000ne' }, /Field contains characters that are not allowed/],
+        [{ surname: 'Do\u0000e' }, /Field contains characters that are not allowed/],
+        [{ affiliation: 'Some\u0000University' }, /Field contains characters that are not allowed/],
+        [{ orcid: '0000-0000-0000-000\u0000' }, /ORCID must have the format/],
+        [{ affiliation: '😀'.repeat(101) }, /Affiliation must be between 5 and 100 characters long/],
+      ];
+      for (const [form, message] of cases) {
+        const res = await c.post('/profile/edit', { form });
+        assert.equal(res.status, 200, JSON.stringify(form));
+        assert.match(res.text, message);
+      }
+      assert.deepEqual(await storedProfile('user2@example.com'), { name: 'Jane', surname: 'Doe', orcid: null, affiliation: 'Some University' });
+      // At the limits, counted in characters like the columns: 100 emoji fit a string(100).
+      const full = await c.post('/profile/edit', { form: { name: '😀'.repeat(100), affiliation: 'é'.repeat(100) } });
+      assert.equal(full.status, 302);
+      assert.equal((await storedProfile('user2@example.com')).name, '😀'.repeat(100));
+      await c.get('/profile/edit');
+      await c.post('/profile/edit', { form: { name: 'Jane', affiliation: 'Some University' } });
       assert.deepEqual(await storedProfile('user2@example.com'), { name: 'Jane', surname: 'Doe', orcid: null, affiliation: 'Some University' });
     });
 

@@ -5,9 +5,19 @@ import { formFields } from '../../core/http/forms.ts';
 import { flash } from '../../core/http/context.ts';
 import { notFound } from '../../core/http/errors.ts';
 
+/** Beyond this the page is past the end of any list; it keeps the offset a safe integer on every dialect. */
+const MAX_PAGE = 1_000_000_000;
+
+/**
+ * The `page` query: a whole number written in digits. Anything else (empty, `abc`, `1.5`, `1e3`,
+ * `-1`, `0`, a repeated parameter) is page 1 (docs/decisions-taken.md); a number too large for
+ * any list is a page past the end, which shows an empty page, never a database error.
+ */
 function pageNumber(raw: unknown): number {
-  const page = Number(raw);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim())) return 1;
+  const page = Number(raw.trim());
+  if (page < 1) return 1;
+  return Math.min(page, MAX_PAGE);
 }
 
 export async function profileRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {

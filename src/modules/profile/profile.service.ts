@@ -1,7 +1,7 @@
 // Profile service (specification, profile): the person behind a user and the own-datasets summary.
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import type { FieldErrors } from '../../core/http/forms.ts';
-import { FormErrors } from '../../core/http/forms.ts';
+import { FormErrors, charCount } from '../../core/http/forms.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './profile.repository.ts';
 import type { UserProfileTable } from './profile.tables.ts';
@@ -56,7 +56,9 @@ export function createProfileService(ctx: ModuleContext) {
         const value = raw.trim();
         if (key === 'name' || key === 'surname') {
           errors.required(key, value, key === 'name' ? 'Name' : 'Surname');
-          errors.maxLength(key, value, 100);
+          // Column string(100) (specification, Limits): longer is a field error, never a database error.
+          errors.maxChars(key, value, 100);
+          errors.plainText(key, value);
           changes[key] = value;
         } else if (key === 'orcid') {
           if (value !== '' && !ORCID_PATTERN.test(value)) {
@@ -64,9 +66,11 @@ export function createProfileService(ctx: ModuleContext) {
           }
           changes.orcid = value === '' ? null : value;
         } else {
-          if (value !== '' && (value.length < 5 || value.length > 100)) {
+          const length = charCount(value);
+          if (value !== '' && (length < 5 || length > 100)) {
             errors.add('affiliation', 'Affiliation must be between 5 and 100 characters long.');
           }
+          errors.plainText('affiliation', value);
           changes.affiliation = value === '' ? null : value;
         }
       }

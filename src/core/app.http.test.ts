@@ -1,0 +1,163 @@
+// The foundation over HTTP (decisions sections 1 and 3; specification, Endpoints): every page's
+// layout, the assets route of every feature, the address guard, production cookies and error pages.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectPath } from './config.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { TestClient } from '../../test/support/client.ts';
+import { testDialects } from '../../test/support/databases.ts';
+
+/** What a stack trace or a database error looks like in a page: none of it may reach a visitor. */
+const LEAKS = /\n\s+at |SqliteError|no such table|relation .* does not exist|doesn't exist|node_modules|\.ts:\d+/;
+
+describe('every feature serves its assets at /<feature>/<subfolder>/<filename> (production selection)', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer({ env: { FLASK_ENV: 'production' } }); });
+  after(async () => { await server?.close(); });
+
+  const features = ['auth', 'profile', 'dataset', 'modeltool', 'explore', 'hubfile', 'webhook'];
+
+  it('serves each feature script as JavaScript, without login, and includes it on every page', async () => {
+    const home = await new TestClient(server.baseUrl).get('/');
+    for (const feature of features) {
+      const res = await fetch(`${server.baseUrl}/${feature}/js/scripts.js`);
+      assert.equal(res.status, 200, `${feature} script`);
+      assert.match(res.headers.get('content-type') ?? '', /javascript/);
+      assert.ok(home.text.includes(`<script src="/${feature}/js/scripts.js"`), `${feature} script included on the page`);
+    }
+  });
+
+  it('answers 404 to unknown files and to every path traversal attempt', async () => {
+    const attempts = [
+      '/auth/js/nope.js', '/auth/js/', '/auth/', '/webhook/js/../../webhook.routes.ts',
+      '/auth/../core/config.ts', '/auth/%2e%2e/auth.service.ts', '/auth/js/..%2f..%2fauth.service.ts',
+      '/profile/js/..%2F..%2F..%2F..%2Fpackage.json', '/dataset/js/%2e%2e%2f%2e%2e%2fdataset.service.ts',
+      '/hubfile/..%5chubfile.service.ts', '/explore/js/%2e%2e/%2e%2e/module.ts', '/modeltool/js/....//module.ts',
+      '/static/../package.json', '/vendor/bootstrap/../package.json',
+    ];
+    for (const path of attempts) {
+      // fetch would normalise `..` away; node's http keeps the path exactly as written.
+      const { status, body } = await rawGet(server.baseUrl, path);
+      assert.equal(status, 404, path);
+      assert.doesNotMatch(body, /import |export |"dependencies"/, `${path} leaks no source`);
+    }
+  });
+});
+
+describe('pages and guards', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer({ seed: true }); });
+  after(async () => { await server?.close(); });
+
+  it('every page carries the CSRF meta tag, the phone viewport and a collapsing navigation', async () => {
+    const c = new TestClient(server.baseUrl);
+    const anonymous = ['/', '/login', '/signup/', '/explore', '/doi/10.1234/dataset1/', '/no-such-page'];
+    for (const path of anonymous) {
+      const res = await c.get(path);
+      assert.match(res.text, /<meta name="csrf-token" content="[^"]+">/, path);
+      assert.match(res.text, /<meta name="viewport" content="width=device-width, initial-scale=1">/, path);
+      assert.match(res.text, /class="navbar-toggler"[^>]*data-bs-target="#main-nav"/, path);
+      assert.match(res.text, /class="collapse navbar-collapse" id="main-nav"/, path);
+    }
+    await c.login('user1@example.com', '1234');
+    for (const path of ['/profile/summary', '/profile/edit', '/dataset/list', '/dataset/upload']) {
+      const res = await c.get(path);
+      assert.equal(res.status, 200, path);
+      assert.match(res.text, /<meta name="csrf-token" content="[^"]+">/, path);
+    }
+  });
+
+  it('refuses a NUL character anywhere in the address with 400, in the shape of the route', async () => {
+    const page = await new TestClient(server.baseUrl).get('/doi/10.1234/a%00b/');
+    assert.equal(page.status, 400);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const json = await new TestClient(server.baseUrl).get('/file/view/1%00');
+    assert.equal(json.status, 400);
+    assert.ok(typeof json.json?.message === 'string');
+    assert.equal((await new TestClient(server.baseUrl).get('/explore?query=a%00b')).status, 400);
+  });
+
+  it('keeps the templates free of inline scripts, inline styles and on* handlers (the CSP blocks them)', () => {
+    const templates: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir)) {
+        const path = join(dir, entry);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (entry.endsWith('.njk')) templates.push(path);
+      }
+    };
+    walk(projectPath('src'));
+    assert.ok(templates.length > 5);
+    for (const path of templates) {
+      const text = readFileSync(path, 'utf8');
+      for (const tag of text.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="/, `${path}: inline <script>`);
+      assert.doesNotMatch(text, /<style\b/, `${path}: <style> element`);
+      assert.doesNotMatch(text, /\sstyle="/, `${path}: style attribute`);
+      assert.doesNotMatch(text, /\son[a-z]+="/, `${path}: on* handler`);
+      assert.doesNotMatch(text, /href="javascript:/, `${path}: javascript: link`);
+    }
+  });
+});
+
+for (const dialect of testDialects()) {
+  describe(`production [${dialect.name}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { FLASK_ENV: 'production' } });
+    });
+    after(async () => { await server?.close(); });
+
+    it('sends the session cookie Secure, HttpOnly, SameSite=Lax for 30 days, also over plain HTTP, and login works', async () => {
+      const c = new TestClient(server.baseUrl);
+      const form = await c.get('/login');
+      const anonymous = form.setCookies.get('session');
+      assert.ok(anonymous, 'the form gets a session (its CSRF token belongs to it)');
+      assert.equal(form.headers.getSetCookie().length, 1, 'one Set-Cookie, not the cookie twice');
+      const res = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' } });
+      assert.equal(res.status, 302);
+      const cookie = res.setCookies.get('session')!;
+      for (const flag of [/;\s*Secure/i, /;\s*HttpOnly/i, /;\s*SameSite=Lax/i]) assert.match(cookie, flag);
+      const days = (Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!) - Date.now()) / 86_400_000;
+      assert.ok(days > 29 && days <= 30.01, `remembered for 30 days, got ${days}`);
+      assert.equal((await c.get('/profile/summary')).status, 200);
+    });
+
+    it('answers 404 and 500 with a page that shows no stack trace or database error', async () => {
+      const c = new TestClient(server.baseUrl);
+      const missing = await c.get('/no/such/page');
+      assert.equal(missing.status, 404);
+      assert.doesNotMatch(missing.text, LEAKS);
+      await c.login('user2@example.com', '1234');
+      // A broken database under a working page: the table the summary reads is gone for a moment.
+      await server.hub.db.schema.alterTable('data_set').renameTo('data_set_gone').execute();
+      try {
+        const broken = await c.get('/profile/summary');
+        assert.equal(broken.status, 500);
+        assert.match(broken.text, /Something went wrong/);
+        assert.doesNotMatch(broken.text, LEAKS);
+        const json = await c.get('/api/v1/datasets/');
+        assert.equal(json.status, 500);
+        assert.doesNotMatch(json.text, LEAKS);
+      } finally {
+        await server.hub.db.schema.alterTable('data_set_gone').renameTo('data_set').execute();
+      }
+    });
+  });
+}
+
+async function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: string }> {
+  const { request } = await import('node:http');
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
