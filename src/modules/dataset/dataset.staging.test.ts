@@ -1,7 +1,7 @@
 // Staging over HTTP (decisions section 4): POST /dataset/file/upload and POST /dataset/file/delete.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
@@ -165,5 +165,30 @@ for (const dialect of testDialects()) {
       assert.equal(staged[0].filename, 'earlier.uvl');
       assert.equal(staged[0].valid, false);
     });
+
+    it('puts back the files of a claim left by a crashed upload (older than an hour) when the upload page lists them', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'fresh.uvl', VALID_UVL);
+      await stage(client, 'kept.uvl', VALID_UVL);
+      const stale = join(folder(userId), '.claim-stale');
+      const recent = join(folder(userId), '.claim-recent');
+      mkdirSync(stale);
+      mkdirSync(recent);
+      writeFileSync(join(stale, 'lost.uvl'), VALID_UVL);
+      writeFileSync(join(stale, 'kept.uvl'), SECOND);
+      writeFileSync(join(recent, 'busy.uvl'), VALID_UVL);
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      utimesSync(stale, twoHoursAgo, twoHoursAgo);
+      const page = await client.get('/dataset/upload');
+      assert.equal(page.status, 200);
+      // The name staged again meanwhile keeps its file; the returning one gets a " (1)" suffix.
+      assert.deepEqual(listing(userId), ['.claim-recent', 'fresh.uvl', 'kept (1).uvl', 'kept.uvl', 'lost.uvl']);
+      assert.equal(readFileSync(join(folder(userId), 'kept (1).uvl'), 'utf8'), SECOND);
+      assert.deepEqual(readdirSync(recent), ['busy.uvl'], 'a claim of a running upload is left alone');
+      assert.match(page.text, /lost\.uvl/);
+      assert.doesNotMatch(page.text, /busy\.uvl|\.claim-/);
+    });
   });
 }
+
+const SECOND = 'features\n    Second\n';

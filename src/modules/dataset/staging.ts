@@ -128,36 +128,45 @@ export function createStaging(uploadsRoot: string) {
      */
     async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
       const folder = folderOf(userId);
-      const missing = names.filter((name) => pathOf(userId, name) === undefined);
+      const exists = async (name: string) => {
+        const path = pathOf(userId, name);
+        return path !== undefined && (await stat(path).then((info) => info.isFile(), () => false));
+      };
+      const absent = async () => {
+        const found = await Promise.all(names.map(exists));
+        return names.filter((_, i) => !found[i]);
+      };
+      const missing = await absent();
       if (missing.length > 0) return { ok: false, missing };
       const claimFolder = join(folder, `${CLAIM_PREFIX}${randomUUID()}`);
-      try {
-        await mkdir(claimFolder, { recursive: true });
-      } catch {
-        return { ok: false, missing: [...names] };
-      }
-      const files: StagedFile[] = [];
-      for (const name of names) {
+      await mkdir(claimFolder, { recursive: true });
+      // Always in the same order, stopping at the first file already taken: of several submits
+      // sharing files, the one that takes the first shared file can take all the others.
+      const claimed = new Map<string, StagedFile>();
+      let taken: string | undefined;
+      for (const name of [...new Set(names)].sort()) {
         const target = join(claimFolder, name);
         try {
           await rename(pathOf(userId, name)!, target);
-          files.push({ name, path: target, size: (await stat(target)).size });
+          claimed.set(name, { name, path: target, size: (await stat(target)).size });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
             await releaseFolder(folder, claimFolder);
             throw error;
           }
-          missing.push(name);
+          taken = name;
+          break;
         }
       }
-      if (missing.length > 0) {
+      if (taken !== undefined) {
         await releaseFolder(folder, claimFolder);
-        return { ok: false, missing };
+        const gone = await absent();
+        return { ok: false, missing: gone.length > 0 ? gone : [taken] };
       }
       return {
         ok: true,
         claim: {
-          files,
+          files: names.map((name) => claimed.get(name)!),
           release: () => releaseFolder(folder, claimFolder),
           discard: () => rm(claimFolder, { recursive: true, force: true }),
         },
