@@ -73,14 +73,19 @@ function groupRelations(f: Feature, parent: number, childIndex: (child: Feature)
 /** The constraints written in a model: the constraints section, then the constraint attributes in tree order. */
 export function modelConstraints(model: UvlModel): { expression: Expression; origin: 'constraints' | 'attribute' }[] {
   const list: { expression: Expression; origin: 'constraints' | 'attribute' }[] = model.constraints.map((expression) => ({ expression, origin: 'constraints' }));
-  const visit = (f: Feature): void => {
+  // Pre-order, iterative: a deep tree must not overflow the stack.
+  const stack: Feature[] = model.root ? [model.root] : [];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
     for (const a of f.attributes) {
       if (a.kind === 'constraint') list.push({ expression: a.constraint, origin: 'attribute' });
       else if (a.kind === 'constraints') for (const c of a.constraints) list.push({ expression: c, origin: 'attribute' });
     }
-    for (const g of f.groups) for (const c of g.children) visit(c);
-  };
-  if (model.root) visit(model.root);
+    for (let g = f.groups.length - 1; g >= 0; g--) {
+      const children = f.groups[g]!.children;
+      for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]!);
+    }
+  }
   return list;
 }
 

@@ -102,7 +102,7 @@ describe('webhook deploy endpoint (production selection)', () => {
     for (const [token, status] of [['', 503], [TOKEN, 403]] as const) {
       process.env.WEBHOOK_TOKEN = token;
       for (const init of bodies) {
-        const headers = { ...(init.headers as Record<string, string>), authorization: 'Bearer wrong' };
+        const headers: Record<string, string> = { ...(init.headers as Record<string, string>), authorization: 'Bearer wrong' };
         const res = await fetch(`${server.baseUrl}/webhook/deploy`, { method: 'POST', ...init, headers });
         assert.equal(res.status, status, `${headers['content-type']} with token ${JSON.stringify(token)}`);
         const body = await res.json() as { error: string };

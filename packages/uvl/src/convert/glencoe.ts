@@ -43,9 +43,42 @@ function term(e: BoolExpr): Json {
   }
 }
 
-/** Python's json.dumps(..., indent=4) with its default ensure_ascii. */
+/**
+ * Python's json.dumps(..., indent=4) with its default ensure_ascii: the layout of
+ * JSON.stringify(value, null, 4), written with an explicit stack so that the deep tree
+ * of a deep model cannot overflow the call stack (JSON.stringify recurses).
+ */
 function pythonJson(value: Json): string {
-  return JSON.stringify(value, null, 4).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const parts: string[] = [];
+  const stack: { items: Array<[string | undefined, Json]>; next: number; pad: string; close: string }[] = [];
+  const write = (v: Json, pad: string): void => {
+    if (v === null || typeof v !== 'object') {
+      parts.push(JSON.stringify(v));
+      return;
+    }
+    const isArray = Array.isArray(v);
+    const items: Array<[string | undefined, Json]> = isArray ? v.map((item): [undefined, Json] => [undefined, item]) : Object.entries(v);
+    if (items.length === 0) {
+      parts.push(isArray ? '[]' : '{}');
+      return;
+    }
+    parts.push(isArray ? '[' : '{');
+    stack.push({ items, next: 0, pad, close: isArray ? ']' : '}' });
+  };
+  write(value, '');
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next === top.items.length) {
+      parts.push(`\n${top.pad}${top.close}`);
+      stack.pop();
+      continue;
+    }
+    const [key, item] = top.items[top.next++]!;
+    const pad = `${top.pad}    `;
+    parts.push(`${top.next > 1 ? ',' : ''}\n${pad}${key === undefined ? '' : `${JSON.stringify(key)}: `}`);
+    write(item, pad);
+  }
+  return parts.join('').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The model as Glencoe JSON. Throws UvlExportError for a constraint naming an unknown feature. */
@@ -53,6 +86,17 @@ export function toGlencoe(model: UvlModel): string {
   const x = prepareExport(model);
   const { features } = x.flat;
   const root = features[0]!;
+
+  // flamapy: a feature is mandatory when some relation of its parent is [1,1] over this one
+  // feature (by name). Collected once per parent, so that a group of n features costs O(n),
+  // not O(n^2) (each feature of a mandatory or optional group has a relation of its own).
+  const mandatoryNames = new Map<number, Set<string>>();
+  for (const r of x.flat.relations) {
+    if (!isMandatory(r)) continue;
+    let names = mandatoryNames.get(r.parent);
+    if (!names) mandatoryNames.set(r.parent, (names = new Set()));
+    names.add(features[r.children[0]!]!.name);
+  }
 
   const featureInfo: { [key: string]: Json } = {};
   const order = features.map((_, i) => i).sort((a, b) => byName(features[a]!.name, features[b]!.name));
@@ -62,9 +106,7 @@ export function toGlencoe(model: UvlModel): string {
     if (f.relations.some(isAlternative)) type = 'XOR';
     else if (f.relations.some(isOr)) type = 'OR';
     else if (f.relations.some(isCardinal)) type = 'GENOR';
-    // flamapy: mandatory means some relation of the parent is [1,1] over this one feature (by name).
-    const parent = f.parent >= 0 ? features[f.parent]! : undefined;
-    const mandatory = parent !== undefined && parent.relations.some((r) => isMandatory(r) && features[r.children[0]!]!.name === f.name);
+    const mandatory = mandatoryNames.get(f.parent)?.has(f.name) ?? false;
     const info: { [key: string]: Json } = { name: f.name, optional: !mandatory, type, note: '' };
     if (type === 'GENOR') {
       const r = f.relations.find(isCardinal)!;
@@ -74,13 +116,22 @@ export function toGlencoe(model: UvlModel): string {
     featureInfo[f.name] = info;
   }
 
-  const tree = (i: number): Json => {
-    const f = features[i]!;
-    const node: { [key: string]: Json } = { id: f.name };
-    const kids = f.relations.flatMap((r) => r.children).sort((a, b) => byName(features[a]!.name, features[b]!.name));
-    if (kids.length > 0) node.children = kids.map(tree);
-    return node;
-  };
+  // The tree, built iteratively (a deep chain must not overflow the stack): each node is
+  // made when its parent is, children sorted by name.
+  const nodeOf = (i: number): { [key: string]: Json } => ({ id: features[i]!.name });
+  const tree = nodeOf(0);
+  const pending: Array<{ i: number; node: { [key: string]: Json } }> = [{ i: 0, node: tree }];
+  while (pending.length > 0) {
+    const { i, node } = pending.pop()!;
+    const kids = features[i]!.relations.flatMap((r) => r.children).sort((a, b) => byName(features[a]!.name, features[b]!.name));
+    if (kids.length === 0) continue;
+    const children = kids.map((k) => {
+      const child = nodeOf(k);
+      pending.push({ i: k, node: child });
+      return child;
+    });
+    node.children = children;
+  }
 
   const constraints: { [key: string]: Json } = {};
   for (const c of x.constraints) constraints[c.name] = term(c.expression);
@@ -89,7 +140,7 @@ export function toGlencoe(model: UvlModel): string {
     id: `FM_${root.name}`,
     name: `FM_${root.name}`,
     features: featureInfo,
-    tree: tree(0),
+    tree,
     constraints,
   };
   if (x.leftOut.length > 0) {

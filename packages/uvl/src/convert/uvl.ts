@@ -106,21 +106,39 @@ export function printExpression(e: Expression): string {
   }
 }
 
-function printGroup(g: Group, depth: number, out: string[]): void {
-  const pad = INDENT.repeat(depth);
-  out.push(`${pad}${g.kind === 'cardinality' && g.cardinality ? printCardinality(g.cardinality) : g.kind}`);
-  for (const child of g.children) printFeature(child, depth + 1, out);
-}
-
-function printFeature(f: Feature, depth: number, out: string[]): void {
+function featureLine(f: Feature, depth: number): string {
   let line = INDENT.repeat(depth);
   if (f.type) line += `${f.type} `;
   line += printReference(f.reference);
   if (f.cardinality) line += ` cardinality ${printCardinality(f.cardinality)}`;
   if (f.attributes.length > 0) line += ` ${printAttributes(f.attributes)}`;
-  out.push(line);
-  // A group without features (only possible after a tab-hint warning) cannot be written.
-  for (const g of f.groups) if (g.children.length > 0) printGroup(g, depth + 1, out);
+  return line;
+}
+
+function groupLine(g: Group, depth: number): string {
+  return `${INDENT.repeat(depth)}${g.kind === 'cardinality' && g.cardinality ? printCardinality(g.cardinality) : g.kind}`;
+}
+
+/** A feature and its subtree, depth-first with an explicit stack (a deep tree must not overflow the call stack). */
+function printFeature(root: Feature, rootDepth: number, out: string[]): void {
+  const pending: Array<{ f: Feature; depth: number } | { line: string }> = [{ f: root, depth: rootDepth }];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if ('line' in item) {
+      out.push(item.line);
+      continue;
+    }
+    const { f, depth } = item;
+    out.push(featureLine(f, depth));
+    // A group without features (only possible after a tab-hint warning) cannot be written.
+    const next: Array<{ f: Feature; depth: number } | { line: string }> = [];
+    for (const g of f.groups) {
+      if (g.children.length === 0) continue;
+      next.push({ line: groupLine(g, depth + 1) });
+      for (const child of g.children) next.push({ f: child, depth: depth + 2 });
+    }
+    for (let k = next.length - 1; k >= 0; k--) pending.push(next[k]!);
+  }
 }
 
 /** The whole model as canonical UVL text, ending with a line break. */
