@@ -59,6 +59,38 @@ describe('hub db commands', () => {
     assert.deepEqual(await users(), []);
   });
 
+  it('db:seed checks its arguments before it drops anything', async () => {
+    const seeded = hub('db:seed', '--reset');
+    assert.equal(seeded.code, 0, seeded.out);
+    for (const bad of ['0', 'abc', '-3', '1.5']) {
+      const result = hub('db:seed', '--reset', `--synthetic=${bad}`);
+      assert.equal(result.code, 1, bad);
+      assert.match(result.out, /--synthetic takes a positive whole number/);
+      assert.doesNotMatch(result.out, /\n\s+at /);
+      assert.deepEqual(await users(), ['user1@example.com', 'user2@example.com'], `nothing was reset for --synthetic ${bad}`);
+    }
+  });
+
+  it('doi:map refuses bad arguments with a message and a non-zero exit', () => {
+    const cases: [string[], RegExp][] = [
+      [[], /missing required argument 'oldDoi'/],
+      [['10.1234/old'], /missing required argument 'newDoi'/],
+      [['10.1234/a', '10.1234/b', '10.1234/c'], /too many arguments/],
+      [['not-a-doi', '10.1234/dataset2'], /is not a DOI/],
+      [['', '10.1234/dataset2'], /is not a DOI/],
+      [['10.1234/dataset2', '10.1234/dataset2'], /cannot replace itself/],
+      [['10.1234/dataset1', '10.1234/dataset1-v0'], /loop/],
+    ];
+    for (const [args, message] of cases) {
+      const result = hub('doi:map', ...args);
+      assert.notEqual(result.code, 0, args.join(' '));
+      assert.match(result.out, message);
+      assert.doesNotMatch(result.out, /\n\s+at /);
+    }
+    const ok = hub('doi:map', '10.1234/dataset2-v0', '10.1234/dataset2');
+    assert.equal(ok.code, 0, ok.out);
+  });
+
   it('an unknown command fails with a message', () => {
     const result = hub('db:nonsense');
     assert.notEqual(result.code, 0);

@@ -58,6 +58,46 @@ describe('module selection', () => {
     await assert.rejects(loadModules(['public', 'nonsense']), /Unknown module "nonsense"/);
   });
 
+  it('a malformed modules file is refused with a clear message naming the file', () => {
+    const write = (text: string) => {
+      const path = join(dir, `broken-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(path, text);
+      return path;
+    };
+    const cases: [string, RegExp][] = [
+      ['{"base": ["public",', /is not valid JSON/],
+      ['', /is not valid JSON/],
+      ['null', /must hold an object/],
+      ['[1, 2]', /must hold an object/],
+      ['{"development": []}', /the "base" list is missing/],
+      ['{"base": ["public"], "prodution": ["webhook"]}', /unknown key "prodution"/],
+      ['{"base": "public"}', /"base" must be a list of module names/],
+      ['{"base": ["public", 3]}', /"base" must be a list of module names/],
+    ];
+    for (const [text, message] of cases) {
+      const file = write(text);
+      assert.throws(() => readModuleSelection(loadConfig({ HUB_MODULES_FILE: file })),
+        (e: unknown) => e instanceof ModuleSelectionError && message.test(e.message) && e.message.includes(file), text);
+    }
+    assert.throws(() => readModuleSelection(loadConfig({ HUB_MODULES_FILE: join(dir, 'missing.json') })), /does not exist/);
+  });
+
+  it('npm start exits non-zero with one clear line, no stack trace, for a malformed modules file or an unreachable database', async () => {
+    const broken = join(dir, 'broken-start.json');
+    writeFileSync(broken, '{"base": ["public",');
+    const malformed = await startProcess({ HUB_MODULES_FILE: broken, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'never.sqlite')}`, WORKING_DIR: dir });
+    assert.notEqual(malformed.code, 0);
+    assert.match(malformed.output, /hub: cannot start: .*broken-start\.json is not valid JSON/);
+    assert.doesNotMatch(malformed.output, /\n\s+at /);
+    const unreachable = await startProcess({
+      HUB_MODULES_FILE: projectPath('modules.json'), PORT: '0', WORKING_DIR: dir,
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn',
+    });
+    assert.notEqual(unreachable.code, 0);
+    assert.match(unreachable.output, /hub: cannot start: Cannot apply the migrations/);
+    assert.doesNotMatch(unreachable.output, /\n\s+at /);
+  });
+
   it('npm start exits non-zero naming profile when modules.json has auth without profile', async () => {
     const file = modulesFile({ base: shipped.filter((n) => n !== 'profile') });
     const result = await startProcess({ HUB_MODULES_FILE: file, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'never.sqlite')}`, WORKING_DIR: dir });
