@@ -43,12 +43,8 @@ function term(e: BoolExpr): Json {
   }
 }
 
-/**
- * Python's json.dumps(..., indent=4) with its default ensure_ascii: the layout of
- * JSON.stringify(value, null, 4), written with an explicit stack so that the deep tree
- * of a deep model cannot overflow the call stack (JSON.stringify recurses).
- */
-function pythonJson(value: Json): string {
+/** JSON.stringify(value, null, 4) written with an explicit stack: the same text, for values too deep for it. */
+function stringifyDeep(value: Json): string {
   const parts: string[] = [];
   const stack: { items: Array<[string | undefined, Json]>; next: number; pad: string; close: string }[] = [];
   const write = (v: Json, pad: string): void => {
@@ -78,7 +74,23 @@ function pythonJson(value: Json): string {
     parts.push(`${top.next > 1 ? ',' : ''}\n${pad}${key === undefined ? '' : `${JSON.stringify(key)}: `}`);
     write(item, pad);
   }
-  return parts.join('').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return parts.join('');
+}
+
+/**
+ * Python's json.dumps(..., indent=4) with its default ensure_ascii. JSON.stringify is the
+ * fast path; it recurses, so a tree a few thousand features deep overflows its stack and
+ * is written by stringifyDeep instead (same text).
+ */
+function pythonJson(value: Json): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 4);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    text = stringifyDeep(value);
+  }
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The model as Glencoe JSON. Throws UvlExportError for a constraint naming an unknown feature. */
