@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkUvl, parseUvl, printUvl, toCnf, toGlencoe, toSplot, type UvlModel } from '../packages/uvl/src/index.ts';
+import { checkUvl, MAX_DEPTH, parseUvl, printUvl, toCnf, toGlencoe, toSplot, type UvlModel } from '../packages/uvl/src/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = process.env.UVL_CORPUS ?? join(root, '../shared/uvl-corpus');
@@ -72,3 +72,26 @@ for (const n of [2_000, 8_000, 32_000]) {
   const ms = median(Array.from({ length: 5 }, () => time(() => checkUvl(text))));
   console.log(`  n=${String(n).padStart(6)}  ${(text.length / 1024).toFixed(0).padStart(5)} KB  ${ms.toFixed(1).padStart(7)} ms  ${(ms / (text.length / 1024) * 1000).toFixed(1)} µs/KB`);
 }
+
+// Generated extremes (packages/uvl/src/generated.test.ts checks their results): one group of
+// n features, where each feature of a mandatory group is a relation of its own (Glencoe was
+// quadratic there: 10 000 features took 1.9 s), and a chain as deep as the parser allows.
+const wide = (n: number, group: string) => `features\n    Root\n        ${group}\n${Array.from({ length: n }, (_, i) => `            F${i}\n`).join('')}`;
+const chain = (n: number) => `features\n${Array.from({ length: n }, (_, i) => `${'    '.repeat(1 + 2 * i)}F${i}\n${i < n - 1 ? `${'    '.repeat(2 + 2 * i)}optional\n` : ''}`).join('')}`;
+console.log('\ngenerated models (median of 3):');
+const genHeader = ['model', 'parse+validate', 'to CNF', 'to SPLOT', 'to Glencoe', 'to UVL'];
+const genRows: string[][] = [];
+for (const [label, text] of [
+  ['10 000 in one mandatory group', wide(10_000, 'mandatory')],
+  ['50 000 in one mandatory group', wide(50_000, 'mandatory')],
+  ['50 000 in one [2..5] group', wide(50_000, '[2..5]')],
+  [`chain of ${MAX_DEPTH} features`, chain(MAX_DEPTH)],
+] as const) {
+  const med3 = (fn: () => unknown) => `${median(Array.from({ length: 3 }, () => time(fn))).toFixed(1)} ms`;
+  const model = parseUvl(text).model;
+  genRows.push([label, med3(() => checkUvl(text)), ...[toCnf, toSplot, toGlencoe, printUvl].map((fn) => med3(() => fn(model)))]);
+}
+const genWidths = genHeader.map((h, i) => Math.max(h.length, ...genRows.map((r) => r[i]!.length)));
+const genLine = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(genWidths[i]!) : c.padStart(genWidths[i]!))).join('  ');
+console.log(genLine(genHeader));
+for (const r of genRows) console.log(genLine(r));
