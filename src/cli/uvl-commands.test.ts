@@ -2,7 +2,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,5 +63,57 @@ describe('hub uvl', () => {
     const f = hub('convert', '--to', 'xml', 'good.uvl');
     assert.equal(f.code, 1);
     assert.match(f.err, /unknown format 'xml'/);
+  });
+
+  it('names a missing file or a directory clearly, with exit 1 and no stack trace', () => {
+    mkdirSync(join(dir, 'folder.uvl'), { recursive: true });
+    const check = hub('check', 'missing.uvl', 'folder.uvl');
+    assert.equal(check.code, 1);
+    assert.match(check.out, /^missing\.uvl: invalid \(1 error\)\n {2}error {3}Line 1:0 - cannot read missing\.uvl: no such file$/m);
+    assert.match(check.out, /^folder\.uvl: invalid \(1 error\)\n {2}error {3}Line 1:0 - cannot read folder\.uvl: it is a directory$/m);
+    for (const file of ['missing.uvl', 'folder.uvl']) {
+      const convert = hub('convert', '--to', 'cnf', file);
+      assert.equal(convert.code, 1);
+      assert.equal(convert.out, '');
+      assert.match(convert.err, new RegExp(`^${file.replace('.', '\\.')}: Line 1:0 - cannot read `));
+      assert.doesNotMatch(convert.err, /\n\s+at /);
+    }
+  });
+
+  it('refuses a binary file with one clear error instead of hundreds', () => {
+    writeFileSync(join(dir, 'binary.uvl'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x0d, 0x0a, 0xff, 0xfe, 0x66, 0x65]));
+    writeFileSync(join(dir, 'latin1.uvl'), Buffer.from('features\n    Caf\xe9\n', 'latin1'));
+    const r = hub('check', '--json', 'binary.uvl', 'latin1.uvl');
+    assert.equal(r.code, 1);
+    for (const [i, file] of ['binary.uvl', 'latin1.uvl'].entries()) {
+      const line = JSON.parse(r.out.trim().split('\n')[i]!);
+      assert.deepEqual(line.errors, [`Line 1:0 - cannot read ${file}: it is not UTF-8 text (a binary file, or another encoding)`]);
+    }
+    const c = hub('convert', '--to', 'glencoe', 'binary.uvl');
+    assert.equal(c.code, 1);
+    assert.match(c.err, /not UTF-8 text/);
+  });
+
+  it('reports an output it cannot write, with exit 1, leaving no partial file', () => {
+    mkdirSync(join(dir, 'outdir'), { recursive: true });
+    for (const [output, reason] of [
+      ['outdir', 'it is a directory'],
+      ['no-such-folder/out.cnf', 'no such file or directory'],
+      ['good.uvl/out.cnf', 'a part of the path is not a directory'],
+    ]) {
+      const r = hub('convert', '--to', 'cnf', 'good.uvl', '-o', output);
+      assert.equal(r.code, 1, output);
+      assert.equal(r.err, `hub uvl convert: cannot write ${output}: ${reason}\n`);
+    }
+    assert.deepEqual(readdirSync(join(dir, 'outdir')), []);
+    assert.ok(!readdirSync(dir).some((name) => name.endsWith('.tmp')));
+  });
+
+  it('replaces an existing output file whole', () => {
+    const out = join(dir, 'replaced.uvl');
+    writeFileSync(out, 'old content that is much longer than the new one '.repeat(100));
+    const r = hub('convert', '--to', 'uvl', 'tabs.uvl', '-o', out);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(readFileSync(out, 'utf8'), 'features\n    Car\n        optional\n            Radio\n\nconstraints\n    Car\n    Radio\n');
   });
 });

@@ -1,8 +1,8 @@
 // `hub uvl check` and `hub uvl convert`: the UVL toolkit (packages/uvl) on files.
 // Imports are resolved on disk, relative to the importing file.
 
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   formatDiagnostic,
@@ -27,6 +27,28 @@ export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
   }
 };
 
+/** A file system error as a short reason, without the errno prefix and the path. */
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return (error as Error).message;
+  }
+}
+
 type Loaded = { ok: true; result: ParseResult } | { ok: false; error: string };
 
 function loadAndParse(file: string): Loaded {
@@ -34,9 +56,17 @@ function loadAndParse(file: string): Loaded {
   try {
     if (!existsSync(file)) return { ok: false, error: `Line 1:0 - cannot read ${file}: no such file` };
     if (statSync(file).isDirectory()) return { ok: false, error: `Line 1:0 - cannot read ${file}: it is a directory` };
-    text = readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    // A binary file would otherwise give hundreds of "unexpected character" errors.
+    const binary = `Line 1:0 - cannot read ${file}: it is not UTF-8 text (a binary file, or another encoding)`;
+    if (bytes.includes(0)) return { ok: false, error: binary };
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return { ok: false, error: binary };
+    }
   } catch (error) {
-    return { ok: false, error: `Line 1:0 - cannot read ${file}: ${(error as Error).message}` };
+    return { ok: false, error: `Line 1:0 - cannot read ${file}: ${describeFsError(error)}` };
   }
   return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }) };
 }
@@ -114,7 +144,27 @@ export function registerUvlCommands(program: Command): void {
         }
         throw error;
       }
-      if (options.output) writeFileSync(join(options.output), output.endsWith('\n') ? output : `${output}\n`);
-      else process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      const content = output.endsWith('\n') ? output : `${output}\n`;
+      if (!options.output) {
+        process.stdout.write(content);
+        return;
+      }
+      const target = resolve(options.output);
+      // Written beside the target under a temporary name, then renamed: a failed write
+      // never leaves a half-written or truncated output file.
+      const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+      try {
+        if (existsSync(target) && statSync(target).isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+        writeFileSync(temporary, content);
+        renameSync(temporary, target);
+      } catch (error) {
+        try {
+          rmSync(temporary, { force: true });
+        } catch {
+          // Nothing was written there (its folder does not exist).
+        }
+        process.stderr.write(`hub uvl convert: cannot write ${options.output}: ${describeFsError(error)}\n`);
+        process.exitCode = 1;
+      }
     });
 }
