@@ -275,6 +275,21 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('refuses more than 100 different words or tags with 400, and accepts 100', async () => {
+      const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`);
+      assert.equal((await explore(server, { query: [...words(100), ...words(100), 'quokka'].join(' ') })).status, 400, '101 different words');
+      const hundred = await explore(server, { query: [...words(99), ...words(99), 'quokka'].join(' ') });
+      assert.equal(hundred.status, 200, 'repeated words count once');
+      assert.deepEqual(idsOf(hundred.json), [byColumn.get('dataset title')]);
+      const many = await explore(server, { query: words(60_000).join(' ') });
+      assert.equal(many.status, 400);
+      assert.match(many.json.message, /"query" may hold at most 100 different words/);
+      const tags = await explore(server, { tags: words(101) });
+      assert.equal(tags.status, 400);
+      assert.match(tags.json.message, /"tags" may hold at most 100 tags/);
+      assert.equal((await explore(server, { tags: [...words(99), 'platypus'] })).json.length, 1);
+    });
+
     it('only synchronized datasets with at least one feature model appear', async () => {
       // A dataset whose deposit failed: uploaded through a second instance on the same database
       // whose deposit repository refuses connections, so it stays unsynchronized.

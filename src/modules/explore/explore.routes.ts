@@ -4,11 +4,18 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { PUBLICATION_TYPES } from '../dataset/index.ts';
 import type { SearchRequest } from './explore.service.ts';
+import { queryWords } from './explore.normalize.ts';
 
 /** Results per request of the page's script ("load more" asks for the next page). */
 export const PAGE_SIZE = 20;
 /** Largest limit or offset: beyond it the number no longer fits every database's integer. */
 const MAX_COUNT = 2_147_483_647;
+/**
+ * Most distinct query words, and most tags, in one search: each is one condition of the
+ * query (a bound parameter on PostgreSQL and MariaDB, which refuse more than 65 535), and
+ * tens of thousands of them made one request take seconds.
+ */
+export const MAX_TERMS = 100;
 
 /**
  * The JSON body of POST /explore, checked at the edge (after readSearchBody). A missing
@@ -36,8 +43,11 @@ export function parseSearchBody(body: unknown): SearchRequest {
   };
   const tags = fields.tags ?? [];
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw badRequest('"tags" must be a list of strings');
+  if (tags.length > MAX_TERMS) throw badRequest(`"tags" may hold at most ${MAX_TERMS} tags`);
+  const query = text('query', '');
+  if (queryWords(query).length > MAX_TERMS) throw badRequest(`"query" may hold at most ${MAX_TERMS} different words`);
   return {
-    query: text('query', ''),
+    query,
     publicationType: text('publication_type', 'any'),
     tags: tags as string[],
     sorting: text('sorting', 'newest') === 'oldest' ? 'oldest' : 'newest',
