@@ -45,7 +45,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = name === 'production';
   const workingDir = resolve(env.WORKING_DIR || process.cwd());
   const port = integer('PORT', env.PORT, 5000);
-  if (production && !env.SECRET_KEY) {
+  if (production && !env.SECRET_KEY?.trim()) {
     throw new ConfigError('SECRET_KEY is required in production: it signs sessions and CSRF tokens.');
   }
   return {
