@@ -22,7 +22,7 @@ import { createModuleContext, loadModules, readModuleSelection, type HubModule, 
 import { DatabaseSessionStore } from './http/session-store.ts';
 import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
-import './http/context.ts';
+import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise DATABASE_URL is opened. */
@@ -42,7 +42,6 @@ export interface Hub {
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
-const REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hub> {
   // The selection is checked before anything is opened or served (decisions section 2).
@@ -102,7 +101,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Production marks the cookie Secure in the hook below rather than here: given `secure`, the
       // plugin silently sends no cookie at all over plain HTTP, so a login could never work there.
       secure: false,
-      maxAge: REMEMBER_MS,
+      // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
+      maxAge: ANONYMOUS_SESSION_MS,
     },
   });
   if (config.env === 'production') {

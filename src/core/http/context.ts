@@ -44,3 +44,16 @@ declare module 'fastify' {
 export function flash(request: import('fastify').FastifyRequest, category: FlashMessage['category'], message: string): void {
   request.session.flash = [...(request.session.flash ?? []), { category, message }];
 }
+
+/** A remembered (logged-in) session lasts 30 days (decisions sections 3 and 7). */
+export const REMEMBERED_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * An anonymous session only carries the CSRF token of the forms; it lasts a day, so that visitors
+ * who never log in (crawlers, load) do not leave a database row behind for a month each.
+ */
+export const ANONYMOUS_SESSION_MS = 24 * 60 * 60 * 1000;
+
+/** Makes the current session a remembered one (login and signup). */
+export function rememberSession(request: import('fastify').FastifyRequest): void {
+  request.session.cookie.maxAge = REMEMBERED_SESSION_MS;
+}

@@ -41,6 +41,27 @@ for (const dialect of testDialects()) {
       assert.match(summary.text, /John/);
     });
 
+    it('keeps an anonymous session for a day only; login and signup make it a remembered 30-day session, stored so too', async () => {
+      const days = (cookie: string) => (Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!) - Date.now()) / 86_400_000;
+      const c = client();
+      const form = await c.get('/login');
+      const anonymous = form.setCookies.get('session')!;
+      assert.ok(days(anonymous) > 0.99 && days(anonymous) <= 1.001, `anonymous: ${days(anonymous)} days`);
+      const res = await c.login('user2@example.com', '1234');
+      const remembered = days(res.setCookies.get('session')!);
+      assert.ok(remembered > 29 && remembered <= 30.01, `after login: ${remembered} days`);
+      const sid = decodeURIComponent(c.cookies.get('session')!).split('.')[0]!;
+      const row = await server.hub.db.selectFrom('session').select('expires_at').where('sid', '=', sid).executeTakeFirstOrThrow();
+      const stored = (Date.parse(row.expires_at) - Date.now()) / 86_400_000;
+      assert.ok(stored > 29 && stored <= 30.01, `stored session: ${stored} days`);
+      assert.equal((await c.get('/profile/summary')).status, 200);
+      const s = client();
+      await s.get('/signup/');
+      const signup = await s.post('/signup/', { form: { email: 'remembered@example.com', password: 'pw', name: 'Re', surname: 'Member' } });
+      const afterSignup = days(signup.setCookies.get('session')!);
+      assert.ok(afterSignup > 29 && afterSignup <= 30.01, `after signup: ${afterSignup} days`);
+    });
+
     it('answers wrong credentials with the form and "Invalid credentials"', async () => {
       for (const [email, password] of [['user1@example.com', 'wrong'], ['nobody@example.com', '1234']]) {
         const c = client();

@@ -2,11 +2,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { FormErrors, formFields, isEmail } from '../../core/http/forms.ts';
+import { rememberSession } from '../../core/http/context.ts';
 import { EmailInUseError, normalizeEmail } from './auth.service.ts';
 
 async function logIn(request: FastifyRequest, userId: number, displayName: string): Promise<void> {
   // A fresh session id at login prevents session fixation; the remembered cookie lasts 30 days.
   await request.session.regenerate();
+  rememberSession(request);
   request.session.userId = userId;
   request.session.displayName = displayName;
 }
