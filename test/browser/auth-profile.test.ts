@@ -67,4 +67,33 @@ describe('auth and profile in Chromium', { skip }, () => {
     await page.screenshot({ path: screenshotPath('profile-summary-phone'), fullPage: true });
     assert.deepEqual(errors, [], 'no script errors or CSP violations in the console');
   });
+
+  it('is usable at phone width: no sideways scrolling, the navigation collapses behind its toggler', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    for (const path of ['/', '/login', '/signup/']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      assert.ok(await overflow() <= 0, `no horizontal scrolling on ${path}`);
+    }
+    await page.goto(`${server.baseUrl}/login`);
+    await page.fill('#email', 'user1@example.com');
+    await page.fill('#password', '1234');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('main button[type="submit"]')]);
+    for (const path of ['/profile/summary', '/profile/edit']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      assert.ok(await overflow() <= 0, `no horizontal scrolling on ${path}`);
+      assert.ok(await page.isVisible('.navbar-toggler'), 'the toggler shows on a phone');
+      assert.equal(await page.isVisible('#user-menu'), false, 'the menu is collapsed');
+      await page.click('.navbar-toggler');
+      await page.waitForSelector('#user-menu', { state: 'visible' });
+      await page.click('#user-menu');
+      await page.waitForSelector('text=Log out', { state: 'visible' });
+    }
+    assert.deepEqual(errors, [], 'no script errors or CSP violations in the console');
+    await context.close();
+  });
 });
