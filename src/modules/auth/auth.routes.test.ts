@@ -153,6 +153,15 @@ for (const dialect of testDialects()) {
       await server.hub.db.deleteFrom('login_attempt').execute();
     });
 
+    it('redirects /signup to /signup/ (the form lives at the slash path)', async () => {
+      const res = await client().get('/signup');
+      assert.equal(res.status, 308);
+      assert.equal(res.location, '/signup/');
+      const post = await client().post('/signup', { form: { email: 'x@example.com' }, csrf: false });
+      assert.equal(post.status, 308);
+      assert.equal(post.location, '/signup/');
+    });
+
     it('redirects authenticated visitors away from /login and /signup/', async () => {
       const c = client();
       await c.login('user2@example.com', '1234');

@@ -52,6 +52,16 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     }
   });
 
+  // Like the original's strict slashes: /signup redirects to /signup/ (308 keeps a POST a POST).
+  // The redirect changes nothing, so it needs no CSRF token; the target checks it.
+  app.route({
+    method: ['GET', 'POST'], url: '/signup', config: { csrf: false },
+    handler: async (request, reply) => {
+      const query = request.url.indexOf('?');
+      return reply.redirect(`/signup/${query >= 0 ? request.url.slice(query) : ''}`, 308);
+    },
+  });
+
   app.get('/login', { config: { anonymousOnly: true } }, async (_request, reply) => showLogin(reply));
 
   app.post('/login', { config: { anonymousOnly: true } }, async (request, reply) => {
