@@ -234,6 +234,27 @@ for (const dialect of testDialects()) {
       await server.hub.db.deleteFrom('login_attempt').execute();
     });
 
+    it('throttles one address too: 10 failures over different emails block the next login from there, not elsewhere', async () => {
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      // The test connects from loopback, a trusted proxy, so X-Forwarded-For names the client's address.
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      const c = client();
+      await c.get('/login');
+      for (let i = 0; i < 10; i++) {
+        const res = await c.post('/login', { form: { email: `guess${i}@example.com`, password: 'nope' }, headers: from('203.0.113.7') });
+        assert.equal(res.status, 200);
+        assert.match(res.text, /Invalid credentials/);
+      }
+      const blocked = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' }, headers: from('203.0.113.7') });
+      assert.equal(blocked.status, 429);
+      assert.match(blocked.text, /Too many failed login attempts/);
+      const elsewhere = client();
+      await elsewhere.get('/login');
+      const ok = await elsewhere.post('/login', { form: { email: 'user1@example.com', password: '1234' }, headers: from('198.51.100.4') });
+      assert.equal(ok.status, 302, 'another address is not blocked');
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
     it('sends the security headers', async () => {
       const res = await client().get('/');
       const csp = res.headers.get('content-security-policy') ?? '';
