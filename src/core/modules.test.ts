@@ -54,6 +54,10 @@ describe('module selection', () => {
     await assert.rejects(loadModules(['public', 'profile', 'dataset']), /"profile" requires "auth"/);
   });
 
+  it('auth without the landing page it redirects to is refused, naming public', async () => {
+    await assert.rejects(loadModules(shipped.filter((n) => n !== 'public')), /"auth" requires "public"/);
+  });
+
   it('an unknown module name is refused', async () => {
     await assert.rejects(loadModules(['public', 'nonsense']), /Unknown module "nonsense"/);
   });

@@ -6,8 +6,10 @@ import { seedUsers } from './auth.seed.ts';
 
 export const authModule = defineModule({
   name: 'auth',
-  // Coupling rule 1: auth and profile each need the other.
-  requires: ['profile'],
+  // Coupling rule 1: auth and profile each need the other. Login, signup and logout redirect to
+  // the landing page `public.index` (specification, auth), so auth needs it too: without it every
+  // login would end on a 404, while the original failed building that address.
+  requires: ['profile', 'public'],
   createService: (ctx) => createAuthService(ctx),
   // Auth configures the session login for every route (Authentication rule 1).
   setup: (app, ctx) => {
