@@ -85,6 +85,20 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('refuses an edit without the CSRF token (400, nothing saved) and accepts it in the X-CSRFToken header', async () => {
+      const c = await loggedIn('user2@example.com');
+      await c.get('/profile/edit');
+      const refused = await c.post('/profile/edit', { form: { name: 'Forged' }, csrf: false });
+      assert.equal(refused.status, 400);
+      const forged = await c.post('/profile/edit', { form: { name: 'Forged', csrf_token: 'not-the-token' } });
+      assert.equal(forged.status, 400);
+      assert.equal((await storedProfile('user2@example.com')).name, 'Jane');
+      await c.get('/profile/edit');
+      const body = new URLSearchParams({ name: 'Jane' }).toString();
+      const viaHeader = await c.post('/profile/edit', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(viaHeader.status, 302);
+    });
+
     it('prefills the edit form from the stored profile', async () => {
       const c = await loggedIn('user2@example.com');
       const res = await c.get('/profile/edit');
