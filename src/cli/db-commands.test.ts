@@ -2,7 +2,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectPath } from '../core/config.ts';
@@ -57,6 +57,27 @@ describe('hub db commands', () => {
     const reset = hub('db:reset');
     assert.equal(reset.code, 0, reset.out);
     assert.deepEqual(await users(), []);
+  });
+
+  it('db:reset and db:seed --reset remove the files of the dropped rows, and only those', async () => {
+    const uploads = join(dir, 'uploads');
+    mkdirSync(join(uploads, 'user_7', 'dataset_9'), { recursive: true });
+    writeFileSync(join(uploads, 'user_7', 'dataset_9', 'stale.uvl'), 'features\n    Stale');
+    mkdirSync(join(uploads, 'temp', '7'), { recursive: true });
+    writeFileSync(join(uploads, 'temp', '7', 'staged.uvl'), 'features\n    Staged');
+    writeFileSync(join(uploads, 'README.txt'), 'not the hub\'s');
+    const reset = hub('db:reset');
+    assert.equal(reset.code, 0, reset.out);
+    assert.ok(!existsSync(join(uploads, 'user_7')), 'stored files of dropped datasets are gone');
+    assert.ok(!existsSync(join(uploads, 'temp')), 'staged files of dropped users are gone');
+    assert.ok(existsSync(join(uploads, 'README.txt')), 'other files are left alone');
+    mkdirSync(join(uploads, 'user_7', 'dataset_9'), { recursive: true });
+    writeFileSync(join(uploads, 'user_7', 'dataset_9', 'stale.uvl'), 'features\n    Stale');
+    const reseeded = hub('db:seed', '--reset');
+    assert.equal(reseeded.code, 0, reseeded.out);
+    assert.ok(!existsSync(join(uploads, 'user_7')));
+    const seededFiles = readdirSync(uploads).filter((e) => e.startsWith('user_'));
+    assert.ok(seededFiles.length > 0, 'the seed wrote its sample files again');
   });
 
   it('db:seed checks its arguments before it drops anything', async () => {

@@ -1,4 +1,6 @@
 // `hub db:*`, `hub doi:map` and `hub serve` (decisions section 1).
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import { connect } from '../core/db/connect.ts';
@@ -64,7 +66,7 @@ export function registerDbCommands(program: Command): void {
       });
     });
 
-  program.command('db:reset').description('Drop every table and migrate again (no seeding)').action(async () => {
+  program.command('db:reset').description('Drop every table, remove the stored uploads and migrate again (no seeding)').action(async () => {
     await resetDatabase();
     console.log('The database was reset.');
   });
@@ -90,5 +92,19 @@ async function resetDatabase(): Promise<void> {
     await migrateToLatest(db);
   } finally {
     await db.destroy();
+  }
+  removeStoredFiles(config.workingDir, config.uploadsDir);
+}
+
+/**
+ * The files of the rows a reset dropped: `user_<id>/` folders and the staging folder `temp/`
+ * under the uploads folder (decisions section 7). Left behind, they would belong to whoever gets
+ * the same user and dataset ids next. Nothing else in the uploads folder is touched.
+ */
+function removeStoredFiles(workingDir: string, uploadsDir: string): void {
+  const uploads = resolve(workingDir, uploadsDir);
+  if (!existsSync(uploads)) return;
+  for (const entry of readdirSync(uploads)) {
+    if (entry === 'temp' || /^user_\d+$/.test(entry)) rmSync(join(uploads, entry), { recursive: true, force: true });
   }
 }
