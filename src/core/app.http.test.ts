@@ -79,6 +79,22 @@ describe('pages and guards', () => {
     assert.equal((await new TestClient(server.baseUrl).get('/explore?query=a%00b')).status, 400);
   });
 
+  it('refuses a NUL character inside a JSON body with 400 JSON before any module stores it', async () => {
+    const c = new TestClient(server.baseUrl);
+    await c.login('user1@example.com', '1234');
+    await c.get('/'); // the page's CSRF token of the logged-in session
+    const before = await c.get('/api/v1/datasets/?per_page=1000');
+    const res = await c.post('/api/v1/datasets/', {
+      json: { name: 'nul\u0000inside', description: 'd', publication_type: 'none', tags: ['a', { deep: ['x\u0000'] }] },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.json?.message ?? '', /NUL/);
+    const after = await c.get('/api/v1/datasets/?per_page=1000');
+    assert.equal(after.json?.total, before.json?.total, 'nothing was created');
+    const plain = await c.post('/api/v1/datasets/', { json: { name: 'no nul here', description: 'd', publication_type: 'none', tags: 't' } });
+    assert.equal(plain.status, 201, `the same request without the NUL is accepted: ${plain.status} ${plain.text}`);
+  });
+
   it('keeps the templates free of inline scripts, inline styles and on* handlers (the CSP blocks them)', () => {
     const templates: string[] = [];
     const walk = (dir: string) => {
