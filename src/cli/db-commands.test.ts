@@ -101,6 +101,7 @@ describe('hub db commands', () => {
       [['', '10.1234/dataset2'], /is not a DOI/],
       [['10.1234/dataset2', '10.1234/dataset2'], /cannot replace itself/],
       [['10.1234/dataset1', '10.1234/dataset1-v0'], /loop/],
+      [['10.1234/dataset2-v0', '10.1234/nowhere'], /No dataset has the DOI 10\.1234\/nowhere/],
     ];
     for (const [args, message] of cases) {
       const result = hub('doi:map', ...args);

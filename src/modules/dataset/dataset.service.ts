@@ -640,10 +640,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       if (from === to) throw new Error('A DOI cannot replace itself.');
       // Following the chain from the new DOI must not lead back to the old one, or the redirects would loop.
       const seen = new Set([from]);
+      let last = to;
       for (let next: string | undefined = to; next !== undefined; next = await repo.findNewDoi(db, next)) {
         if (seen.has(next)) throw new Error(`Mapping ${from} to ${to} would make the redirects loop.`);
         seen.add(next);
+        last = next;
       }
+      // A redirect that ends on no dataset would only move the visitor from one 404 to another.
+      if (!(await repo.findByDoi(db, last))) throw new Error(`No dataset has the DOI ${last}: map to the DOI of a published dataset.`);
       await repo.saveDoiMapping(db, from, to);
     },
   };
