@@ -42,25 +42,9 @@
 
   window.uvlHighlight = highlightUvl;
 
+  // The check result keeps role=status even for errors: it answers the visitor's own click.
   function alertBox(kind, title, lines) {
-    const box = document.createElement('div');
-    box.className = 'alert alert-' + kind + ' small mt-2 mb-0';
-    box.setAttribute('role', 'status');
-    const head = document.createElement('div');
-    head.className = 'fw-semibold';
-    head.textContent = title;
-    box.appendChild(head);
-    if (lines.length > 0) {
-      const list = document.createElement('ul');
-      list.className = 'mb-0 ps-3';
-      for (const line of lines) {
-        const item = document.createElement('li');
-        item.textContent = line;
-        list.appendChild(item);
-      }
-      box.appendChild(list);
-    }
-    return box;
+    return window.hub.alertBox(kind, title, lines, 'status');
   }
 
   async function viewFile(button) {

@@ -21,23 +21,7 @@
       window.alert([message].concat(details).join('\n'));
       return;
     }
-    const box = document.createElement('div');
-    box.className = 'alert alert-danger small mt-2 mb-0';
-    box.setAttribute('role', 'alert');
-    const head = document.createElement('div');
-    head.className = 'fw-semibold';
-    head.textContent = message;
-    box.appendChild(head);
-    if (details.length > 0) {
-      const list = document.createElement('ul');
-      list.className = 'mb-0 ps-3';
-      for (const line of details) {
-        const item = document.createElement('li');
-        item.textContent = line;
-        list.appendChild(item);
-      }
-      box.appendChild(list);
-    }
+    const box = window.hub.alertBox('danger', message, details, 'alert');
     target.replaceChildren(box);
   }
 
