@@ -17,10 +17,6 @@ export async function serve(): Promise<void> {
   let config;
   try {
     config = loadConfig();
-  } catch (error) {
-    cannotStart('', error);
-  }
-  try {
     hub = await buildApp(config);
   } catch (error) {
     // Module selection (decisions section 2), configuration and database errors carry their own explanation.

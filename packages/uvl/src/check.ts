@@ -1,6 +1,6 @@
 // checkUvl: the validation result the hub returns from /modeltool/check_uvl and the staging upload.
 
-import { formatDiagnostic } from './diagnostics.ts';
+import { formatDiagnostic, type Diagnostic } from './diagnostics.ts';
 import { parseUvl, type ParseOptions } from './parser.ts';
 
 export interface CheckResult {
@@ -13,7 +13,11 @@ export interface CheckResult {
 }
 
 export function checkUvl(text: string, options?: ParseOptions): CheckResult {
-  const { diagnostics } = parseUvl(text, options);
+  return checkDiagnostics(parseUvl(text, options).diagnostics);
+}
+
+/** The validation result of diagnostics already at hand (a caller that also needs the parsed model parses once). */
+export function checkDiagnostics(diagnostics: readonly Diagnostic[]): CheckResult {
   const errors: string[] = [];
   const warnings: string[] = [];
   for (const d of diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));

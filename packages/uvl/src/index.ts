@@ -2,7 +2,7 @@
 export type * from './ast.ts';
 export { type Diagnostic, type DiagnosticCode, type Severity, formatDiagnostic } from './diagnostics.ts';
 export { parseUvl, MAX_DEPTH, type ImportLoader, type ImportRequest, type LoadedModel, type ParseOptions } from './parser.ts';
-export { checkUvl, type CheckResult } from './check.ts';
+export { checkDiagnostics, checkUvl, type CheckResult } from './check.ts';
 export { countModel, flattenModel, type ModelCounts, type FlatModel, type FlatFeature, type FlatConstraint, type Relation } from './semantics.ts';
 export { printUvl, printExpression } from './convert/uvl.ts';
 export { toGlencoe } from './convert/glencoe.ts';

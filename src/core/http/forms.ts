@@ -23,15 +23,11 @@ export class FormErrors {
     if (value === undefined || value.trim() === '') this.add(field, `${label} is required.`);
   }
 
-  maxLength(field: string, value: string | undefined, max: number): void {
-    if (value !== undefined && value.length > max) this.add(field, `Field cannot be longer than ${max} characters.`);
-  }
-
   /**
-   * Like maxLength, but counts characters (code points) the way a varchar(n) column of
-   * PostgreSQL and MariaDB (utf8mb4) does, so an emoji counts once, not twice.
+   * Counts characters (code points) the way a varchar(n) column of PostgreSQL and MariaDB
+   * (utf8mb4) does, so an emoji counts once, not twice.
    */
-  maxChars(field: string, value: string | undefined, max: number): void {
+  maxLength(field: string, value: string | undefined, max: number): void {
     if (value !== undefined && charCount(value) > max) this.add(field, `Field cannot be longer than ${max} characters.`);
   }
 
@@ -60,4 +56,9 @@ export function charCount(value: string): number {
 const CONTROL = /[\u0000-\u001f\u007f]/;
 export function hasControlCharacters(value: string): boolean {
   return CONTROL.test(value);
+}
+
+/** The value with each control character replaced, for keys and log lines that must stay plain text. */
+export function replaceControlCharacters(value: string, replacement: string): string {
+  return value.replace(new RegExp(CONTROL.source, 'g'), replacement);
 }

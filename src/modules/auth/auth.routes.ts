@@ -31,11 +31,11 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
     // The columns (specification, Limits): email string(256), name and surname string(100);
     // a longer value is a field error here, never a database error on PostgreSQL or MariaDB.
-    else form.maxChars('email', f.email === undefined ? undefined : normalizeEmail(f.email), 256);
+    else form.maxLength('email', f.email === undefined ? undefined : normalizeEmail(f.email), 256);
     form.required('password', f.password, 'Password');
     for (const [key, label] of [['name', 'Name'], ['surname', 'Surname']] as const) {
       form.required(key, f[key], label);
-      form.maxChars(key, f[key]?.trim(), 100);
+      form.maxLength(key, f[key]?.trim(), 100);
       form.plainText(key, f[key]);
     }
     if (!form.empty) return showSignup(reply, values, form.errors);

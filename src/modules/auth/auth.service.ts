@@ -3,7 +3,7 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation } from '../../core/db/connect.ts';
-import { hasControlCharacters } from '../../core/http/forms.ts';
+import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 
@@ -49,11 +49,13 @@ export function createAuthService(ctx: ModuleContext) {
     return false;
   }
 
+  /** No stored email has control characters, and PostgreSQL cannot even compare text holding U+0000. */
+  const findUserByEmail = async (normalized: string) =>
+    (hasControlCharacters(normalized) ? undefined : repo.findUserByEmail(db, normalized));
+
   return {
     async isEmailAvailable(email: string): Promise<boolean> {
-      const normalized = normalizeEmail(email);
-      if (hasControlCharacters(normalized)) return true;
-      return !(await repo.findUserByEmail(db, normalized));
+      return !(await findUserByEmail(normalizeEmail(email)));
     },
 
     /** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
@@ -76,11 +78,9 @@ export function createAuthService(ctx: ModuleContext) {
     /** Checks the credentials; `remoteAddress` feeds the throttle so passwords cannot be guessed at speed. */
     async login(emailInput: string, password: string, remoteAddress: string): Promise<LoginResult> {
       const email = normalizeEmail(emailInput);
-      // No stored email has control characters; PostgreSQL cannot even compare text holding U+0000.
-      const lookup = hasControlCharacters(email) ? undefined : email;
-      const subjects = [`email:${email.replace(/[\u0000-\u001f\u007f]/g, '?')}`.slice(0, 300), `ip:${remoteAddress}`];
+      const subjects = [`email:${replaceControlCharacters(email, '?')}`.slice(0, 300), `ip:${remoteAddress}`];
       if (await isThrottled(subjects)) return { ok: false, reason: 'throttled' };
-      const user = lookup === undefined ? undefined : await repo.findUserByEmail(db, lookup);
+      const user = await findUserByEmail(email);
       const valid = await verifyPassword(password, user?.password ?? DUMMY_HASH);
       if (!user || !valid) {
         await repo.insertAttempts(db, subjects, nowIso());
@@ -95,9 +95,7 @@ export function createAuthService(ctx: ModuleContext) {
     },
 
     async getUserByEmail(email: string): Promise<AuthUser | undefined> {
-      const normalized = normalizeEmail(email);
-      if (hasControlCharacters(normalized)) return undefined;
-      const user = await repo.findUserByEmail(db, normalized);
+      const user = await findUserByEmail(normalizeEmail(email));
       return user && { id: user.id, email: user.email, created_at: user.created_at };
     },
 

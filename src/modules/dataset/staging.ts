@@ -5,12 +5,15 @@ import { createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, stat, unlink, constants } from 'node:fs/promises';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { hasControlCharacters } from '../../core/http/forms.ts';
 import { pipeline } from 'node:stream/promises';
 
 /** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
 const MAX_NAME_BYTES = 200;
 /** Longest stored name: a client name plus a collision suffix ` (n)`. */
 const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
+/** What file systems allow for one name; a file put back from a claim may need a further suffix. */
+const FILE_NAME_BYTES = 255;
 /** Claim folders are hidden names inside the staging folder, so that a claim is a rename on one file system. */
 const CLAIM_PREFIX = '.claim-';
 /** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
@@ -82,23 +85,15 @@ export function createStaging(uploadsRoot: string) {
     if (typeof name !== 'string' || name === '' || name !== basename(name) || name.includes('\\') || name.startsWith('.')) return undefined;
     // No stored name has control characters (NUL would make the file system call throw) or
     // exceeds the stored-name limit (the file system would answer ENAMETOOLONG).
-    if (/[\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > MAX_STORED_NAME_BYTES) return undefined;
+    if (hasControlCharacters(name) || Buffer.byteLength(name) > MAX_STORED_NAME_BYTES) return undefined;
     const path = resolve(folder, name);
     return path.startsWith(folder + sep) ? path : undefined;
   }
 
   /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
   async function putBack(folder: string, claimed: string, name: string): Promise<void> {
-    for (let n = 0; ; n++) {
-      const target = join(folder, candidateName(name, n));
-      try {
-        await placeWithoutOverwrite(claimed, target);
-        await rm(claimed, { force: true });
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw error;
-      }
-    }
+    await placeUnderFreeName(claimed, folder, name, FILE_NAME_BYTES);
+    await rm(claimed, { force: true });
   }
 
   async function releaseFolder(folder: string, claimFolder: string): Promise<void> {
@@ -190,18 +185,10 @@ export function createStaging(uploadsRoot: string) {
       try {
         await pipeline(content, createWriteStream(temp, { flags: 'wx' }));
         if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
-        for (let n = 0; ; n++) {
-          const finalName = candidateName(name, n);
-          if (Buffer.byteLength(finalName) > MAX_STORED_NAME_BYTES) throw new StagingError('bad_name', 'Too many files with this name.');
-          const target = join(folder, finalName);
-          try {
-            await placeWithoutOverwrite(temp, target);
-            const { size } = await stat(target);
-            return { name: finalName, path: target, size };
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-          }
-        }
+        const finalName = await placeUnderFreeName(temp, folder, name, MAX_STORED_NAME_BYTES);
+        const target = join(folder, finalName);
+        const { size } = await stat(target);
+        return { name: finalName, path: target, size };
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw new StagingError('too_large', 'The file is larger than the upload limit.');
@@ -257,6 +244,23 @@ export function createStaging(uploadsRoot: string) {
 }
 
 /** link() refuses an existing target; where hard links are not allowed, an exclusive copy does the same. */
+/**
+ * Places `source` in `folder` under `name`, or under `name (n)` with the first free n, never
+ * overwriting (concurrent writers get distinct names). Answers the name used.
+ */
+async function placeUnderFreeName(source: string, folder: string, name: string, maxBytes: number): Promise<string> {
+  for (let n = 0; ; n++) {
+    const candidate = candidateName(name, n);
+    if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
+    try {
+      await placeWithoutOverwrite(source, join(folder, candidate));
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 async function placeWithoutOverwrite(source: string, target: string): Promise<void> {
   try {
     await link(source, target);

@@ -57,7 +57,7 @@ export function createProfileService(ctx: ModuleContext) {
         if (key === 'name' || key === 'surname') {
           errors.required(key, value, key === 'name' ? 'Name' : 'Surname');
           // Column string(100) (specification, Limits): longer is a field error, never a database error.
-          errors.maxChars(key, value, 100);
+          errors.maxLength(key, value, 100);
           errors.plainText(key, value);
           changes[key] = value;
         } else if (key === 'orcid') {
