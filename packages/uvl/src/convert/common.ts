@@ -33,6 +33,8 @@ export type BoolExpr =
 export interface ExportConstraint {
   /** "Constraint <i>", i counting every constraint of the model (left-out ones too). */
   name: string;
+  /** The constraint as the flat model holds it (its expression keeps the source span). */
+  source: FlatConstraint;
   /** The constraint as UVL text (printed on demand: only some formats need it). */
   readonly text: string;
   expression: BoolExpr;
@@ -71,7 +73,18 @@ function printWithPrefix(c: FlatConstraint): string {
   return c.prefix ? `${text} (from imported model ${c.prefix})` : text;
 }
 
-export function prepareExport(model: UvlModel): ExportModel {
+export interface PrepareOptions {
+  /**
+   * What a constraint naming no feature of the model becomes: an error (the converters), or a
+   * left-out constraint (the analysis, which must still say something about such a model).
+   */
+  unknownFeature?: 'throw' | 'leave-out';
+}
+
+class UnknownInConstraint extends Error {}
+
+export function prepareExport(model: UvlModel, options: PrepareOptions = {}): ExportModel {
+  const leaveOutUnknown = options.unknownFeature === 'leave-out';
   if (!model.root) throw new UvlExportError('no-root', 'the model has no features to export');
   const flat = flattenModel(model);
   const indexOf = new Map<string, number>();
@@ -98,6 +111,7 @@ export function prepareExport(model: UvlModel): ExportModel {
           const name = c.prefix ? `${c.prefix}.${e.ref.name}` : e.ref.name;
           const index = varIndex.get(name);
           if (index === undefined) {
+            if (leaveOutUnknown) throw new UnknownInConstraint();
             throw new UvlExportError(
               'unknown-feature',
               `constraint '${printExpression(c.expression)}' (line ${e.span.line}) names '${name}', which is not a feature of the model`,
@@ -118,12 +132,21 @@ export function prepareExport(model: UvlModel): ExportModel {
           throw new Error('unreachable: non-Boolean expression after the Boolean check');
       }
     };
+    let expression: BoolExpr;
+    try {
+      expression = convert(c.expression);
+    } catch (error) {
+      if (!(error instanceof UnknownInConstraint)) throw error;
+      leftOut.push(printWithPrefix(c));
+      return;
+    }
     constraints.push({
       name: `Constraint ${i}`,
+      source: c,
       get text() {
         return printWithPrefix(c);
       },
-      expression: convert(c.expression),
+      expression,
     });
   });
   return { flat, indexOf, names, constraints, leftOut };

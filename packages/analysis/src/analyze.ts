@@ -1,0 +1,190 @@
+// One model, every analysis of extensions section 1, within one time budget. The order puts
+// the cheap answers first (satisfiable, backbone) so that a model too hard to count still gets
+// them; the count may use most of what is left, the remaining operations share the rest.
+// An operation that runs out of time gives null and is listed in `timeouts`: nothing is guessed.
+
+import type { UvlModel } from '../../uvl/src/index.ts';
+import { countCnf } from './count/counter.ts';
+import { treeFormulaCount } from './count/tree-formula.ts';
+import { Deadline } from './deadline.ts';
+import { encodeModel, type EncodedModel } from './encode.ts';
+import { atomicSets } from './ops/atomic-sets.ts';
+import { solverBackbone } from './ops/backbone.ts';
+import { Explainer } from './ops/explain.ts';
+import { falseOptionalNodes } from './ops/false-optional.ts';
+import { computeMetrics } from './ops/metrics.ts';
+import { SatSolver } from './sat/solver.ts';
+import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Share of the remaining budget the count may use. */
+const COUNT_SHARE = 0.7;
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): AnalysisResult {
+  const overall = Deadline.after(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timings: Record<string, number> = {};
+  const timeouts: OperationName[] = [];
+  const timed = <T>(name: string, run: () => T): T => {
+    const start = performance.now();
+    try {
+      return run();
+    } finally {
+      timings[name] = Math.round(performance.now() - start);
+    }
+  };
+
+  const metrics = computeMetrics(model);
+  const result: AnalysisResult = {
+    valid: true,
+    boolean_only: true,
+    ignored_constraints: 0,
+    satisfiable: null,
+    configurations: null,
+    configurations_status: 'skipped',
+    core: null,
+    dead: null,
+    false_optional: null,
+    variant: null,
+    atomic_sets: null,
+    explanations: { void: [], dead: {}, false_optional: {} },
+    metrics,
+    timings_ms: timings,
+  };
+  if (!model.root) {
+    // An empty file: no features, hence no configuration to speak of.
+    result.satisfiable = false;
+    result.configurations = '0';
+    result.configurations_status = 'exact';
+    result.core = [];
+    result.dead = [];
+    result.false_optional = [];
+    result.variant = [];
+    result.atomic_sets = [];
+    return result;
+  }
+
+  const enc = timed('encode', () => encodeModel(model, options.text));
+  result.ignored_constraints = enc.ignored;
+  result.boolean_only = enc.ignored === 0;
+  const names = enc.names;
+  const featureVars: number[] = [];
+  for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
+
+  const solver = new SatSolver(enc.numVars);
+  for (const c of enc.tree) solver.addClause(c);
+  for (const c of enc.definitions) solver.addClause(c);
+  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
+
+  // Satisfiability and the backbone, with every model found kept for the atomic sets.
+  const models: Int8Array[] = [];
+  const backbone = timed('backbone', () => solverBackbone(solver, featureVars, overall, (m) => models.push(m)));
+  if (backbone === null) {
+    timeouts.push('satisfiable', 'backbone');
+    result.configurations_status = 'timeout';
+    return finish(result, timeouts);
+  }
+  result.satisfiable = backbone.satisfiable;
+
+  let explainer: Explainer | undefined;
+  const explain = (assumptions: number[]): string[] | null | undefined => {
+    explainer ??= new Explainer(enc);
+    return explainer.explain(assumptions, overall);
+  };
+
+  if (!backbone.satisfiable) {
+    result.configurations = '0';
+    result.configurations_status = 'exact';
+    result.core = [];
+    result.dead = [];
+    result.false_optional = [];
+    result.variant = [];
+    result.atomic_sets = [];
+    const why = timed('explanations', () => explain([]));
+    if (why === null) timeouts.push('explanations');
+    else if (why !== undefined) {
+      result.explanations.void = why;
+      if (why.length === 0) result.reasons = { void: 'tree' };
+    }
+    return finish(result, timeouts);
+  }
+
+  const sample = models[0]!;
+  result.sample_configuration = featureVars.filter((v) => sample[v]! > 0).map((v) => names[v - 1]!).sort(byName);
+  const core: string[] = [];
+  const dead: string[] = [];
+  const variant: string[] = [];
+  for (const v of featureVars) {
+    const b = backbone.value[v]!;
+    (b > 0 ? core : b < 0 ? dead : variant).push(names[v - 1]!);
+  }
+  result.core = core.sort(byName);
+  result.dead = dead.sort(byName);
+  result.variant = variant.sort(byName);
+
+  // The count: the tree formula when nothing crosses the tree, else the component counter.
+  if (options.skipCount) {
+    result.configurations_status = 'skipped';
+  } else {
+    const countDeadline = Deadline.after(overall.remainingMs() * COUNT_SHARE);
+    const count = timed('count', () => countConfigurations(enc, countDeadline));
+    if (count === null) {
+      result.configurations_status = 'timeout';
+      timeouts.push('count');
+    } else {
+      result.configurations = count.toString();
+      result.configurations_status = 'exact';
+    }
+  }
+
+  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, (m) => models.push(m)));
+  if (falseOptional === null) timeouts.push('false_optional');
+  else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
+
+  const sets = timed('atomic_sets', () => atomicSets(solver, featureVars, backbone.value, models, overall));
+  if (sets === null) timeouts.push('atomic_sets');
+  else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
+
+  // Explanations: why each dead feature is dead, and why each false-optional one is forced.
+  timed('explanations', () => {
+    const reasons: Record<string, 'tree'> = {};
+    for (const name of result.dead!) {
+      const why = explain([enc.names.indexOf(name) + 1]);
+      if (why === null) return timeouts.push('explanations');
+      if (why === undefined) continue;
+      result.explanations.dead[name] = why;
+      if (why.length === 0) reasons[name] = 'tree';
+    }
+    if (falseOptional !== null) {
+      const seen = new Set<string>();
+      for (const i of falseOptional) {
+        const node = enc.flat.features[i]!;
+        if (seen.has(node.name)) continue;
+        seen.add(node.name);
+        const parent = enc.nodeVar[node.parent]!;
+        const why = explain([parent, -enc.nodeVar[i]!]);
+        if (why === null) return timeouts.push('explanations');
+        if (why === undefined) continue;
+        result.explanations.false_optional[node.name] = why;
+        if (why.length === 0) reasons[node.name] = 'tree';
+      }
+    }
+    if (Object.keys(reasons).length > 0) result.reasons = reasons;
+    return 0;
+  });
+  return finish(result, timeouts);
+}
+
+function finish(result: AnalysisResult, timeouts: OperationName[]): AnalysisResult {
+  if (timeouts.length > 0) result.timeouts = [...new Set(timeouts)];
+  return result;
+}
+
+/** The exact number of configurations, or null past the deadline. */
+export function countConfigurations(enc: EncodedModel, deadline: Deadline): bigint | null {
+  if (enc.constraints.length === 0 && !enc.sharedNames) return treeFormulaCount(enc.flat);
+  const clauses: number[][] = [...enc.tree, ...enc.definitions];
+  for (const k of enc.constraints) clauses.push(...k.clauses);
+  return countCnf(enc.numVars, clauses, deadline);
+}

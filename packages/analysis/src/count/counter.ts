@@ -1,0 +1,508 @@
+// Exact model counting (#SAT) in the design of sharpSAT: DPLL with unit propagation over two
+// watched literals, the residual formula split into connected components after every decision,
+// each component counted on its own (the counts multiply) and remembered in a cache keyed by
+// the component's variables and active clauses, so that a component met again under another
+// assignment is not counted twice.
+//
+// The search runs on an explicit stack (a model with thousands of features would overflow the
+// call stack). Counts are BigInts: real models have far more than 2^53 configurations.
+//
+// Conflict clauses are not learned here: a clause learned under one branch would be used to
+// prune components whose cached counts are then reused where the clause's premises do not hold
+// (sharpSAT must clean such "polluted" entries). Feature models propagate so strongly that
+// unit propagation plus components and the cache carry the work; learning is where the SAT
+// solver (sat/solver.ts) uses it.
+
+import { Deadline } from '../deadline.ts';
+
+const TRUE = 1;
+const FALSE = -1;
+
+interface Component {
+  vars: Int32Array;
+  clauses: Int32Array;
+  key: string;
+  branchVar: number;
+}
+
+interface Frame {
+  comp: Component;
+  /** 0: first polarity in progress, 1: second, 2: both done. */
+  branch: number;
+  trailStart: number;
+  total: bigint;
+  subs: Component[] | null;
+  sub: number;
+  product: bigint;
+}
+
+/** CSR lists: the items of key k are data[start[k] .. start[k+1]). */
+function buildCsr(size: number, keyOf: (i: number) => number, valueOf: (i: number) => number, count: number) {
+  const start = new Int32Array(size + 1);
+  for (let i = 0; i < count; i++) start[keyOf(i) + 1]++;
+  for (let k = 0; k < size; k++) start[k + 1] += start[k]!;
+  const fill = start.slice(0, size);
+  const data = new Int32Array(start[size]!);
+  for (let i = 0; i < count; i++) data[fill[keyOf(i)]!++] = valueOf(i);
+  return { start, data };
+}
+
+const MAX_CACHE_CHARS = 64 * 1024 * 1024;
+
+/**
+ * The number of assignments of variables 1..numVars that satisfy every clause (DIMACS literals),
+ * or null when the deadline passed first.
+ */
+export function countCnf(numVars: number, clauses: number[][], deadline: Deadline = Deadline.none()): bigint | null {
+  const counter = new ComponentCounter(numVars, clauses, deadline);
+  return counter.count();
+}
+
+class ComponentCounter {
+  private readonly n: number;
+  private readonly deadline: Deadline;
+  private readonly litVal: Int8Array;
+  private readonly trail: Int32Array;
+  private trailSize = 0;
+  private qhead = 0;
+  private contradiction = false;
+
+  // Binary clauses: implied[lit] are the literals made true when lit becomes true.
+  private binStart!: Int32Array;
+  private binData!: Int32Array;
+  // Long clauses (3 literals or more), literals in one array.
+  private clauseStart!: Int32Array;
+  private clauseLits!: Int32Array;
+  private watches!: number[][];
+  // For component detection: per variable, its long clauses and its binary neighbours.
+  private occStart!: Int32Array;
+  private occData!: Int32Array;
+  private nbrStart!: Int32Array;
+  private nbrData!: Int32Array;
+
+  private readonly varStamp: Int32Array;
+  private readonly clauseStamp: Int32Array;
+  private readonly varBuf: Int32Array;
+  private readonly clauseBuf: Int32Array;
+  private stamp = 0;
+
+  /** Decision priority of each variable: its position in a min-degree elimination order. */
+  private readonly rank: Int32Array;
+  private readonly cache = new Map<string, bigint>();
+  private cacheChars = 0;
+  private steps = 0;
+  stats = { decisions: 0, conflicts: 0, cacheHits: 0, components: 0, compVars: 0 };
+
+  constructor(numVars: number, input: number[][], deadline: Deadline) {
+    this.n = numVars;
+    this.deadline = deadline;
+    this.litVal = new Int8Array(2 * numVars + 2);
+    this.trail = new Int32Array(numVars + 1);
+    this.varStamp = new Int32Array(numVars + 1);
+    this.varBuf = new Int32Array(numVars + 1);
+
+    const binaries: number[] = [];
+    const longs: number[][] = [];
+    const units: number[] = [];
+    for (const clause of input) {
+      const set = new Set<number>();
+      let tautology = false;
+      for (const d of clause) {
+        if (!Number.isInteger(d) || d === 0 || Math.abs(d) > numVars) throw new RangeError(`not a literal of ${numVars} variables: ${d}`);
+        const l = d > 0 ? d << 1 : ((-d) << 1) | 1;
+        if (set.has(l ^ 1)) tautology = true;
+        set.add(l);
+      }
+      if (tautology) continue;
+      const lits = [...set];
+      if (lits.length === 0) this.contradiction = true;
+      else if (lits.length === 1) units.push(lits[0]!);
+      else if (lits.length === 2) binaries.push(lits[0]!, lits[1]!);
+      else longs.push(lits);
+    }
+    this.clauseStamp = new Int32Array(longs.length);
+    this.clauseBuf = new Int32Array(longs.length);
+
+    const nb = binaries.length / 2;
+    const bin = buildCsr(2 * numVars + 2, (i) => (i < nb ? binaries[2 * i]! ^ 1 : binaries[2 * (i - nb) + 1]! ^ 1), (i) => (i < nb ? binaries[2 * i + 1]! : binaries[2 * (i - nb)]!), 2 * nb);
+    this.binStart = bin.start;
+    this.binData = bin.data;
+    const nbr = buildCsr(numVars + 1, (i) => (i < nb ? binaries[2 * i]! >> 1 : binaries[2 * (i - nb) + 1]! >> 1), (i) => (i < nb ? binaries[2 * i + 1]! >> 1 : binaries[2 * (i - nb)]! >> 1), 2 * nb);
+    this.nbrStart = nbr.start;
+    this.nbrData = nbr.data;
+
+    this.clauseStart = new Int32Array(longs.length + 1);
+    let total = 0;
+    for (let c = 0; c < longs.length; c++) {
+      this.clauseStart[c] = total;
+      total += longs[c]!.length;
+    }
+    this.clauseStart[longs.length] = total;
+    this.clauseLits = new Int32Array(total);
+    const occKeys: number[] = [];
+    const occVals: number[] = [];
+    this.watches = Array.from({ length: 2 * numVars + 2 }, () => []);
+    for (let c = 0; c < longs.length; c++) {
+      const lits = longs[c]!;
+      this.clauseLits.set(lits, this.clauseStart[c]!);
+      for (const l of lits) {
+        occKeys.push(l >> 1);
+        occVals.push(c);
+      }
+      this.watches[lits[0]!]!.push(c);
+      this.watches[lits[1]!]!.push(c);
+    }
+    const occ = buildCsr(numVars + 1, (i) => occKeys[i]!, (i) => occVals[i]!, occKeys.length);
+    this.occStart = occ.start;
+    this.occData = occ.data;
+
+    this.rank = eliminationRanks(numVars, binaries, longs);
+    for (const u of units) {
+      const val = this.litVal[u];
+      if (val === FALSE) this.contradiction = true;
+      else if (val === 0) this.assign(u);
+    }
+  }
+
+  private assign(lit: number): void {
+    this.litVal[lit] = TRUE;
+    this.litVal[lit ^ 1] = FALSE;
+    this.trail[this.trailSize++] = lit;
+  }
+
+  private undo(to: number): void {
+    for (let i = this.trailSize - 1; i >= to; i--) {
+      const lit = this.trail[i]!;
+      this.litVal[lit] = 0;
+      this.litVal[lit ^ 1] = 0;
+    }
+    this.trailSize = to;
+    this.qhead = to;
+  }
+
+  /** Unit propagation; false on a conflict. */
+  private propagate(): boolean {
+    const litVal = this.litVal;
+    const lits = this.clauseLits;
+    const starts = this.clauseStart;
+    while (this.qhead < this.trailSize) {
+      const p = this.trail[this.qhead++]!;
+      for (let i = this.binStart[p]!, end = this.binStart[p + 1]!; i < end; i++) {
+        const q = this.binData[i]!;
+        const val = litVal[q];
+        if (val === TRUE) continue;
+        if (val === FALSE) return false;
+        this.assign(q);
+      }
+      const falseLit = p ^ 1;
+      const ws = this.watches[falseLit]!;
+      let i = 0;
+      let j = 0;
+      const n = ws.length;
+      while (i < n) {
+        const c = ws[i++]!;
+        const s = starts[c]!;
+        const e = starts[c + 1]!;
+        if (lits[s] === falseLit) {
+          lits[s] = lits[s + 1]!;
+          lits[s + 1] = falseLit;
+        }
+        const first = lits[s]!;
+        if (litVal[first] === TRUE) {
+          ws[j++] = c;
+          continue;
+        }
+        let moved = false;
+        for (let k = s + 2; k < e; k++) {
+          const l = lits[k]!;
+          if (litVal[l] !== FALSE) {
+            lits[s + 1] = l;
+            lits[k] = falseLit;
+            this.watches[l]!.push(c);
+            moved = true;
+            break;
+          }
+        }
+        if (moved) continue;
+        ws[j++] = c;
+        if (litVal[first] === FALSE) {
+          while (i < n) ws[j++] = ws[i++]!;
+          ws.length = j;
+          return false;
+        }
+        this.assign(first);
+      }
+      ws.length = j;
+    }
+    return true;
+  }
+
+  /** The connected components of the unassigned variables among `vars` (one-variable ones are left out: they are free). */
+  private components(vars: ArrayLike<number>): Component[] {
+    const stamp = ++this.stamp;
+    const litVal = this.litVal;
+    const varStamp = this.varStamp;
+    const clauseStamp = this.clauseStamp;
+    const rank = this.rank;
+    const nbrStart = this.nbrStart;
+    const nbrData = this.nbrData;
+    const occStart = this.occStart;
+    const occData = this.occData;
+    const clauseStart = this.clauseStart;
+    const clauseLits = this.clauseLits;
+    const varBuf = this.varBuf;
+    const clauseBuf = this.clauseBuf;
+    const out: Component[] = [];
+    for (let i = 0; i < vars.length; i++) {
+      const root = vars[i]!;
+      if (varStamp[root] === stamp || litVal[root << 1] !== 0) continue;
+      varStamp[root] = stamp;
+      // varBuf doubles as the work queue: variables are appended once and visited in order.
+      let nv = 0;
+      let nc = 0;
+      varBuf[nv++] = root;
+      let best = root;
+      for (let head = 0; head < nv; head++) {
+        const u = varBuf[head]!;
+        if (rank[u]! > rank[best]!) best = u;
+        for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
+          const w = nbrData[k]!;
+          if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
+            varStamp[w] = stamp;
+            varBuf[nv++] = w;
+          }
+        }
+        for (let k = occStart[u]!, end = occStart[u + 1]!; k < end; k++) {
+          const c = occData[k]!;
+          if (clauseStamp[c] === stamp) continue;
+          clauseStamp[c] = stamp;
+          const s = clauseStart[c]!;
+          const e = clauseStart[c + 1]!;
+          let satisfied = false;
+          for (let m = s; m < e; m++) {
+            if (litVal[clauseLits[m]!] === TRUE) {
+              satisfied = true;
+              break;
+            }
+          }
+          if (satisfied) continue;
+          clauseBuf[nc++] = c;
+          for (let m = s; m < e; m++) {
+            const w = clauseLits[m]! >> 1;
+            if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
+              varStamp[w] = stamp;
+              varBuf[nv++] = w;
+            }
+          }
+        }
+      }
+      if (nv < 2) continue;
+      this.stats.components++;
+      this.stats.compVars += nv;
+      const v = varBuf.slice(0, nv).sort();
+      const cl = clauseBuf.slice(0, nc).sort();
+      out.push({ vars: v, clauses: cl, key: componentKey(v, cl), branchVar: best });
+    }
+    return out;
+  }
+
+  private remember(key: string, value: bigint): void {
+    if (this.cacheChars + key.length > MAX_CACHE_CHARS) {
+      // Forget the older half: Map keeps insertion order.
+      let drop = this.cache.size >> 1;
+      for (const k of this.cache.keys()) {
+        if (drop-- <= 0) break;
+        this.cacheChars -= k.length;
+        this.cache.delete(k);
+      }
+    }
+    this.cache.set(key, value);
+    this.cacheChars += key.length;
+  }
+
+  count(): bigint | null {
+    if (this.contradiction || !this.propagate()) return 0n;
+    const all = new Int32Array(this.n);
+    for (let v = 1; v <= this.n; v++) all[v - 1] = v;
+    const comps = this.components(all);
+    let inComps = 0;
+    for (const c of comps) inComps += c.vars.length;
+    const free = this.n - this.trailSize - inComps;
+    let result = 1n << BigInt(free);
+    for (const comp of comps) {
+      const c = this.countComponent(comp);
+      if (c === null) return null;
+      result *= c;
+      if (result === 0n) return 0n;
+    }
+    return result;
+  }
+
+  private countComponent(root: Component): bigint | null {
+    const cached = this.cache.get(root.key);
+    if (cached !== undefined) return cached;
+    const stack: Frame[] = [newFrame(root)];
+    let childResult: bigint | undefined;
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (childResult !== undefined) {
+        f.product *= childResult;
+        f.sub++;
+        childResult = undefined;
+      }
+      if (f.subs !== null) {
+        const subs = f.subs;
+        while (f.product !== 0n && f.sub < subs.length) {
+          const known = this.cache.get(subs[f.sub]!.key);
+          if (known === undefined) break;
+          this.stats.cacheHits++;
+          f.product *= known;
+          f.sub++;
+        }
+        if (f.product !== 0n && f.sub < subs.length) {
+          stack.push(newFrame(subs[f.sub]!));
+          continue;
+        }
+        f.total += f.product;
+        this.undo(f.trailStart);
+        f.branch++;
+        f.subs = null;
+      }
+      if (f.branch === 2) {
+        this.remember(f.comp.key, f.total);
+        stack.pop();
+        childResult = f.total;
+        continue;
+      }
+      if ((++this.steps & 1023) === 0 && this.deadline.expired()) {
+        this.undo(stack[0]!.trailStart);
+        return null;
+      }
+      // Deselecting first suits feature models: a deselected parent switches its subtree off.
+      const v = f.comp.branchVar;
+      f.trailStart = this.trailSize;
+      this.assign(f.branch === 0 ? (v << 1) | 1 : v << 1);
+      this.stats.decisions++;
+      if (!this.propagate()) {
+        this.stats.conflicts++;
+        this.undo(f.trailStart);
+        f.branch++;
+        continue;
+      }
+      const subs = this.components(f.comp.vars);
+      let inSubs = 0;
+      for (const s of subs) inSubs += s.vars.length;
+      const free = f.comp.vars.length - (this.trailSize - f.trailStart) - inSubs;
+      f.product = 1n << BigInt(free);
+      f.subs = subs;
+      f.sub = 0;
+    }
+    return childResult!;
+  }
+}
+
+function newFrame(comp: Component): Frame {
+  return { comp, branch: 0, trailStart: 0, total: 0n, subs: null, sub: 0, product: 1n };
+}
+
+/** The variables and active clauses as one string: sorted deltas, one UTF-16 unit each when small. */
+function componentKey(vars: Int32Array, clauses: Int32Array): string {
+  const codes: number[] = [];
+  let prev = 0;
+  for (let i = 0; i < vars.length; i++) {
+    const delta = vars[i]! - prev;
+    prev = vars[i]!;
+    if (delta < 0xd000) codes.push(delta);
+    else codes.push(0xffff, delta & 0x7fff, (delta >>> 15) & 0x7fff, delta >>> 30);
+  }
+  codes.push(0);
+  prev = -1;
+  for (let i = 0; i < clauses.length; i++) {
+    const delta = clauses[i]! - prev;
+    prev = clauses[i]!;
+    if (delta < 0xd000) codes.push(delta);
+    else codes.push(0xffff, delta & 0x7fff, (delta >>> 15) & 0x7fff, delta >>> 30);
+  }
+  let key = '';
+  for (let i = 0; i < codes.length; i += 8192) key += String.fromCharCode.apply(null, codes.slice(i, i + 8192));
+  return key;
+}
+/**
+ * Ranks variables by a min-degree elimination of the primal graph (variables adjacent when they
+ * share a clause): the variable eliminated last ranks highest. Branching on high ranks first
+ * decides the separators of a tree decomposition before what they separate, so components
+ * split early and stay few (the idea behind tree-decomposition-guided counters). Fill-in is
+ * capped: past the budget the remaining variables keep their order by degree.
+ */
+function eliminationRanks(numVars: number, binaries: number[], longs: number[][]): Int32Array {
+  const adj: Set<number>[] = Array.from({ length: numVars + 1 }, () => new Set<number>());
+  const link = (a: number, b: number) => {
+    if (a === b) return;
+    adj[a]!.add(b);
+    adj[b]!.add(a);
+  };
+  for (let i = 0; i < binaries.length; i += 2) link(binaries[i]! >> 1, binaries[i + 1]! >> 1);
+  for (const c of longs) for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) link(c[i]! >> 1, c[j]! >> 1);
+  const rank = new Int32Array(numVars + 1);
+  const eliminated = new Uint8Array(numVars + 1);
+  // Binary heap of (degree, variable) with lazy deletion.
+  const heapDeg: number[] = [];
+  const heapVar: number[] = [];
+  const push = (d: number, v: number) => {
+    let i = heapDeg.length;
+    heapDeg.push(d);
+    heapVar.push(v);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heapDeg[p]! <= d) break;
+      heapDeg[i] = heapDeg[p]!;
+      heapVar[i] = heapVar[p]!;
+      i = p;
+    }
+    heapDeg[i] = d;
+    heapVar[i] = v;
+  };
+  const pop = (): [number, number] => {
+    const d0 = heapDeg[0]!;
+    const v0 = heapVar[0]!;
+    const d = heapDeg.pop()!;
+    const v = heapVar.pop()!;
+    if (heapDeg.length > 0) {
+      let i = 0;
+      const n = heapDeg.length;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heapDeg[c + 1]! < heapDeg[c]!) c++;
+        if (heapDeg[c]! >= d) break;
+        heapDeg[i] = heapDeg[c]!;
+        heapVar[i] = heapVar[c]!;
+        i = c;
+      }
+      heapDeg[i] = d;
+      heapVar[i] = v;
+    }
+    return [d0, v0];
+  };
+  for (let v = 1; v <= numVars; v++) push(adj[v]!.size, v);
+  let fillBudget = 4_000_000;
+  let position = 0;
+  while (heapDeg.length > 0) {
+    const [d, v] = pop();
+    if (eliminated[v] || d !== adj[v]!.size) {
+      if (!eliminated[v]) push(adj[v]!.size, v);
+      continue;
+    }
+    eliminated[v] = 1;
+    rank[v] = ++position;
+    const nbrs = [...adj[v]!];
+    for (const u of nbrs) adj[u]!.delete(v);
+    if (fillBudget > 0) {
+      fillBudget -= nbrs.length * nbrs.length;
+      for (let i = 0; i < nbrs.length; i++) for (let j = i + 1; j < nbrs.length; j++) link(nbrs[i]!, nbrs[j]!);
+    }
+    for (const u of nbrs) push(adj[u]!.size, u);
+    adj[v]!.clear();
+  }
+  return rank;
+}

@@ -1,0 +1,213 @@
+// The model as a CNF for analysis. Unlike the DIMACS export, every auxiliary variable is fully
+// defined by the feature variables (Tseitin definitions in both directions, counters whose
+// variables mean exactly "at least j of the first i children"), so the number of models of
+// the CNF over all its variables is the number of configurations. The clauses of each
+// cross-tree constraint are kept apart so that explanations can switch constraints on and off.
+
+import { prepareExport, type BoolExpr, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+
+export interface EncodedConstraint {
+  /** `Line <n>: <source text>`: how explanations name the constraint. */
+  label: string;
+  line: number;
+  /** Clauses that assert the constraint (their auxiliary variables are defined in `definitions`). */
+  clauses: number[][];
+}
+
+export interface EncodedModel {
+  flat: FlatModel;
+  /** Variable v (from 1) of a feature is names[v - 1]. */
+  names: string[];
+  featureVars: number;
+  numVars: number;
+  /** The tree: the root, parent-child links, groups (with the counters' definitions). */
+  tree: number[][];
+  /** Definitions of the constraints' auxiliary variables: satisfiable for any feature assignment. */
+  definitions: number[][];
+  constraints: EncodedConstraint[];
+  /** Constraints the Boolean analysis cannot express (arithmetic, aggregates, strings, unknown names). */
+  ignored: number;
+  /** Variable of each flat feature node. */
+  nodeVar: Int32Array;
+  /** Whether two tree nodes share a name (then the tree formula does not apply). */
+  sharedNames: boolean;
+}
+
+const PAIRWISE_LIMIT = 8;
+
+export function encodeModel(model: UvlModel, text?: string): EncodedModel {
+  const x = prepareExport(model, { unknownFeature: 'leave-out' });
+  const { features } = x.flat;
+  const varOf = new Map<string, number>();
+  x.names.forEach((n, i) => varOf.set(n, i + 1));
+  const nodeVar = Int32Array.from(features, (f) => varOf.get(f.name)!);
+  let next = x.names.length;
+  const fresh = (): number => ++next;
+
+  const tree: number[][] = [];
+  const add = (out: number[][], clause: number[]): void => {
+    // Drop repeated literals and tautologies (shared names can make both).
+    const seen = new Set<number>();
+    for (const l of clause) {
+      if (seen.has(-l)) return;
+      seen.add(l);
+    }
+    out.push([...seen]);
+  };
+
+  /**
+   * Variables c[j] (j < width) meaning "at least j+1 of lits"; returned for the whole list.
+   * Each c is defined in both directions from the previous prefix, so it is determined.
+   */
+  const atLeastCounters = (lits: number[], width: number, out: number[][]): number[] => {
+    let prev: number[] = [];
+    for (let i = 0; i < lits.length; i++) {
+      const xi = lits[i]!;
+      const cur: number[] = [];
+      const w = Math.min(width, i + 1);
+      for (let j = 0; j < w; j++) {
+        const r = fresh();
+        cur.push(r);
+        const before = j < prev.length ? prev[j] : undefined; // at least j+1 among the first i
+        const lower = j === 0 ? undefined : prev[j - 1]; // at least j among the first i
+        // r <=> before | (xi & lower), with lower = true for j = 0
+        if (before !== undefined) add(out, [-before, r]);
+        if (j === 0) add(out, [-xi, r]);
+        else add(out, [-xi, -lower!, r]);
+        add(out, before !== undefined ? [-r, before, xi] : [-r, xi]);
+        if (j > 0) add(out, before !== undefined ? [-r, before, lower!] : [-r, lower!]);
+      }
+      prev = cur;
+    }
+    return prev;
+  };
+
+  add(tree, [nodeVar[0]!]);
+  for (const r of x.flat.relations) {
+    const p = nodeVar[r.parent]!;
+    const kids = r.children.map((c) => nodeVar[c]!);
+    const n = kids.length;
+    for (const c of kids) add(tree, [-c, p]);
+    const min = Math.max(0, r.min);
+    const max = Math.min(n, r.max);
+    if (min > max) {
+      add(tree, [-p]);
+      continue;
+    }
+    if (min >= 1) add(tree, [-p, ...kids]);
+    if (max >= n && min <= 1) continue;
+    if (max === 1 && min <= 1 && n <= PAIRWISE_LIMIT) {
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) add(tree, [-kids[i]!, -kids[j]!]);
+      continue;
+    }
+    if (max === 0) {
+      for (const c of kids) add(tree, [-c]);
+      continue;
+    }
+    const width = max < n ? max + 1 : min;
+    const counts = atLeastCounters(kids, width, tree);
+    if (min >= 2) add(tree, [-p, counts[min - 1]!]);
+    if (max < n) add(tree, [-counts[max]!]); // children imply the parent, so no guard is needed
+  }
+
+  // Constraints: top-level conjunctions split, disjunctions of literals kept as one clause,
+  // anything else named by a Tseitin variable defined in both directions.
+  const definitions: number[][] = [];
+  const define = (e: BoolExpr): number => {
+    switch (e.kind) {
+      case 'var':
+        return e.index + 1;
+      case 'not':
+        return -define(e.operand);
+      case 'and':
+      case 'or': {
+        const lits = e.operands.map(define);
+        const t = fresh();
+        if (e.kind === 'and') {
+          for (const l of lits) add(definitions, [-t, l]);
+          add(definitions, [t, ...lits.map((l) => -l)]);
+        } else {
+          add(definitions, [-t, ...lits]);
+          for (const l of lits) add(definitions, [t, -l]);
+        }
+        return t;
+      }
+      case 'implies': {
+        const a = define(e.left);
+        const b = define(e.right);
+        const t = fresh();
+        add(definitions, [-t, -a, b]);
+        add(definitions, [t, a]);
+        add(definitions, [t, -b]);
+        return t;
+      }
+      case 'equiv': {
+        const a = define(e.left);
+        const b = define(e.right);
+        const t = fresh();
+        add(definitions, [-t, -a, b]);
+        add(definitions, [-t, a, -b]);
+        add(definitions, [t, a, b]);
+        add(definitions, [t, -a, -b]);
+        return t;
+      }
+    }
+  };
+  const disjuncts = (e: BoolExpr, positive: boolean, out: number[]): void => {
+    if (e.kind === 'var') out.push(positive ? e.index + 1 : -(e.index + 1));
+    else if (e.kind === 'not') disjuncts(e.operand, !positive, out);
+    else if (e.kind === 'or' && positive) for (const o of e.operands) disjuncts(o, true, out);
+    else if (e.kind === 'and' && !positive) for (const o of e.operands) disjuncts(o, false, out);
+    else if (e.kind === 'implies' && positive) {
+      disjuncts(e.left, false, out);
+      disjuncts(e.right, true, out);
+    } else {
+      const l = define(e);
+      out.push(positive ? l : -l);
+    }
+  };
+  const clausify = (e: BoolExpr, positive: boolean, out: number[][]): void => {
+    if ((e.kind === 'and' && positive) || (e.kind === 'or' && !positive)) {
+      for (const o of e.operands) clausify(o, positive, out);
+    } else if (e.kind === 'not') {
+      clausify(e.operand, !positive, out);
+    } else if (e.kind === 'implies' && !positive) {
+      clausify(e.left, true, out);
+      clausify(e.right, false, out);
+    } else if (e.kind === 'equiv') {
+      const a = define(e.left);
+      const b = define(e.right);
+      if (positive) {
+        add(out, [-a, b]);
+        add(out, [a, -b]);
+      } else {
+        add(out, [a, b]);
+        add(out, [-a, -b]);
+      }
+    } else {
+      const clause: number[] = [];
+      disjuncts(e, positive, clause);
+      add(out, clause);
+    }
+  };
+  const constraints: EncodedConstraint[] = x.constraints.map((c) => {
+    const clauses: number[][] = [];
+    clausify(c.expression, true, clauses);
+    const span = c.source.expression.span;
+    const quoted = c.source.prefix === '' && text !== undefined ? text.slice(span.offset, span.offset + span.length) : c.text;
+    return { label: `Line ${span.line}: ${quoted.replace(/\s+/g, ' ').trim()}`, line: span.line, clauses };
+  });
+
+  return {
+    flat: x.flat,
+    names: x.names,
+    featureVars: x.names.length,
+    numVars: next,
+    tree,
+    definitions,
+    constraints,
+    ignored: x.leftOut.length,
+    nodeVar,
+    sharedNames: x.names.length !== features.length,
+  };
+}

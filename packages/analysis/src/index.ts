@@ -1,0 +1,8 @@
+// Public API of the analysis engine. A library: no file system, no network, nothing from the app.
+export type * from './types.ts';
+export { analyzeModel } from './analyze.ts';
+export { computeMetrics } from './ops/metrics.ts';
+export { SatSolver, type SolveStatus } from './sat/solver.ts';
+export { countCnf } from './count/counter.ts';
+export { cnfBackbone, type Backbone } from './ops/backbone.ts';
+export { Deadline } from './deadline.ts';

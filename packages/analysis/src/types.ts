@@ -1,0 +1,68 @@
+// The result shape of extensions section 1 ("Result shape"), shared by the CLI and the hub's API.
+
+export type LanguageLevelName = 'boolean' | 'arithmetic' | 'type';
+
+export interface ModelMetrics {
+  /** Every feature of the tree, the root included (flamapy's and the corpus manifest's count). */
+  features: number;
+  leaf_features: number;
+  abstract_features: number;
+  /** Features with at least one child. */
+  compound_features: number;
+  /** Longest root-to-leaf path in edges (a lone root has depth 0). */
+  depth: number;
+  groups: { or: number; alternative: number; cardinality: number };
+  constraints: number;
+  /** Constraints that are a literal, an implication or an equivalence of two literals, or a clause of 2 literals. */
+  simple_constraints: number;
+  complex_constraints: number;
+  features_in_constraints: number;
+  attributes: number;
+  typed_features: number;
+  language_level: LanguageLevelName;
+}
+
+export type OperationName = 'satisfiable' | 'count' | 'backbone' | 'false_optional' | 'atomic_sets' | 'explanations';
+
+export interface AnalysisResult {
+  valid: true;
+  boolean_only: boolean;
+  ignored_constraints: number;
+  /** null when the satisfiability check timed out. */
+  satisfiable: boolean | null;
+  /** An exact decimal integer, or null when not computed. */
+  configurations: string | null;
+  configurations_status: 'exact' | 'timeout' | 'skipped';
+  core: string[] | null;
+  dead: string[] | null;
+  false_optional: string[] | null;
+  variant: string[] | null;
+  atomic_sets: string[][] | null;
+  explanations: {
+    void: string[];
+    dead: Record<string, string[]>;
+    false_optional: Record<string, string[]>;
+  };
+  /** Why an anomaly has an empty explanation: caused by the tree alone. Keys: 'void' or the feature name. */
+  reasons?: Record<string, 'tree'>;
+  /** One valid configuration (feature names, sorted), when satisfiable. */
+  sample_configuration?: string[];
+  metrics: ModelMetrics;
+  timings_ms: Record<string, number>;
+  /** Operations that ran out of their time budget (their values are null). */
+  timeouts?: OperationName[];
+}
+
+export interface InvalidModelResult {
+  valid: false;
+  errors: string[];
+}
+
+export interface AnalyzeOptions {
+  /** Total time budget in milliseconds for all operations (default 60 000). */
+  timeoutMs?: number;
+  /** The source text the model was parsed from: explanations quote constraints from it. */
+  text?: string;
+  /** Skip the exact count (configurations_status 'skipped'). */
+  skipCount?: boolean;
+}
