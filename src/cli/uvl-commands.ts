@@ -1,5 +1,6 @@
-// `hub uvl check` and `hub uvl convert`: the UVL toolkit (packages/uvl) on files.
-// Imports are resolved on disk, relative to the importing file.
+// `hub uvl check`, `hub uvl convert` and `hub uvl analyze`: the UVL toolkit (packages/uvl) and
+// the analysis engine (packages/analysis) on files. Imports are resolved on disk, relative to
+// the importing file.
 
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import {
   type ImportLoader,
   type ParseResult,
 } from '../../packages/uvl/src/index.ts';
+import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -49,7 +51,7 @@ function describeFsError(error: unknown): string {
   }
 }
 
-type Loaded = { ok: true; result: ParseResult } | { ok: false; error: string };
+type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
 
 function loadAndParse(file: string): Loaded {
   let text: string;
@@ -68,7 +70,7 @@ function loadAndParse(file: string): Loaded {
   } catch (error) {
     return { ok: false, error: `Line 1:0 - cannot read ${file}: ${describeFsError(error)}` };
   }
-  return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }) };
+  return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }), text };
 }
 
 const FORMATS = {
@@ -79,7 +81,7 @@ const FORMATS = {
 } as const;
 
 export function registerUvlCommands(program: Command): void {
-  const uvl = program.command('uvl').description('Check and convert UVL feature models');
+  const uvl = program.command('uvl').description('Check, convert and analyse UVL feature models');
 
   uvl
     .command('check')
@@ -167,4 +169,81 @@ export function registerUvlCommands(program: Command): void {
         process.exitCode = 1;
       }
     });
+
+  uvl
+    .command('analyze')
+    .description('Analyse UVL files: configurations, core, dead and false-optional features with explanations, metrics (exit 0 when every file was analysed, 1 when any is invalid)')
+    .argument('<files...>', 'UVL files')
+    .option('--json', 'one JSON line per file: {"file", ...the analysis result}')
+    .option('--timeout <seconds>', 'time budget per file in seconds', '60')
+    .action((files: string[], options: { json?: boolean; timeout: string }) => {
+      const seconds = /^\s*\d+(\.\d*)?\s*$|^\s*\.\d+\s*$/.test(options.timeout) ? Number(options.timeout) : Number.NaN;
+      if (!(seconds > 0) || !Number.isFinite(seconds)) {
+        process.stderr.write(`hub uvl analyze: --timeout must be a positive number of seconds, not '${options.timeout}'\n`);
+        process.exitCode = 1;
+        return;
+      }
+      let allAnalysed = true;
+      for (const file of files) {
+        const loaded = loadAndParse(file);
+        const errors = loaded.ok ? loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) : [loaded.error];
+        if (!loaded.ok || errors.length > 0) {
+          allAnalysed = false;
+          if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: false, errors })}\n`);
+          else process.stdout.write(`${[`${file}: invalid (${errors.length} error${errors.length > 1 ? 's' : ''}), not analysed`, ...errors.map((e) => `  error   ${e}`)].join('\n')}\n`);
+          continue;
+        }
+        const result = analyzeModel(loaded.result.model, { timeoutMs: seconds * 1000, text: loaded.text });
+        if (options.json) process.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
+        else process.stdout.write(`${summary(file, result)}\n`);
+      }
+      process.exitCode = allAnalysed ? 0 : 1;
+    });
+}
+
+/** A feature list for people: sorted names, the first 20 and how many more. */
+function names(list: string[]): string {
+  return list.length <= 20 ? list.join(', ') : `${list.slice(0, 20).join(', ')}, … (${list.length - 20} more)`;
+}
+
+/** The readable report of `hub uvl analyze` without --json. */
+function summary(file: string, r: AnalysisResult): string {
+  const m = r.metrics;
+  const verdict = r.satisfiable === null ? 'satisfiability unknown (timeout)' : r.satisfiable ? 'satisfiable' : 'VOID (no configuration)';
+  const count =
+    r.configurations_status === 'exact' ? `${r.configurations} configuration${r.configurations === '1' ? '' : 's'}` : r.configurations_status === 'timeout' ? 'configurations not counted (timeout)' : 'configurations not counted';
+  const lines = [`${file}: ${verdict}, ${count}${r.boolean_only ? '' : ` of the Boolean part (${r.ignored_constraints} constraint${r.ignored_constraints === 1 ? '' : 's'} left out)`}`];
+  lines.push(
+    `  metrics: ${m.features} features (${m.leaf_features} leaves, ${m.abstract_features} abstract, ${m.typed_features} typed), depth ${m.depth}, ` +
+      `groups ${m.groups.or} or / ${m.groups.alternative} alternative / ${m.groups.cardinality} cardinality, ` +
+      `${m.constraints} constraints (${m.simple_constraints} simple, ${m.complex_constraints} complex) over ${m.features_in_constraints} features, ` +
+      `${m.attributes} attributes, language level ${m.language_level}`,
+  );
+  const list = (label: string, values: string[] | null, explanations?: Record<string, string[]>) => {
+    if (values === null) {
+      lines.push(`  ${label}: not computed (timeout)`);
+      return;
+    }
+    lines.push(`  ${label} (${values.length})${values.length ? `: ${names(values)}` : ''}`);
+    if (!explanations) return;
+    for (const name of values) {
+      const why = explanations[name];
+      if (why && why.length > 0) lines.push(`    ${name} because of:`, ...why.map((w) => `      ${w}`));
+      else if (r.reasons?.[name] === 'tree') lines.push(`    ${name}: caused by the feature tree alone`);
+    }
+  };
+  if (r.satisfiable === false) {
+    if (r.explanations.void.length > 0) lines.push('  void because of:', ...r.explanations.void.map((w) => `    ${w}`));
+    else if (r.reasons?.void === 'tree') lines.push('  void because of the feature tree alone');
+  } else {
+    list('core', r.core);
+    list('dead', r.dead, r.explanations.dead);
+    list('false-optional', r.false_optional, r.explanations.false_optional);
+    if (r.atomic_sets === null) lines.push('  atomic sets: not computed (timeout)');
+    else lines.push(`  atomic sets (${r.atomic_sets.length})${r.atomic_sets.length ? `: ${r.atomic_sets.slice(0, 10).map((s) => `{${names(s)}}`).join(' ')}${r.atomic_sets.length > 10 ? ' …' : ''}` : ''}`);
+  }
+  if (r.timeouts && r.timeouts.length > 0) lines.push(`  timed out: ${r.timeouts.join(', ')}`);
+  const timings = Object.entries(r.timings_ms).map(([k, v]) => `${k} ${v} ms`);
+  if (timings.length > 0) lines.push(`  time: ${timings.join(', ')}`);
+  return lines.join('\n');
 }
