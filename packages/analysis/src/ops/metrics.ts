@@ -26,73 +26,35 @@ export function isSimpleConstraint(e: Expression): boolean {
   return false;
 }
 
-/** What each kind of constraint content requires: 0 Boolean, 1 Arithmetic, 2 Type. */
-function expressionLevel(e: Expression): number {
-  // Iterative: constraints of real models are chains of tens of thousands of operands.
-  let level = 0;
+/** Visits every node of an expression (iterative: real constraints chain tens of thousands of operands). */
+function visit(e: Expression, on: (x: Expression) => void): void {
   const stack: Expression[] = [e];
   while (stack.length > 0) {
     const x = stack.pop()!;
-    switch (x.kind) {
-      case 'ref':
-        break;
-      case 'not':
-        stack.push(x.operand);
-        break;
-      case 'and':
-      case 'or':
-        for (const o of x.operands) stack.push(o);
-        break;
-      case 'implies':
-      case 'equiv':
-      case 'compare':
-      case 'arith':
-        if (x.kind === 'compare' || x.kind === 'arith') level = Math.max(level, 1);
-        stack.push(x.left, x.right);
-        break;
-      case 'number':
-        level = Math.max(level, 1);
-        break;
-      case 'string':
-        level = 2;
-        break;
-      case 'aggregate':
-        level = Math.max(level, x.fn === 'len' ? 2 : 1);
-        break;
-    }
+    on(x);
+    if (x.kind === 'not') stack.push(x.operand);
+    else if (x.kind === 'and' || x.kind === 'or') for (const o of x.operands) stack.push(o);
+    else if (x.kind === 'implies' || x.kind === 'equiv' || x.kind === 'compare' || x.kind === 'arith') stack.push(x.left, x.right);
   }
+}
+
+/** The level an expression needs: 0 Boolean, 1 Arithmetic (comparisons, arithmetic, numbers, sum/avg/floor/ceil), 2 Type (strings, len). */
+function expressionLevel(e: Expression): number {
+  let level = 0;
+  visit(e, (x) => {
+    if (x.kind === 'compare' || x.kind === 'arith' || x.kind === 'number') level = Math.max(level, 1);
+    else if (x.kind === 'string') level = 2;
+    else if (x.kind === 'aggregate') level = Math.max(level, x.fn === 'len' ? 2 : 1);
+  });
   return level;
 }
 
-/** Every reference name inside an expression (iterative). */
+/** Every reference name inside an expression, aggregate arguments included. */
 function referenceNames(e: Expression, out: string[]): void {
-  const stack: Expression[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    switch (x.kind) {
-      case 'ref':
-        out.push(x.ref.name);
-        break;
-      case 'not':
-        stack.push(x.operand);
-        break;
-      case 'and':
-      case 'or':
-        for (const o of x.operands) stack.push(o);
-        break;
-      case 'implies':
-      case 'equiv':
-      case 'compare':
-      case 'arith':
-        stack.push(x.left, x.right);
-        break;
-      case 'aggregate':
-        for (const a of x.args) out.push(a.name);
-        break;
-      default:
-        break;
-    }
-  }
+  visit(e, (x) => {
+    if (x.kind === 'ref') out.push(x.ref.name);
+    else if (x.kind === 'aggregate') for (const a of x.args) out.push(a.name);
+  });
 }
 
 function isAbstract(f: Feature): boolean {

@@ -9,6 +9,7 @@
 
 import type { Expression, UvlModel } from '../../../uvl/src/index.ts';
 import { flattenModel } from '../../../uvl/src/index.ts';
+import { prng } from '../../../uvl/src/corpus.support.ts';
 
 // ------------------------------------------------------------------ the model oracle
 
@@ -304,17 +305,8 @@ export function bruteForceCnf(cnf: Cnf, assumptions: number[] = []): BruteForceC
 
 // ------------------------------------------------------------------ generators
 
-/** A small deterministic PRNG (mulberry32): the same seed gives the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: the same seed gives the same sequence (packages/uvl's test PRNG). */
+export const seededRandom = prng;
 
 const int = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
