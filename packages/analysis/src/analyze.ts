@@ -17,6 +17,8 @@ import { SatSolver } from './sat/solver.ts';
 import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Alternative groups up to this size are pairwise for the SAT calls (the counter keeps its own encoding). */
+const SAT_PAIRWISE_LIMIT = 512;
 /** Share of the remaining budget the count may use. */
 const COUNT_SHARE = 0.7;
 
@@ -65,7 +67,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     return result;
   }
 
-  const enc = timed('encode', () => encodeModel(model, options.text));
+  const enc = timed('encode', () => encodeModel(model, options.text, { pairwiseLimit: SAT_PAIRWISE_LIMIT }));
   result.ignored_constraints = enc.ignored;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
@@ -76,6 +78,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   for (const c of enc.tree) solver.addClause(c);
   for (const c of enc.definitions) solver.addClause(c);
   for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
+  for (let v = enc.featureVars + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
 
   // Satisfiability and the backbone, with every model found kept for the atomic sets.
   const models: Int8Array[] = [];
@@ -128,7 +131,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     result.configurations_status = 'skipped';
   } else {
     const countDeadline = Deadline.after(overall.remainingMs() * COUNT_SHARE);
-    const count = timed('count', () => countConfigurations(enc, countDeadline));
+    const count = timed('count', () => countConfigurations(model, enc, countDeadline, options.text));
     if (count === null) {
       result.configurations_status = 'timeout';
       timeouts.push('count');
@@ -182,8 +185,9 @@ function finish(result: AnalysisResult, timeouts: OperationName[]): AnalysisResu
 }
 
 /** The exact number of configurations, or null past the deadline. */
-export function countConfigurations(enc: EncodedModel, deadline: Deadline): bigint | null {
-  if (enc.constraints.length === 0 && !enc.sharedNames) return treeFormulaCount(enc.flat);
+export function countConfigurations(model: UvlModel, satEncoding: EncodedModel, deadline: Deadline, text?: string): bigint | null {
+  if (satEncoding.constraints.length === 0 && !satEncoding.sharedNames) return treeFormulaCount(satEncoding.flat);
+  const enc = encodeModel(model, text);
   const clauses: number[][] = [...enc.tree, ...enc.definitions];
   for (const k of enc.constraints) clauses.push(...k.clauses);
   return countCnf(enc.numVars, clauses, deadline);

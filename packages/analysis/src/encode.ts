@@ -35,7 +35,17 @@ export interface EncodedModel {
 
 const PAIRWISE_LIMIT = 8;
 
-export function encodeModel(model: UvlModel, text?: string): EncodedModel {
+export interface EncodeOptions {
+  /**
+   * Largest alternative group encoded pairwise (no auxiliary variables). SAT calls prefer many
+   * binary clauses, which propagate fast; the counter prefers the linear counter, since a
+   * pairwise group is a clique that ruins its decomposition.
+   */
+  pairwiseLimit?: number;
+}
+
+export function encodeModel(model: UvlModel, text?: string, options: EncodeOptions = {}): EncodedModel {
+  const pairwiseLimit = options.pairwiseLimit ?? PAIRWISE_LIMIT;
   const x = prepareExport(model, { unknownFeature: 'leave-out' });
   const { features } = x.flat;
   const varOf = new Map<string, number>();
@@ -96,7 +106,7 @@ export function encodeModel(model: UvlModel, text?: string): EncodedModel {
     }
     if (min >= 1) add(tree, [-p, ...kids]);
     if (max >= n && min <= 1) continue;
-    if (max === 1 && min <= 1 && n <= PAIRWISE_LIMIT) {
+    if (max === 1 && min <= 1 && n <= pairwiseLimit) {
       for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) add(tree, [-kids[i]!, -kids[j]!]);
       continue;
     }

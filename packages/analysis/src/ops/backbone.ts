@@ -42,8 +42,6 @@ export function solverBackbone(
   for (let i = 0; i < vars.length; i++) {
     const v = vars[i]!;
     candidate[v] = model[v]!;
-    // Looking for models that disagree first makes filtering remove more candidates.
-    solver.setPhase(v, model[v]! < 0);
   }
   for (let i = 0; i < vars.length; i++) {
     const v = vars[i]!;
@@ -53,6 +51,13 @@ export function solverBackbone(
     if (solver.topValue(lit) === 1) {
       value[v] = c;
       continue;
+    }
+    // Looking for models that disagree with the candidates makes filtering remove more of them;
+    // settled variables lean to false, which in a feature model leaves the most room (a
+    // selected sibling would take the place of a candidate in its alternative group).
+    for (let k = 0; k < vars.length; k++) {
+      const u = vars[k]!;
+      solver.setPhase(u, candidate[u]! < 0);
     }
     const status = solver.solve([-lit], deadline);
     if (status === 'timeout') return null;

@@ -54,6 +54,8 @@ export class SatSolver {
   // Per literal.
   private litVal = new Int8Array(0);
   private watches: Clause[][] = [];
+  /** Beside each watch, a literal of the clause: when it is true the clause is skipped unread. */
+  private blockers: number[][] = [];
   private binImplied: number[][] = [];
   private binReason: Clause[][] = [];
   // Per variable.
@@ -61,6 +63,7 @@ export class SatSolver {
   private reason: (Clause | null)[] = [];
   private activity = new Float64Array(0);
   private savedPhase = new Uint8Array(0); // 1: negative
+  private nonDecision = new Uint8Array(0); // 1: never branched on (set by propagation)
   private seen = new Uint8Array(0);
   private heap = new Int32Array(0);
   private heapIndex = new Int32Array(0); // -1: not in the heap
@@ -102,6 +105,8 @@ export class SatSolver {
     for (let v = this.numVars + 1; v <= n; v++) {
       this.watches[2 * v] = [];
       this.watches[2 * v + 1] = [];
+      this.blockers[2 * v] = [];
+      this.blockers[2 * v + 1] = [];
       this.binImplied[2 * v] = [];
       this.binImplied[2 * v + 1] = [];
       this.binReason[2 * v] = [];
@@ -139,11 +144,22 @@ export class SatSolver {
     this.level = resize32(this.level, cap);
     this.activity = resizeF(this.activity, cap);
     this.savedPhase = resizeU8(this.savedPhase, cap);
+    this.nonDecision = resizeU8(this.nonDecision, cap);
     this.seen = resizeU8(this.seen, cap);
     this.heap = resize32(this.heap, cap);
     this.heapIndex = resize32(this.heapIndex, cap);
     this.trail = resize32(this.trail, cap);
     this.capacity = cap;
+  }
+
+  /**
+   * Marks variables the search need not branch on because propagation fixes them once the
+   * others are set (the analysis encoding's auxiliary variables). Any left unassigned at the
+   * end are still decided, so the answer stays right if that promise does not hold.
+   */
+  setDecisionVar(v: number, decide: boolean): void {
+    this.nonDecision[v] = decide ? 0 : 1;
+    if (decide && this.heapIndex[v]! < 0 && this.litVal[v << 1] === 0) this.heapInsert(v);
   }
 
   /** Sets the phase tried first for a variable (true: positive). */
@@ -201,7 +217,9 @@ export class SatSolver {
       this.binReason[b ^ 1]!.push(c);
     } else {
       this.watches[lits[0]!]!.push(c);
+      this.blockers[lits[0]!]!.push(lits[1]!);
       this.watches[lits[1]!]!.push(c);
+      this.blockers[lits[1]!]!.push(lits[0]!);
     }
   }
 
@@ -228,7 +246,7 @@ export class SatSolver {
       this.litVal[lit ^ 1] = 0;
       this.reason[v] = null;
       this.savedPhase[v] = lit & 1;
-      if (this.heapIndex[v]! < 0) this.heapInsert(v);
+      if (this.heapIndex[v]! < 0 && !this.nonDecision[v]) this.heapInsert(v);
     }
     this.trailSize = stop;
     this.qhead = stop;
@@ -240,7 +258,6 @@ export class SatSolver {
     const litVal = this.litVal;
     while (this.qhead < this.trailSize) {
       const p = this.trail[this.qhead++]!;
-      this.stats.propagations++;
       // Binary clauses: p true makes each implied literal true.
       const implied = this.binImplied[p]!;
       for (let i = 0; i < implied.length; i++) {
@@ -256,11 +273,18 @@ export class SatSolver {
       // Longer clauses watching the literal that just became false.
       const falseLit = p ^ 1;
       const ws = this.watches[falseLit]!;
+      const bs = this.blockers[falseLit]!;
       let i = 0;
       let j = 0;
       const n = ws.length;
       while (i < n) {
+        const blocker = bs[i]!;
         const c = ws[i++]!;
+        if (litVal[blocker] === TRUE) {
+          ws[j] = c;
+          bs[j++] = blocker;
+          continue;
+        }
         if (c.removed) continue;
         const lits = c.lits;
         if (lits[0] === falseLit) {
@@ -268,8 +292,9 @@ export class SatSolver {
           lits[1] = falseLit;
         }
         const first = lits[0]!;
-        if (litVal[first] === TRUE) {
-          ws[j++] = c;
+        if (first !== blocker && litVal[first] === TRUE) {
+          ws[j] = c;
+          bs[j++] = first;
           continue;
         }
         let moved = false;
@@ -279,21 +304,28 @@ export class SatSolver {
             lits[1] = l;
             lits[k] = falseLit;
             this.watches[l]!.push(c);
+            this.blockers[l]!.push(first);
             moved = true;
             break;
           }
         }
         if (moved) continue;
-        ws[j++] = c;
+        ws[j] = c;
+        bs[j++] = first;
         if (litVal[first] === FALSE) {
-          while (i < n) ws[j++] = ws[i++]!;
+          while (i < n) {
+            ws[j] = ws[i]!;
+            bs[j++] = bs[i++]!;
+          }
           ws.length = j;
+          bs.length = j;
           this.qhead = this.trailSize;
           return c;
         }
         this.assign(first, c);
       }
       ws.length = j;
+      bs.length = j;
     }
     return null;
   }
@@ -330,6 +362,8 @@ export class SatSolver {
     out[0] = p ^ 1;
 
     // Local minimisation: a literal whose reason's other literals are all in the clause is redundant.
+    // Every literal marked above is unmarked afterwards, the dropped ones included.
+    const marked = out.slice(1);
     let n = 1;
     for (let k = 1; k < out.length; k++) {
       const q = out[k]!;
@@ -349,8 +383,8 @@ export class SatSolver {
       }
       if (!redundant) out[n++] = q;
     }
-    for (let k = 1; k < out.length; k++) seen[out[k]! >> 1] = 0;
     out.length = n;
+    for (const q of marked) seen[q >> 1] = 0;
 
     let backtrack = 0;
     if (n > 1) {
@@ -487,6 +521,10 @@ export class SatSolver {
   private pickBranch(): number {
     while (this.heapSize > 0) {
       const v = this.heapPop();
+      if (this.nonDecision[v]) continue;
+      if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
+    }
+    for (let v = 1; v <= this.numVars; v++) {
       if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
     }
     return -1;
