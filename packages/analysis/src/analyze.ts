@@ -141,7 +141,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     }
   }
 
-  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, (m) => models.push(m)));
+  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, models.slice(), (m) => models.push(m)));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 

@@ -12,6 +12,7 @@ export function falseOptionalNodes(
   enc: EncodedModel,
   backbone: Int8Array,
   deadline: Deadline,
+  known: Int8Array[] = [],
   onModel?: (model: Int8Array) => void,
 ): number[] | null {
   const { features } = enc.flat;
@@ -33,6 +34,7 @@ export function falseOptionalNodes(
       if (open[i] && model[enc.nodeVar[features[i]!.parent]!]! > 0 && model[enc.nodeVar[i]!]! < 0) open[i] = 0;
     }
   };
+  for (const model of known) refute(model);
   const out: number[] = [];
   for (const i of candidates) {
     if (!open[i]) continue;
@@ -41,6 +43,8 @@ export function falseOptionalNodes(
       out.push(i);
       continue;
     }
+    // Open candidates off: a model that turns them off under a selected parent refutes them too.
+    for (const k of candidates) if (open[k]) solver.setPhase(enc.nodeVar[k]!, false);
     const status = solver.solve([enc.nodeVar[features[i]!.parent]!, -fv], deadline);
     if (status === 'timeout') return null;
     if (status === 'unsat') {
