@@ -67,18 +67,14 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     return result;
   }
 
-  const enc = timed('encode', () => encodeModel(model, options.text, { pairwiseLimit: SAT_PAIRWISE_LIMIT }));
+  const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
   const featureVars: number[] = [];
   for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
 
-  const solver = new SatSolver(enc.numVars);
-  for (const c of enc.tree) solver.addClause(c);
-  for (const c of enc.definitions) solver.addClause(c);
-  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
-  for (let v = enc.featureVars + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
+  const solver = satSolverFor(enc);
 
   // Satisfiability and the backbone, with every model found kept for the atomic sets.
   const models: Int8Array[] = [];
@@ -182,6 +178,29 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
 function finish(result: AnalysisResult, timeouts: OperationName[]): AnalysisResult {
   if (timeouts.length > 0) result.timeouts = [...new Set(timeouts)];
   return result;
+}
+
+/** The backbone of the model's feature variables on its own solver (the benchmark times it alone). */
+export function modelBackbone(enc: EncodedModel, deadline: Deadline): ReturnType<typeof solverBackbone> {
+  const solver = satSolverFor(enc);
+  const vars: number[] = [];
+  for (let v = 1; v <= enc.featureVars; v++) vars.push(v);
+  return solverBackbone(solver, vars, deadline);
+}
+
+function satSolverFor(enc: EncodedModel): SatSolver {
+  const solver = new SatSolver(enc.numVars);
+  for (const c of enc.tree) solver.addClause(c);
+  for (const c of enc.definitions) solver.addClause(c);
+  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
+  // Auxiliary variables follow from the features by propagation: branching on them is wasted.
+  for (let v = enc.featureVars + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
+  return solver;
+}
+
+/** The encoding the SAT-based operations use. */
+export function satEncoding(model: UvlModel, text?: string): EncodedModel {
+  return encodeModel(model, text, { pairwiseLimit: SAT_PAIRWISE_LIMIT });
 }
 
 /** The exact number of configurations, or null past the deadline. */

@@ -1,6 +1,7 @@
 // Public API of the analysis engine. A library: no file system, no network, nothing from the app.
 export type * from './types.ts';
-export { analyzeModel } from './analyze.ts';
+export { analyzeModel, countConfigurations, modelBackbone, satEncoding } from './analyze.ts';
+export { encodeModel, type EncodedModel } from './encode.ts';
 export { computeMetrics } from './ops/metrics.ts';
 export { SatSolver, type SolveStatus } from './sat/solver.ts';
 export { countCnf } from './count/counter.ts';
