@@ -83,7 +83,8 @@ class ComponentCounter {
   private readonly varStamp: Int32Array;
   private readonly clauseStamp: Int32Array;
   private readonly varBuf: Int32Array;
-  private readonly clauseBuf: Int32Array;
+  private readonly varOwner: Int32Array;
+  private readonly clauseOwner: Int32Array;
   private stamp = 0;
 
   /** Decision priority of each variable: its position in a min-degree elimination order. */
@@ -100,6 +101,7 @@ class ComponentCounter {
     this.trail = new Int32Array(numVars + 1);
     this.varStamp = new Int32Array(numVars + 1);
     this.varBuf = new Int32Array(numVars + 1);
+    this.varOwner = new Int32Array(numVars + 1);
 
     const binaries: number[] = [];
     const longs: number[][] = [];
@@ -121,7 +123,7 @@ class ComponentCounter {
       else longs.push(lits);
     }
     this.clauseStamp = new Int32Array(longs.length);
-    this.clauseBuf = new Int32Array(longs.length);
+    this.clauseOwner = new Int32Array(longs.length);
 
     const nb = binaries.length / 2;
     const bin = buildCsr(2 * numVars + 2, (i) => (i < nb ? binaries[2 * i]! ^ 1 : binaries[2 * (i - nb) + 1]! ^ 1), (i) => (i < nb ? binaries[2 * i + 1]! : binaries[2 * (i - nb)]!), 2 * nb);
@@ -237,12 +239,19 @@ class ComponentCounter {
     return true;
   }
 
-  /** The connected components of the unassigned variables among `vars` (one-variable ones are left out: they are free). */
-  private components(vars: ArrayLike<number>): Component[] {
+  /**
+   * The connected components of the unassigned variables among `vars` (sorted), whose active
+   * clauses are among `clauses` (sorted). One-variable components are left out: they are free.
+   * The lists come out sorted without sorting: the parent's sorted lists are dealt out to the
+   * components in order.
+   */
+  private components(vars: Int32Array, clauses: Int32Array): Component[] {
     const stamp = ++this.stamp;
     const litVal = this.litVal;
     const varStamp = this.varStamp;
     const clauseStamp = this.clauseStamp;
+    const owner = this.varOwner;
+    const clauseOwner = this.clauseOwner;
     const rank = this.rank;
     const nbrStart = this.nbrStart;
     const nbrData = this.nbrData;
@@ -250,26 +259,29 @@ class ComponentCounter {
     const occData = this.occData;
     const clauseStart = this.clauseStart;
     const clauseLits = this.clauseLits;
-    const varBuf = this.varBuf;
-    const clauseBuf = this.clauseBuf;
-    const out: Component[] = [];
+    const queue = this.varBuf;
+    const sizes: number[] = [];
+    const clauseCounts: number[] = [];
+    const best: number[] = [];
     for (let i = 0; i < vars.length; i++) {
       const root = vars[i]!;
       if (varStamp[root] === stamp || litVal[root << 1] !== 0) continue;
+      const id = sizes.length;
       varStamp[root] = stamp;
-      // varBuf doubles as the work queue: variables are appended once and visited in order.
+      owner[root] = id;
       let nv = 0;
       let nc = 0;
-      varBuf[nv++] = root;
-      let best = root;
+      queue[nv++] = root;
+      let top = root;
       for (let head = 0; head < nv; head++) {
-        const u = varBuf[head]!;
-        if (rank[u]! > rank[best]!) best = u;
+        const u = queue[head]!;
+        if (rank[u]! > rank[top]!) top = u;
         for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
           const w = nbrData[k]!;
           if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
             varStamp[w] = stamp;
-            varBuf[nv++] = w;
+            owner[w] = id;
+            queue[nv++] = w;
           }
         }
         for (let k = occStart[u]!, end = occStart[u + 1]!; k < end; k++) {
@@ -285,23 +297,53 @@ class ComponentCounter {
               break;
             }
           }
-          if (satisfied) continue;
-          clauseBuf[nc++] = c;
+          if (satisfied) {
+            clauseOwner[c] = -1;
+            continue;
+          }
+          clauseOwner[c] = id;
+          nc++;
           for (let m = s; m < e; m++) {
             const w = clauseLits[m]! >> 1;
             if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
               varStamp[w] = stamp;
-              varBuf[nv++] = w;
+              owner[w] = id;
+              queue[nv++] = w;
             }
           }
         }
       }
-      if (nv < 2) continue;
+      sizes.push(nv);
+      clauseCounts.push(nc);
+      best.push(top);
+    }
+    const varLists: (Int32Array | null)[] = sizes.map((n) => (n >= 2 ? new Int32Array(n) : null));
+    const clauseLists: (Int32Array | null)[] = sizes.map((n, id) => (n >= 2 ? new Int32Array(clauseCounts[id]!) : null));
+    const fillV = new Int32Array(sizes.length);
+    const fillC = new Int32Array(sizes.length);
+    for (let i = 0; i < vars.length; i++) {
+      const v = vars[i]!;
+      if (varStamp[v] !== stamp || litVal[v << 1] !== 0) continue;
+      const id = owner[v]!;
+      const list = varLists[id];
+      if (list) list[fillV[id]!++] = v;
+    }
+    for (let i = 0; i < clauses.length; i++) {
+      const c = clauses[i]!;
+      if (clauseStamp[c] !== stamp) continue;
+      const id = clauseOwner[c]!;
+      if (id < 0) continue;
+      const list = clauseLists[id];
+      if (list) list[fillC[id]!++] = c;
+    }
+    const out: Component[] = [];
+    for (let id = 0; id < sizes.length; id++) {
+      const v = varLists[id];
+      if (!v) continue;
+      const cl = clauseLists[id]!;
       this.stats.components++;
-      this.stats.compVars += nv;
-      const v = varBuf.slice(0, nv).sort();
-      const cl = clauseBuf.slice(0, nc).sort();
-      out.push({ vars: v, clauses: cl, key: componentKey(v, cl), branchVar: best });
+      this.stats.compVars += v.length;
+      out.push({ vars: v, clauses: cl, key: componentKey(v, cl), branchVar: best[id]! });
     }
     return out;
   }
@@ -324,7 +366,9 @@ class ComponentCounter {
     if (this.contradiction || !this.propagate()) return 0n;
     const all = new Int32Array(this.n);
     for (let v = 1; v <= this.n; v++) all[v - 1] = v;
-    const comps = this.components(all);
+    const allClauses = new Int32Array(this.clauseStamp.length);
+    for (let c = 0; c < allClauses.length; c++) allClauses[c] = c;
+    const comps = this.components(all, allClauses);
     let inComps = 0;
     for (const c of comps) inComps += c.vars.length;
     const free = this.n - this.trailSize - inComps;
@@ -389,7 +433,7 @@ class ComponentCounter {
         f.branch++;
         continue;
       }
-      const subs = this.components(f.comp.vars);
+      const subs = this.components(f.comp.vars, f.comp.clauses);
       let inSubs = 0;
       for (const s of subs) inSubs += s.vars.length;
       const free = f.comp.vars.length - (this.trailSize - f.trailStart) - inSubs;
