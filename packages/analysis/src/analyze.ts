@@ -80,7 +80,8 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   const models: Int8Array[] = [];
   const backbone = timed('backbone', () => solverBackbone(solver, featureVars, overall, (m) => models.push(m)));
   if (backbone === null) {
-    timeouts.push('satisfiable', 'backbone');
+    // Nothing after it ran: every operation is listed, since every value is null.
+    timeouts.push('satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations');
     result.configurations_status = 'timeout';
     return finish(result, timeouts);
   }

@@ -539,6 +539,8 @@ export class SatSolver {
     this.stats.solves++;
     this.conflictCore = [];
     if (!this.ok) return 'unsat';
+    // Operations make thousands of short calls: each one checks the clock before it starts.
+    if (deadline.expired()) return 'timeout';
     const assume: number[] = [];
     for (let i = 0; i < assumptions.length; i++) {
       const d = assumptions[i]!;
