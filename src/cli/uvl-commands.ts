@@ -185,7 +185,9 @@ export function registerUvlCommands(program: Command): void {
       }
       let allAnalysed = true;
       for (const file of files) {
+        const parseStart = performance.now();
         const loaded = loadAndParse(file);
+        const parseMs = Math.round(performance.now() - parseStart);
         const errors = loaded.ok ? loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) : [loaded.error];
         if (!loaded.ok || errors.length > 0) {
           allAnalysed = false;
@@ -193,7 +195,18 @@ export function registerUvlCommands(program: Command): void {
           else process.stdout.write(`${[`${file}: invalid (${errors.length} error${errors.length > 1 ? 's' : ''}), not analysed`, ...errors.map((e) => `  error   ${e}`)].join('\n')}\n`);
           continue;
         }
-        const result = analyzeModel(loaded.result.model, { timeoutMs: seconds * 1000, text: loaded.text });
+        let result: AnalysisResult;
+        try {
+          result = analyzeModel(loaded.result.model, { timeoutMs: seconds * 1000, text: loaded.text });
+        } catch (error) {
+          // The engine failing on one model must not cost the report of the others.
+          allAnalysed = false;
+          const message = `the analysis failed: ${(error as Error).message}`;
+          if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: true, error: message })}\n`);
+          else process.stdout.write(`${file}: ${message}\n`);
+          continue;
+        }
+        result.timings_ms = { parse: parseMs, ...result.timings_ms };
         if (options.json) process.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
         else process.stdout.write(`${summary(file, result)}\n`);
       }
