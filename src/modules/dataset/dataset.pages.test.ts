@@ -222,7 +222,7 @@ for (const dialect of testDialects()) {
       assert.equal((await owner.client.get(`/dataset/unsynchronized/${id}`)).location, `/dataset/unsynchronized/${id}/`);
       const anonymous = await new TestClient(server.baseUrl).get(`/dataset/unsynchronized/${id}/`);
       assert.equal(anonymous.status, 302);
-      assert.equal(anonymous.location, '/login');
+      assert.equal(anonymous.location, `/login?next=${encodeURIComponent(`/dataset/unsynchronized/${id}/`)}`);
       const other = await loggedIn(server, 'user1@example.com');
       assert.equal((await other.get(`/dataset/unsynchronized/${id}/`)).status, 404);
       assert.equal((await other.get('/dataset/unsynchronized/999999/')).status, 404);
@@ -236,7 +236,7 @@ for (const dialect of testDialects()) {
     it('lists the own synchronized and unsynchronized datasets, newest first (GET and POST), login required', async () => {
       const anonymous = await new TestClient(server.baseUrl).get('/dataset/list');
       assert.equal(anonymous.status, 302);
-      assert.equal(anonymous.location, '/login');
+      assert.equal(anonymous.location, '/login?next=%2Fdataset%2Flist');
       const c = await loggedIn(server, 'user1@example.com');
       await c.post('/api/v1/datasets/', { json: { name: 'User1 draft' } });
       for (const res of [await c.get('/dataset/list'), await c.post('/dataset/list', { form: {} })]) {
