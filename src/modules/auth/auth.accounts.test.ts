@@ -117,6 +117,9 @@ for (const dialect of testDialects()) {
       assert.equal((await c.get('/profile/summary')).status, 200, 'the resetting browser is logged in');
       const ended = await other.get('/profile/summary');
       assert.equal(ended.status, 302, 'the session logged in before the reset is over');
+      const home = await other.get('/');
+      assert.equal(home.status, 200, 'and goes on as an anonymous visitor');
+      assert.match(home.text, /href="\/login"/);
       assert.equal((await client().login(email, 'old-password-1')).status, 200, 'the old password no longer works');
       assert.equal((await client().login(email, 'new-password-1')).status, 302);
       const again = await client().get(path);

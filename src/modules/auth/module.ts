@@ -20,7 +20,10 @@ export const authModule = defineModule({
       if (!user) return;
       // A password reset or change ends the sessions logged in before it (extensions section 5).
       if (user.credentials_changed_at && (request.session.authAt ?? '') < user.credentials_changed_at) {
-        await request.session.destroy();
+        // The visitor goes on anonymously in the same session (destroying it here would leave the page without one).
+        request.session.userId = undefined;
+        request.session.displayName = undefined;
+        request.session.authAt = undefined;
         return;
       }
       request.user = { id: user.id, email: user.email, displayName: request.session.displayName ?? user.email };
