@@ -124,6 +124,17 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('finds a DOI whatever its case (DOIs are case-insensitive): redirect to the stored spelling', async () => {
+      const c = new TestClient(server.baseUrl);
+      for (const path of ['/doi/10.1234/DATASET4/', '/doi/10.1234/Dataset4/']) {
+        const res = await c.get(path);
+        assert.equal(res.status, 302, path);
+        assert.equal(res.location, '/doi/10.1234/dataset4/');
+      }
+      assert.equal((await c.get('/doi/10.1234/dataset4/')).status, 200);
+      assert.equal((await c.get('/doi/10.1234/DATASET9/')).status, 404);
+    });
+
     it('maps DOIs through the service (hub doi:map) and refuses loops', async () => {
       const service = server.hub.ctx.services.dataset;
       await service.mapDoi('10.1234/dataset4-old', '10.1234/dataset4');

@@ -469,7 +469,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       const moved = await repo.findNewDoi(db, doi);
       if (moved !== undefined) return { kind: 'moved', doi: moved };
       const row = await repo.findByDoi(db, doi);
-      if (!row) return { kind: 'missing' };
+      // DOIs are case-insensitive (DOI Handbook 3.4): another spelling redirects to the stored one
+      // (MariaDB's collation already matched it above, the other databases look again ignoring case).
+      if (row && row.dataset_doi !== null && row.dataset_doi !== doi) return { kind: 'moved', doi: row.dataset_doi };
+      if (!row) {
+        const stored = await repo.findDoiIgnoringCase(db, doi);
+        return stored !== undefined && stored !== doi ? { kind: 'moved', doi: stored } : { kind: 'missing' };
+      }
       const [dataset] = await summariesOf([row], [row.id]);
       return { kind: 'dataset', dataset: dataset! };
     },
