@@ -619,9 +619,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         createdAt: d.createdAt,
         publicationType: d.publicationType,
         tags: d.tags,
-        // The eleven searchable columns of explore rule 2, raw.
+        // The eleven searchable columns of explore rule 2, raw, and (issue 10) the dataset's own
+        // DOI and publication DOI, which the search box promises too.
         texts: [
-          d.title, d.description, d.tags.join(', '),
+          d.title, d.description, d.tags.join(', '), d.doi ?? '', d.publicationDoi ?? '',
           ...[...d.authors, ...d.featureModels.flatMap((m) => m.authors)].flatMap((a) => [a.name, a.affiliation ?? '', a.orcid ?? '']),
           ...d.featureModels.flatMap((m) => [
             m.meta.uvl_filename, m.meta.title, m.meta.description, m.meta.publication_doi ?? '', m.meta.tags.join(', '),
