@@ -1,5 +1,6 @@
 // Issue 10 point 5: axe-core finds no serious or critical violation on the landing, login,
-// sign-up, upload, DOI and explore pages and on the account pages, at desktop and phone width.
+// sign-up, upload, DOI and explore pages and on the account pages, at desktop and phone width;
+// none of them scrolls sideways.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -34,6 +35,8 @@ describe('accessibility (axe-core) in Chromium', { skip }, () => {
         await page.goto(`${server.baseUrl}${path}`);
         if (path === '/explore') await page.waitForSelector('.search-result');
         for (const v of await seriousViolations(page)) found.push(`${path}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        if (overflow > 0) found.push(`${path}: scrolls sideways by ${overflow} px`);
       };
       for (const path of ANONYMOUS) await check(path);
       await page.goto(`${server.baseUrl}/login`);
