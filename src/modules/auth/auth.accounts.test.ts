@@ -31,6 +31,13 @@ for (const dialect of testDialects()) {
       assert.equal(res.status, 302, 'signed up');
       return c;
     }
+    /** Asks for a reset link in a fresh browser and reads it from the email. */
+    async function resetLinkFor(email: string): Promise<{ c: TestClient; path: string }> {
+      const c = client();
+      await c.get('/forgot-password');
+      await c.post('/forgot-password', { form: { email } });
+      return { c, path: smtp.linkPath(await smtp.take(email), '/reset-password/') };
+    }
     async function loggedIn(email: string, password: string): Promise<TestClient> {
       const c = client();
       const res = await c.login(email, password);
@@ -97,10 +104,7 @@ for (const dialect of testDialects()) {
       const email = 'reset.me@example.com';
       const other = await signUp(email, 'old-password-1');
       assert.equal((await other.get('/profile/summary')).status, 200);
-      const c = client();
-      await c.get('/forgot-password');
-      await c.post('/forgot-password', { form: { email } });
-      const path = smtp.linkPath(await smtp.take(email), '/reset-password/');
+      const { c, path } = await resetLinkFor(email);
       const form = await c.get(path);
       assert.equal(form.status, 200);
       assert.match(form.text, /name="password_confirm"/);
@@ -135,10 +139,7 @@ for (const dialect of testDialects()) {
     it('refuses an expired, unknown or malformed reset link with 400 and changes nothing', async () => {
       const email = 'expired@example.com';
       await signUp(email, 'kept-password-1');
-      const c = client();
-      await c.get('/forgot-password');
-      await c.post('/forgot-password', { form: { email } });
-      const path = smtp.linkPath(await smtp.take(email), '/reset-password/');
+      const { c, path } = await resetLinkFor(email);
       // An hour passes: the row's expiry moves into the past.
       await server.hub.db.updateTable('account_token').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
       for (const target of [path, '/reset-password/unknown-token-that-is-long-enough', '/reset-password/%E2%9C%93', `/reset-password/${'x'.repeat(99)}`]) {
