@@ -219,6 +219,9 @@ for (const dialect of testDialects()) {
       assert.match(summary.text, /Your email address is now moved@example\.com/);
       assert.equal((await client().login('moved@example.com', 'mover-password-1')).status, 302);
       assert.equal((await client().login(email, 'mover-password-1')).status, 200, 'the old address no longer logs in');
+      const notice = await smtp.take(email);
+      assert.equal(notice.subject, 'Your UVL Hub email address was changed');
+      assert.match(notice.decoded, /now uses the address moved@example\.com/);
       const again = await client().get(path);
       assert.equal(again.status, 400, 'the link works once');
       assert.match(again.text, /no longer valid/);

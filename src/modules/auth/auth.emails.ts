@@ -26,6 +26,14 @@ export function passwordResetEmail(to: string, url: string): MailMessage {
     'If you did not ask for this, ignore this email: your password stays as it is.');
 }
 
+/** To the old address once the change is done: a stolen session cannot move an account away unnoticed. */
+export function emailChangedNotice(to: string, newEmail: string, loginUrl: string): MailMessage {
+  return message(to, 'Your UVL Hub email address was changed',
+    [`Your UVL Hub account now uses the address ${newEmail}; this address no longer logs in.`],
+    { label: 'Log in', url: loginUrl },
+    'If you did not make this change, reply to this email or contact the hub\'s administrators at once.');
+}
+
 export function emailChangeEmail(to: string, url: string): MailMessage {
   return message(to, 'Confirm your new UVL Hub email address',
     ['Your UVL Hub account asked to use this address from now on.', 'The link works once, within one hour.'],

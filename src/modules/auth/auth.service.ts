@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../core/db/connect.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
-import { emailChangeEmail, passwordResetEmail } from './auth.emails.ts';
+import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
 
 export interface AuthUser {
   id: number;
@@ -262,13 +262,19 @@ export function createAuthService(ctx: ModuleContext) {
       if (!row || !row.new_email) throw new InvalidTokenError();
       const newEmail = row.new_email;
       try {
-        const user = await db.transaction().execute(async (trx) => {
+        const { user, oldEmail } = await db.transaction().execute(async (trx) => {
           const now = nowIso();
           if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
+          const before = await repo.findUserById(trx, row.user_id);
           await repo.updateEmail(trx, row.user_id, newEmail);
-          return repo.findUserById(trx, row.user_id);
+          return { user: await repo.findUserById(trx, row.user_id), oldEmail: before?.email };
         });
         if (!user) throw new InvalidTokenError();
+        // The old address hears of the change; a failed notice does not undo it.
+        if (oldEmail && oldEmail !== user.email) {
+          ctx.services.mail.send(emailChangedNotice(oldEmail, user.email, `${siteUrl()}/login`))
+            .catch((error: unknown) => ctx.log.error({ err: error }, 'email change notice failed'));
+        }
         return user;
       } catch (error) {
         // Another account took the address since the link was sent; the link stays unused.
