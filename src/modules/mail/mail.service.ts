@@ -1,7 +1,7 @@
 // Outgoing email (extensions section 5): SMTP at SMTP_URL through nodemailer, sender MAIL_FROM.
 // Without SMTP_URL each message is written to the log instead, link included, so a developer
 // can follow it. Other modules reach this only through index.ts (the `mail` service).
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ModuleContext } from '../../core/modules.ts';
 
 export interface MailMessage {
@@ -15,8 +15,9 @@ export interface MailMessage {
 
 export function createMailService(ctx: ModuleContext) {
   const { smtpUrl, mailFrom } = ctx.config;
-  let transport: Transporter | undefined;
-  const transporter = () => (transport ??= nodemailer.createTransport(smtpUrl!));
+  let transport: Promise<Transporter> | undefined;
+  // nodemailer is loaded on the first message only: a hub without SMTP_URL never pays for it at start.
+  const transporter = () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl!)));
 
   return {
     /** Whether messages leave the process (SMTP_URL set) or only reach the log. */
@@ -30,11 +31,11 @@ export function createMailService(ctx: ModuleContext) {
         ctx.log.info({ mail: { to: message.to, subject: message.subject } }, `mail not sent (SMTP_URL is unset):\n${message.text}`);
         return;
       }
-      await transporter().sendMail({ from: mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await (await transporter()).sendMail({ from: mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
     },
 
     close(): void {
-      transport?.close();
+      void transport?.then((t) => t.close());
     },
   };
 }
