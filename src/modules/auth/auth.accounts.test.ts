@@ -194,6 +194,22 @@ for (const dialect of testDialects()) {
       assert.equal(noToken.status, 400, 'CSRF applies');
     });
 
+    it('throttles guesses of the current password like logins: 429 after 10, saying how long, counted with the login pair', async () => {
+      const email = 'guessed@example.com';
+      const c = await signUp(email, 'guessed-password-1');
+      await c.get('/profile/password');
+      for (let i = 0; i < 10; i++) {
+        const res = await c.post('/profile/password', { form: { current_password: `guess-${i}-long`, password: 'next-password-1', password_confirm: 'next-password-1' } });
+        assert.equal(res.status, 200);
+        assert.match(res.text, /The current password is not right/);
+      }
+      const locked = await c.post('/profile/email', { form: { email: 'elsewhere@example.com', current_password: 'guessed-password-1' } });
+      assert.equal(locked.status, 429);
+      assert.match(locked.text, /Too many failed attempts with this password\. Please try again in 1[45] minutes/);
+      assert.equal((await client().login(email, 'guessed-password-1')).status, 429, 'the login from the same address is locked too');
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
     it('changes the email only once the link sent to the new address is opened', async () => {
       const email = 'mover@example.com';
       const c = await signUp(email, 'mover-password-1');

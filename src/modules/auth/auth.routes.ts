@@ -7,7 +7,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { FormErrors, formFields, hasControlCharacters, isEmail } from '../../core/http/forms.ts';
 import { flash, rememberSession } from '../../core/http/context.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { EmailInUseError, InvalidTokenError, normalizeEmail } from './auth.service.ts';
+import { EmailInUseError, InvalidTokenError, normalizeEmail, type PasswordRefusal } from './auth.service.ts';
 import { passwordProblems } from './password-policy.ts';
 
 declare module 'fastify' {
@@ -41,7 +41,12 @@ function inMinutes(ms: number): string {
   return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-const THROTTLED = 'Too many failed attempts with this password.';
+/** The field error of a refused current password (the account pages). */
+function refusalMessage(refusal: PasswordRefusal): string {
+  return refusal.reason === 'throttled'
+    ? `Too many failed attempts with this password. Please try again ${inMinutes(refusal.retryAfterMs)}.`
+    : 'The current password is not right.';
+}
 
 /** Password and confirmation of a new password; `confirmRequired` unless only checked when sent (signup). */
 function checkNewPassword(form: FormErrors, password: string | undefined, confirm: string | undefined, confirmRequired: boolean): void {
@@ -199,7 +204,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     const result = await auth().changePassword(request.user!.id, f.current_password!, f.password!, request.ip);
     if (!result.ok) {
       if (result.reason === 'throttled') reply.code(429);
-      form.add('current_password', result.reason === 'throttled' ? THROTTLED + ' Please wait 15 minutes.' : 'The current password is not right.');
+      form.add('current_password', refusalMessage(result));
       return showPassword(reply, form.errors);
     }
     // Other sessions end (they logged in before the change); this one stays.
@@ -227,7 +232,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
       const result = await auth().requestEmailChange(request.user!.id, f.current_password!, f.email!, request.ip);
       if (!result.ok) {
         if (result.reason === 'throttled') reply.code(429);
-        form.add('current_password', result.reason === 'throttled' ? THROTTLED + ' Please wait 15 minutes.' : 'The current password is not right.');
+        form.add('current_password', refusalMessage(result));
         return showEmail(reply, request, values, form.errors);
       }
       flash(request, 'info', `We sent a link to ${result.email}. Your address changes once you open it (within one hour).`);

@@ -30,6 +30,9 @@ export type LoginResult =
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'throttled'; retryAfterMs: number };
 
+/** Why a password check refused (login, and the current password of the account pages). */
+export type PasswordRefusal = Exclude<LoginResult, { ok: true }>;
+
 export class EmailInUseError extends Error {
   constructor(readonly email: string) {
     super(`${email} in use`);
@@ -123,14 +126,15 @@ export function createAuthService(ctx: ModuleContext) {
   }
 
   /** Checks an account's password against the same throttle as the login form. */
-  async function checkPassword(userId: number, password: string, remoteAddress: string): Promise<'ok' | 'invalid' | 'throttled'> {
+  async function checkPassword(userId: number, password: string, remoteAddress: string): Promise<{ ok: true } | PasswordRefusal> {
     const user = await repo.findPasswordHash(db, userId);
-    if (!user) return 'invalid';
+    if (!user) return { ok: false, reason: 'invalid' };
     const subjects = throttleSubjects(user.email, remoteAddress);
-    if (await lockedFor(subjects) > 0) return 'throttled';
-    if (await verifyPassword(password, user.password)) return 'ok';
+    const retryAfterMs = await lockedFor(subjects);
+    if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
+    if (await verifyPassword(password, user.password)) return { ok: true };
     await recordFailure(subjects);
-    return 'invalid';
+    return { ok: false, reason: 'invalid' };
   }
 
   return {
@@ -233,9 +237,9 @@ export function createAuthService(ctx: ModuleContext) {
      * moment of the change: sessions logged in before it end, the caller keeps its own.
      */
     async changePassword(userId: number, currentPassword: string, newPassword: string, remoteAddress: string)
-      : Promise<{ ok: true; changedAt: string } | { ok: false; reason: 'invalid' | 'throttled' }> {
+      : Promise<{ ok: true; changedAt: string } | PasswordRefusal> {
       const checked = await checkPassword(userId, currentPassword, remoteAddress);
-      if (checked !== 'ok') return { ok: false, reason: checked };
+      if (!checked.ok) return checked;
       const changedAt = nowIso();
       await repo.updatePassword(db, userId, await hashPassword(newPassword), changedAt);
       return { ok: true, changedAt };
@@ -246,10 +250,10 @@ export function createAuthService(ctx: ModuleContext) {
      * the address changes only once that link is opened (confirmEmailChange).
      */
     async requestEmailChange(userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
-      : Promise<{ ok: true; email: string } | { ok: false; reason: 'invalid' | 'throttled' }> {
+      : Promise<{ ok: true; email: string } | PasswordRefusal> {
       const email = normalizeEmail(newEmailInput);
       const checked = await checkPassword(userId, currentPassword, remoteAddress);
-      if (checked !== 'ok') return { ok: false, reason: checked };
+      if (!checked.ok) return checked;
       if (await findUserByEmail(email)) throw new EmailInUseError(email);
       const token = await issueToken(userId, 'email', email);
       await ctx.services.mail.send(emailChangeEmail(email, `${siteUrl()}/confirm-email/${token}`));
