@@ -187,7 +187,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // An unknown path changes nothing and must answer 404, not a CSRF refusal (e.g. /webhook/deploy where webhook is off).
     if (request.is404) return;
     const routeConfig = request.routeOptions.config;
-    if (routeConfig.loginRequired && !request.user) return reply.redirect('/login');
+    if (routeConfig.loginRequired && !request.user) {
+      // Extensions section 5: the login returns to the page asked for. Only a page (GET) is
+      // returned to; a refused form post goes to the plain login.
+      const page = request.method === 'GET' || request.method === 'HEAD';
+      return reply.redirect(page ? `/login?next=${encodeURIComponent(request.url)}` : '/login');
+    }
     if (routeConfig.anonymousOnly && request.user) return reply.redirect('/');
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false) {

@@ -20,6 +20,9 @@ export interface Config {
   deployWorkspace: string;
   maxUploadBytes: number;
   logLevel: string;
+  /** SMTP server of the account emails (extensions section 5); unset: each message is written to the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
 }
@@ -64,6 +67,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
     logLevel: env.LOG_LEVEL || 'info',
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'UVL Hub <no-reply@localhost>',
     autoSeed: !production,
   };
 }

@@ -82,6 +82,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
+  mail: async () => (await import('../modules/mail/module.ts')).mailModule,
 };
 
 interface ModulesFile {

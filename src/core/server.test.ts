@@ -27,11 +27,12 @@ function serve(cwd: string, env: Record<string, string | undefined>): Promise<St
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const onData = (d: Buffer) => {
       output += d;
-      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      // The plain line for a person (issue 10) comes once the server listens.
+      const listening = /UVL Hub is running at http:\/\/localhost:(\d+)\/ /.exec(output);
       if (listening && !done) {
         done = true;
         clearTimeout(timer);
-        resolve({ child, baseUrl: listening[1]!, code: null, output });
+        resolve({ child, baseUrl: `http://127.0.0.1:${listening[1]!}`, code: null, output });
       }
     };
     child.stdout!.on('data', onData);

@@ -57,6 +57,11 @@ export async function serve(): Promise<void> {
     if (code === 'EADDRINUSE') cannotStart('', new Error(`${config.host}:${config.port} is already in use; set PORT to a free port.`));
     cannotStart(`could not listen on ${config.host}:${config.port}: `, error);
   }
+  // One plain line for a person among the JSON log lines: the address to open (issue 10).
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host) ? 'localhost' : config.host;
+  console.log(`UVL Hub is running at http://${host}:${port}/ (stop with Ctrl+C)`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {

@@ -31,6 +31,7 @@ describe('auth and profile in Chromium', { skip }, () => {
     await page.fill('#surname', 'Hopper');
     await page.fill('#email', 'grace@example.com');
     await page.fill('#password', 'cobol-1959');
+    await page.fill('#password_confirm', 'cobol-1959');
     await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('button[type="submit"]')]);
     assert.match(await page.textContent('nav') ?? '', /Grace/);
 

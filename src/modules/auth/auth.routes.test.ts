@@ -57,7 +57,7 @@ for (const dialect of testDialects()) {
       assert.equal((await c.get('/profile/summary')).status, 200);
       const s = client();
       await s.get('/signup/');
-      const signup = await s.post('/signup/', { form: { email: 'remembered@example.com', password: 'pw', name: 'Re', surname: 'Member' } });
+      const signup = await s.post('/signup/', { form: { email: 'remembered@example.com', password: 'test-password-1', name: 'Re', surname: 'Member' } });
       const afterSignup = days(signup.setCookies.get('session')!);
       assert.ok(afterSignup > 29 && afterSignup <= 30.01, `after signup: ${afterSignup} days`);
     });
@@ -94,7 +94,7 @@ for (const dialect of testDialects()) {
     it('refuses an email in use with "<email> in use" and creates nothing', async () => {
       const c = client();
       await c.get('/signup/');
-      const res = await c.post('/signup/', { form: { email: 'user2@example.com', password: 'x', name: 'Jane', surname: 'Again' } });
+      const res = await c.post('/signup/', { form: { email: 'user2@example.com', password: 'test-password-1', name: 'Jane', surname: 'Again' } });
       assert.equal(res.status, 200);
       assert.match(res.text, /user2@example\.com in use/);
       assert.equal(await userCount('user2@example.com'), 1);
@@ -115,9 +115,9 @@ for (const dialect of testDialects()) {
       await c.get('/signup/');
       const longEmail = `${'a'.repeat(250)}@example.com`;
       const cases: [Record<string, string>, RegExp, string][] = [
-        [{ email: longEmail, password: 'p', name: 'Long', surname: 'Email' }, /Field cannot be longer than 256 characters/, longEmail],
-        [{ email: 'long.name@example.com', password: 'p', name: 'n'.repeat(101), surname: 'S' }, /Field cannot be longer than 100 characters/, 'long.name@example.com'],
-        [{ email: 'long.surname@example.com', password: 'p', name: 'N', surname: 's'.repeat(101) }, /Field cannot be longer than 100 characters/, 'long.surname@example.com'],
+        [{ email: longEmail, password: 'test-password-1', name: 'Long', surname: 'Email' }, /Field cannot be longer than 256 characters/, longEmail],
+        [{ email: 'long.name@example.com', password: 'test-password-1', name: 'n'.repeat(101), surname: 'S' }, /Field cannot be longer than 100 characters/, 'long.name@example.com'],
+        [{ email: 'long.surname@example.com', password: 'test-password-1', name: 'N', surname: 's'.repeat(101) }, /Field cannot be longer than 100 characters/, 'long.surname@example.com'],
       ];
       for (const [form, message, email] of cases) {
         const res = await c.post('/signup/', { form });
@@ -127,7 +127,7 @@ for (const dialect of testDialects()) {
       }
       // Exactly at the limits, counted in characters as the columns count them (an emoji is one).
       const exact = `${'b'.repeat(244)}@example.com`;
-      const ok = await c.post('/signup/', { form: { email: exact, password: 'p', name: '😀'.repeat(100), surname: 'x'.repeat(100) } });
+      const ok = await c.post('/signup/', { form: { email: exact, password: 'test-password-1', name: '😀'.repeat(100), surname: 'x'.repeat(100) } });
       assert.equal(ok.status, 302);
       const row = await server.hub.db.selectFrom('user').innerJoin('user_profile', 'user_profile.user_id', 'user.id')
         .select(['user_profile.name']).where('email', '=', exact).executeTakeFirstOrThrow();
@@ -137,11 +137,11 @@ for (const dialect of testDialects()) {
     it('refuses control characters (U+0000 included) in the signup fields with a field error, and a login with one is just invalid', async () => {
       const c = client();
       await c.get('/signup/');
-      const nulName = await c.post('/signup/', { form: { email: 'nul.name@example.com', password: 'p', name: 'a\u0000b', surname: 'S' } });
+      const nulName = await c.post('/signup/', { form: { email: 'nul.name@example.com', password: 'test-password-1', name: 'a\u0000b', surname: 'S' } });
       assert.equal(nulName.status, 200);
       assert.match(nulName.text, /Field contains characters that are not allowed/);
       assert.equal(await userCount('nul.name@example.com'), 0);
-      const nulEmail = await c.post('/signup/', { form: { email: 'nul\u0000mail@example.com', password: 'p', name: 'N', surname: 'S' } });
+      const nulEmail = await c.post('/signup/', { form: { email: 'nul\u0000mail@example.com', password: 'test-password-1', name: 'N', surname: 'S' } });
       assert.equal(nulEmail.status, 200);
       assert.match(nulEmail.text, /Invalid email address/);
       await server.hub.db.deleteFrom('login_attempt').execute();
@@ -180,13 +180,13 @@ for (const dialect of testDialects()) {
       assert.equal(res.location, '/');
       const page = await c.get('/profile/summary');
       assert.equal(page.status, 302);
-      assert.equal(page.location, '/login');
+      assert.equal(page.location, '/login?next=%2Fprofile%2Fsummary');
     });
 
     it('refuses a POST without CSRF token with 400 and changes nothing', async () => {
       const c = client();
       await c.get('/signup/');
-      const signup = await c.post('/signup/', { form: { email: 'csrf@example.com', password: 'p', name: 'C', surname: 'S' }, csrf: false });
+      const signup = await c.post('/signup/', { form: { email: 'csrf@example.com', password: 'test-password-1', name: 'C', surname: 'S' }, csrf: false });
       assert.equal(signup.status, 400);
       assert.equal(await userCount('csrf@example.com'), 0);
       const login = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' }, csrf: false });
@@ -219,39 +219,64 @@ for (const dialect of testDialects()) {
       assert.equal(res.location, '/login');
     });
 
-    it('slows down password guessing: after 10 failures in 15 minutes, 429 with a clear message', async () => {
-      await server.hub.db.deleteFrom('login_attempt').execute();
-      const c = client();
-      await c.get('/login');
-      for (let i = 0; i < 10; i++) {
-        const res = await c.post('/login', { form: { email: 'user2@example.com', password: `guess-${i}` } });
-        assert.equal(res.status, 200);
-      }
-      const blocked = await c.post('/login', { form: { email: 'user2@example.com', password: '1234' } });
-      assert.equal(blocked.status, 429);
-      assert.match(blocked.text, /Too many failed login attempts/);
-      assert.equal((await c.get('/profile/summary')).status, 302, 'the right password does not get through while throttled');
-      await server.hub.db.deleteFrom('login_attempt').execute();
-    });
+    // The test connects from loopback, a trusted proxy, so X-Forwarded-For names the client's address.
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const attempt = async (c: TestClient, email: string, password: string, address: string) =>
+      c.post('/login', { form: { email, password }, headers: from(address) });
 
-    it('throttles one address too: 10 failures over different emails block the next login from there, not elsewhere', async () => {
+    it('locks the pair (account, address) after 10 failures in 15 minutes: 429 saying how long, the right password refused', async () => {
       await server.hub.db.deleteFrom('login_attempt').execute();
-      // The test connects from loopback, a trusted proxy, so X-Forwarded-For names the client's address.
-      const from = (address: string) => ({ 'x-forwarded-for': address });
       const c = client();
       await c.get('/login');
       for (let i = 0; i < 10; i++) {
-        const res = await c.post('/login', { form: { email: `guess${i}@example.com`, password: 'nope' }, headers: from('203.0.113.7') });
+        const res = await attempt(c, 'user2@example.com', `guess-${i}`, '203.0.113.5');
         assert.equal(res.status, 200);
         assert.match(res.text, /Invalid credentials/);
       }
-      const blocked = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' }, headers: from('203.0.113.7') });
+      const blocked = await attempt(c, 'user2@example.com', '1234', '203.0.113.5');
       assert.equal(blocked.status, 429);
-      assert.match(blocked.text, /Too many failed login attempts/);
+      assert.match(blocked.text, /Too many failed login attempts\. Please try again in 1[45] minutes/);
+      assert.equal((await c.get('/profile/summary')).status, 302, 'the right password does not get through while locked');
       const elsewhere = client();
       await elsewhere.get('/login');
-      const ok = await elsewhere.post('/login', { form: { email: 'user1@example.com', password: '1234' }, headers: from('198.51.100.4') });
-      assert.equal(ok.status, 302, 'another address is not blocked');
+      assert.equal((await attempt(elsewhere, 'user2@example.com', '1234', '198.51.100.4')).status, 302, 'the same account from another address');
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
+    it('never locks another account from the same address: 10 failures over different emails leave user1 free there', async () => {
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      const c = client();
+      await c.get('/login');
+      for (let i = 0; i < 10; i++) assert.equal((await attempt(c, `guess${i}@example.com`, 'nope', '203.0.113.7')).status, 200);
+      for (let i = 0; i < 10; i++) assert.equal((await attempt(c, 'user2@example.com', `wrong-${i}`, '203.0.113.7')).status, 200);
+      assert.equal((await attempt(c, 'user2@example.com', '1234', '203.0.113.7')).status, 429, 'user2 is locked from there');
+      const ok = await attempt(c, 'user1@example.com', '1234', '203.0.113.7');
+      assert.equal(ok.status, 302, 'user1 logs in from the same address');
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
+    it('clears the pair on a successful login: 9 failures, a login, 9 more failures still answer the form', async () => {
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      for (let round = 0; round < 2; round++) {
+        const c = client();
+        await c.get('/login');
+        for (let i = 0; i < 9; i++) assert.equal((await attempt(c, 'user1@example.com', `typo-${i}`, '203.0.113.9')).status, 200);
+        assert.equal((await attempt(c, 'user1@example.com', '1234', '203.0.113.9')).status, 302, `round ${round}: the 10th try is right`);
+      }
+      await server.hub.db.deleteFrom('login_attempt').execute();
+    });
+
+    it('locks the account from every address after 50 failures spread over addresses (5 each from 10)', async () => {
+      await server.hub.db.deleteFrom('login_attempt').execute();
+      const c = client();
+      await c.get('/login');
+      for (let a = 0; a < 10; a++) {
+        for (let i = 0; i < 5; i++) assert.equal((await attempt(c, 'user2@example.com', `spray-${i}`, `192.0.2.${a}`)).status, 200);
+      }
+      const fresh = await attempt(c, 'user2@example.com', '1234', '198.51.100.77');
+      assert.equal(fresh.status, 429, 'a fresh address is refused too');
+      assert.match(fresh.text, /Please try again in \d+ minutes/);
+      assert.equal((await attempt(c, 'user1@example.com', '1234', '192.0.2.1')).status, 302, 'another account is untouched');
       await server.hub.db.deleteFrom('login_attempt').execute();
     });
 

@@ -1,16 +1,21 @@
-// Authentication service (specification, auth): accounts, credentials and login throttling.
+// Authentication service (specification, auth; extensions section 5): accounts, credentials,
+// login throttling, password reset and email change by emailed single-use links.
 // It never sees the request or the session: routes turn its answers into session changes.
+import { createHash, randomBytes } from 'node:crypto';
 import type { ModuleContext } from '../../core/modules.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation } from '../../core/db/connect.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
+import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
 
 export interface AuthUser {
   id: number;
   email: string;
   created_at: string;
+  /** When a reset or change last set the password; sessions logged in before it are over. */
+  credentials_changed_at: string | null;
 }
 
 export interface SignupInput {
@@ -22,7 +27,11 @@ export interface SignupInput {
 
 export type LoginResult =
   | { ok: true; user: AuthUser }
-  | { ok: false; reason: 'invalid' | 'throttled' };
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterMs: number };
+
+/** Why a password check refused (login, and the current password of the account pages). */
+export type PasswordRefusal = Exclude<LoginResult, { ok: true }>;
 
 export class EmailInUseError extends Error {
   constructor(readonly email: string) {
@@ -30,28 +39,103 @@ export class EmailInUseError extends Error {
   }
 }
 
-/** After this many failures within the window, further logins for that email or address are refused (decisions section 3). */
-export const MAX_FAILURES = 10;
+/** A reset or confirmation link that was used already, expired, or never existed. */
+export class InvalidTokenError extends Error {
+  constructor() {
+    super('This link is no longer valid: it was used already or has expired.');
+  }
+}
+
+/**
+ * Login throttling (extensions section 5, after OWASP's advice): failures count against the
+ * pair (account, address) and against the account alone. 10 within 15 minutes lock the pair,
+ * so a lab behind one router is not locked out by one person's typos; 50 lock the account
+ * from everywhere, which still bounds a guessing attack spread over many addresses.
+ */
+export const PAIR_MAX_FAILURES = 10;
+export const ACCOUNT_MAX_FAILURES = 50;
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/** Reset and confirmation links are valid one hour (extensions section 5). */
+export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+/** At most this many reset emails per account and hour: the form cannot be used to flood a mailbox. */
+export const MAX_RESET_EMAILS_PER_HOUR = 3;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function throttleSubjects(email: string, address: string) {
+  const account = `account:${replaceControlCharacters(email, '?')}`.slice(0, 300);
+  // The pair is hashed: an email of 256 characters and an IPv6 address would not fit the column.
+  const pair = `pair:${sha256(`${email}\n${address}`)}`;
+  return { account, pair };
+}
+
 export function createAuthService(ctx: ModuleContext) {
   const { db } = ctx;
+  const siteUrl = () => `${ctx.config.env === 'production' ? 'https' : 'http'}://${ctx.config.domain}`;
+  let sweptAt = 0;
 
-  async function isThrottled(subjects: string[]): Promise<boolean> {
-    const since = new Date(Date.now() - FAILURE_WINDOW_MS).toISOString();
-    for (const subject of subjects) {
-      if ((await repo.countAttemptsSince(db, subject, since)) >= MAX_FAILURES) return true;
+  /** How long the pair or the account stays locked, in ms; 0 when neither is. */
+  async function lockedFor(subjects: { account: string; pair: string }): Promise<number> {
+    const now = Date.now();
+    const since = new Date(now - FAILURE_WINDOW_MS).toISOString();
+    let remaining = 0;
+    for (const [subject, max] of [[subjects.pair, PAIR_MAX_FAILURES], [subjects.account, ACCOUNT_MAX_FAILURES]] as const) {
+      const times = await repo.latestAttemptsSince(db, subject, since, max);
+      // Locked until the max-th latest failure leaves the window.
+      if (times.length >= max) remaining = Math.max(remaining, Date.parse(times[max - 1]!) + FAILURE_WINDOW_MS - now);
     }
-    return false;
+    return remaining;
+  }
+
+  async function recordFailure(subjects: { account: string; pair: string }): Promise<void> {
+    await repo.insertAttempts(db, [subjects.pair, subjects.account], nowIso());
+    // Failures older than the window count for nothing: removed at most once an hour.
+    if (Date.now() - sweptAt > 60 * 60 * 1000) {
+      sweptAt = Date.now();
+      await repo.deleteAttemptsBefore(db, new Date(Date.now() - FAILURE_WINDOW_MS).toISOString());
+    }
   }
 
   /** No stored email has control characters, and PostgreSQL cannot even compare text holding U+0000. */
   const findUserByEmail = async (normalized: string) =>
     (hasControlCharacters(normalized) ? undefined : repo.findUserByEmail(db, normalized));
+
+  const publicUser = (user: AuthUser): AuthUser =>
+    ({ id: user.id, email: user.email, created_at: user.created_at, credentials_changed_at: user.credentials_changed_at });
+
+  /** A new random token: the link carries it, the database keeps its hash. */
+  async function issueToken(userId: number, purpose: 'reset' | 'email', newEmail: string | null): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await repo.insertToken(db, {
+      user_id: userId, purpose, token_hash: sha256(token), new_email: newEmail,
+      created_at: new Date(now).toISOString(), expires_at: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
+    });
+    return token;
+  }
+
+  /** The usable token behind a link, or undefined (used, expired, unknown or malformed). */
+  async function usableToken(token: string, purpose: 'reset' | 'email') {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+    return repo.findUsableToken(db, sha256(token), purpose, nowIso());
+  }
+
+  /** Checks an account's password against the same throttle as the login form. */
+  async function checkPassword(userId: number, password: string, remoteAddress: string): Promise<{ ok: true } | PasswordRefusal> {
+    const user = await repo.findPasswordHash(db, userId);
+    if (!user) return { ok: false, reason: 'invalid' };
+    const subjects = throttleSubjects(user.email, remoteAddress);
+    const retryAfterMs = await lockedFor(subjects);
+    if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
+    if (await verifyPassword(password, user.password)) return { ok: true };
+    await recordFailure(subjects);
+    return { ok: false, reason: 'invalid' };
+  }
 
   return {
     async isEmailAvailable(email: string): Promise<boolean> {
@@ -67,7 +151,7 @@ export function createAuthService(ctx: ModuleContext) {
           const created_at = nowIso();
           const id = await repo.insertUser(trx, { email, password, created_at });
           await ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
-          return { id, email, created_at };
+          return { id, email, created_at, credentials_changed_at: null };
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new EmailInUseError(email);
@@ -75,19 +159,21 @@ export function createAuthService(ctx: ModuleContext) {
       }
     },
 
-    /** Checks the credentials; `remoteAddress` feeds the throttle so passwords cannot be guessed at speed. */
+    /** Checks the credentials; `remoteAddress` forms the throttled pair with the email. */
     async login(emailInput: string, password: string, remoteAddress: string): Promise<LoginResult> {
       const email = normalizeEmail(emailInput);
-      const subjects = [`email:${replaceControlCharacters(email, '?')}`.slice(0, 300), `ip:${remoteAddress}`];
-      if (await isThrottled(subjects)) return { ok: false, reason: 'throttled' };
+      const subjects = throttleSubjects(email, remoteAddress);
+      const retryAfterMs = await lockedFor(subjects);
+      if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
       const user = await findUserByEmail(email);
       const valid = await verifyPassword(password, user?.password ?? DUMMY_HASH);
       if (!user || !valid) {
-        await repo.insertAttempts(db, subjects, nowIso());
+        await recordFailure(subjects);
         return { ok: false, reason: 'invalid' };
       }
-      await repo.deleteAttempts(db, subjects[0]!);
-      return { ok: true, user: { id: user.id, email: user.email, created_at: user.created_at } };
+      // A successful login clears the pair (the account's count only ages out).
+      await repo.deleteAttempts(db, [subjects.pair]);
+      return { ok: true, user: publicUser(user) };
     },
 
     async getUser(id: number): Promise<AuthUser | undefined> {
@@ -96,11 +182,109 @@ export function createAuthService(ctx: ModuleContext) {
 
     async getUserByEmail(email: string): Promise<AuthUser | undefined> {
       const user = await findUserByEmail(normalizeEmail(email));
-      return user && { id: user.id, email: user.email, created_at: user.created_at };
+      return user && publicUser(user);
     },
 
     async countUsers(): Promise<number> {
       return repo.countUsers(db);
+    },
+
+    /**
+     * Emails a reset link when the address has an account; does nothing visible otherwise,
+     * so the caller answers the same either way (and need not wait for this).
+     */
+    async requestPasswordReset(emailInput: string): Promise<void> {
+      const user = await findUserByEmail(normalizeEmail(emailInput));
+      if (!user) return;
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+      if (await repo.countTokensSince(db, user.id, 'reset', hourAgo) >= MAX_RESET_EMAILS_PER_HOUR) {
+        ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
+        return;
+      }
+      const token = await issueToken(user.id, 'reset', null);
+      await ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl()}/reset-password/${token}`));
+    },
+
+    /** Whether a reset link can still be used (the form is shown only then). */
+    async isResetTokenUsable(token: string): Promise<boolean> {
+      return (await usableToken(token, 'reset')) !== undefined;
+    },
+
+    /**
+     * Sets the password through a reset link: one use, within the hour. Ends every session
+     * logged in before (the caller logs the person in afresh) and clears the failed logins.
+     */
+    async resetPassword(token: string, newPassword: string, remoteAddress: string): Promise<AuthUser> {
+      const row = await usableToken(token, 'reset');
+      if (!row) throw new InvalidTokenError();
+      const hash = await hashPassword(newPassword);
+      const user = await db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
+        await repo.updatePassword(trx, row.user_id, hash, now);
+        await repo.voidTokens(trx, row.user_id, 'reset', now);
+        return repo.findUserById(trx, row.user_id);
+      });
+      if (!user) throw new InvalidTokenError();
+      // The person proved they hold the mailbox: earlier failures of the account and of their pair no longer count.
+      const subjects = throttleSubjects(user.email, remoteAddress);
+      await repo.deleteAttempts(db, [subjects.account, subjects.pair]);
+      return user;
+    },
+
+    /**
+     * Changes the password of a logged-in account after checking the current one. Answers the
+     * moment of the change: sessions logged in before it end, the caller keeps its own.
+     */
+    async changePassword(userId: number, currentPassword: string, newPassword: string, remoteAddress: string)
+      : Promise<{ ok: true; changedAt: string } | PasswordRefusal> {
+      const checked = await checkPassword(userId, currentPassword, remoteAddress);
+      if (!checked.ok) return checked;
+      const changedAt = nowIso();
+      await repo.updatePassword(db, userId, await hashPassword(newPassword), changedAt);
+      return { ok: true, changedAt };
+    },
+
+    /**
+     * Starts an email change: after the current password, a link goes to the new address;
+     * the address changes only once that link is opened (confirmEmailChange).
+     */
+    async requestEmailChange(userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
+      : Promise<{ ok: true; email: string } | PasswordRefusal> {
+      const email = normalizeEmail(newEmailInput);
+      const checked = await checkPassword(userId, currentPassword, remoteAddress);
+      if (!checked.ok) return checked;
+      if (await findUserByEmail(email)) throw new EmailInUseError(email);
+      const token = await issueToken(userId, 'email', email);
+      await ctx.services.mail.send(emailChangeEmail(email, `${siteUrl()}/confirm-email/${token}`));
+      return { ok: true, email };
+    },
+
+    /** Applies the email change behind a confirmation link (one use, within the hour). */
+    async confirmEmailChange(token: string): Promise<AuthUser> {
+      const row = await usableToken(token, 'email');
+      if (!row || !row.new_email) throw new InvalidTokenError();
+      const newEmail = row.new_email;
+      try {
+        const { user, oldEmail } = await db.transaction().execute(async (trx) => {
+          const now = nowIso();
+          if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
+          const before = await repo.findUserById(trx, row.user_id);
+          await repo.updateEmail(trx, row.user_id, newEmail);
+          return { user: await repo.findUserById(trx, row.user_id), oldEmail: before?.email };
+        });
+        if (!user) throw new InvalidTokenError();
+        // The old address hears of the change; a failed notice does not undo it.
+        if (oldEmail && oldEmail !== user.email) {
+          ctx.services.mail.send(emailChangedNotice(oldEmail, user.email, `${siteUrl()}/login`))
+            .catch((error: unknown) => ctx.log.error({ err: error }, 'email change notice failed'));
+        }
+        return user;
+      } catch (error) {
+        // Another account took the address since the link was sent; the link stays unused.
+        if (isUniqueViolation(error)) throw new EmailInUseError(newEmail);
+        throw error;
+      }
     },
   };
 }

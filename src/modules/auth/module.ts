@@ -6,10 +6,10 @@ import { seedUsers } from './auth.seed.ts';
 
 export const authModule = defineModule({
   name: 'auth',
-  // Coupling rule 1: auth and profile each need the other. Login, signup and logout redirect to
+  // Coupling rule 1: auth and profile each need the other. The account emails go through mail. Login, signup and logout redirect to
   // the landing page `public.index` (specification, auth), so auth needs it too: without it every
   // login would end on a 404, while the original failed building that address.
-  requires: ['profile', 'public'],
+  requires: ['profile', 'public', 'mail'],
   createService: (ctx) => createAuthService(ctx),
   // Auth configures the session login for every route (Authentication rule 1).
   setup: (app, ctx) => {
@@ -17,7 +17,16 @@ export const authModule = defineModule({
       const userId = request.session?.userId;
       if (!userId) return;
       const user = await ctx.services.auth.getUser(userId);
-      if (user) request.user = { id: user.id, email: user.email, displayName: request.session.displayName ?? user.email };
+      if (!user) return;
+      // A password reset or change ends the sessions logged in before it (extensions section 5).
+      if (user.credentials_changed_at && (request.session.authAt ?? '') < user.credentials_changed_at) {
+        // The visitor goes on anonymously in the same session (destroying it here would leave the page without one).
+        request.session.userId = undefined;
+        request.session.displayName = undefined;
+        request.session.authAt = undefined;
+        return;
+      }
+      request.user = { id: user.id, email: user.email, displayName: request.session.displayName ?? user.email };
     });
   },
   routes: authRoutes,

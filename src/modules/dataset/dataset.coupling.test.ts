@@ -18,8 +18,8 @@ describe('dataset coupling rules', () => {
   it('rule 3: dataset requires auth, featuremodel and hubfile, and says which is missing', async () => {
     const { datasetModule } = await import('./module.ts');
     assert.deepEqual([...datasetModule.requires].sort(), ['auth', 'featuremodel', 'hubfile']);
-    await assert.rejects(loadModules(['public', 'auth', 'profile', 'dataset', 'hubfile']), /"dataset" requires "featuremodel"/);
-    await assert.rejects(loadModules(['public', 'auth', 'profile', 'dataset', 'featuremodel']), /"dataset" requires "hubfile"/);
+    await assert.rejects(loadModules(['public', 'auth', 'profile', 'mail', 'dataset', 'hubfile']), /"dataset" requires "featuremodel"/);
+    await assert.rejects(loadModules(['public', 'auth', 'profile', 'mail', 'dataset', 'featuremodel']), /"dataset" requires "hubfile"/);
   });
 
   it('rule 6: nothing in the dataset module imports the deposit module statically', () => {
@@ -40,7 +40,7 @@ for (const dialect of testDialects()) {
     let withoutTools: TestServer;
     let full: TestServer;
     before(async () => {
-      withoutTools = await startTestServer({ databaseBaseUrl: dialect.baseUrl, modules: ['public', 'auth', 'profile', 'dataset', 'featuremodel', 'hubfile'] });
+      withoutTools = await startTestServer({ databaseBaseUrl: dialect.baseUrl, modules: ['public', 'auth', 'profile', 'mail', 'dataset', 'featuremodel', 'hubfile'] });
       full = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true });
     });
     after(async () => {

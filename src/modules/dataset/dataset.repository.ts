@@ -67,6 +67,13 @@ export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | 
   return row && toRow(row);
 }
 
+/** The DOI as stored, matched ignoring case (DOIs are case-insensitive); a fallback for a missed exact lookup. */
+export async function findDoiIgnoringCase(db: DbOrTrx, doi: string): Promise<string | undefined> {
+  const row = await db.selectFrom('ds_meta_data').select('dataset_doi')
+    .where((eb) => eb(eb.fn('lower', ['dataset_doi']), '=', doi.toLowerCase())).executeTakeFirst();
+  return row?.dataset_doi ?? undefined;
+}
+
 /** Datasets by id, in no particular order. */
 export async function findByIds(db: DbOrTrx, ids: number[]): Promise<DatasetRow[]> {
   const out: DatasetRow[] = [];

@@ -469,7 +469,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       const moved = await repo.findNewDoi(db, doi);
       if (moved !== undefined) return { kind: 'moved', doi: moved };
       const row = await repo.findByDoi(db, doi);
-      if (!row) return { kind: 'missing' };
+      // DOIs are case-insensitive (DOI Handbook 3.4): another spelling redirects to the stored one
+      // (MariaDB's collation already matched it above, the other databases look again ignoring case).
+      if (row && row.dataset_doi !== null && row.dataset_doi !== doi) return { kind: 'moved', doi: row.dataset_doi };
+      if (!row) {
+        const stored = await repo.findDoiIgnoringCase(db, doi);
+        return stored !== undefined && stored !== doi ? { kind: 'moved', doi: stored } : { kind: 'missing' };
+      }
       const [dataset] = await summariesOf([row], [row.id]);
       return { kind: 'dataset', dataset: dataset! };
     },
@@ -613,9 +619,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         createdAt: d.createdAt,
         publicationType: d.publicationType,
         tags: d.tags,
-        // The eleven searchable columns of explore rule 2, raw.
+        // The eleven searchable columns of explore rule 2, raw, and (issue 10) the dataset's own
+        // DOI and publication DOI, which the search box promises too.
         texts: [
-          d.title, d.description, d.tags.join(', '),
+          d.title, d.description, d.tags.join(', '), d.doi ?? '', d.publicationDoi ?? '',
           ...[...d.authors, ...d.featureModels.flatMap((m) => m.authors)].flatMap((a) => [a.name, a.affiliation ?? '', a.orcid ?? '']),
           ...d.featureModels.flatMap((m) => [
             m.meta.uvl_filename, m.meta.title, m.meta.description, m.meta.publication_doi ?? '', m.meta.tags.join(', '),

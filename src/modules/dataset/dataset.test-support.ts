@@ -41,7 +41,7 @@ export async function newUser(server: TestServer, name = 'Test'): Promise<{ clie
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
   const client = new TestClient(server.baseUrl);
   await client.get('/signup/');
-  const res = await client.post('/signup/', { form: { email, password: 'pw', name, surname: 'Tester' } });
+  const res = await client.post('/signup/', { form: { email, password: 'test-password-1', name, surname: 'Tester' } });
   assert.equal(res.status, 302, 'signup');
   await client.get('/dataset/upload');
   const row = await server.hub.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();

@@ -42,7 +42,7 @@ for (const dialect of testDialects()) {
       const anonymous = new TestClient(server.baseUrl);
       const page = await anonymous.get('/dataset/upload');
       assert.equal(page.status, 302);
-      assert.equal(page.location, '/login');
+      assert.equal(page.location, '/login?next=%2Fdataset%2Fupload');
       const post = await anonymous.post('/dataset/upload', { form: uploadForm(['a.uvl']), csrf: false });
       assert.equal(post.status, 302);
       assert.equal(post.location, '/login');

@@ -8,9 +8,14 @@ export interface ModelCheck extends CheckResult {
   features: number;
 }
 
+export const NO_FEATURES = 'The model declares no features: it is valid UVL, but holds nothing to analyse.';
+
 /** One parse gives the syntax check and the feature count. Imports are not followed: a staged file has no dataset yet. */
 export function checkModelText(text: string): ModelCheck {
   const { model, diagnostics } = parseUvl(text);
   const check = checkDiagnostics(diagnostics);
-  return { ...check, features: check.valid ? countModel(model).features : 0 };
+  const features = check.valid ? countModel(model).features : 0;
+  // An empty file is valid UVL for the reference parser too; the uploader is told it holds nothing (issue 10).
+  const warnings = check.valid && features === 0 ? [...check.warnings, NO_FEATURES] : check.warnings;
+  return { ...check, warnings, features };
 }

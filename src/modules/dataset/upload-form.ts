@@ -45,10 +45,19 @@ export interface UploadInput {
   featureModels: FeatureModelInput[];
 }
 
-/** Tags are one comma-separated text, trimmed, empty ones dropped (decisions section 4); null when none. */
+/**
+ * Tags are one comma-separated text, trimmed, empty ones dropped (decisions section 4); null when none.
+ * Tags differing only in case are one tag (the search treats them alike): the first spelling stays.
+ */
 export function normalizeTags(raw: string | string[] | undefined | null): string | null {
+  const seen = new Set<string>();
   const parts = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-    .map((t) => String(t).trim()).filter((t) => t !== '');
+    .map((t) => String(t).trim()).filter((t) => {
+      const key = t.toLowerCase();
+      if (t === '' || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   return parts.length > 0 ? parts.join(', ') : null;
 }
 

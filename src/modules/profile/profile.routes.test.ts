@@ -22,12 +22,12 @@ for (const dialect of testDialects()) {
       .innerJoin('user', 'user.id', 'user_profile.user_id').select(['name', 'surname', 'orcid', 'affiliation'])
       .where('email', '=', email).executeTakeFirstOrThrow();
 
-    it('redirects anonymous visitors of both pages to /login', async () => {
+    it('redirects anonymous visitors of the profile pages to /login?next=<page>', async () => {
       const c = new TestClient(server.baseUrl);
-      for (const path of ['/profile/summary', '/profile/edit']) {
+      for (const path of ['/profile/summary', '/profile/edit', '/profile/password', '/profile/email']) {
         const res = await c.get(path);
         assert.equal(res.status, 302);
-        assert.equal(res.location, '/login');
+        assert.equal(res.location, `/login?next=${encodeURIComponent(path)}`);
       }
     });
 
@@ -44,7 +44,7 @@ for (const dialect of testDialects()) {
       const email = 'pager@example.com';
       const c = new TestClient(server.baseUrl);
       await c.get('/signup/');
-      await c.post('/signup/', { form: { email, password: 'pw', name: 'Page', surname: 'Turner' } });
+      await c.post('/signup/', { form: { email, password: 'test-password-1', name: 'Page', surname: 'Turner' } });
       const userId = await userIdByEmail(server.hub.db, email);
       const other = await userIdByEmail(server.hub.db, 'user2@example.com');
       await insertDatasetRow(server.hub.db, other, { title: 'Not mine', createdAt: '2026-01-20T00:00:00.000Z' });
@@ -164,7 +164,7 @@ for (const dialect of testDialects()) {
       const email = 'editor@example.com';
       const c = new TestClient(server.baseUrl);
       await c.get('/signup/');
-      await c.post('/signup/', { form: { email, password: 'pw', name: 'Ed', surname: 'Itor' } });
+      await c.post('/signup/', { form: { email, password: 'test-password-1', name: 'Ed', surname: 'Itor' } });
       await c.get('/profile/edit');
       const res = await c.post('/profile/edit', { form: { name: 'Edna', surname: 'Itor', orcid: '0000-0002-1825-009X', affiliation: 'University of Somewhere', submit: 'Save profile' } });
       assert.equal(res.status, 302);
@@ -180,7 +180,7 @@ for (const dialect of testDialects()) {
       const email = 'partial.edit@example.com';
       const c = new TestClient(server.baseUrl);
       await c.get('/signup/');
-      await c.post('/signup/', { form: { email, password: 'pw', name: 'Part', surname: 'Ial' } });
+      await c.post('/signup/', { form: { email, password: 'test-password-1', name: 'Part', surname: 'Ial' } });
       await c.get('/profile/edit');
       await c.post('/profile/edit', { form: { name: 'Part', surname: 'Ial', orcid: '0000-0001-2345-6789', affiliation: 'Partial Institute' } });
       await c.get('/profile/edit');

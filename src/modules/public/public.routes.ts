@@ -7,6 +7,9 @@ import type { ModuleContext } from '../../core/modules.ts';
 const LATEST = 6;
 
 export async function publicRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  // Browsers, feed readers and bookmarks ask /favicon.ico whatever the page links (issue 10).
+  app.get('/favicon.ico', async (_request, reply) => reply.redirect('/static/favicon.svg', 301));
+
   app.get('/', async (_request, reply) => {
     let statistics: Record<string, number> | null = null;
     let latest: unknown[] = [];

@@ -52,13 +52,19 @@
     const code = modalEl.querySelector('#file-source code');
     document.getElementById('file-modal-title').textContent = button.dataset.fileName;
     document.getElementById('file-modal-download').href = '/file/download/' + button.dataset.fileId;
+    const gutter = modalEl.querySelector('#file-lines');
+    if (gutter) gutter.textContent = '';
     code.textContent = 'Loading…';
     window.bootstrap.Modal.getOrCreateInstance(modalEl).show();
     try {
       const response = await fetch('/file/view/' + button.dataset.fileId, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
       const body = await response.json();
-      if (response.ok && body && typeof body.content === 'string') highlightUvl(body.content, code);
-      else code.textContent = (body && (body.error || body.message)) || 'The file could not be read.';
+      if (response.ok && body && typeof body.content === 'string') {
+        highlightUvl(body.content, code);
+        // Line numbers, as the checker's messages cite them (issue 10).
+        const count = body.content.replace(/\r?\n$/, '').split(/\r?\n/).length;
+        if (gutter) gutter.textContent = Array.from({ length: count }, function (_, i) { return String(i + 1); }).join('\n');
+      } else code.textContent = (body && (body.error || body.message)) || 'The file could not be read.';
     } catch (e) {
       code.textContent = 'The file could not be loaded.';
     }

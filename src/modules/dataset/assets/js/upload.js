@@ -104,6 +104,7 @@
   }
 
   function showStaged(entry, staged) {
+    document.getElementById('feature_models-errors').replaceChildren();
     entry.dataset.staged = staged.filename;
     entry.querySelector('[data-field="uvl_filename"]').value = staged.filename;
     entry.querySelector('.model-name').textContent = staged.filename;
@@ -143,8 +144,14 @@
     });
     xhr.addEventListener('load', function () {
       const body = parseJson(xhr);
-      if (xhr.status === 200 && body) showStaged(entry, body);
-      else if (xhr.status === 302 || xhr.responseURL.indexOf('/login') !== -1) showFailure(entry, 'Your session ended: log in again.');
+      if (xhr.status === 200 && body) {
+        // The server keeps both files of the same name as "name (1).uvl"…; the person is told (issue 10).
+        const copy = / \(\d+\)\.uvl$/i;
+        if (copy.test(body.filename) && !copy.test(file.name)) {
+          body.warnings = [file.name + ' was staged already: this file is kept as ' + body.filename + '. Remove one of them if it is the same model.'].concat(body.warnings || []);
+        }
+        showStaged(entry, body);
+      } else if (xhr.status === 302 || xhr.responseURL.indexOf('/login') !== -1) showFailure(entry, 'Your session ended: log in again.');
       else showFailure(entry, (body && (body.message || body.error)) || 'The upload failed (' + xhr.status + ').');
     });
     xhr.addEventListener('error', function () { showFailure(entry, 'The upload failed: the network is unavailable.'); });
@@ -276,6 +283,33 @@
     (first || formErrors).scrollIntoView({ block: 'center' });
     if (first && first.focus) first.focus({ preventScroll: true });
   }
+
+  // ---- re-checking a marked field as it is corrected (issue 10) ------------------------------------
+  // The server stays the authority: the next submit checks everything again. Here a field the
+  // server marked loses its mark once it passes the rules the page knows, and keeps it otherwise.
+  const ORCID = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+  const DOI = /^(?:https?:\/\/(?:dx\.)?doi\.org\/)?10\.\d{4,9}\/\S+$/i;
+  function stillInvalid(input) {
+    const value = input.value.trim();
+    const field = input.dataset.field || input.name;
+    if (input.required && value === '') return true;
+    if (field === 'orcid' || /-orcid$/.test(input.name)) return value !== '' && !ORCID.test(value);
+    if (field === 'publication_doi' || /publication_doi$/.test(input.name)) return value !== '' && !DOI.test(value);
+    if (input.maxLength > 0 && value.length > input.maxLength) return true;
+    return false;
+  }
+  function recheck(event) {
+    const input = event.target;
+    if (!(input instanceof HTMLElement) || !input.classList.contains('is-invalid') || stillInvalid(input)) return;
+    input.classList.remove('is-invalid');
+    const feedback = input.nextElementSibling;
+    if (feedback && feedback.classList.contains('js-field-error')) feedback.remove();
+    if (!form.querySelector('.is-invalid') && !form.querySelector('.model-file-errors :first-child') && !document.getElementById('feature_models-errors').textContent) {
+      formErrors.classList.add('d-none');
+    }
+  }
+  form.addEventListener('input', recheck);
+  form.addEventListener('change', recheck);
 
   function showMessage(message) {
     formErrors.replaceChildren(document.createTextNode(message));

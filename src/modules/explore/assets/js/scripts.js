@@ -67,7 +67,8 @@
 
     const facts = [
       (dataset.created_at || '').slice(0, 10),
-      dataset.publication_type,
+      // "None" is the API's label for no publication type; the card leaves it out.
+      dataset.publication_type === 'None' ? '' : dataset.publication_type,
       `${dataset.files_count} file${dataset.files_count === 1 ? '' : 's'}`,
       dataset.total_size_in_human_format,
     ].filter(Boolean);
@@ -118,8 +119,18 @@
       body: JSON.stringify({ ...criteria, limit: pageSize + 1, offset }),
       signal,
     });
+    if (response.status === 400) throw new Error(await refusal(response));
     if (!response.ok) throw new Error(`The search failed (HTTP ${response.status}). Please try again.`);
     return response.json();
+  }
+
+  // A refused search says in words what to change (issue 10), not only its HTTP status.
+  async function refusal(response) {
+    let message = '';
+    try { message = String((await response.json()).message || ''); } catch { /* not JSON */ }
+    const words = /"query" may hold at most (\d+)/.exec(message);
+    if (words) return `Your search has too many different words: at most ${words[1]} are searched. Remove some words and search again.`;
+    return message ? `This search cannot be run: ${message}` : 'This search cannot be run. Change it and try again.';
   }
 
   async function run(append) {
@@ -154,6 +165,13 @@
       if ((error && error.name === 'AbortError') || controller !== mine) return;
       errorBox.textContent = error.message || 'The search failed. Please try again.';
       show(errorBox, true);
+      // The results of an earlier search would read as answers to this one.
+      if (!append) {
+        results.replaceChildren();
+        shown = 0;
+        show(loadMore, false);
+        show(empty, false);
+      }
       status.textContent = 'Search failed';
     } finally {
       if (controller === mine) {
