@@ -20,6 +20,8 @@ export interface Config {
   deployWorkspace: string;
   maxUploadBytes: number;
   logLevel: string;
+  /** Requests a minute per API token (per address for anonymous API calls), extensions section 3. */
+  apiRateLimit: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
 }
@@ -64,6 +66,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
     logLevel: env.LOG_LEVEL || 'info',
+    apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
     autoSeed: !production,
   };
 }

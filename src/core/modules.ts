@@ -82,6 +82,8 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
+  tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,
+  api: async () => (await import('../modules/api/module.ts')).apiModule,
 };
 
 interface ModulesFile {

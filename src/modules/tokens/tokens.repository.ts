@@ -1,0 +1,47 @@
+// Queries on the api_token table.
+import type { DbOrTrx } from '../../core/db/connect.ts';
+import { insertAndGetId } from '../../core/db/connect.ts';
+import './tokens.tables.ts';
+
+export interface TokenRow {
+  id: number;
+  user_id: number;
+  name: string;
+  public_id: string;
+  secret_hash: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const COLUMNS = ['id', 'user_id', 'name', 'public_id', 'secret_hash', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'] as const;
+
+// PostgreSQL answers integer ids of joins as numbers, but be explicit for every dialect.
+const toRow = (r: Record<string, unknown>): TokenRow => ({ ...(r as unknown as TokenRow), id: Number(r.id), user_id: Number(r.user_id) });
+
+export async function insertToken(db: DbOrTrx, values: Omit<TokenRow, 'id' | 'last_used_at' | 'revoked_at'>): Promise<number> {
+  return insertAndGetId(db, 'api_token', { ...values, last_used_at: null, revoked_at: null });
+}
+
+export async function findByPublicId(db: DbOrTrx, publicId: string): Promise<TokenRow | undefined> {
+  const row = await db.selectFrom('api_token').select(COLUMNS).where('public_id', '=', publicId).executeTakeFirst();
+  return row && toRow(row);
+}
+
+export async function listForUser(db: DbOrTrx, userId: number): Promise<TokenRow[]> {
+  const rows = await db.selectFrom('api_token').select(COLUMNS).where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toRow);
+}
+
+/** Answers whether a token of this user was revoked now (false: unknown, someone else's, or already revoked). */
+export async function revoke(db: DbOrTrx, userId: number, id: number, at: string): Promise<boolean> {
+  const result = await db.updateTable('api_token').set({ revoked_at: at })
+    .where('id', '=', id).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function touch(db: DbOrTrx, id: number, at: string): Promise<void> {
+  await db.updateTable('api_token').set({ last_used_at: at }).where('id', '=', id).execute();
+}
