@@ -94,7 +94,8 @@ async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.Pr
 
   const created = await call('POST', '/api/v1/datasets/', {
     name: options.title,
-    description: options.description ?? '',
+    // A deposit needs a description; without --description the title serves.
+    description: options.description?.trim() || options.title,
     tags: options.tags ?? '',
     ...(authors.length > 0 ? { authors } : {}),
   });

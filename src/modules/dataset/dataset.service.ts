@@ -719,6 +719,11 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         const message = 'The dataset has no models yet: add at least one file before publishing.';
         throw badRequest(message, { message });
       }
+      // Zenodo refuses a deposition without a description; saying so here beats a `partial` answer.
+      if (row.description.trim() === '') {
+        const message = 'The dataset has no description: set one (PUT /api/v1/datasets/<id>) before publishing.';
+        throw badRequest(message, { message, field: 'description' });
+      }
       const pushed = await push(datasetId);
       if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
       return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
