@@ -1,24 +1,14 @@
 // Queries on the api_token table.
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import { insertAndGetId } from '../../core/db/connect.ts';
-import './tokens.tables.ts';
+import type { Selectable } from 'kysely';
+import type { ApiTokenTable } from './tokens.tables.ts';
 
-export interface TokenRow {
-  id: number;
-  user_id: number;
-  name: string;
-  public_id: string;
-  secret_hash: string;
-  scopes: string;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type TokenRow = Selectable<ApiTokenTable>;
 
 const COLUMNS = ['id', 'user_id', 'name', 'public_id', 'secret_hash', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'] as const;
 
-// PostgreSQL answers integer ids of joins as numbers, but be explicit for every dialect.
+// Ids as numbers on every dialect (drivers may answer integers as strings).
 const toRow = (r: Record<string, unknown>): TokenRow => ({ ...(r as unknown as TokenRow), id: Number(r.id), user_id: Number(r.user_id) });
 
 export async function insertToken(db: DbOrTrx, values: Omit<TokenRow, 'id' | 'last_used_at' | 'revoked_at'>): Promise<number> {
