@@ -10,15 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { testDialects } from '../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../test/support/fake-zenodo.ts';
-import { newUser } from '../modules/dataset/dataset.test-support.ts';
-import { createToken } from '../modules/tokens/tokens.test-support.ts';
+import { newUser } from '../../test/support/accounts.ts';
+import { BROKEN_UVL, CAR_UVL, PHONE_UVL, createToken } from '../../test/support/api.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = mkdtempSync(join(tmpdir(), 'hub-remote-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'phone.uvl'), 'features\n    Phone\n        optional\n            Camera\n');
-writeFileSync(join(dir, 'car.uvl'), 'features\n    Car\n        mandatory\n            Engine\n');
-writeFileSync(join(dir, 'bad.uvl'), 'features\n    Car\n    mandatory\n        Radio\n');
+writeFileSync(join(dir, 'phone.uvl'), PHONE_UVL);
+writeFileSync(join(dir, 'car.uvl'), CAR_UVL);
+writeFileSync(join(dir, 'bad.uvl'), BROKEN_UVL);
 
 /** Runs the hub executable without blocking this process, whose event loop serves the hub under test. */
 function hub(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
-import { INVALID_UVL, VALID_UVL, newUser } from '../dataset/dataset.test-support.ts';
-import { bearer, createToken, uvlForm } from '../tokens/tokens.test-support.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { BROKEN_UVL as INVALID_UVL, CAR_UVL as SECOND_UVL, PHONE_UVL as VALID_UVL, bearer, createToken, uvlForm } from '../../../test/support/api.ts';
 
 const DOMAIN = 'hub.example.org';
-const SECOND_UVL = 'features\n    Car\n        optional\n            Radio\n            Sunroof\n';
 
 for (const dialect of testDialects()) {
   describe(`API publishing flow [${dialect.name}]`, () => {

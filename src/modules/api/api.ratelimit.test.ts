@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { newUser } from '../dataset/dataset.test-support.ts';
-import { bearer, createToken } from '../tokens/tokens.test-support.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { bearer, createToken } from '../../../test/support/api.ts';
 import { createApiService } from './api.service.ts';
 
 const LIMIT = 3;

@@ -12,8 +12,8 @@ import { TestClient } from '../../../test/support/client.ts';
 import { buildApp } from '../../core/app.ts';
 import { loadConfig, projectPath } from '../../core/config.ts';
 import { runSeeders } from '../../core/modules.ts';
-import { newUser } from '../dataset/dataset.test-support.ts';
-import { bearer, createToken } from './tokens.test-support.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { bearer, createToken } from '../../../test/support/api.ts';
 
 for (const dialect of testDialects()) {
   describe(`personal access tokens [${dialect.name}]`, () => {

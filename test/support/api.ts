@@ -1,6 +1,6 @@
-// Shared steps of the token and API tests: a token made through the /profile/tokens page, as a person would.
+// Shared steps of the token, API and CLI tests: a token made through the /profile/tokens page, as a person would.
 import assert from 'node:assert/strict';
-import type { TestClient } from '../../../test/support/client.ts';
+import type { TestClient } from './client.ts';
 
 export async function createToken(client: TestClient, scopes: string[], name = 'ci', days = '30'): Promise<string> {
   await client.get('/profile/tokens');
@@ -33,3 +33,8 @@ export function uvlForm(name: string, content: string): FormData {
   form.append('file', new Blob([content]), name);
   return form;
 }
+
+/** Two small valid models and one with a syntax error on line 3. */
+export const PHONE_UVL = 'namespace Phone\n\nfeatures\n    Phone {abstract}\n        mandatory\n            Screen\n        optional\n            Camera\n';
+export const CAR_UVL = 'features\n    Car\n        optional\n            Radio\n            Sunroof\n';
+export const BROKEN_UVL = 'features\n    Car\n    mandatory\n        Radio\n';
