@@ -3,12 +3,14 @@ import 'dotenv/config';
 import { Command } from 'commander';
 import { registerDbCommands } from './db-commands.ts';
 import { registerUvlCommands } from './uvl-commands.ts';
+import { registerRemoteCommands } from './remote-commands.ts';
 
 const program = new Command();
 program.name('hub').description('The hub: UVL feature model catalogue').showHelpAfterError();
 
 registerDbCommands(program);
 registerUvlCommands(program);
+registerRemoteCommands(program);
 
 try {
   await program.parseAsync(process.argv);

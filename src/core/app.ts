@@ -22,6 +22,7 @@ import { createModuleContext, loadModules, readModuleSelection, type HubModule, 
 import { DatabaseSessionStore } from './http/session-store.ts';
 import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
+import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 
 export interface BuildOptions {
@@ -60,7 +61,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
+    // A route schema's refusal names the field (extensions section 3).
+    schemaErrorFormatter: schemaError,
   });
+
+  app.setValidatorCompiler(validatorCompiler);
 
   const db = options.db ?? connect(config.databaseUrl);
   await migrateToLatest(db);
@@ -195,7 +200,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     if (routeConfig.anonymousOnly && request.user) return reply.redirect('/');
     const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false) {
+    // A request authenticated by a personal access token carries no session, so no CSRF token (extensions section 3).
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false && !request.user?.token) {
       // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
       // thrown error so that the one error handler answers it (400, decisions section 3).
       await new Promise<void>((resolve, reject) => {

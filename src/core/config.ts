@@ -23,6 +23,8 @@ export interface Config {
   /** SMTP server of the account emails (extensions section 5); unset: each message is written to the log. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Requests a minute per API token (per address for anonymous API calls), extensions section 3. */
+  apiRateLimit: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
 }
@@ -69,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'UVL Hub <no-reply@localhost>',
+    apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
     autoSeed: !production,
   };
 }

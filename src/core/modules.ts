@@ -83,6 +83,8 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
   mail: async () => (await import('../modules/mail/module.ts')).mailModule,
+  tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,
+  api: async () => (await import('../modules/api/module.ts')).apiModule,
 };
 
 interface ModulesFile {

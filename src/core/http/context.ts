@@ -6,6 +6,11 @@ export interface CurrentUser {
   email: string;
   /** Profile name, for the navigation bar. */
   displayName: string;
+  /**
+   * Set when a personal access token (not the session) authenticated the request: no CSRF
+   * token is asked then, and its scopes decide what it may change (extensions section 3).
+   */
+  token?: { id: number; scopes: string[] };
 }
 
 export interface FlashMessage {

@@ -1,20 +1,27 @@
-// REST resource /api/v1/datasets/ (decisions sections 4 and 7). Reads are public; writes need
-// a logged-in session and the X-CSRFToken header, and an anonymous write answers 401 before
-// the CSRF check (so these routes opt out of the global check and run it themselves).
+// REST resource /api/v1/datasets/ (decisions sections 4 and 7; extensions section 3). Reads are
+// public; writes need a logged-in session with the X-CSRFToken header, or a personal access
+// token (no CSRF then; the tokens module enforces its write scope). An anonymous write answers
+// 401 before the CSRF check and before the body is validated, so these routes opt out of the
+// global check and run it themselves. Every route has a schema: it validates the request and
+// makes the OpenAPI document.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound, unauthorized } from '../../core/http/errors.ts';
-import { parseId } from './dataset.routes.ts';
+import { restFile } from '../hubfile/index.ts';
+import { parseId, receiveFile, stagingRefusal } from './dataset.routes.ts';
+import { StagingError } from './staging.ts';
+import * as schemas from './dataset.api-schemas.ts';
 
 const DEFAULT_PER_PAGE = 100;
 const MAX_PER_PAGE = 1000;
 const NOT_FOUND = { message: 'DataSet not found' };
+const WRITE = { csrf: false, json: true } as const;
 
 function positiveInteger(raw: unknown, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || value < 1) {
-    throw badRequest(`${name} must be a positive whole number.`, { message: `${name} must be a positive whole number.` });
+    throw badRequest(`${name} must be a positive whole number.`, { message: `${name} must be a positive whole number.`, field: name });
   }
   return value;
 }
@@ -22,21 +29,21 @@ function positiveInteger(raw: unknown, name: string, fallback: number): number {
 export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;
 
-  /** The write guard: 401 for anonymous callers first, then the CSRF token (400 when wrong or missing). */
-  async function writer(request: FastifyRequest, reply: FastifyReply): Promise<number> {
-    if (!request.user) throw unauthorized('Log in to change datasets.', { message: 'Log in to change datasets.' });
+  /** The write guard (a preValidation hook): 401 for anonymous callers first, then the session's CSRF token. */
+  async function writer(request: FastifyRequest): Promise<void> {
+    if (!request.user) throw unauthorized('Log in to change datasets.', { message: 'Log in or send a token (Authorization: Bearer) to change datasets.' });
+    if (request.user.token) return;
     await new Promise<void>((resolve, reject) => {
       // The plugin answers a bad token through reply.send; this stand-in turns that into an error for the one handler.
       const refusal = { send: (error: Error) => reject(error) } as unknown as FastifyReply;
       app.csrfProtection.call(app, request, refusal, (error?: Error) => (error ? reject(error) : resolve()));
     });
-    void reply;
-    return request.user.id;
   }
+  const write = { config: WRITE, preValidation: writer };
 
-  const itemId = (request: FastifyRequest): number => {
-    const id = parseId((request.params as { id: string }).id);
-    if (id === undefined) throw notFound('DataSet not found', NOT_FOUND);
+  const idOf = (request: FastifyRequest, key: 'id' | 'file_id' = 'id'): number => {
+    const id = parseId(String((request.params as Record<string, unknown>)[key]));
+    if (id === undefined) throw notFound(key === 'id' ? 'DataSet not found' : 'File not found', key === 'id' ? NOT_FOUND : { message: 'File not found' });
     return id;
   };
 
@@ -48,8 +55,7 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
   };
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const userId = await writer(request, reply);
-    const id = await datasets().apiCreate(userId, request.body);
+    const id = await datasets().apiCreate(request.user!.id, request.body);
     return reply.code(201).send({ message: 'DataSet created', id });
   };
 
@@ -59,23 +65,50 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
   };
 
   for (const url of ['/api/v1/datasets/', '/api/v1/datasets']) {
-    app.get(url, list);
-    app.post(url, { config: { csrf: false, json: true } }, create);
-    app.route({ method: ['PUT', 'DELETE', 'PATCH'], url, config: { csrf: false, json: true }, handler: notAllowed });
+    app.get(url, { schema: schemas.listSchema }, list);
+    app.post(url, { ...write, schema: schemas.createSchema }, create);
+    app.route({ method: ['PUT', 'DELETE', 'PATCH'], url, config: WRITE, schema: schemas.notAllowedSchema, handler: notAllowed });
   }
 
-  app.get('/api/v1/datasets/:id', async (request) => datasets().apiGet(itemId(request), request.user?.id ?? null));
+  // A path segment that is not a number names no dataset: the route does not match, 404.
+  const item = '/api/v1/datasets/:id(^\\d+$)';
 
-  app.put('/api/v1/datasets/:id', { config: { csrf: false, json: true } }, async (request, reply) => {
-    const userId = await writer(request, reply);
-    return datasets().apiUpdate(itemId(request), userId, request.body);
-  });
+  app.get(item, { schema: schemas.getSchema }, async (request) => datasets().apiGet(idOf(request), request.user?.id ?? null));
 
-  app.delete('/api/v1/datasets/:id', { config: { csrf: false, json: true } }, async (request, reply) => {
-    const userId = await writer(request, reply);
-    await datasets().apiDelete(itemId(request), userId);
+  app.put(item, { ...write, schema: schemas.updateSchema }, async (request) => datasets().apiUpdate(idOf(request), request.user!.id, request.body));
+
+  app.delete(item, { ...write, schema: schemas.deleteSchema }, async (request, reply) => {
+    await datasets().apiDelete(idOf(request), request.user!.id);
     return reply.code(204).send();
   });
 
-  app.route({ method: ['POST', 'PATCH'], url: '/api/v1/datasets/:id', config: { csrf: false, json: true }, handler: notAllowed });
+  app.route({ method: ['POST', 'PATCH'], url: item, config: WRITE, schema: schemas.notAllowedSchema, handler: notAllowed });
+
+  // ---- the publishing flow of extensions section 3 -------------------------------------------
+
+  app.post(`${item}/files`, { ...write, schema: schemas.addFileSchema }, async (request, reply) => {
+    const datasetId = idOf(request);
+    const file = await receiveFile(request);
+    let fileId: number;
+    try {
+      fileId = await datasets().addFile(datasetId, request.user!.id, file.filename, file.file, () => file.file.truncated);
+    } catch (error) {
+      file.file.resume();
+      throw error instanceof StagingError ? stagingRefusal(error, ctx.config.maxUploadBytes) : error;
+    }
+    const stored = await ctx.services.hubfile.getFile(fileId);
+    return reply.code(201).send(restFile(stored!, ctx.config.domain));
+  });
+
+  app.delete(`${item}/files/:file_id(^\\d+$)`, { ...write, schema: schemas.deleteFileSchema }, async (request, reply) => {
+    await datasets().removeFile(idOf(request), request.user!.id, idOf(request, 'file_id'));
+    return reply.code(204).send();
+  });
+
+  app.post(`${item}/publish`, { ...write, schema: schemas.publishSchema }, async (request) => {
+    const outcome = await datasets().publish(idOf(request), request.user!.id);
+    return outcome.status === 'ok'
+      ? { status: 'ok', dataset_id: outcome.datasetId, doi: outcome.doi, url: outcome.url }
+      : { status: 'partial', dataset_id: outcome.datasetId, message: outcome.message };
+  });
 }

@@ -212,6 +212,14 @@ export async function updateMetaData(
   await db.updateTable('ds_meta_data').set(changes).where('id', '=', metaId).execute();
 }
 
+/** Adds to the metrics (negative to subtract) in one statement, so concurrent changes do not lose counts. */
+export async function adjustMetrics(db: DbOrTrx, metricsId: number, models: number, features: number): Promise<void> {
+  await db.updateTable('ds_metrics').set((eb) => ({
+    number_of_models: eb('number_of_models', '+', models),
+    number_of_features: eb('number_of_features', '+', features),
+  })).where('id', '=', metricsId).execute();
+}
+
 /** Removes the dataset's own rows; its feature models must be gone already (featuremodel.deleteByDataset). */
 export async function deleteDatasetRows(trx: DbOrTrx, row: { id: number; meta_id: number; metrics_id: number | null }): Promise<void> {
   await trx.deleteFrom('ds_view_record').where('dataset_id', '=', row.id).execute();

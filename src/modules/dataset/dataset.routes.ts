@@ -4,7 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, notFound, payloadTooLarge, serverError } from '../../core/http/errors.ts';
+import { badRequest, notFound, payloadTooLarge, serverError, type HttpError } from '../../core/http/errors.ts';
+import type { MultipartFile } from '@fastify/multipart';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { PUBLICATION_TYPES } from './publication-types.ts';
@@ -42,26 +43,41 @@ async function uploadFields(request: FastifyRequest): Promise<Record<string, str
   return fields;
 }
 
+/** The one part named `file` of a multipart request (staging and the API's file upload), or 400 `{"message"}`. */
+export async function receiveFile(request: FastifyRequest): Promise<MultipartFile> {
+  if (!request.isMultipart()) {
+    throw badRequest('Send the model as multipart/form-data in the field "file".', { message: 'Send the model as multipart/form-data in the field "file".' });
+  }
+  let file: MultipartFile | undefined;
+  try {
+    file = await request.file();
+  } catch (error) {
+    request.log.info({ err: error }, 'unreadable multipart upload');
+    throw badRequest('The upload could not be read.', { message: 'The upload could not be read.' });
+  }
+  if (!file || file.fieldname !== 'file') {
+    file?.file.resume();
+    throw badRequest('No file was sent in the field "file".', { message: 'No file was sent in the field "file".' });
+  }
+  return file;
+}
+
+/** A refused staged file (decisions section 4): too large 413, anything else 400, both `{"message"}`. */
+export function stagingRefusal(error: StagingError, maxUploadBytes: number): HttpError {
+  if (error.kind === 'too_large') {
+    const message = `The file is larger than the upload limit of ${Math.floor(maxUploadBytes / 1048576) || maxUploadBytes} ${maxUploadBytes >= 1048576 ? 'MiB' : 'bytes'}.`;
+    return payloadTooLarge(message, { message });
+  }
+  return badRequest(error.message, { message: error.message });
+}
+
 export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;
 
   // ---- staging -------------------------------------------------------------------------------
 
   app.post('/dataset/file/upload', { config: { loginRequired: true, json: true } }, async (request) => {
-    if (!request.isMultipart()) {
-      throw badRequest('Send the model as multipart/form-data in the field "file".', { message: 'Send the model as multipart/form-data in the field "file".' });
-    }
-    let file;
-    try {
-      file = await request.file();
-    } catch (error) {
-      request.log.info({ err: error }, 'unreadable multipart upload');
-      throw badRequest('The upload could not be read.', { message: 'The upload could not be read.' });
-    }
-    if (!file || file.fieldname !== 'file') {
-      file?.file.resume();
-      throw badRequest('No file was sent in the field "file".', { message: 'No file was sent in the field "file".' });
-    }
+    const file = await receiveFile(request);
     try {
       const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
       return {
@@ -73,14 +89,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
       };
     } catch (error) {
       file.file.resume();
-      if (error instanceof StagingError) {
-        if (error.kind === 'too_large') {
-          const message = `The file is larger than the upload limit of ${Math.floor(ctx.config.maxUploadBytes / 1048576) || ctx.config.maxUploadBytes} ${ctx.config.maxUploadBytes >= 1048576 ? 'MiB' : 'bytes'}.`;
-          throw payloadTooLarge(message, { message });
-        }
-        throw badRequest(error.message, { message: error.message });
-      }
-      throw error;
+      throw error instanceof StagingError ? stagingRefusal(error, ctx.config.maxUploadBytes) : error;
     }
   });
 

@@ -2,10 +2,10 @@
 // transaction, the push to the deposit repository, pages' data, metrics, the REST resource
 // and what explore and the landing page read. It never sees the request or the session.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FieldErrors } from '../../core/http/forms.ts';
+import { charCount, hasControlCharacters, type FieldErrors } from '../../core/http/forms.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import { nowIso } from '../../core/db/database.ts';
@@ -17,10 +17,10 @@ import { restDataset, searchResult } from './dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import type { HubfileView } from '../hubfile/index.ts';
 import { isPublicationType, publicationTypeLabel } from './publication-types.ts';
-import { createStaging, StagingError } from './staging.ts';
+import { createStaging, safeUvlName, StagingError } from './staging.ts';
 import { checkModelText } from './model-check.ts';
 import {
-  MAX_DESCRIPTION, normalizeTags, readUploadForm, splitTags,
+  MAX_DESCRIPTION, MAX_FEATURE_MODELS, ORCID_PATTERN, normalizeTags, readUploadForm, splitTags,
   type AuthorInput, type FeatureModelInput, type UploadInput,
 } from './upload-form.ts';
 
@@ -99,6 +99,7 @@ export interface DatasetServiceOptions {
 }
 
 const NOT_FOUND_BODY = { message: 'DataSet not found' };
+const PUBLISHED = 'The dataset is published (it has a DOI): its files cannot change.';
 /** The built-in fake deposit's DOIs (src/modules/deposit/fake-deposit.ts, not imported: rule 6). */
 const FAKE_DOI_PREFIX = '10.1234/fakenodo.';
 const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
@@ -116,6 +117,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   const { db, config } = ctx;
   const loadDeposit = options.loadDeposit ?? (() => import('../deposit/index.ts'));
   const staging = createStaging(resolve(config.workingDir, config.uploadsDir));
+  // Files sent to the API pass through a staging area of their own (same checks and limits),
+  // so they never mix with what the user staged in the browser.
+  const apiStaging = createStaging(resolve(config.workingDir, config.uploadsDir, 'temp', '.api'));
 
   const publicUrl = (doi: string) => `http://${config.domain}/doi/${doiPath(doi)}`;
 
@@ -325,6 +329,34 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     return row;
   }
 
+  /** The optional `authors` of the API's create: `[{name, affiliation?, orcid?}]`, like the upload form's authors. */
+  function restAuthors(value: unknown, add: (field: string, message: string) => void): AuthorInput[] | undefined {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || value.length > 100) {
+      add('authors', 'authors must be a list of at most 100 {"name", "affiliation", "orcid"} objects.');
+      return undefined;
+    }
+    const authors: AuthorInput[] = [];
+    for (const [i, a] of value.entries()) {
+      const author = (a && typeof a === 'object' ? a : {}) as Record<string, unknown>;
+      const text = (key: string, max: number, required: boolean): string | null => {
+        const v = author[key];
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '' && !required)) return null;
+        if (typeof v !== 'string' || v.trim() === '' || charCount(v.trim()) > max || hasControlCharacters(v)) {
+          add(`authors.${i}.${key}`, `${key} must be ${required ? 'a non-empty' : 'a'} text of at most ${max} characters.`);
+          return null;
+        }
+        return v.trim();
+      };
+      const name = text('name', 255, true);
+      const affiliation = text('affiliation', 255, false);
+      const orcid = text('orcid', 19, false);
+      if (orcid !== null && !ORCID_PATTERN.test(orcid)) add(`authors.${i}.orcid`, 'ORCID must look like 0000-0000-0000-0000.');
+      if (name !== null) authors.push({ name, affiliation, orcid });
+    }
+    return authors;
+  }
+
   function restInput(body: unknown, mode: 'create' | 'update') {
     if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
       throw badRequest('No input data provided', { message: 'No input data provided' });
@@ -345,8 +377,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     if (!tagsOk) add('tags', 'tags must be a text of comma-separated tags or a list of texts.');
     const normalizedTags = tagsOk && tags !== undefined ? normalizeTags(tags as string | string[]) : undefined;
     if (normalizedTags && normalizedTags.length > 2000) add('tags', 'tags cannot be longer than 2000 characters.');
+    const authors = mode === 'create' ? restAuthors(text('authors'), add) : undefined;
     if (Object.keys(errors).length > 0) throw badRequest('Invalid input', { message: 'Invalid input', errors });
     return {
+      authors,
       name: typeof name === 'string' ? name.trim() : undefined,
       description: typeof description === 'string' ? description.trim() : undefined,
       publicationType: typeof type === 'string' ? type : 'none',
@@ -560,7 +594,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     async apiCreate(userId: number, body: unknown): Promise<number> {
       const input = restInput(body, 'create');
       // Read before the transaction: SQLite has one connection, which the transaction holds.
-      const authors = await defaultAuthors(userId);
+      const authors = input.authors && input.authors.length > 0 ? input.authors : await defaultAuthors(userId);
       const datasetId = await db.transaction().execute(async (trx) => {
         const ids = await repo.insertDataset(trx, {
           userId, createdAt: nowIso(),
@@ -607,6 +641,98 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       }
       await aside.discard().catch((e) => ctx.log.warn({ err: e }, 'the folder of a deleted dataset could not be removed'));
       await ctx.events.emit('dataset.deleted', { datasetId });
+    },
+
+    // ---- the API's write flow (extensions section 3): files one by one, then the deposit --------
+
+    /**
+     * Adds one model to the owner's unsynchronized dataset, under the rules of an upload: the
+     * staging limits and name rules, the syntax check (an invalid model is refused with its
+     * errors, nothing kept), at most MAX_FEATURE_MODELS files. Answers the new file's id.
+     */
+    async addFile(datasetId: number, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<number> {
+      const row = await ownedOrThrow(datasetId, userId);
+      if (row.dataset_doi !== null) throw conflict(PUBLISHED, { message: PUBLISHED });
+      if (row.number_of_models >= MAX_FEATURE_MODELS) {
+        const message = `A dataset holds at most ${MAX_FEATURE_MODELS} models.`;
+        throw conflict(message, { message });
+      }
+      const stored = await apiStaging.store(userId, clientName, content, isTruncated);
+      try {
+        const name = safeUvlName(clientName);
+        const { model, check } = await prepare({
+          index: 0, uvlFilename: name, title: name.replace(/\.uvl$/i, ''), description: '', publicationType: 'none',
+          publicationDoi: null, tags: null, version: null, authors: [],
+        }, stored.path, name);
+        if (!check.valid) {
+          throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
+        }
+        const existing = await ctx.services.featuremodel.listByDataset(datasetId);
+        if (existing.some((m) => m.files.some((f) => f.name === name))) {
+          const message = `The dataset already has a file named ${name}: delete it first or rename the new one.`;
+          throw conflict(message, { message });
+        }
+        const { hubfile, featuremodel } = ctx.services;
+        const placement = placeFiles(hubfile.datasetFolder(row.user_id, datasetId));
+        let fileId: number;
+        try {
+          fileId = await db.transaction().execute(async (trx) => {
+            const fmId = await featuremodel.createFeatureModel(trx, datasetId, {
+              uvl_filename: name, title: model.input.title, description: '', publication_type: 'none',
+              publication_doi: null, tags: null, uvl_version: null, authors: [],
+            });
+            const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size });
+            if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
+            await placement.stage([{ source: stored.path, name }]);
+            return id;
+          });
+        } catch (error) {
+          await placement.abort().catch((e) => ctx.log.error({ err: e }, 'could not remove the copy of a refused file'));
+          throw error;
+        }
+        await placement.commit();
+        await ctx.events.emit('dataset.saved', { datasetId });
+        return fileId;
+      } finally {
+        await apiStaging.remove(userId, stored.name).catch(() => {});
+      }
+    },
+
+    /** Removes one file (and its feature model) from the owner's unsynchronized dataset. */
+    async removeFile(datasetId: number, userId: number, fileId: number): Promise<void> {
+      const row = await ownedOrThrow(datasetId, userId);
+      const file = await ctx.services.hubfile.getFile(fileId);
+      if (!file || file.datasetId !== datasetId) throw notFound('File not found', { message: 'File not found' });
+      if (row.dataset_doi !== null) throw conflict(PUBLISHED, { message: PUBLISHED });
+      const text = await readFile(file.path, 'utf8').catch(() => '');
+      const features = checkModelText(text).features;
+      await db.transaction().execute(async (trx) => {
+        await ctx.services.featuremodel.deleteFeatureModel(trx, file.featureModelId);
+        if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, -1, -features);
+      });
+      await rm(file.path, { force: true }).catch((e) => ctx.log.warn({ err: e }, 'the disk file of a removed model could not be deleted'));
+      await ctx.events.emit('dataset.saved', { datasetId });
+    },
+
+    /** The deposit of the owner's unsynchronized dataset: the same push as the upload form's. */
+    async publish(datasetId: number, userId: number): Promise<Exclude<UploadOutcome, { status: 'invalid' }>> {
+      const row = await ownedOrThrow(datasetId, userId);
+      if (row.dataset_doi !== null) {
+        const message = 'The dataset is already published.';
+        throw conflict(message, { message, doi: row.dataset_doi, url: publicUrl(row.dataset_doi) });
+      }
+      if (row.number_of_models === 0) {
+        const message = 'The dataset has no models yet: add at least one file before publishing.';
+        throw badRequest(message, { message });
+      }
+      // Zenodo refuses a deposition without a description; saying so here beats a `partial` answer.
+      if (row.description.trim() === '') {
+        const message = 'The dataset has no description: set one (PUT /api/v1/datasets/<id>) before publishing.';
+        throw badRequest(message, { message, field: 'description' });
+      }
+      const pushed = await push(datasetId);
+      if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
+      return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
     },
 
     // ---- explore (service contract) -------------------------------------------------------------

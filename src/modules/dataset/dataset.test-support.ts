@@ -1,6 +1,5 @@
 // Shared steps of the dataset HTTP tests: logging in, staging files, reading zips, counting rows.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import yauzl from 'yauzl';
 import { TestClient, type TestResponse } from '../../../test/support/client.ts';
 import type { TestServer } from '../../../test/support/server.ts';
@@ -36,17 +35,7 @@ export async function loggedIn(server: TestServer, email: string, password = '12
   return client;
 }
 
-/** A new account, so that a test's staging folder and datasets are its own. */
-export async function newUser(server: TestServer, name = 'Test'): Promise<{ client: TestClient; email: string; userId: number }> {
-  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-  const client = new TestClient(server.baseUrl);
-  await client.get('/signup/');
-  const res = await client.post('/signup/', { form: { email, password: 'test-password-1', name, surname: 'Tester' } });
-  assert.equal(res.status, 302, 'signup');
-  await client.get('/dataset/upload');
-  const row = await server.hub.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-  return { client, email, userId: row.id };
-}
+export { newUser } from '../../../test/support/accounts.ts';
 
 export async function stage(client: TestClient, name: string, content: string | Buffer, options: { field?: string; csrf?: boolean } = {}): Promise<TestResponse> {
   const form = new FormData();

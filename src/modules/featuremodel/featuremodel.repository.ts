@@ -73,6 +73,11 @@ export async function findDatasetId(db: DbOrTrx, featureModelId: number): Promis
   return row ? Number(row.data_set_id) : undefined;
 }
 
+export async function findIds(db: DbOrTrx, featureModelId: number): Promise<{ id: number; fm_meta_data_id: number } | undefined> {
+  const row = await db.selectFrom('feature_model').select(['id', 'fm_meta_data_id']).where('id', '=', featureModelId).executeTakeFirst();
+  return row && { id: Number(row.id), fm_meta_data_id: Number(row.fm_meta_data_id) };
+}
+
 export async function listIdsByDataset(db: DbOrTrx, datasetId: number): Promise<{ id: number; fm_meta_data_id: number }[]> {
   const rows = await db.selectFrom('feature_model').select(['id', 'fm_meta_data_id']).where('data_set_id', '=', datasetId).execute();
   return rows.map((r) => ({ id: Number(r.id), fm_meta_data_id: Number(r.fm_meta_data_id) }));

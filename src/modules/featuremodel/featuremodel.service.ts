@@ -120,6 +120,14 @@ export function createFeatureModelService(ctx: ModuleContext) {
       await repo.deleteByIds(trx, rows);
     },
 
+    /** Removes one feature model with its metadata, authors, files and file records (the API's file deletion). */
+    async deleteFeatureModel(trx: DbOrTrx, featureModelId: number): Promise<void> {
+      const row = await repo.findIds(trx, featureModelId);
+      if (!row) return;
+      await ctx.services.hubfile.deleteByFeatureModels(trx, [featureModelId]);
+      await repo.deleteByIds(trx, [row]);
+    },
+
     countAll(): Promise<number> {
       return repo.countAll(db);
     },

@@ -29,7 +29,7 @@ export async function profileRoutes(app: FastifyInstance, ctx: ModuleContext): P
     if (!profile) throw notFound('This account has no profile.');
     const page = pageNumber((request.query as Record<string, unknown>).page);
     const summary = await profiles().summaryForUser(user.id, page);
-    return reply.page('profile/views/summary.njk', { title: 'My profile', profile, email: user.email, ...summary });
+    return reply.page('profile/views/summary.njk', { title: 'My profile', profile, email: user.email, ...summary, tokensEnabled: ctx.isEnabled('tokens') });
   });
 
   app.get('/profile/edit', { config: { loginRequired: true } }, async (request, reply) => {

@@ -1,0 +1,69 @@
+// JSON schemas of the api module's own routes (extensions section 3).
+import { errorSchema } from '../../core/http/api-schemas.ts';
+import { restFileSchema } from '../hubfile/index.ts';
+import { MAX_TERMS } from '../explore/index.ts';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));
+
+export const fileSchema = {
+  tags: ['files'],
+  summary: 'A file\'s metadata',
+  description: 'Files of an unsynchronized dataset are visible to its owner only (404 for anyone else).',
+  params: { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } },
+  response: { 200: restFileSchema, ...errors(401, 404, 429) },
+} as const;
+
+const searchResult = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'The search result object of decisions section 4.',
+  properties: {
+    id: { type: 'integer' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    authors: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, affiliation: { type: ['string', 'null'] }, orcid: { type: ['string', 'null'] } } },
+    },
+    tags: { type: 'array', items: { type: 'string' } },
+    publication_type: { type: 'string' },
+    publication_doi: { type: ['string', 'null'] },
+    dataset_doi: { type: ['string', 'null'] },
+    url: { type: ['string', 'null'] },
+    download: { type: 'string' },
+    zenodo: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+    created_at_timestamp: { type: 'integer' },
+    files: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, size: { type: 'integer' }, size_human: { type: 'string' } } },
+    },
+    files_count: { type: 'integer' },
+    total_size_in_bytes: { type: 'integer' },
+    total_size_in_human_format: { type: 'string' },
+  },
+} as const;
+
+export const searchSchema = {
+  tags: ['search'],
+  summary: 'Search synchronized datasets',
+  description: 'The body and the answer of POST /explore. No body is an empty query (every synchronized dataset, newest first).',
+  body: {
+    type: ['object', 'null'],
+    properties: {
+      query: { type: 'string', description: `Free text; at most ${MAX_TERMS} different words.` },
+      publication_type: { type: 'string', description: 'A publication type value, or "any" (default); an unknown value is ignored.' },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: MAX_TERMS, description: 'Any of these tags (substring, case-insensitive).' },
+      sorting: { type: 'string', description: '"newest" (default) or "oldest".' },
+      limit: { type: 'integer', minimum: 0, maximum: 2147483647 },
+      offset: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    },
+  },
+  response: { 200: { type: 'array', items: searchResult }, ...errors(400, 401, 429) },
+} as const;
+
+export const openapiSchema = {
+  tags: ['meta'],
+  summary: 'This OpenAPI 3.1 document',
+  response: { 200: { type: 'object', additionalProperties: true } },
+} as const;

@@ -1,0 +1,59 @@
+import fastifySwagger from '@fastify/swagger';
+import { defineModule } from '../../core/modules.ts';
+import { tooManyRequests } from '../../core/http/errors.ts';
+import { createApiService } from './api.service.ts';
+import { apiRoutes } from './api.routes.ts';
+
+const isApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
+
+export const apiModule = defineModule({
+  name: 'api',
+  // The API's own endpoints reach these modules' services; tokens authenticate its callers.
+  // Explore stays optional (coupling rule 7): without it there is no /api/v1/search.
+  requires: ['tokens', 'dataset', 'hubfile'],
+  createService: (ctx) => createApiService(ctx),
+  setup: async (app, ctx) => {
+    // Registered before any module's routes, so that it sees every route with its schema.
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'UVL Hub API',
+          version: '1',
+          description: 'Publish, find and read UVL feature models from scripts and CI. Authenticate with a personal '
+            + 'access token (create one at /profile/tokens) sent as `Authorization: Bearer <token>`; a `write` token is '
+            + `needed for any change. At most ${ctx.config.apiRateLimit || 'unlimited'} requests a minute per token (per address without one): beyond, 429 with Retry-After.`,
+        },
+        servers: [{ url: '/' }],
+        components: { securitySchemes: { token: { type: 'http', scheme: 'bearer', description: 'A personal access token: hub_…' } } },
+        security: [{ token: [] }, {}],
+      },
+      // The document covers the API only: every page, asset and the docs page itself stays out.
+      transform: ({ schema, url }) => ({ schema: isApi(url) ? schema : { ...(schema ?? {}), hide: true }, url }),
+    });
+    app.addHook('onRoute', (route) => {
+      if (!isApi(route.url)) return;
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      // Fastify adds a HEAD route for every GET; it is not part of the API's contract.
+      for (const method of methods) if (method !== 'HEAD') ctx.services.api.recordRoute({ method, url: route.url });
+    });
+    // Extensions section 3: per token 600 requests a minute, per address for anonymous calls
+    // (per account for a browser session); counted in the database, so across instances.
+    app.addHook('preValidation', async (request, reply) => {
+      if (!isApi(request.url) || ctx.config.apiRateLimit === 0) return;
+      const user = request.user;
+      const bucket = user?.token ? `token:${user.token.id}` : user ? `user:${user.id}` : `ip:${request.ip}`;
+      const decision = await ctx.services.api.countRequest(bucket);
+      reply.header('x-ratelimit-limit', decision.limit);
+      if (decision.allowed) {
+        reply.header('x-ratelimit-remaining', decision.remaining);
+        return;
+      }
+      reply.header('x-ratelimit-remaining', 0);
+      reply.header('retry-after', decision.retryAfterSeconds);
+      const message = `Too many requests: at most ${decision.limit} a minute. Try again in ${decision.retryAfterSeconds} seconds.`;
+      throw tooManyRequests(message, { message });
+    });
+  },
+  routes: apiRoutes,
+});

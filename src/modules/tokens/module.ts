@@ -1,0 +1,38 @@
+import { defineModule } from '../../core/modules.ts';
+import { forbidden, unauthorized } from '../../core/http/errors.ts';
+import { createTokensService } from './tokens.service.ts';
+import { tokensRoutes } from './tokens.routes.ts';
+
+/** Only the API takes tokens: elsewhere an Authorization header is not ours (the deploy webhook has its own). */
+const isApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
+
+export const tokensModule = defineModule({
+  name: 'tokens',
+  // Tokens belong to accounts; the page sits under /profile beside the profile pages.
+  requires: ['auth'],
+  createService: (ctx) => createTokensService(ctx),
+  setup: (app, ctx) => {
+    // preParsing runs after every onRequest hook, so the token wins over a session cookie
+    // sent along (auth resolves the session in onRequest), whatever the module order.
+    app.addHook('preParsing', async (request) => {
+      const header = request.headers.authorization;
+      if (header === undefined || !isApi(request.url)) return;
+      const match = /^Bearer +(\S+) *$/.exec(header);
+      if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
+      const found = await ctx.services.tokens.authenticate(match[1]!);
+      const user = await ctx.services.auth.getUser(found.userId);
+      if (!user) throw unauthorized('The token is not valid.', { message: 'The token is not valid.' });
+      request.user = { id: user.id, email: user.email, displayName: user.email, token: { id: found.tokenId, scopes: found.scopes } };
+    });
+    // Extensions section 3: any state change needs the write scope (403 otherwise).
+    app.addHook('preHandler', async (request) => {
+      const token = request.user?.token;
+      if (!token || request.is404) return;
+      const reads = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || request.routeOptions.config.readOnly === true;
+      if (!reads && !token.scopes.includes('write')) {
+        throw forbidden('The token has no write scope.', { message: 'This token has only the read scope: changes need a token with the write scope.' });
+      }
+    });
+  },
+  routes: tokensRoutes,
+});
