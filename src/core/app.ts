@@ -43,6 +43,9 @@ export interface Hub {
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 
+/** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
+const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hub> {
   // The selection is checked before anything is opened or served (decisions section 2).
   const modules = await loadModules(options.modules ?? readModuleSelection(config));
@@ -122,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/session',
     getToken: (req: FastifyRequest) => {
+      if (multipartTokens.has(req)) return multipartTokens.get(req);
       const body = req.body as Record<string, unknown> | undefined;
       const fromBody = body && typeof body === 'object' ? body.csrf_token : undefined;
       if (typeof fromBody === 'string') return fromBody;
@@ -182,6 +186,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   for (const module of modules) await module.setup?.(app, ctx);
 
+  const verifyCsrf = (request: FastifyRequest) => new Promise<void>((resolve, reject) => {
+    // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
+    // thrown error so that the one error handler answers it (400, decisions section 3).
+    const refusal = { send: (error: Error) => reject(error) } as unknown as import('fastify').FastifyReply;
+    app.csrfProtection.call(app, request, refusal, (err?: Error) => (err ? reject(err) : resolve()));
+  });
+  app.decorateRequest('csrfPending', false);
+  app.decorateRequest('checkCsrf', async function checkCsrf(this: FastifyRequest, token?: string) {
+    if (token !== undefined) multipartTokens.set(this, token);
+    try {
+      await verifyCsrf(this);
+    } finally {
+      multipartTokens.delete(this);
+    }
+    this.csrfPending = false;
+  });
+
   // Guards, in the order of decisions section 3: the login redirect comes before the CSRF check.
   app.addHook('preHandler', async (request, reply) => {
     // An unknown path changes nothing and must answer 404, not a CSRF refusal (e.g. /webhook/deploy where webhook is off).
@@ -191,12 +212,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (routeConfig.anonymousOnly && request.user) return reply.redirect('/');
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false) {
-      // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
-      // thrown error so that the one error handler answers it (400, decisions section 3).
-      await new Promise<void>((resolve, reject) => {
-        const refusal = { send: (error: Error) => reject(error) } as unknown as typeof reply;
-        app.csrfProtection.call(app, request, refusal, (err?: Error) => (err ? reject(err) : resolve()));
-      });
+      const header = request.headers['x-csrftoken'] ?? request.headers['x-csrf-token'];
+      if (routeConfig.csrfInMultipart && header === undefined && request.isMultipart()) {
+        // The token is a field of the body, which only the handler reads: it calls request.checkCsrf.
+        request.csrfPending = true;
+        return;
+      }
+      await verifyCsrf(request);
     }
   });
 
