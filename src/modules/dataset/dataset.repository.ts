@@ -134,6 +134,23 @@ export async function latestSynchronizedIds(db: DbOrTrx, limit: number): Promise
   return rows.map((r) => Number(r.id));
 }
 
+/** Marks a write of the dataset's searchable content. */
+export async function bumpRevision(db: DbOrTrx, datasetId: number): Promise<void> {
+  await db.updateTable('data_set').set((eb) => ({ revision: eb('revision', '+', 1) })).where('id', '=', datasetId).execute();
+}
+
+/** Every dataset's id with its revision. */
+export async function allRevisions(db: DbOrTrx): Promise<{ id: number; revision: number }[]> {
+  const rows = await db.selectFrom('data_set').select(['id', 'revision']).orderBy('id').execute();
+  return rows.map((r) => ({ id: Number(r.id), revision: Number(r.revision) }));
+}
+
+export async function revisions(db: DbOrTrx, datasetIds: number[]): Promise<Map<number, number>> {
+  if (datasetIds.length === 0) return new Map();
+  const rows = await db.selectFrom('data_set').select(['id', 'revision']).where('id', 'in', datasetIds).execute();
+  return new Map(rows.map((r) => [Number(r.id), Number(r.revision)]));
+}
+
 export async function allIds(db: DbOrTrx): Promise<number[]> {
   const rows = await db.selectFrom('data_set').select('id').orderBy('id').execute();
   return rows.map((r) => Number(r.id));

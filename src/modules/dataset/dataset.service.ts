@@ -163,6 +163,12 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   }
 
   /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
+  /** Every write of a dataset's searchable content: raise its revision, then tell the search index. */
+  async function contentChanged(datasetId: number): Promise<void> {
+    await repo.bumpRevision(db, datasetId);
+    await ctx.events.emit('dataset.saved', { datasetId });
+  }
+
   async function summaries(ids: number[]): Promise<DatasetSummary[]> {
     if (ids.length === 0) return [];
     return summariesOf(await repo.findByIds(db, ids), ids);
@@ -304,7 +310,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       });
       const row = await repo.findById(db, datasetId);
       await repo.setDeposit(db, row!.meta_id, result.doi, result.depositionId);
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return { ok: true, doi: result.doi };
     } catch (error) {
       const known = error instanceof deposit.DepositError;
@@ -435,7 +441,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         throw error;
       }
       await claim.discard().catch((e) => ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       const pushed = await push(datasetId);
       if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
       return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
@@ -458,7 +464,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         prepared.push(model);
       }
       const { datasetId } = await persist(userId, input, prepared, extra);
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return datasetId;
     },
 
@@ -567,7 +573,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         await repo.insertAuthors(trx, ids.metaId, authors);
         return ids.datasetId;
       });
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return datasetId;
     },
 
@@ -579,7 +585,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
       });
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return restDataset((await summary(datasetId))!);
     },
 
@@ -606,8 +612,12 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     // ---- explore (service contract) -------------------------------------------------------------
 
     async getSearchDocuments(datasetIds: number[]) {
+      // The revision is read before the content: a write in between leaves the row one revision
+      // behind (re-indexed by that write's event, or at the next start), never marked as current.
+      const revisions = await repo.revisions(db, datasetIds);
       return (await summaries(datasetIds)).map((d) => ({
         id: d.id,
+        revision: revisions.get(d.id) ?? 0,
         synchronized: d.synchronized,
         featureModelCount: d.featureModels.length,
         createdAt: d.createdAt,
@@ -629,6 +639,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     allDatasetIds: () => repo.allIds(db),
+    /** Every dataset's id and revision (the search index catches up on the ones whose revision moved). */
+    allDatasetRevisions: () => repo.allRevisions(db),
 
     /** Records that `oldDoi` was superseded by `newDoi` (hub doi:map); the landing page then redirects. */
     async mapDoi(oldDoi: string, newDoi: string): Promise<void> {
