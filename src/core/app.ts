@@ -9,7 +9,6 @@ import fastifySession from '@fastify/session';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import fastifyHelmet from '@fastify/helmet';
 import nunjucks from 'nunjucks';
@@ -23,6 +22,7 @@ import { DatabaseSessionStore } from './http/session-store.ts';
 import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
+import { AssetTable } from './http/assets.ts';
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise DATABASE_URL is opened. */
@@ -89,6 +89,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hsts: config.env === 'production',
     crossOriginEmbedderPolicy: false,
   });
+  // Browser assets come from npm packages, served by the app itself (no CDN), before the session
+  // plugin's hook so that an asset request never reads or writes a session.
+  const assets = new AssetTable(config.env !== 'production');
+  const WEEK = 7 * 24 * 60 * 60;
+  assets.add(join(packageDir('bootstrap'), 'dist'), '/vendor/bootstrap/', WEEK);
+  assets.add(join(packageDir('bootstrap-icons'), 'font'), '/vendor/bootstrap-icons/', WEEK);
+  assets.add(projectPath('src/core/http/assets'), '/static/');
+  for (const module of modules) if (module.assets) assets.add(module.assets, `/${module.name}/`);
+  app.addHook('onRequest', assets.hook);
+
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
     // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
@@ -143,11 +153,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     production: config.env === 'production',
     options: { onConfigure: (env: nunjucks.Environment) => registerTemplateFilters(env) },
   });
-
-  // Browser assets come from npm packages, served by the app itself (no CDN).
-  await app.register(fastifyStatic, { root: join(packageDir('bootstrap'), 'dist'), prefix: '/vendor/bootstrap/', wildcard: false, decorateReply: false, maxAge: '7d' });
-  await app.register(fastifyStatic, { root: join(packageDir('bootstrap-icons'), 'font'), prefix: '/vendor/bootstrap-icons/', wildcard: false, decorateReply: false, maxAge: '7d' });
-  await app.register(fastifyStatic, { root: projectPath('src/core/http/assets'), prefix: '/static/', wildcard: false, decorateReply: false });
 
   const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
@@ -226,9 +231,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandlers(app, config);
 
   for (const module of modules) {
-    if (module.assets) {
-      await app.register(fastifyStatic, { root: module.assets, prefix: `/${module.name}/`, wildcard: false, decorateReply: false });
-    }
     if (module.routes) {
       const routes = module.routes;
       await app.register(async (scope) => routes(scope, ctx));

@@ -1,7 +1,7 @@
 // Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
 // the dataset authors, the dataset view/download records and doi_mapping.
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { inChunks, insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
+import { inChunks, insertAndGetId, insertUnlessDuplicate, isUniqueViolation } from '../../core/db/connect.ts';
 
 export interface DatasetRow {
   id: number;
@@ -245,15 +245,18 @@ export async function insertRecord(
   table: RecordTable,
   values: { datasetId: number; userId: number | null; cookie: string; date: string },
 ): Promise<boolean> {
-  try {
-    await db.insertInto(table).values({
-      dataset_id: values.datasetId, user_id: values.userId, user_key: values.userId ?? 0, cookie: values.cookie, date: values.date,
-    }).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return insertUnlessDuplicate(db, table, {
+    dataset_id: values.datasetId, user_id: values.userId, user_key: values.userId ?? 0, cookie: values.cookie, date: values.date,
+  });
+}
+
+/** The view and download counts of one dataset, in one query. */
+export async function recordCounts(db: DbOrTrx, datasetId: number): Promise<{ views: number; downloads: number }> {
+  const row = await db.selectNoFrom((eb) => [
+    eb.selectFrom('ds_view_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('views'),
+    eb.selectFrom('ds_download_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('downloads'),
+  ]).executeTakeFirstOrThrow();
+  return { views: Number(row.views), downloads: Number(row.downloads) };
 }
 
 export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: number): Promise<number> {

@@ -162,13 +162,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     };
   }
 
-  /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
   /** Every write of a dataset's searchable content: raise its revision, then tell the search index. */
   async function contentChanged(datasetId: number): Promise<void> {
     await repo.bumpRevision(db, datasetId);
     await ctx.events.emit('dataset.saved', { datasetId });
   }
 
+  /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
   async function summaries(ids: number[]): Promise<DatasetSummary[]> {
     if (ids.length === 0) return [];
     return summariesOf(await repo.findByIds(db, ids), ids);
@@ -488,11 +488,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     async counts(datasetId: number): Promise<{ views: number; downloads: number }> {
-      const [views, downloads] = await Promise.all([
-        repo.countRecords(db, 'ds_view_record', datasetId),
-        repo.countRecords(db, 'ds_download_record', datasetId),
-      ]);
-      return { views, downloads };
+      return repo.recordCounts(db, datasetId);
     },
 
     /**
