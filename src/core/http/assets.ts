@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientHasCurrent } from './conditional.ts';
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -103,7 +104,7 @@ export class AssetTable {
     const encoding = compressible ? chooseEncoding(request.headers['accept-encoding'], loaded) : undefined;
     const tag = `"${loaded.tag}${encoding === 'br' ? '-br' : encoding === 'gzip' ? '-gz' : ''}"`;
     reply.header('etag', tag);
-    if (notModified(request, loaded)) {
+    if (clientHasCurrent(request, loaded.tag, loaded.mtimeMs)) {
       reply.code(304).send();
       return reply;
     }
@@ -162,19 +163,4 @@ function chooseEncoding(header: string | undefined, loaded: Loaded): 'br' | 'gzi
   if (loaded.br && (accepted.has('br') || accepted.has('*'))) return 'br';
   if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
   return undefined;
-}
-
-/** RFC 9110 section 13.1: If-None-Match wins over If-Modified-Since; ETags compare weakly, any encoding. */
-function notModified(request: FastifyRequest, loaded: Loaded): boolean {
-  const inm = request.headers['if-none-match'];
-  if (inm !== undefined) {
-    return inm.split(',').some((raw) => {
-      const t = raw.trim().replace(/^W\//, '');
-      return t === '*' || t.replace(/^"|"$/g, '').replace(/-(br|gz)$/, '') === loaded.tag;
-    });
-  }
-  const ims = request.headers['if-modified-since'];
-  if (ims === undefined) return false;
-  const since = Date.parse(ims);
-  return !Number.isNaN(since) && Math.floor(loaded.mtimeMs / 1000) * 1000 <= since;
 }
