@@ -18,6 +18,7 @@ export interface DatasetRow {
   metrics_id: number | null;
   number_of_models: number;
   number_of_features: number;
+  revision: number;
 }
 
 export interface AuthorRow {
@@ -33,7 +34,7 @@ function datasets(db: DbOrTrx) {
     .select([
       'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
       'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'mt.id as metrics_id',
-      'mt.number_of_models', 'mt.number_of_features',
+      'mt.number_of_models', 'mt.number_of_features', 'ds.revision',
     ]);
 }
 
@@ -54,6 +55,7 @@ function toRow(r: Record<string, unknown>): DatasetRow {
     metrics_id: r.metrics_id === null || r.metrics_id === undefined ? null : Number(r.metrics_id),
     number_of_models: Number(r.number_of_models ?? 0),
     number_of_features: Number(r.number_of_features ?? 0),
+    revision: Number(r.revision ?? 0),
   };
 }
 

@@ -174,12 +174,32 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     return summariesOf(await repo.findByIds(db, ids), ids);
   }
 
+  /**
+   * A dataset's authors and feature models (with their authors and files), kept per dataset with
+   * the revision they were read at. The dataset row itself is always read; its revision, raised
+   * by every write of these parts (contentChanged), says whether the kept parts are still current,
+   * so every instance sees another's writes at once. Least recently used first out.
+   */
+  const parts = new Map<number, { revision: number; authors: repo.AuthorRow[]; models: FeatureModelView[] }>();
+  const PARTS_KEPT = 2000;
+
   async function summariesOf(rows: repo.DatasetRow[], ids: number[]): Promise<DatasetSummary[]> {
-    const [authors, models] = await Promise.all([
-      repo.authorsByMetaIds(db, rows.map((r) => r.meta_id)),
-      ctx.services.featuremodel.listByDatasets(rows.map((r) => r.id)),
-    ]);
-    const byId = new Map(rows.map((r) => [r.id, summarize(r, authors.get(r.meta_id) ?? [], models.get(r.id) ?? [])]));
+    const missing = rows.filter((r) => parts.get(r.id)?.revision !== r.revision);
+    if (missing.length > 0) {
+      const [authors, models] = await Promise.all([
+        repo.authorsByMetaIds(db, missing.map((r) => r.meta_id)),
+        ctx.services.featuremodel.listByDatasets(missing.map((r) => r.id)),
+      ]);
+      for (const r of missing) {
+        parts.delete(r.id);
+        parts.set(r.id, { revision: r.revision, authors: authors.get(r.meta_id) ?? [], models: models.get(r.id) ?? [] });
+      }
+      while (parts.size > PARTS_KEPT) parts.delete(parts.keys().next().value!);
+    }
+    const byId = new Map(rows.map((r) => {
+      const kept = parts.get(r.id)!;
+      return [r.id, summarize(r, kept.authors, kept.models)];
+    }));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
