@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import { createPool } from 'mysql2';
 import type { Database } from './database.ts';
@@ -112,10 +112,35 @@ export async function insertUnlessDuplicate<T extends keyof Database & string>(
   table: T,
   values: Record<string, unknown>,
 ): Promise<boolean> {
-  const insert = (db as Kysely<any>).insertInto(table).values(values);
-  const query = db.getExecutor().adapter instanceof MysqlAdapter ? insert.ignore() : insert.onConflict((oc) => oc.doNothing());
-  const result = await query.executeTakeFirst();
+  const result = await insertUnlessDuplicateQuery(db, table, values).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The statement of insertUnlessDuplicate, for compiledOnce (its result's numAffectedRows says whether a row was written). */
+export function insertUnlessDuplicateQuery<T extends keyof Database & string>(db: DbOrTrx, table: T, values: Record<string, unknown>) {
+  const insert = (db as Kysely<any>).insertInto(table).values(values);
+  return db.getExecutor().adapter instanceof MysqlAdapter ? insert.ignore() : insert.onConflict((oc) => oc.doNothing());
+}
+
+/**
+ * A query of a hot path compiled once per database handle: `build` is called once with a
+ * placeholder for each argument (so it must not look at their values, only place them), and
+ * later calls run the same SQL with the arguments put where the placeholders went. Saves
+ * Kysely's building and compiling on every request; the SQL is the one `build` makes.
+ */
+export function compiledOnce<A extends unknown[], R>(build: (db: DbOrTrx, ...args: A) => { compile(): CompiledQuery<R> }) {
+  const compiled = new WeakMap<DbOrTrx, { query: CompiledQuery<R>; slots: number[] }>();
+  return (db: DbOrTrx, ...args: A): Promise<QueryResult<R>> => {
+    let entry = compiled.get(db);
+    if (!entry) {
+      const markers = args.map((_, i) => `\u0000compiled-once-argument-${i}\u0000`);
+      const query = build(db, ...(markers as unknown as A)).compile();
+      entry = { query, slots: query.parameters.map((p) => markers.indexOf(p as string)) };
+      compiled.set(db, entry);
+    }
+    const { query, slots } = entry;
+    return db.executeQuery<R>({ ...query, parameters: query.parameters.map((p, i) => (slots[i]! >= 0 ? args[slots[i]!] : p)) });
+  };
 }
 
 /** True when the error is a unique-constraint violation, whatever the driver. */

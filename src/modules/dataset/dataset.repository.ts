@@ -1,7 +1,7 @@
 // Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
 // the dataset authors, the dataset view/download records and doi_mapping.
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { inChunks, insertAndGetId, insertUnlessDuplicate, isUniqueViolation } from '../../core/db/connect.ts';
+import { compiledOnce, inChunks, insertAndGetId, insertUnlessDuplicateQuery, isUniqueViolation } from '../../core/db/connect.ts';
 
 export interface DatasetRow {
   id: number;
@@ -64,8 +64,11 @@ export async function findById(db: DbOrTrx, id: number): Promise<DatasetRow | un
   return row && toRow(row);
 }
 
+// The DOI page's queries run on every view: compiled once (compiledOnce).
+const byDoi = compiledOnce((db: DbOrTrx, doi: string) => datasets(db).where('md.dataset_doi', '=', doi));
+
 export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | undefined> {
-  const row = await datasets(db).where('md.dataset_doi', '=', doi).executeTakeFirst();
+  const [row] = (await byDoi(db, doi)).rows;
   return row && toRow(row);
 }
 
@@ -247,18 +250,23 @@ export async function insertRecord(
   table: RecordTable,
   values: { datasetId: number; userId: number | null; cookie: string; date: string },
 ): Promise<boolean> {
-  return insertUnlessDuplicate(db, table, {
-    dataset_id: values.datasetId, user_id: values.userId, user_key: values.userId ?? 0, cookie: values.cookie, date: values.date,
-  });
+  const result = await insertRecordQuery[table](db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
+const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_id: number, user_id: number | null, user_key: number, cookie: string, date: string) =>
+  insertUnlessDuplicateQuery(db, table, { dataset_id, user_id, user_key, cookie, date }));
+const insertRecordQuery = { ds_view_record: recordInsert('ds_view_record'), ds_download_record: recordInsert('ds_download_record') };
+
 /** The view and download counts of one dataset, in one query. */
+const countsQuery = compiledOnce((db: DbOrTrx, datasetId: number) => db.selectNoFrom((eb) => [
+  eb.selectFrom('ds_view_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('views'),
+  eb.selectFrom('ds_download_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('downloads'),
+]));
+
 export async function recordCounts(db: DbOrTrx, datasetId: number): Promise<{ views: number; downloads: number }> {
-  const row = await db.selectNoFrom((eb) => [
-    eb.selectFrom('ds_view_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('views'),
-    eb.selectFrom('ds_download_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('downloads'),
-  ]).executeTakeFirstOrThrow();
-  return { views: Number(row.views), downloads: Number(row.downloads) };
+  const [row] = (await countsQuery(db, datasetId)).rows;
+  return { views: Number(row!.views), downloads: Number(row!.downloads) };
 }
 
 export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: number): Promise<number> {
@@ -270,9 +278,10 @@ export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: 
 
 // ---- DOI mapping -------------------------------------------------------------------------------
 
+const newDoiQuery = compiledOnce((db: DbOrTrx, oldDoi: string) => db.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', oldDoi));
+
 export async function findNewDoi(db: DbOrTrx, oldDoi: string): Promise<string | undefined> {
-  const row = await db.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', oldDoi).executeTakeFirst();
-  return row?.dataset_doi_new;
+  return (await newDoiQuery(db, oldDoi)).rows[0]?.dataset_doi_new;
 }
 
 export async function saveDoiMapping(db: DbOrTrx, oldDoi: string, newDoi: string): Promise<void> {
