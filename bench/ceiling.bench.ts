@@ -14,6 +14,8 @@ import autocannon from 'autocannon';
 import { projectPath } from '../src/core/config.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 import { TestClient } from '../test/support/client.ts';
+// @ts-expect-error: a plain JavaScript module of the scripts folder, without type declarations.
+import { buildIsCurrent } from '../scripts/build-state.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -102,11 +104,14 @@ async function startHub(databaseUrl: string): Promise<{ base: string; child: Chi
 
 /** The hub as production runs it: the compiled build when there is one (npm run build), else through tsx. */
 function hubCommand(): string[] {
-  if (process.env.BENCH_HUB_SOURCE !== '1') {
-    const built = spawnSync(process.execPath, [projectPath('bin/hub.mjs'), '--version'], { cwd: projectPath(), encoding: 'utf8' });
-    if (built.status === 0) return [process.execPath, projectPath('bin/hub.mjs')];
-  }
+  if (process.env.BENCH_HUB_SOURCE !== '1' && buildIsCurrent()) return [process.execPath, projectPath('build/src/cli/hub.js')];
   return [process.execPath, '--import', 'tsx', projectPath('src/cli/hub.ts')];
+}
+
+async function etagOf(url: string): Promise<string> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res.headers.get('etag') ?? '';
 }
 
 async function pagesOf(base: string): Promise<Page[]> {
@@ -120,8 +125,9 @@ async function pagesOf(base: string): Promise<Page[]> {
     { label: 'DOI page, first visit (no cookies)', path: '/doi/10.1234/dataset1/', status: 200 },
     { label: '404 page, returning visitor', path: '/no/such/page', headers: { cookie }, status: 404 },
     { label: '404 page, first visit', path: '/no/such/page', status: 404 },
+    // A small script, like the bare server's answer (a large file would measure the network path).
     { label: 'static asset /static/js/hub.js', path: '/static/js/hub.js', status: 200 },
-    { label: 'static asset bootstrap.min.css (gzip)', path: '/vendor/bootstrap/css/bootstrap.min.css', headers: { 'accept-encoding': 'gzip' }, status: 200 },
+    { label: 'static asset, revalidated (If-None-Match: 304)', path: '/static/js/hub.js', headers: { 'if-none-match': await etagOf(`${base}/static/js/hub.js`) }, status: 304 },
   ];
 }
 
