@@ -4,20 +4,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/support/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectPath } from '../core/config.ts';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the compiled build', { timeout: 300_000 }, () => {
   it('compiles to build/ (git-ignored); hub runs the compiled CLI; production npm start serves the compiled server', async () => {

@@ -435,6 +435,13 @@ export function parseText(input: string, fileName?: string): ParseResult {
   // tree's depth (operators, negations) stays limited to MAX_DEPTH, so every later recursive walk of
   // an expression (printers, converters, the CNF encoder) is safe.
   const enum Level { Paren, Equiv, Implies, Or, And, Not, Compare, Add, Mul, Atom }
+  /** The left-associative binary levels: their operator tokens and whether operands are boolean. */
+  const CHAINS: Partial<Record<Level, { ops: Record<number, string>; bool: boolean }>> = {
+    [Level.Equiv]: { ops: { [T.EQUIVALENCE]: '<=>' }, bool: true },
+    [Level.Implies]: { ops: { [T.IMPLICATION]: '=>' }, bool: true },
+    [Level.Add]: { ops: { [T.ADD]: '+', [T.SUB]: '-' }, bool: false },
+    [Level.Mul]: { ops: { [T.MUL]: '*', [T.DIV]: '/' }, bool: false },
+  };
   interface Frame {
     level: Level;
     /** First token of this level's expression (spans) or the '(' / '!' token. */
@@ -493,22 +500,30 @@ export function parseText(input: string, fileName?: string): ParseResult {
           value = { kind: 'not', operand: value, span: exprSpan(f.s) };
           break;
         case Level.Equiv:
-        case Level.Implies: {
-          const token = f.level === Level.Equiv ? T.EQUIVALENCE : T.IMPLICATION;
+        case Level.Implies:
+        case Level.Add:
+        case Level.Mul: {
+          // Left-associative chains of binary operators: one node per operator.
+          const chain = CHAINS[f.level]!;
+          const need = chain.bool ? needBool : needNum;
           if (f.left === undefined) {
             f.left = value;
             f.sort = resultSort;
             f.depth = resultDepth;
           } else {
-            if (!needBool(f.left, f.sort, f.op, f.opText) || !needBool(value, resultSort, f.op, f.opText)) return undefined;
+            if (!need(f.left, f.sort, f.op, f.opText) || !need(value, resultSort, f.op, f.opText)) return undefined;
             f.depth = Math.max(f.depth, resultDepth) + 1;
             if (tooDeep(f.depth)) return undefined;
-            f.left = { kind: f.level === Level.Equiv ? 'equiv' : 'implies', left: f.left, right: value, span: exprSpan(f.s) };
-            f.sort = Sort.Bool;
+            const span = exprSpan(f.s);
+            f.left = f.level === Level.Equiv ? { kind: 'equiv', left: f.left, right: value, span }
+              : f.level === Level.Implies ? { kind: 'implies', left: f.left, right: value, span }
+                : { kind: 'arith', op: f.opText as ArithmeticOperator, left: f.left, right: value, span };
+            f.sort = chain.bool ? Sort.Bool : Sort.Num;
           }
-          if (kind() === token) {
+          const opText = chain.ops[kind()];
+          if (opText !== undefined) {
             f.op = p;
-            f.opText = f.level === Level.Equiv ? '<=>' : '=>';
+            f.opText = opText;
             next = f.level + 1;
           } else {
             value = f.left;
@@ -558,31 +573,6 @@ export function parseText(input: string, fileName?: string): ParseResult {
             resultSort = Sort.Bool;
             resultDepth = Math.max(f.depth, resultDepth) + 1;
             value = { kind: 'compare', op: f.opText as CompareOperator, left: f.left, right: value, span: exprSpan(f.s) };
-          }
-          break;
-        }
-        case Level.Add:
-        case Level.Mul: {
-          const isOp = f.level === Level.Add ? (k: number) => k === T.ADD || k === T.SUB : (k: number) => k === T.MUL || k === T.DIV;
-          if (f.left === undefined) {
-            f.left = value;
-            f.sort = resultSort;
-            f.depth = resultDepth;
-          } else {
-            if (!needNum(f.left, f.sort, f.op, f.opText) || !needNum(value, resultSort, f.op, f.opText)) return undefined;
-            f.depth = Math.max(f.depth, resultDepth) + 1;
-            if (tooDeep(f.depth)) return undefined;
-            f.left = { kind: 'arith', op: f.opText as ArithmeticOperator, left: f.left, right: value, span: exprSpan(f.s) };
-            f.sort = Sort.Num;
-          }
-          if (isOp(kind())) {
-            f.op = p;
-            f.opText = ({ [T.ADD]: '+', [T.SUB]: '-', [T.MUL]: '*', [T.DIV]: '/' } as Record<number, string>)[kind()]!;
-            next = f.level + 1;
-          } else {
-            value = f.left;
-            resultSort = f.sort;
-            resultDepth = f.depth;
           }
           break;
         }
