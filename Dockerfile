@@ -1,6 +1,7 @@
 # The hub's image: Node 20, plus git and the Docker command-line client, which the
 # in-place deployment needs inside the web container (specification, webhook,
-# operational prerequisites). The app runs through tsx: there is no build step.
+# operational prerequisites). The image compiles the app (npm run build) and `npm start`
+# runs the compiled build (rebuilt at start when a deploy left it older than the sources).
 FROM node:20-bookworm-slim
 
 # docker.io is Debian's Docker package; only its `docker` client is used here (the
@@ -19,6 +20,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY . .
+RUN npm run build
 
 ENV NODE_ENV=production \
     FLASK_ENV=production \

@@ -6,7 +6,7 @@
 // asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,15 +17,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const BIG_FILES = 5;
 const BIG_FILE_BYTES = 10 * 1024 * 1024;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A valid UVL model of about `bytes` bytes: nested groups of features with attributes, and constraints. */
 function bigModel(index: number, bytes: number): string {

@@ -3,9 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import { connect } from '../core/db/connect.ts';
-import { migrateDownAll, migrateToLatest } from '../core/db/migrate.ts';
-import { createModuleContext, databaseIsEmpty, loadModules, readModuleSelection, runSeeders, type ModuleContext } from '../core/modules.ts';
+import type { ModuleContext, loadModules } from '../core/modules.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
 const silentLog = {
@@ -14,9 +12,21 @@ const silentLog = {
   child: () => silentLog, silent: () => {},
 } as unknown as FastifyBaseLogger;
 
+/**
+ * The database drivers, migrations and modules, loaded when a command needs them: `hub uvl …`
+ * never does, and starts faster without them.
+ */
+async function runtime() {
+  const [{ connect }, { migrateDownAll, migrateToLatest }, modules] = await Promise.all([
+    import('../core/db/connect.ts'), import('../core/db/migrate.ts'), import('../core/modules.ts'),
+  ]);
+  return { connect, migrateDownAll, migrateToLatest, ...modules };
+}
+
 /** Opens the database and the services of the active module selection, without HTTP. */
 async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  const { connect, migrateToLatest, loadModules, readModuleSelection, createModuleContext } = await runtime();
   const modules = await loadModules(readModuleSelection(config));
   const db = connect(config.databaseUrl);
   try {
@@ -30,6 +40,7 @@ async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<Return
 export function registerDbCommands(program: Command): void {
   program.command('db:migrate').description('Apply pending migrations').action(async () => {
     const config = loadConfig();
+    const { connect, migrateToLatest } = await runtime();
     const db = connect(config.databaseUrl);
     try {
       const applied = await migrateToLatest(db);
@@ -50,6 +61,7 @@ export function registerDbCommands(program: Command): void {
         throw new Error(`--synthetic takes a positive whole number, got "${options.synthetic}"`);
       }
       if (options.reset) await resetDatabase();
+      const { databaseIsEmpty, runSeeders } = await runtime();
       await withContext(async (ctx, modules) => {
         if (!(await databaseIsEmpty(ctx, modules))) {
           console.error('hub: the database is not empty; run `hub db:seed --reset` to start from scratch.');
@@ -86,6 +98,7 @@ export function registerDbCommands(program: Command): void {
 
 async function resetDatabase(): Promise<void> {
   const config = loadConfig();
+  const { connect, migrateDownAll, migrateToLatest } = await runtime();
   const db = connect(config.databaseUrl);
   try {
     await migrateDownAll(db);

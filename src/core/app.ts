@@ -9,7 +9,6 @@ import fastifySession from '@fastify/session';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import fastifyHelmet from '@fastify/helmet';
 import nunjucks from 'nunjucks';
@@ -24,6 +23,7 @@ import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
+import { AssetTable } from './http/assets.ts';
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise DATABASE_URL is opened. */
@@ -43,6 +43,9 @@ export interface Hub {
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+/** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
+const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hub> {
   // The selection is checked before anything is opened or served (decisions section 2).
@@ -91,6 +94,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hsts: config.env === 'production',
     crossOriginEmbedderPolicy: false,
   });
+  // Browser assets come from npm packages, served by the app itself (no CDN), before the session
+  // plugin's hook so that an asset request never reads or writes a session.
+  const assets = new AssetTable(config.env !== 'production');
+  const WEEK = 7 * 24 * 60 * 60;
+  assets.add(join(packageDir('bootstrap'), 'dist'), '/vendor/bootstrap/', WEEK);
+  assets.add(join(packageDir('bootstrap-icons'), 'font'), '/vendor/bootstrap-icons/', WEEK);
+  assets.add(projectPath('src/core/http/assets'), '/static/');
+  for (const module of modules) if (module.assets) assets.add(module.assets, `/${module.name}/`);
+  app.addHook('onRequest', assets.hook);
+
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
     // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
@@ -127,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/session',
     getToken: (req: FastifyRequest) => {
+      if (multipartTokens.has(req)) return multipartTokens.get(req);
       const body = req.body as Record<string, unknown> | undefined;
       const fromBody = body && typeof body === 'object' ? body.csrf_token : undefined;
       if (typeof fromBody === 'string') return fromBody;
@@ -144,11 +158,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     production: config.env === 'production',
     options: { onConfigure: (env: nunjucks.Environment) => registerTemplateFilters(env) },
   });
-
-  // Browser assets come from npm packages, served by the app itself (no CDN).
-  await app.register(fastifyStatic, { root: join(packageDir('bootstrap'), 'dist'), prefix: '/vendor/bootstrap/', wildcard: false, decorateReply: false, maxAge: '7d' });
-  await app.register(fastifyStatic, { root: join(packageDir('bootstrap-icons'), 'font'), prefix: '/vendor/bootstrap-icons/', wildcard: false, decorateReply: false, maxAge: '7d' });
-  await app.register(fastifyStatic, { root: projectPath('src/core/http/assets'), prefix: '/static/', wildcard: false, decorateReply: false });
 
   const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
@@ -187,6 +196,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   for (const module of modules) await module.setup?.(app, ctx);
 
+  const verifyCsrf = (request: FastifyRequest) => new Promise<void>((resolve, reject) => {
+    // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
+    // thrown error so that the one error handler answers it (400, decisions section 3).
+    const refusal = { send: (error: Error) => reject(error) } as unknown as import('fastify').FastifyReply;
+    app.csrfProtection.call(app, request, refusal, (err?: Error) => (err ? reject(err) : resolve()));
+  });
+  app.decorateRequest('csrfPending', false);
+  app.decorateRequest('checkCsrf', async function checkCsrf(this: FastifyRequest, token?: string) {
+    if (token !== undefined) multipartTokens.set(this, token);
+    try {
+      await verifyCsrf(this);
+    } finally {
+      multipartTokens.delete(this);
+    }
+    this.csrfPending = false;
+  });
+
   // Guards, in the order of decisions section 3: the login redirect comes before the CSRF check.
   app.addHook('preHandler', async (request, reply) => {
     // An unknown path changes nothing and must answer 404, not a CSRF refusal (e.g. /webhook/deploy where webhook is off).
@@ -202,12 +228,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const method = request.method;
     // A request authenticated by a personal access token carries no session, so no CSRF token (extensions section 3).
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false && !request.user?.token) {
-      // The plugin answers a bad token through reply.send; a stand-in reply turns that into a
-      // thrown error so that the one error handler answers it (400, decisions section 3).
-      await new Promise<void>((resolve, reject) => {
-        const refusal = { send: (error: Error) => reject(error) } as unknown as typeof reply;
-        app.csrfProtection.call(app, request, refusal, (err?: Error) => (err ? reject(err) : resolve()));
-      });
+      const header = request.headers['x-csrftoken'] ?? request.headers['x-csrf-token'];
+      if (routeConfig.csrfInMultipart && header === undefined && request.isMultipart()) {
+        // The token is a field of the body, which only the handler reads: it calls request.checkCsrf.
+        request.csrfPending = true;
+        return;
+      }
+      await verifyCsrf(request);
     }
   });
 
@@ -215,9 +242,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandlers(app, config);
 
   for (const module of modules) {
-    if (module.assets) {
-      await app.register(fastifyStatic, { root: module.assets, prefix: `/${module.name}/`, wildcard: false, decorateReply: false });
-    }
     if (module.routes) {
       const routes = module.routes;
       await app.register(async (scope) => routes(scope, ctx));

@@ -1,6 +1,8 @@
 // The environment, read once and validated (decisions section 1).
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type EnvironmentName = 'production' | 'development';
 
@@ -31,7 +33,16 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
+/**
+ * The folder holding package.json: two levels up from the sources (src/core), three from the
+ * compiled build (build/src/core). Views, assets and seed files are always read from src/.
+ */
+function findProjectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const projectRoot = findProjectRoot();
 
 export function projectPath(...parts: string[]): string {
   return resolve(projectRoot, ...parts);

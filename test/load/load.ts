@@ -11,7 +11,7 @@
 //   LOAD_EMAIL / LOAD_PASSWORD  the account of the logged-in visitors (default the seeded user1)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,16 +132,6 @@ async function sessionCookie(baseUrl: string, headers: Record<string, string>): 
   return session;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Seeds a SQLite database here, then serves it from a separate `npm start` process. */
 async function startHub(dir: string): Promise<{ baseUrl: string; child: ChildProcess }> {

@@ -30,6 +30,8 @@ export interface TestServerOptions {
   seed?: boolean;
   /** Working directory (uploads); default a fresh temporary folder. */
   workingDir?: string;
+  /** Called with the SQL of every query the hub runs. */
+  onQuery?: (sql: string) => void;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -46,7 +48,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: 'warn',
     ...options.env,
   });
-  const db = connect(database.url);
+  const db = connect(database.url, { onQuery: options.onQuery });
   const hub = await buildApp(config, { db, modules: options.modules, logger: false });
   if (options.seed) await runSeeders(hub.ctx, hub.modules);
   await hub.app.listen({ port: 0, host: '127.0.0.1' });

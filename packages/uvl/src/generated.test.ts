@@ -125,6 +125,27 @@ describe('deep chains', () => {
     });
   }
 
+  test('3 000 nested parentheses are a valid constraint (as for the reference parser) that every walk handles', () => {
+    const wrapped = (inner: string, n: number) => `${'('.repeat(n)}${inner}${')'.repeat(n)}`;
+    const text = `features\n    A\n        optional\n            B\n            C\nconstraints\n    ${wrapped('A', 3_000)}\n    ${wrapped(`B => ${wrapped('!C | A', 3_000)}`, 3_000)}\n`;
+    const { model, diagnostics } = parseUvl(text);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(checkUvl(text), { valid: true, errors: [], warnings: [] });
+    // Parentheses add no node: the tree is as shallow as the operators make it.
+    assert.deepEqual(model.constraints.map((c) => c.kind), ['ref', 'implies']);
+    assert.equal(printUvl(model).split('constraints\n')[1], '    A\n    B => !C | A\n');
+    assert.match(toCnf(model), /^p cnf /m);
+    assert.ok(toSplot(model).includes('C1: A\n\tC2: ~B or ~C or A'));
+    assert.deepEqual(Object.keys(JSON.parse(toGlencoe(model)).constraints).length, 2);
+  });
+
+  test('operators nested deeper than MAX_DEPTH inside any number of parentheses: one too-deep error, never an overflow', () => {
+    const n = 3_000;
+    const text = `features\n    A\nconstraints\n    ${'(A & '.repeat(n)}A${')'.repeat(n)}\n    ${'!('.repeat(n)}A${')'.repeat(n)}\n`;
+    const { diagnostics } = parseUvl(text);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.line]), [['too-deep', 4], ['too-deep', 5]]);
+  });
+
   test('a syntax tree 5 000 features deep converts to CNF, SPLOT and UVL without overflowing', () => {
     const n = 5_000;
     const model = chainModel(n);

@@ -220,4 +220,34 @@ describe('converters', () => {
     assert.match(json.note, /Engine\.power > 100/);
     assert.match(toGlencoe(parseUvl(MODEL).model), /^\{\n {4}"id": "FM_Car",\n/);
   });
+
+  test('Glencoe ids: every character outside [A-Za-z0-9_] becomes _, colliding ids get a numeric suffix', () => {
+    const text = [
+      'features',
+      '    "My Shop"',
+      '        optional',
+      '            "Credit Card"',
+      '            "Credit-Card"',
+      '            Credit_Card',
+      '            "Über:Größe"',
+      'constraints',
+      '    "Credit Card" => !"Credit-Card" & Credit_Card',
+      '',
+    ].join('\n');
+    const { model, diagnostics } = parseUvl(text);
+    assert.deepEqual(diagnostics, []);
+    const json = JSON.parse(toGlencoe(model));
+    assert.equal(json.id, 'FM_My_Shop');
+    // Credit_Card needs no change and keeps its id; the two renamed ones get suffixes in tree order.
+    assert.deepEqual(Object.keys(json.features), ['Credit_Card', 'Credit_Card_1', 'Credit_Card_2', 'My_Shop', '_ber_Gr__e']);
+    assert.deepEqual(json.features.Credit_Card_1, { name: 'Credit_Card_1', optional: true, type: 'FEATURE', note: '' });
+    assert.deepEqual(json.tree.children.map((c: { id: string }) => c.id), ['Credit_Card', 'Credit_Card_1', 'Credit_Card_2', '_ber_Gr__e']);
+    assert.deepEqual(json.constraints['Constraint 0'], {
+      type: 'ImpliesTerm',
+      operands: [
+        { type: 'FeatureTerm', operands: ['Credit_Card_1'] },
+        { type: 'AndTerm', operands: [{ type: 'NotTerm', operands: [{ type: 'FeatureTerm', operands: ['Credit_Card_2'] }] }, { type: 'FeatureTerm', operands: ['Credit_Card'] }] },
+      ],
+    });
+  });
 });

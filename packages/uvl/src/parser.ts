@@ -1,11 +1,12 @@
 // The UVL parser: hand-written recursive descent over the scanner's token
-// arrays, one parseX per grammar rule of the reference grammar (uvlparser 2.5.0,
+// arrays (expressions on an explicit stack, so parentheses nest to any depth), one parseX per grammar rule of the reference grammar (uvlparser 2.5.0,
 // UVLParser.g4) with the rule in a comment above it. Errors are collected as
 // diagnostics; the parser recovers at line and block boundaries, reports at most
 // one error per line, and never throws. Every loop consumes a token or stops.
 
 import type {
   AggregateFunction,
+  ArithmeticOperator,
   Attribute,
   AttributeValue,
   Cardinality,
@@ -383,7 +384,6 @@ export function parseText(input: string, fileName?: string): ParseResult {
   // numeric, or both for a reference) and an operator whose operand has the wrong
   // sort is a type-mismatch error, which gives exactly the reference grammar's language.
   let exprFailed = false;
-  let exprDepth = 0;
   let resultSort: Sort = Sort.Both;
   let resultDepth = 0;
 
@@ -423,171 +423,171 @@ export function parseText(input: string, fileName?: string): ParseResult {
   };
   const exprSpan = (startTok: number): Span => span(starts[startTok]!, ends[Math.max(startTok, p - 1)]!);
 
-  // constraint (boolean) at the lowest precedence: <=>
-  const parseExpression = (): Expression | undefined => parseEquivalence();
+  // The precedence ladder, lowest first. The grammar rules are the reference grammar's:
+  //   constraint: constraint EQUIVALENCE constraint | constraint IMPLICATION constraint   (left-associative)
+  //             | constraint OR constraint | constraint AND constraint                    (one node per chain)
+  //             | NOT constraint | equation | reference | OPEN_PAREN constraint CLOSE_PAREN
+  //   equation: expression (EQUAL | LOWER | GREATER | LOWER_EQUALS | GREATER_EQUALS | NOT_EQUALS) expression
+  //   expression: expression (ADD | SUB) expression | expression (MUL | DIV) expression | atom
+  //   atom: FLOAT | INTEGER | STRING | aggregateFunction | reference | OPEN_PAREN expression CLOSE_PAREN
+  // It runs on an explicit stack of frames rather than the call stack, so that parentheses nest to any
+  // depth (3,000 nested parentheses are valid for the reference parser). Parentheses add no node; the
+  // tree's depth (operators, negations) stays limited to MAX_DEPTH, so every later recursive walk of
+  // an expression (printers, converters, the CNF encoder) is safe.
+  const enum Level { Paren, Equiv, Implies, Or, And, Not, Compare, Add, Mul, Atom }
+  /** The left-associative binary levels: their operator tokens and whether operands are boolean. */
+  const CHAINS: Partial<Record<Level, { ops: Record<number, string>; bool: boolean }>> = {
+    [Level.Equiv]: { ops: { [T.EQUIVALENCE]: '<=>' }, bool: true },
+    [Level.Implies]: { ops: { [T.IMPLICATION]: '=>' }, bool: true },
+    [Level.Add]: { ops: { [T.ADD]: '+', [T.SUB]: '-' }, bool: false },
+    [Level.Mul]: { ops: { [T.MUL]: '*', [T.DIV]: '/' }, bool: false },
+  };
+  interface Frame {
+    level: Level;
+    /** First token of this level's expression (spans) or the '(' / '!' token. */
+    s: number;
+    left?: Expression;
+    operands?: Expression[];
+    sort: Sort;
+    depth: number;
+    /** Token index and text of the binary operator waiting for its right operand. */
+    op: number;
+    opText: string;
+  }
 
-  // constraint: constraint EQUIVALENCE constraint, and constraint IMPLICATION constraint: left-associative
-  // chains of one boolean operator over the next tighter level.
-  const parseBooleanChain = (
-    parseOperand: () => Expression | undefined,
-    token: number,
-    operator: string,
-    nodeKind: 'equiv' | 'implies',
-  ): Expression | undefined => {
-    const s = p;
-    const first = parseOperand();
-    if (!first) return undefined;
-    let left: Expression = first;
-    let sort = resultSort;
-    let depth = resultDepth;
-    while (kind() === token) {
-      const op = p;
-      advance();
-      const right = parseOperand();
-      if (!right) return undefined;
-      if (!needBool(left, sort, op, operator) || !needBool(right, resultSort, op, operator)) return undefined;
-      depth = Math.max(depth, resultDepth) + 1;
-      if (tooDeep(depth)) return undefined;
-      left = { kind: nodeKind, left, right, span: exprSpan(s) };
-      sort = Sort.Bool;
+  /** A whole expression; undefined after a reported error. resultSort and resultDepth describe the result. */
+  const parseExpression = (): Expression | undefined => {
+    const stack: Frame[] = [];
+    let negations = 0;
+    const push = (level: Level, s: number): void => {
+      stack.push({ level, s, sort: Sort.Both, depth: 0, op: -1, opText: '' });
+    };
+    /** Enters the ladder at `from` and goes down to an atom; false after a reported error. */
+    const descend = (from: Level): Expression | undefined => {
+      for (;;) {
+        for (let level = from; level <= Level.Mul; level++) {
+          if (level === Level.Not) {
+            while (kind() === T.NOT) {
+              if (++negations > MAX_DEPTH) return exprFail(p, `expression nested more than ${MAX_DEPTH} levels deep`, 'too-deep');
+              push(Level.Not, p);
+              advance();
+            }
+          } else push(level, p);
+        }
+        if (kind() !== T.OPEN_PAREN) return parseAtom();
+        push(Level.Paren, p);
+        advance();
+        from = Level.Equiv;
+      }
+    };
+
+    let value: Expression | undefined = descend(Level.Equiv);
+    while (value) {
+      const f = stack.pop();
+      if (!f) return value;
+      let next: Level | undefined; // the level to descend into for a right operand
+      switch (f.level) {
+        case Level.Paren:
+          if (kind() !== T.CLOSE_PAREN) return exprFail(p, `expected ')' to close the '(' at column ${span(starts[f.s]!, ends[f.s]!).column}, found ${describe(p)}`);
+          advance();
+          break;
+        case Level.Not:
+          negations--;
+          if (!needBool(value, resultSort, f.s, '!')) return undefined;
+          resultSort = Sort.Bool;
+          resultDepth += 1;
+          if (tooDeep(resultDepth)) return undefined;
+          value = { kind: 'not', operand: value, span: exprSpan(f.s) };
+          break;
+        case Level.Equiv:
+        case Level.Implies:
+        case Level.Add:
+        case Level.Mul: {
+          // Left-associative chains of binary operators: one node per operator.
+          const chain = CHAINS[f.level]!;
+          const need = chain.bool ? needBool : needNum;
+          if (f.left === undefined) {
+            f.left = value;
+            f.sort = resultSort;
+            f.depth = resultDepth;
+          } else {
+            if (!need(f.left, f.sort, f.op, f.opText) || !need(value, resultSort, f.op, f.opText)) return undefined;
+            f.depth = Math.max(f.depth, resultDepth) + 1;
+            if (tooDeep(f.depth)) return undefined;
+            const span = exprSpan(f.s);
+            f.left = f.level === Level.Equiv ? { kind: 'equiv', left: f.left, right: value, span }
+              : f.level === Level.Implies ? { kind: 'implies', left: f.left, right: value, span }
+                : { kind: 'arith', op: f.opText as ArithmeticOperator, left: f.left, right: value, span };
+            f.sort = chain.bool ? Sort.Bool : Sort.Num;
+          }
+          const opText = chain.ops[kind()];
+          if (opText !== undefined) {
+            f.op = p;
+            f.opText = opText;
+            next = f.level + 1;
+          } else {
+            value = f.left;
+            resultSort = f.sort;
+            resultDepth = f.depth;
+          }
+          break;
+        }
+        case Level.Or:
+        case Level.And: {
+          const token = f.level === Level.Or ? T.OR : T.AND;
+          const opText = f.level === Level.Or ? '|' : '&';
+          if (f.operands === undefined) {
+            if (kind() !== token) break; // a single operand passes through unchanged
+            if (!needBool(value, resultSort, p, opText)) return undefined;
+            f.operands = [value];
+            f.depth = resultDepth;
+          } else {
+            if (!needBool(value, resultSort, f.op, opText)) return undefined;
+            if (resultDepth > f.depth) f.depth = resultDepth;
+            f.operands.push(value);
+          }
+          if (kind() === token) {
+            f.op = p;
+            next = f.level + 1;
+          } else {
+            resultSort = Sort.Bool;
+            resultDepth = f.depth + 1;
+            if (tooDeep(resultDepth)) return undefined;
+            value = { kind: f.level === Level.Or ? 'or' : 'and', operands: f.operands, span: exprSpan(f.s) };
+          }
+          break;
+        }
+        case Level.Compare: {
+          if (f.left === undefined) {
+            const op = COMPARE_OPS[kind()];
+            if (op === undefined) break;
+            if (!needNum(value, resultSort, p, op)) return undefined;
+            f.left = value;
+            f.depth = resultDepth;
+            f.op = p;
+            f.opText = op;
+            next = Level.Add;
+          } else {
+            if (!needNum(value, resultSort, f.op, f.opText)) return undefined;
+            if (COMPARE_OPS[kind()] !== undefined) return exprFail(p, `comparisons cannot be chained: found ${describe(p)} after '${f.opText}'; use & to combine them`);
+            resultSort = Sort.Bool;
+            resultDepth = Math.max(f.depth, resultDepth) + 1;
+            value = { kind: 'compare', op: f.opText as CompareOperator, left: f.left, right: value, span: exprSpan(f.s) };
+          }
+          break;
+        }
+      }
+      if (next !== undefined) {
+        // A binary operator waits for its right operand: keep the frame, read the operand.
+        stack.push(f);
+        advance();
+        value = descend(next);
+      }
     }
-    resultSort = sort;
-    resultDepth = depth;
-    return left;
+    return undefined;
   };
-  const parseEquivalence = (): Expression | undefined => parseBooleanChain(parseImplication, T.EQUIVALENCE, '<=>', 'equiv');
-  const parseImplication = (): Expression | undefined => parseBooleanChain(parseDisjunction, T.IMPLICATION, '=>', 'implies');
-
-  // constraint: constraint OR constraint   (one node for the whole chain)
-  const parseDisjunction = (): Expression | undefined => {
-    const s = p;
-    const first = parseConjunction();
-    if (!first || kind() !== T.OR) return first;
-    const operands = [first];
-    let depth = resultDepth;
-    if (!needBool(first, resultSort, p, '|')) return undefined;
-    while (kind() === T.OR) {
-      const op = p;
-      advance();
-      const next = parseConjunction();
-      if (!next || !needBool(next, resultSort, op, '|')) return undefined;
-      if (resultDepth > depth) depth = resultDepth;
-      operands.push(next);
-    }
-    resultSort = Sort.Bool;
-    resultDepth = depth + 1;
-    if (tooDeep(resultDepth)) return undefined;
-    return { kind: 'or', operands, span: exprSpan(s) };
-  };
-
-  // constraint: constraint AND constraint   (one node for the whole chain)
-  const parseConjunction = (): Expression | undefined => {
-    const s = p;
-    const first = parseNegation();
-    if (!first || kind() !== T.AND) return first;
-    const operands = [first];
-    let depth = resultDepth;
-    if (!needBool(first, resultSort, p, '&')) return undefined;
-    while (kind() === T.AND) {
-      const op = p;
-      advance();
-      const next = parseNegation();
-      if (!next || !needBool(next, resultSort, op, '&')) return undefined;
-      if (resultDepth > depth) depth = resultDepth;
-      operands.push(next);
-    }
-    resultSort = Sort.Bool;
-    resultDepth = depth + 1;
-    if (tooDeep(resultDepth)) return undefined;
-    return { kind: 'and', operands, span: exprSpan(s) };
-  };
-
-  // constraint: NOT constraint
-  const parseNegation = (): Expression | undefined => {
-    if (kind() !== T.NOT) return parseComparison();
-    const s = p;
-    advance();
-    if (++exprDepth > MAX_DEPTH) return exprFail(p, `expression nested more than ${MAX_DEPTH} levels deep`, 'too-deep');
-    const operand = parseNegation();
-    exprDepth--;
-    if (!operand || !needBool(operand, resultSort, s, '!')) return undefined;
-    resultSort = Sort.Bool;
-    resultDepth += 1;
-    if (tooDeep(resultDepth)) return undefined;
-    return { kind: 'not', operand, span: exprSpan(s) };
-  };
-
-  // constraint: equation | reference | ...
-  // equation: expression (EQUAL | LOWER | GREATER | LOWER_EQUALS | GREATER_EQUALS | NOT_EQUALS) expression
-  const parseComparison = (): Expression | undefined => {
-    const s = p;
-    const left = parseAdditive();
-    if (!left) return undefined;
-    const op = COMPARE_OPS[kind()];
-    if (op === undefined) return left;
-    const opIndex = p;
-    if (!needNum(left, resultSort, opIndex, op)) return undefined;
-    const leftDepth = resultDepth;
-    advance();
-    const right = parseAdditive();
-    if (!right || !needNum(right, resultSort, opIndex, op)) return undefined;
-    if (COMPARE_OPS[kind()] !== undefined) return exprFail(p, `comparisons cannot be chained: found ${describe(p)} after '${op}'; use & to combine them`);
-    resultSort = Sort.Bool;
-    resultDepth = Math.max(leftDepth, resultDepth) + 1;
-    return { kind: 'compare', op, left, right, span: exprSpan(s) };
-  };
-
-  // expression: expression (ADD | SUB) expression
-  const parseAdditive = (): Expression | undefined => {
-    const s = p;
-    let left = parseMultiplicative();
-    if (!left) return undefined;
-    let sort = resultSort;
-    let depth = resultDepth;
-    while (kind() === T.ADD || kind() === T.SUB) {
-      const opIndex = p;
-      const op = kind() === T.ADD ? '+' : '-';
-      advance();
-      const right = parseMultiplicative();
-      if (!right) return undefined;
-      if (!needNum(left, sort, opIndex, op) || !needNum(right, resultSort, opIndex, op)) return undefined;
-      depth = Math.max(depth, resultDepth) + 1;
-      if (tooDeep(depth)) return undefined;
-      left = { kind: 'arith', op, left, right, span: exprSpan(s) };
-      sort = Sort.Num;
-    }
-    resultSort = sort;
-    resultDepth = depth;
-    return left;
-  };
-
-  // expression: expression (MUL | DIV) expression
-  const parseMultiplicative = (): Expression | undefined => {
-    const s = p;
-    let left = parsePrimary();
-    if (!left) return undefined;
-    let sort = resultSort;
-    let depth = resultDepth;
-    while (kind() === T.MUL || kind() === T.DIV) {
-      const opIndex = p;
-      const op = kind() === T.MUL ? '*' : '/';
-      advance();
-      const right = parsePrimary();
-      if (!right) return undefined;
-      if (!needNum(left, sort, opIndex, op) || !needNum(right, resultSort, opIndex, op)) return undefined;
-      depth = Math.max(depth, resultDepth) + 1;
-      if (tooDeep(depth)) return undefined;
-      left = { kind: 'arith', op, left, right, span: exprSpan(s) };
-      sort = Sort.Num;
-    }
-    resultSort = sort;
-    resultDepth = depth;
-    return left;
-  };
-
-  // atom: FLOAT | INTEGER | STRING | aggregateFunction | reference | OPEN_PAREN expression CLOSE_PAREN
-  // constraint: reference | OPEN_PAREN constraint CLOSE_PAREN
-  const parsePrimary = (): Expression | undefined => {
+  // atom: FLOAT | INTEGER | STRING | aggregateFunction | reference  (the parenthesised forms are parseExpression's)
+  const parseAtom = (): Expression | undefined => {
     const k = kind();
     const s = p;
     if (isId(k)) {
@@ -613,16 +613,6 @@ export function parseText(input: string, fileName?: string): ParseResult {
     }
     const fn = AGGREGATES[k];
     if (fn !== undefined) return parseAggregate(fn);
-    if (k === T.OPEN_PAREN) {
-      advance();
-      if (++exprDepth > MAX_DEPTH) return exprFail(p, `expression nested more than ${MAX_DEPTH} levels deep`, 'too-deep');
-      const inner = parseExpression();
-      exprDepth--;
-      if (!inner) return undefined;
-      if (kind() !== T.CLOSE_PAREN) return exprFail(p, `expected ')' to close the '(' at column ${span(starts[s]!, ends[s]!).column}, found ${describe(p)}`);
-      advance();
-      return inner;
-    }
     if (k === T.BOOLEAN) return exprFail(p, `'${tokenText(p)}' is not allowed in a constraint; write the feature name (or its negation with '!') instead`);
     return exprFail(p, `expected a feature name, a number, a string, an aggregate function, '(' or '!', found ${describe(p)}`);
   };
@@ -659,7 +649,6 @@ export function parseText(input: string, fileName?: string): ParseResult {
   /** A whole constraint: a boolean expression. Undefined after a reported error. */
   const parseConstraint = (): Expression | undefined => {
     exprFailed = false;
-    exprDepth = 0;
     const s = p;
     const e = parseExpression();
     if (!e) return undefined;

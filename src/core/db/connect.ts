@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import { createPool } from 'mysql2';
 import type { Database } from './database.ts';
@@ -22,8 +22,38 @@ export function sqlitePath(url: string): string {
   return url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
 }
 
-export function connect(url: string): Db {
+export interface ConnectOptions {
+  /** Called with the SQL of every query run (tests count the queries of a page). */
+  onQuery?: (sql: string) => void;
+}
+
+/** Prepared SQLite statements kept per SQL text (Kysely prepares every query again otherwise). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Makes `prepare` answer the statement already prepared for the same SQL text (least recently
+ * used first out). Safe with Kysely's SQLite driver: it runs one query at a time on its single
+ * connection and runs each statement to completion (no query of the hub streams rows).
+ */
+function cacheStatements(database: SQLite.Database): void {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = database.prepare.bind(database);
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) {
+      cache.delete(source);
+    } else {
+      statement = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, statement);
+    return statement;
+  }) as typeof database.prepare;
+}
+
+export function connect(url: string, options: ConnectOptions = {}): Db {
   const dialect = dialectOf(url);
+  const log = options.onQuery ? { log: (event: { query: { sql: string } }) => options.onQuery!(event.query.sql) } : {};
   if (dialect === 'sqlite') {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -32,7 +62,8 @@ export function connect(url: string): Db {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    cacheStatements(database);
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
   }
   if (dialect === 'postgres') {
     // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().
@@ -41,10 +72,10 @@ export function connect(url: string): Db {
     // without a listener Node would end the process. The pool already discards that client and the next
     // query opens a fresh one, while a query in flight still gets its own error.
     pool.on('error', () => {});
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
   }
   const pool = createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, timezone: 'Z', charset: 'utf8mb4' });
-  return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new MysqlDialect({ pool }), ...log });
 }
 
 /** The dialect of an open handle, read from its adapter rather than remembered separately. */
@@ -69,6 +100,47 @@ export async function insertAndGetId<T extends keyof Database & string>(
   }
   const result = await query.executeTakeFirstOrThrow();
   return Number(result.insertId);
+}
+
+/**
+ * Inserts one row unless a unique key already holds it, without an exception on that normal
+ * path: ON CONFLICT DO NOTHING (SQLite, PostgreSQL) or INSERT IGNORE (MariaDB). Answers whether
+ * the row was written. The unique index decides, so racing requests and instances write once.
+ */
+export async function insertUnlessDuplicate<T extends keyof Database & string>(
+  db: DbOrTrx,
+  table: T,
+  values: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await insertUnlessDuplicateQuery(db, table, values).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The statement of insertUnlessDuplicate, for compiledOnce (its result's numAffectedRows says whether a row was written). */
+export function insertUnlessDuplicateQuery<T extends keyof Database & string>(db: DbOrTrx, table: T, values: Record<string, unknown>) {
+  const insert = (db as Kysely<any>).insertInto(table).values(values);
+  return db.getExecutor().adapter instanceof MysqlAdapter ? insert.ignore() : insert.onConflict((oc) => oc.doNothing());
+}
+
+/**
+ * A query of a hot path compiled once per database handle: `build` is called once with a
+ * placeholder for each argument (so it must not look at their values, only place them), and
+ * later calls run the same SQL with the arguments put where the placeholders went. Saves
+ * Kysely's building and compiling on every request; the SQL is the one `build` makes.
+ */
+export function compiledOnce<A extends unknown[], R>(build: (db: DbOrTrx, ...args: A) => { compile(): CompiledQuery<R> }) {
+  const compiled = new WeakMap<DbOrTrx, { query: CompiledQuery<R>; slots: number[] }>();
+  return (db: DbOrTrx, ...args: A): Promise<QueryResult<R>> => {
+    let entry = compiled.get(db);
+    if (!entry) {
+      const markers = args.map((_, i) => `\u0000compiled-once-argument-${i}\u0000`);
+      const query = build(db, ...(markers as unknown as A)).compile();
+      entry = { query, slots: query.parameters.map((p) => markers.indexOf(p as string)) };
+      compiled.set(db, entry);
+    }
+    const { query, slots } = entry;
+    return db.executeQuery<R>({ ...query, parameters: query.parameters.map((p, i) => (slots[i]! >= 0 ? args[slots[i]!] : p)) });
+  };
 }
 
 /** True when the error is a unique-constraint violation, whatever the driver. */

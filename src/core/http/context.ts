@@ -22,6 +22,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user, resolved from the session by the auth module; null when anonymous. */
     user: CurrentUser | null;
+    /**
+     * Checks the CSRF token read from a multipart field (routes with `csrfInMultipart`); with no
+     * token, the header is checked. Throws the 400 of decisions section 3 when it does not match.
+     */
+    checkCsrf(token?: string): Promise<void>;
+    /** The multipart CSRF check is still owed by the handler (set by the guard, cleared by checkCsrf). */
+    csrfPending: boolean;
   }
   interface FastifyReply {
     /** Renders a page inside the layout, with navigation, flash messages and the CSRF token. */
@@ -34,6 +41,12 @@ declare module 'fastify' {
     anonymousOnly?: boolean;
     /** Set false on state-changing routes that do not use the session (search, webhook). */
     csrf?: boolean;
+    /**
+     * A multipart request without the X-CSRFToken header is not refused by the guard: the handler
+     * reads the fields before the file and calls request.checkCsrf(<csrf_token field>) (decisions section 3
+     * allows the form field, and a multipart body is only read by the handler).
+     */
+    csrfInMultipart?: boolean;
     /** Errors on this route are answered as JSON rather than an HTML page. */
     json?: boolean;
   }

@@ -1,10 +1,13 @@
 // Sessions live in the database so that several instances share them (decisions section 3).
 import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
-import type { Db } from '../db/connect.ts';
-import { isUniqueViolation } from '../db/connect.ts';
+import { compiledOnce, type Db, type DbOrTrx } from '../db/connect.ts';
+import { MysqlAdapter } from 'kysely';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+// Read on every request that carries a session cookie: compiled once.
+const loadQuery = compiledOnce((db: DbOrTrx, sid: string) => db.selectFrom('session').select(['data', 'expires_at']).where('sid', '=', sid));
 
 export class DatabaseSessionStore implements SessionStore {
   private sweptAt = 0;
@@ -24,7 +27,7 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   private async load(sid: string): Promise<Session | null> {
-    const row = await this.db.selectFrom('session').select(['data', 'expires_at']).where('sid', '=', sid).executeTakeFirst();
+    const [row] = (await loadQuery(this.db, sid)).rows;
     if (!row || row.expires_at < new Date().toISOString()) return null;
     return JSON.parse(row.data) as Session;
   }
@@ -32,16 +35,11 @@ export class DatabaseSessionStore implements SessionStore {
   private async save(sid: string, session: Session): Promise<void> {
     const expires = session.cookie?.expires ? new Date(session.cookie.expires) : new Date(Date.now() + 30 * DAY);
     const values = { data: JSON.stringify(session), expires_at: expires.toISOString() };
-    const updated = await this.db.updateTable('session').set(values).where('sid', '=', sid).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
-      try {
-        await this.db.insertInto('session').values({ sid, ...values }).execute();
-      } catch (error) {
-        // Another request of the same visitor inserted it first: ours is newer.
-        if (!isUniqueViolation(error)) throw error;
-        await this.db.updateTable('session').set(values).where('sid', '=', sid).execute();
-      }
-    }
+    // One statement whether the row exists or not (a visitor's parallel requests race on it).
+    const insert = this.db.insertInto('session').values({ sid, ...values });
+    await (this.db.getExecutor().adapter instanceof MysqlAdapter
+      ? insert.onDuplicateKeyUpdate(values)
+      : insert.onConflict((oc) => oc.column('sid').doUpdateSet(values))).execute();
     await this.sweep();
   }
 

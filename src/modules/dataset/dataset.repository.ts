@@ -1,7 +1,7 @@
 // Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
 // the dataset authors, the dataset view/download records and doi_mapping.
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { inChunks, insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
+import { compiledOnce, inChunks, insertAndGetId, insertUnlessDuplicateQuery, isUniqueViolation } from '../../core/db/connect.ts';
 
 export interface DatasetRow {
   id: number;
@@ -18,6 +18,7 @@ export interface DatasetRow {
   metrics_id: number | null;
   number_of_models: number;
   number_of_features: number;
+  revision: number;
 }
 
 export interface AuthorRow {
@@ -33,7 +34,7 @@ function datasets(db: DbOrTrx) {
     .select([
       'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
       'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'mt.id as metrics_id',
-      'mt.number_of_models', 'mt.number_of_features',
+      'mt.number_of_models', 'mt.number_of_features', 'ds.revision',
     ]);
 }
 
@@ -54,6 +55,7 @@ function toRow(r: Record<string, unknown>): DatasetRow {
     metrics_id: r.metrics_id === null || r.metrics_id === undefined ? null : Number(r.metrics_id),
     number_of_models: Number(r.number_of_models ?? 0),
     number_of_features: Number(r.number_of_features ?? 0),
+    revision: Number(r.revision ?? 0),
   };
 }
 
@@ -62,8 +64,11 @@ export async function findById(db: DbOrTrx, id: number): Promise<DatasetRow | un
   return row && toRow(row);
 }
 
+// The DOI page's queries run on every view: compiled once (compiledOnce).
+const byDoi = compiledOnce((db: DbOrTrx, doi: string) => datasets(db).where('md.dataset_doi', '=', doi));
+
 export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | undefined> {
-  const row = await datasets(db).where('md.dataset_doi', '=', doi).executeTakeFirst();
+  const [row] = (await byDoi(db, doi)).rows;
   return row && toRow(row);
 }
 
@@ -139,6 +144,23 @@ export async function latestSynchronizedIds(db: DbOrTrx, limit: number): Promise
     .select('ds.id').where('md.dataset_doi', 'is not', null)
     .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc').limit(limit).execute();
   return rows.map((r) => Number(r.id));
+}
+
+/** Marks a write of the dataset's searchable content. */
+export async function bumpRevision(db: DbOrTrx, datasetId: number): Promise<void> {
+  await db.updateTable('data_set').set((eb) => ({ revision: eb('revision', '+', 1) })).where('id', '=', datasetId).execute();
+}
+
+/** Every dataset's id with its revision. */
+export async function allRevisions(db: DbOrTrx): Promise<{ id: number; revision: number }[]> {
+  const rows = await db.selectFrom('data_set').select(['id', 'revision']).orderBy('id').execute();
+  return rows.map((r) => ({ id: Number(r.id), revision: Number(r.revision) }));
+}
+
+export async function revisions(db: DbOrTrx, datasetIds: number[]): Promise<Map<number, number>> {
+  if (datasetIds.length === 0) return new Map();
+  const rows = await db.selectFrom('data_set').select(['id', 'revision']).where('id', 'in', datasetIds).execute();
+  return new Map(rows.map((r) => [Number(r.id), Number(r.revision)]));
 }
 
 export async function allIds(db: DbOrTrx): Promise<number[]> {
@@ -243,15 +265,23 @@ export async function insertRecord(
   table: RecordTable,
   values: { datasetId: number; userId: number | null; cookie: string; date: string },
 ): Promise<boolean> {
-  try {
-    await db.insertInto(table).values({
-      dataset_id: values.datasetId, user_id: values.userId, user_key: values.userId ?? 0, cookie: values.cookie, date: values.date,
-    }).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  const result = await insertRecordQuery[table](db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_id: number, user_id: number | null, user_key: number, cookie: string, date: string) =>
+  insertUnlessDuplicateQuery(db, table, { dataset_id, user_id, user_key, cookie, date }));
+const insertRecordQuery = { ds_view_record: recordInsert('ds_view_record'), ds_download_record: recordInsert('ds_download_record') };
+
+/** The view and download counts of one dataset, in one query. */
+const countsQuery = compiledOnce((db: DbOrTrx, datasetId: number) => db.selectNoFrom((eb) => [
+  eb.selectFrom('ds_view_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('views'),
+  eb.selectFrom('ds_download_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('downloads'),
+]));
+
+export async function recordCounts(db: DbOrTrx, datasetId: number): Promise<{ views: number; downloads: number }> {
+  const [row] = (await countsQuery(db, datasetId)).rows;
+  return { views: Number(row!.views), downloads: Number(row!.downloads) };
 }
 
 export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: number): Promise<number> {
@@ -263,9 +293,10 @@ export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: 
 
 // ---- DOI mapping -------------------------------------------------------------------------------
 
+const newDoiQuery = compiledOnce((db: DbOrTrx, oldDoi: string) => db.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', oldDoi));
+
 export async function findNewDoi(db: DbOrTrx, oldDoi: string): Promise<string | undefined> {
-  const row = await db.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', oldDoi).executeTakeFirst();
-  return row?.dataset_doi_new;
+  return (await newDoiQuery(db, oldDoi)).rows[0]?.dataset_doi_new;
 }
 
 export async function saveDoiMapping(db: DbOrTrx, oldDoi: string, newDoi: string): Promise<void> {

@@ -34,26 +34,47 @@ async function uploadFields(request: FastifyRequest): Promise<Record<string, str
   for await (const part of request.parts({ limits: { fields: 20000, fieldSize: 100_000, files: 1 } })) {
     if (part.type === 'file') {
       part.file.resume();
+      if (request.csrfPending) await request.checkCsrf(fields.csrf_token);
       throw badRequest('Stage the files through /dataset/file/upload first; this form takes their stored names.', {
         errors: { feature_models: ['Files are staged separately; send their stored names.'] },
       });
     }
     fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
   }
+  // Decisions section 3: without the header, the form field csrf_token carries the token.
+  if (request.csrfPending) await request.checkCsrf(fields.csrf_token);
   return fields;
 }
 
 /** The one part named `file` of a multipart request (staging and the API's file upload), or 400 `{"message"}`. */
 export async function receiveFile(request: FastifyRequest): Promise<MultipartFile> {
   if (!request.isMultipart()) {
+    // Not multipart, so the guard has already checked the token.
     throw badRequest('Send the model as multipart/form-data in the field "file".', { message: 'Send the model as multipart/form-data in the field "file".' });
   }
   let file: MultipartFile | undefined;
+  let fieldToken: string | undefined;
   try {
-    file = await request.file();
+    // Decisions section 3: the token may be the form field csrf_token, sent before the file part.
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        file = part;
+        break;
+      }
+      if (part.fieldname === 'csrf_token' && typeof part.value === 'string') fieldToken = part.value;
+    }
   } catch (error) {
     request.log.info({ err: error }, 'unreadable multipart upload');
+    if (request.csrfPending) await request.checkCsrf(fieldToken);
     throw badRequest('The upload could not be read.', { message: 'The upload could not be read.' });
+  }
+  if (request.csrfPending) {
+    try {
+      await request.checkCsrf(fieldToken);
+    } catch (error) {
+      file?.file.resume();
+      throw error;
+    }
   }
   if (!file || file.fieldname !== 'file') {
     file?.file.resume();
@@ -76,7 +97,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
   // ---- staging -------------------------------------------------------------------------------
 
-  app.post('/dataset/file/upload', { config: { loginRequired: true, json: true } }, async (request) => {
+  app.post('/dataset/file/upload', { config: { loginRequired: true, json: true, csrfInMultipart: true } }, async (request) => {
     const file = await receiveFile(request);
     try {
       const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
@@ -126,7 +147,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
     });
   });
 
-  app.post('/dataset/upload', { config: { loginRequired: true, json: true } }, async (request, reply) => {
+  app.post('/dataset/upload', { config: { loginRequired: true, json: true, csrfInMultipart: true } }, async (request, reply) => {
     const outcome = await datasets().upload(request.user!.id, await uploadFields(request));
     if (outcome.status === 'invalid') return reply.code(400).send({ errors: outcome.errors });
     if (outcome.status === 'partial') {

@@ -166,18 +166,44 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     };
   }
 
+  /** Every write of a dataset's searchable content: raise its revision, then tell the search index. */
+  async function contentChanged(datasetId: number): Promise<void> {
+    await repo.bumpRevision(db, datasetId);
+    await ctx.events.emit('dataset.saved', { datasetId });
+  }
+
   /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
   async function summaries(ids: number[]): Promise<DatasetSummary[]> {
     if (ids.length === 0) return [];
     return summariesOf(await repo.findByIds(db, ids), ids);
   }
 
+  /**
+   * A dataset's authors and feature models (with their authors and files), kept per dataset with
+   * the revision they were read at. The dataset row itself is always read; its revision, raised
+   * by every write of these parts (contentChanged), says whether the kept parts are still current,
+   * so every instance sees another's writes at once. Least recently used first out.
+   */
+  const parts = new Map<number, { revision: number; authors: repo.AuthorRow[]; models: FeatureModelView[] }>();
+  const PARTS_KEPT = 2000;
+
   async function summariesOf(rows: repo.DatasetRow[], ids: number[]): Promise<DatasetSummary[]> {
-    const [authors, models] = await Promise.all([
-      repo.authorsByMetaIds(db, rows.map((r) => r.meta_id)),
-      ctx.services.featuremodel.listByDatasets(rows.map((r) => r.id)),
-    ]);
-    const byId = new Map(rows.map((r) => [r.id, summarize(r, authors.get(r.meta_id) ?? [], models.get(r.id) ?? [])]));
+    const missing = rows.filter((r) => parts.get(r.id)?.revision !== r.revision);
+    if (missing.length > 0) {
+      const [authors, models] = await Promise.all([
+        repo.authorsByMetaIds(db, missing.map((r) => r.meta_id)),
+        ctx.services.featuremodel.listByDatasets(missing.map((r) => r.id)),
+      ]);
+      for (const r of missing) {
+        parts.delete(r.id);
+        parts.set(r.id, { revision: r.revision, authors: authors.get(r.meta_id) ?? [], models: models.get(r.id) ?? [] });
+      }
+      while (parts.size > PARTS_KEPT) parts.delete(parts.keys().next().value!);
+    }
+    const byId = new Map(rows.map((r) => {
+      const kept = parts.get(r.id)!;
+      return [r.id, summarize(r, kept.authors, kept.models)];
+    }));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
@@ -308,7 +334,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       });
       const row = await repo.findById(db, datasetId);
       await repo.setDeposit(db, row!.meta_id, result.doi, result.depositionId);
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return { ok: true, doi: result.doi };
     } catch (error) {
       const known = error instanceof deposit.DepositError;
@@ -469,7 +495,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         throw error;
       }
       await claim.discard().catch((e) => ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       const pushed = await push(datasetId);
       if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
       return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
@@ -492,7 +518,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         prepared.push(model);
       }
       const { datasetId } = await persist(userId, input, prepared, extra);
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return datasetId;
     },
 
@@ -522,11 +548,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     async counts(datasetId: number): Promise<{ views: number; downloads: number }> {
-      const [views, downloads] = await Promise.all([
-        repo.countRecords(db, 'ds_view_record', datasetId),
-        repo.countRecords(db, 'ds_download_record', datasetId),
-      ]);
-      return { views, downloads };
+      return repo.recordCounts(db, datasetId);
     },
 
     /**
@@ -607,7 +629,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         await repo.insertAuthors(trx, ids.metaId, authors);
         return ids.datasetId;
       });
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return datasetId;
     },
 
@@ -619,7 +641,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
       });
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
       return restDataset((await summary(datasetId))!);
     },
 
@@ -738,8 +760,12 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     // ---- explore (service contract) -------------------------------------------------------------
 
     async getSearchDocuments(datasetIds: number[]) {
+      // The revision is read before the content: a write in between leaves the row one revision
+      // behind (re-indexed by that write's event, or at the next start), never marked as current.
+      const revisions = await repo.revisions(db, datasetIds);
       return (await summaries(datasetIds)).map((d) => ({
         id: d.id,
+        revision: revisions.get(d.id) ?? 0,
         synchronized: d.synchronized,
         featureModelCount: d.featureModels.length,
         createdAt: d.createdAt,
@@ -762,6 +788,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     allDatasetIds: () => repo.allIds(db),
+    /** Every dataset's id and revision (the search index catches up on the ones whose revision moved). */
+    allDatasetRevisions: () => repo.allRevisions(db),
 
     /** Records that `oldDoi` was superseded by `newDoi` (hub doi:map); the landing page then redirects. */
     async mapDoi(oldDoi: string, newDoi: string): Promise<void> {

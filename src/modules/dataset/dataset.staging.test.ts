@@ -110,6 +110,27 @@ for (const dialect of testDialects()) {
       assert.deepEqual(listing(userId), []);
     });
 
+    it('takes the CSRF token as the multipart field csrf_token before the file; a wrong or late field is refused', async () => {
+      const { client, userId } = await newUser(server);
+      const withField = (token: string, tokenFirst = true) => {
+        const form = new FormData();
+        if (tokenFirst) form.append('csrf_token', token);
+        form.append('file', new Blob([VALID_UVL]), 'field.uvl');
+        if (!tokenFirst) form.append('csrf_token', token);
+        return client.post('/dataset/file/upload', { body: form, csrf: false });
+      };
+      const wrong = await withField('not-the-token');
+      assert.equal(wrong.status, 400);
+      assert.equal(typeof wrong.json.message, 'string');
+      const late = await withField(client.csrfToken!, false);
+      assert.equal(late.status, 400);
+      assert.deepEqual(listing(userId), []);
+      const ok = await withField(client.csrfToken!);
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.json.filename, 'field.uvl');
+      assert.deepEqual(listing(userId), ['field.uvl']);
+    });
+
     it('deletes a staged file: 200 {message}; unknown 404 {error}; missing name 400; no CSRF 400', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'keep.uvl', VALID_UVL);

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Id, RecordColumns } from '../../core/db/database.ts';
 
 export interface DataSetTable {
@@ -5,6 +6,8 @@ export interface DataSetTable {
   user_id: number;
   ds_meta_data_id: number;
   created_at: string;
+  /** Raised by every write of the dataset's searchable content (the search index compares it). */
+  revision: Generated<number>;
 }
 
 export interface DSMetaDataTable {

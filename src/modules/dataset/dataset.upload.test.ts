@@ -214,6 +214,23 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.status, 'ok');
     });
 
+    it('accepts the multipart form with the CSRF token as its field csrf_token; a wrong one is 400 and publishes nothing', async () => {
+      const { client } = await newUser(server);
+      await stage(client, 'fieldtoken.uvl', VALID_UVL);
+      const post = (token: string) => {
+        const form = new FormData();
+        form.append('csrf_token', token);
+        for (const [k, v] of Object.entries(uploadForm(['fieldtoken.uvl'], { title: 'Field token' }))) form.append(k, v);
+        return client.post('/dataset/upload', { body: form, csrf: false });
+      };
+      const before = await count(server, 'data_set');
+      assert.equal((await post('wrong')).status, 400);
+      assert.equal(await count(server, 'data_set'), before);
+      const res = await post(client.csrfToken!);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.status, 'ok');
+    });
+
     it('gives staged files to one of several concurrent submits; the others get 400 naming them, nothing half-written', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'first.uvl', VALID_UVL);

@@ -27,7 +27,7 @@ describe('search normalization', () => {
 });
 
 function doc(id: number, texts: string[], extra: Partial<SearchDocument> = {}): SearchDocument {
-  return { id, synchronized: true, featureModelCount: 1, createdAt: `2025-01-0${id}T00:00:00.000Z`, publicationType: 'none', tags: [], texts, ...extra };
+  return { id, revision: 0, synchronized: true, featureModelCount: 1, createdAt: `2025-01-0${id}T00:00:00.000Z`, publicationType: 'none', tags: [], texts, ...extra };
 }
 
 const all = { words: [], publicationType: null, tags: [], sorting: 'newest' as const, limit: null, offset: 0 };
@@ -109,7 +109,7 @@ for (const dialect of testDialects()) {
       await repo.upsertRows(db, [indexRow(doc(ids[5]!, ['quux'], { synchronized: false }))]);
       assert.deepEqual(await search({ words: ['quux'] }), [], 'a dataset that stops being searchable leaves the results');
       await repo.deleteRows(db, [ids[5]!]);
-      assert.ok(!(await repo.indexedIds(db)).includes(ids[5]!));
+      assert.ok(!(await repo.indexedRevisions(db)).has(ids[5]!));
     });
   });
 }

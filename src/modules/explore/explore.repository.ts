@@ -94,7 +94,8 @@ export async function deleteRows(db: Db, datasetIds: number[]): Promise<void> {
   });
 }
 
-export async function indexedIds(db: Db): Promise<number[]> {
-  const rows = await db.selectFrom('explore_search').select('dataset_id').execute();
-  return rows.map((r) => Number(r.dataset_id));
+/** The revision each indexed dataset's row was built from, by dataset id. */
+export async function indexedRevisions(db: Db): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('explore_search').select(['dataset_id', 'revision']).execute();
+  return new Map(rows.map((r) => [Number(r.dataset_id), Number(r.revision)]));
 }

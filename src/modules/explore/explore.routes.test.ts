@@ -326,6 +326,31 @@ for (const dialect of testDialects()) {
       assert.deepEqual((await explore(server, { query: 'quokka' })).json, []);
     });
 
+    it('re-indexes at startup a dataset edited by an instance without explore (its revision moved)', async () => {
+      const selection = readModuleSelection(loadConfig({ HUB_MODULES_FILE: projectPath('modules.json') })).filter((m) => m !== 'explore');
+      const without = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir, modules: selection });
+      const id = byColumn.get('feature model tags')!;
+      try {
+        const user = new TestClient(without.baseUrl);
+        await user.login('user1@example.com', '1234');
+        await user.get('/dataset/upload');
+        const res = await user.request('PUT', `/api/v1/datasets/${id}`, { json: { name: 'Thylacine rediscovered', tags: 'marsupial' } });
+        assert.equal(res.status, 200, res.text);
+      } finally {
+        await without.close();
+      }
+      // Nothing told this instance's index: the edit is not found yet.
+      assert.deepEqual((await explore(server, { query: 'thylacine' })).json, []);
+      const again = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir });
+      try {
+        assert.deepEqual(idsOf((await explore(again, { query: 'thylacine' })).json), [id]);
+        assert.deepEqual(idsOf((await explore(again, { tags: ['marsupial'] })).json), [id]);
+      } finally {
+        await again.close();
+      }
+      assert.deepEqual(idsOf((await explore(server, { query: 'thylacine' })).json), [id], 'the index is shared by every instance');
+    });
+
     it('rebuilds an empty index at startup', async () => {
       await server.hub.db.deleteFrom('explore_search').execute();
       if (dialect.name === 'sqlite') await sql`DELETE FROM explore_search_fts`.execute(server.hub.db);

@@ -82,7 +82,7 @@ export function readSearchBody(contentType: string | undefined, text: string): u
 export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   // Startup upkeep of the index (issue 5): fills it when empty, catches up on missed writes.
   const synced = await ctx.services.explore.syncIndex();
-  if (synced.added + synced.removed > 0) ctx.log.info(synced, 'explore search index brought up to date');
+  if (synced.added + synced.updated + synced.removed > 0) ctx.log.info(synced, 'explore search index brought up to date');
 
   // In this plugin only: the body is read as text whatever its content type, so that a
   // missing or non-JSON body is an empty query rather than a 415 (readSearchBody).

@@ -16,6 +16,7 @@ export interface SearchRequest {
 
 export interface SearchDocument {
   id: number;
+  revision: number;
   synchronized: boolean;
   featureModelCount: number;
   createdAt: string;
@@ -36,6 +37,7 @@ export function indexRow(doc: SearchDocument): repo.IndexRow {
     publication_type: doc.publicationType,
     tags_norm: doc.tags.map(normalizeText).filter(Boolean).join(COLUMN_SEPARATOR),
     search_text: searchText(doc.texts),
+    revision: doc.revision,
   };
 }
 
@@ -76,18 +78,19 @@ export function createExploreService(ctx: ModuleContext) {
 
     /**
      * Brings the index in line with the datasets: indexes the ones it lacks (all of them when
-     * it is empty, e.g. after the migration or while explore was disabled) and drops the
-     * ones that are gone. Run at startup; cheap when nothing is missing.
+     * it is empty, e.g. after the migration), the ones whose revision moved since their row was
+     * built (edited while explore was disabled, or by an instance without it), and drops the
+     * ones that are gone. Run at startup; two id lists compared when nothing is missing.
      */
-    async syncIndex(): Promise<{ added: number; removed: number }> {
-      const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetIds(), repo.indexedIds(db)]);
-      const known = new Set(indexed);
-      const existing = new Set(all);
-      const missing = all.filter((id) => !known.has(id));
-      const gone = indexed.filter((id) => !existing.has(id));
-      await reindex(missing);
+    async syncIndex(): Promise<{ added: number; updated: number; removed: number }> {
+      const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetRevisions(), repo.indexedRevisions(db)]);
+      const existing = new Set(all.map((d) => d.id));
+      const missing = all.filter((d) => !indexed.has(d.id)).map((d) => d.id);
+      const stale = all.filter((d) => indexed.has(d.id) && indexed.get(d.id) !== d.revision).map((d) => d.id);
+      const gone = [...indexed.keys()].filter((id) => !existing.has(id));
+      await reindex([...missing, ...stale]);
       await repo.deleteRows(db, gone);
-      return { added: missing.length, removed: gone.length };
+      return { added: missing.length, updated: stale.length, removed: gone.length };
     },
 
     /** Indexes the given datasets (after bulk inserts that emitted no events). */

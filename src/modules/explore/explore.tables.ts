@@ -10,6 +10,8 @@ export interface ExploreSearchTable {
   tags_norm: string;
   /** The eleven searchable columns, normalized, joined by `|` (explore rule 2). */
   search_text: string;
+  /** The dataset's revision this row was built from (migration 0020). */
+  revision: number;
 }
 
 declare module '../../core/db/database.ts' {

@@ -1,7 +1,7 @@
 // Queries on file, file_view_record and file_download_record. Plain functions over a handle
 // or a transaction; IN lists are cut into chunks so that every dialect accepts them.
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { inChunks, insertAndGetId, isUniqueViolation } from '../../core/db/connect.ts';
+import { inChunks, insertAndGetId, insertUnlessDuplicate } from '../../core/db/connect.ts';
 import { nowIso } from '../../core/db/database.ts';
 
 export interface FileRow {
@@ -54,13 +54,7 @@ export type RecordTable = 'file_view_record' | 'file_download_record';
  * Answers whether a row was written.
  */
 export async function insertRecordOnce(db: DbOrTrx, table: RecordTable, fileId: number, userId: number | null, cookie: string): Promise<boolean> {
-  try {
-    await db.insertInto(table).values({ file_id: fileId, user_id: userId, user_key: userId ?? 0, cookie, date: nowIso() }).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return insertUnlessDuplicate(db, table, { file_id: fileId, user_id: userId, user_key: userId ?? 0, cookie, date: nowIso() });
 }
 
 export async function countRecords(db: DbOrTrx, table: RecordTable, fileId?: number): Promise<number> {

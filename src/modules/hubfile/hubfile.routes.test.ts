@@ -71,6 +71,37 @@ for (const dialect of testDialects()) {
     });
     after(async () => server?.close());
 
+    describe('HTTP validators', () => {
+      it('download and view carry ETag and Last-Modified; a matching If-None-Match or If-Modified-Since is 304, sends nothing and counts nothing', async () => {
+        const stored = await storeFile(server);
+        const visitor = client();
+        for (const [path, table] of [[`/file/download/${stored.fileId}`, 'file_download_record'], [`/file/view/${stored.fileId}`, 'file_view_record']] as const) {
+          const first = await visitor.get(path);
+          assert.equal(first.status, 200, path);
+          const etag = first.headers.get('etag')!;
+          assert.match(etag, /^"[^"]+"$/, path);
+          const lastModified = first.headers.get('last-modified')!;
+          assert.ok(!Number.isNaN(Date.parse(lastModified)), path);
+          assert.equal(first.headers.get('cache-control'), 'private, no-cache');
+          assert.equal((await records(server, table, stored.fileId)).length, 1);
+
+          const other = client(); // a visitor without the counting cookie, whose cache holds the file
+          const cached = await other.get(path, { 'if-none-match': etag });
+          assert.equal(cached.status, 304, path);
+          assert.equal(cached.text, '');
+          assert.equal((await other.get(path, { 'if-modified-since': lastModified })).status, 304, path);
+          assert.equal((await records(server, table, stored.fileId)).length, 1, `${path}: a 304 is not counted`);
+          const changed = await other.get(path, { 'if-none-match': '"something-else"' });
+          assert.equal(changed.status, 200, path);
+          assert.equal((await records(server, table, stored.fileId)).length, 2);
+        }
+        // The view's tag differs from the download's: the bodies differ.
+        const download = await visitor.get(`/file/download/${stored.fileId}`);
+        const view = await visitor.get(`/file/view/${stored.fileId}`);
+        assert.notEqual(download.headers.get('etag'), view.headers.get('etag'));
+      });
+    });
+
     describe('GET /file/download/<id>', () => {
       it('sends the file as an attachment with its name, anonymously, and counts it once per cookie', async () => {
         const stored = await storeFile(server);

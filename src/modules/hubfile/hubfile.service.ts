@@ -131,8 +131,19 @@ export function createHubfileService(ctx: ModuleContext) {
       }
     },
 
-    /** An open stream over the file and its size, or undefined when it is missing on disk. */
-    async openStream(file: StoredFile): Promise<{ stream: ReadStream; size: number } | undefined> {
+    /** The file's size and modification time (HTTP validators), or undefined when it is missing on disk. */
+    async fileStat(file: StoredFile): Promise<{ size: number; mtimeMs: number } | undefined> {
+      try {
+        const info = await stat(file.path);
+        return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined;
+      } catch (error) {
+        if (missingOnDisk(error)) return undefined;
+        throw error;
+      }
+    },
+
+    /** An open stream over the file, its size and modification time, or undefined when it is missing on disk. */
+    async openStream(file: StoredFile): Promise<{ stream: ReadStream; size: number; mtimeMs: number } | undefined> {
       let handle;
       try {
         handle = await open(file.path, 'r');
@@ -147,7 +158,7 @@ export function createHubfileService(ctx: ModuleContext) {
           return undefined;
         }
         // The stream owns the handle from here: it closes it at the end, on error or when destroyed.
-        return { stream: handle.createReadStream(), size: info.size };
+        return { stream: handle.createReadStream(), size: info.size, mtimeMs: info.mtimeMs };
       } catch (error) {
         await handle.close().catch(() => {});
         throw error;

@@ -1,5 +1,6 @@
 // Glencoe JSON as flamapy 2 writes it (GlencoeWriter): json.dumps(indent=4) of
 // {id, name, features (sorted by name), tree (children sorted by name), constraints}.
+// Feature ids are flamapy's secure names: every character outside [A-Za-z0-9_] becomes '_'.
 // Constraints that Glencoe terms cannot express are left out and listed in a top-level
 // "note" (flamapy fails on them instead).
 
@@ -10,16 +11,36 @@ const LEFT_NESTED_MAX = 32;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
-function term(e: BoolExpr): Json {
+/**
+ * Glencoe ids of the feature names, in tree order: every character outside [A-Za-z0-9_] becomes
+ * '_' (as flamapy's secure names). Names that need no change keep their id; a changed name whose
+ * id is taken gets the first free numeric suffix `_<n>`, so two features never merge into one.
+ */
+function glencoeIds(names: readonly string[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of names) if (!/[^A-Za-z0-9_]/.test(name)) { ids.set(name, name); taken.add(name); }
+  for (const name of names) {
+    if (ids.has(name)) continue;
+    const base = name.replace(/[^A-Za-z0-9_]/g, '_');
+    let id = base;
+    for (let n = 1; taken.has(id); n++) id = `${base}_${n}`;
+    ids.set(name, id);
+    taken.add(id);
+  }
+  return ids;
+}
+
+function term(e: BoolExpr, ids: Map<string, string>): Json {
   switch (e.kind) {
     case 'var':
-      return { type: 'FeatureTerm', operands: [e.name] };
+      return { type: 'FeatureTerm', operands: [ids.get(e.name) ?? e.name] };
     case 'not':
-      return { type: 'NotTerm', operands: [term(e.operand)] };
+      return { type: 'NotTerm', operands: [term(e.operand, ids)] };
     case 'implies':
-      return { type: 'ImpliesTerm', operands: [term(e.left), term(e.right)] };
+      return { type: 'ImpliesTerm', operands: [term(e.left, ids), term(e.right, ids)] };
     case 'equiv':
-      return { type: 'EquivalentTerm', operands: [term(e.left), term(e.right)] };
+      return { type: 'EquivalentTerm', operands: [term(e.left, ids), term(e.right, ids)] };
     case 'and':
     case 'or': {
       // flamapy's AST is binary and left-nested, as the reference parser reads A & B & C.
@@ -27,7 +48,7 @@ function term(e: BoolExpr): Json {
       // indented JSON stays near-linear in size (left-nesting 20 000 operands would take
       // gigabytes of indentation) and shallow enough for any JSON reader.
       const type = e.kind === 'and' ? 'AndTerm' : 'OrTerm';
-      const terms = e.operands.map(term);
+      const terms = e.operands.map((o) => term(o, ids));
       if (terms.length <= LEFT_NESTED_MAX) {
         let acc = terms[0]!;
         for (let i = 1; i < terms.length; i++) acc = { type, operands: [acc, terms[i]!] };
@@ -98,6 +119,8 @@ export function toGlencoe(model: UvlModel): string {
   const x = prepareExport(model);
   const { features } = x.flat;
   const root = features[0]!;
+  const ids = glencoeIds(features.map((f) => f.name));
+  const idOf = (name: string): string => ids.get(name)!;
 
   // flamapy: a feature is mandatory when some relation of its parent is [1,1] over this one
   // feature (by name). Collected once per parent, so that a group of n features costs O(n),
@@ -111,7 +134,8 @@ export function toGlencoe(model: UvlModel): string {
   }
 
   const featureInfo: { [key: string]: Json } = {};
-  const order = features.map((_, i) => i).sort((a, b) => byName(features[a]!.name, features[b]!.name));
+  // Sorted by id, as flamapy sorts its (renamed) features by name.
+  const order = features.map((_, i) => i).sort((a, b) => byName(idOf(features[a]!.name), idOf(features[b]!.name)));
   for (const i of order) {
     const f = features[i]!;
     let type = 'FEATURE';
@@ -119,23 +143,23 @@ export function toGlencoe(model: UvlModel): string {
     else if (f.relations.some(isOr)) type = 'OR';
     else if (f.relations.some(isCardinal)) type = 'GENOR';
     const mandatory = mandatoryNames.get(f.parent)?.has(f.name) ?? false;
-    const info: { [key: string]: Json } = { name: f.name, optional: !mandatory, type, note: '' };
+    const info: { [key: string]: Json } = { name: idOf(f.name), optional: !mandatory, type, note: '' };
     if (type === 'GENOR') {
       const r = f.relations.find(isCardinal)!;
       info.min = r.min;
       info.max = r.max;
     }
-    featureInfo[f.name] = info;
+    featureInfo[idOf(f.name)] = info;
   }
 
   // The tree, built iteratively (a deep chain must not overflow the stack): each node is
   // made when its parent is, children sorted by name.
-  const nodeOf = (i: number): { [key: string]: Json } => ({ id: features[i]!.name });
+  const nodeOf = (i: number): { [key: string]: Json } => ({ id: idOf(features[i]!.name) });
   const tree = nodeOf(0);
   const pending: Array<{ i: number; node: { [key: string]: Json } }> = [{ i: 0, node: tree }];
   while (pending.length > 0) {
     const { i, node } = pending.pop()!;
-    const kids = features[i]!.relations.flatMap((r) => r.children).sort((a, b) => byName(features[a]!.name, features[b]!.name));
+    const kids = features[i]!.relations.flatMap((r) => r.children).sort((a, b) => byName(idOf(features[a]!.name), idOf(features[b]!.name)));
     if (kids.length === 0) continue;
     const children = kids.map((k) => {
       const child = nodeOf(k);
@@ -146,11 +170,11 @@ export function toGlencoe(model: UvlModel): string {
   }
 
   const constraints: { [key: string]: Json } = {};
-  for (const c of x.constraints) constraints[c.name] = term(c.expression);
+  for (const c of x.constraints) constraints[c.name] = term(c.expression, ids);
 
   const result: { [key: string]: Json } = {
-    id: `FM_${root.name}`,
-    name: `FM_${root.name}`,
+    id: `FM_${idOf(root.name)}`,
+    name: `FM_${idOf(root.name)}`,
     features: featureInfo,
     tree,
     constraints,
