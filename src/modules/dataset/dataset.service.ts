@@ -713,7 +713,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
           throw error;
         }
         await placement.commit();
-        await ctx.events.emit('dataset.saved', { datasetId });
+        await contentChanged(datasetId);
         return fileId;
       } finally {
         await apiStaging.remove(userId, stored.name).catch(() => {});
@@ -733,7 +733,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, -1, -features);
       });
       await rm(file.path, { force: true }).catch((e) => ctx.log.warn({ err: e }, 'the disk file of a removed model could not be deleted'));
-      await ctx.events.emit('dataset.saved', { datasetId });
+      await contentChanged(datasetId);
     },
 
     /** The deposit of the owner's unsynchronized dataset: the same push as the upload form's. */
