@@ -44,6 +44,9 @@ for (const dialect of testDialects()) {
       assert.equal(first.json.file_name, 'phone.uvl');
       assert.equal(first.json.dataset_id, id);
       assert.equal(first.json.size_in_bytes, Buffer.byteLength(VALID_UVL));
+      // Read once in between: what the hub keeps of the dataset must follow the next file.
+      const early = await api(token, 'GET', `/api/v1/datasets/${id}`);
+      assert.deepEqual(early.json.files.map((f: { file_name: string }) => f.file_name), ['phone.uvl']);
       const second = await api(token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('car.uvl', SECOND_UVL));
       assert.equal(second.status, 201);
       const folder = join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`);
