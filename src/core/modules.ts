@@ -81,6 +81,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   featuremodel: async () => (await import('../modules/featuremodel/module.ts')).featuremodelModule,
   hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
+  model: async () => (await import('../modules/model/module.ts')).modelModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
 };
 
