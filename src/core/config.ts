@@ -20,6 +20,10 @@ export interface Config {
   deployWorkspace: string;
   maxUploadBytes: number;
   logLevel: string;
+  /** Background analysis workers of this instance (0: this instance analyses nothing, others may). */
+  analysisWorkers: number;
+  /** Time budget per model analysis, in seconds. */
+  analysisTimeoutS: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
 }
@@ -64,6 +68,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
     logLevel: env.LOG_LEVEL || 'info',
+    analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
+    analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
     autoSeed: !production,
   };
 }

@@ -83,6 +83,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
   model: async () => (await import('../modules/model/module.ts')).modelModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
+  analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
 };
 
 interface ModulesFile {

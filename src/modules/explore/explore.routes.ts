@@ -53,6 +53,8 @@ export function parseSearchBody(body: unknown): SearchRequest {
     sorting: text('sorting', 'newest') === 'oldest' ? 'oldest' : 'newest',
     limit: count('limit'),
     offset: count('offset') ?? 0,
+    // Checked by the analysis module, which owns what the fields mean (explore service).
+    models: fields.models,
   };
 }
 
