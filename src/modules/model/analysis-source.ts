@@ -4,15 +4,7 @@
 // are not analysed here.
 import type { ModuleContext } from '../../core/modules.ts';
 import type { AnalysisResult } from '../../../packages/analysis/src/types.ts';
-
-/**
- * What the analysis service's getForFile answers (its index.ts type FileAnalysis, the API's
- * shape), written out here so that this module compiles whether or not that one is present.
- */
-export type FileAnalysis = { file_id: number; sha256: string; status: 'pending' | 'done' | 'partial' | 'failed'; error?: string } & Partial<AnalysisResult>;
-interface AnalysisLookup {
-  getForFile(fileId: number, viewerId: number | null): Promise<FileAnalysis | undefined>;
-}
+import type { FileAnalysis } from '../analysis/index.ts';
 
 export type AnalysisState =
   | { kind: 'unavailable' }
@@ -24,7 +16,7 @@ export function analysisSource(ctx: ModuleContext) {
   /** The analysis of a file the caller has already found visible to `viewerId`. */
   return async function analysisOf(fileId: number, viewerId: number | null): Promise<AnalysisState> {
     if (!ctx.isEnabled('analysis')) return { kind: 'unavailable' };
-    const found = await (ctx.services as unknown as { analysis: AnalysisLookup }).analysis.getForFile(fileId, viewerId);
+    const found = await ctx.services.analysis.getForFile(fileId, viewerId);
     // No row yet: the file is queued by that lookup and is analysed shortly.
     if (!found || found.status === 'pending') return { kind: 'pending', api: found };
     if (found.status === 'failed') return { kind: 'failed', error: found.error ?? 'The analysis failed.', api: found };

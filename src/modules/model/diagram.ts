@@ -90,7 +90,7 @@ const BOX_H = 20;
 const ROW = 26;
 const GAP = 56;
 const PAD = 12;
-const ARC_R = 16;
+const ARC_R = 22;
 const DOT_R = 4;
 
 const STYLES = {
