@@ -10,8 +10,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   const mysql = adapter instanceof MysqlAdapter;
   // A result of a large model (atomic sets, explanations) can pass MariaDB's 64 KiB TEXT.
   const big = mysql ? sql`longtext` : 'text';
-  await db.schema.createTable('model_analysis')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  const table = db.schema.createTable('model_analysis');
+  // PostgreSQL has no AUTO_INCREMENT keyword; serial is its equivalent.
+  await (adapter instanceof PostgresAdapter
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
     .addColumn('sha256', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('error', 'text')

@@ -15,7 +15,7 @@ const silentLog = {
 } as unknown as FastifyBaseLogger;
 
 /** Opens the database and the services of the active module selection, without HTTP. */
-async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
+export async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const modules = await loadModules(readModuleSelection(config));
   const db = connect(config.databaseUrl);

@@ -1,6 +1,7 @@
 // The `hub` command line: database maintenance, the server, and the UVL toolkit.
 import 'dotenv/config';
 import { Command } from 'commander';
+import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerDbCommands } from './db-commands.ts';
 import { registerUvlCommands } from './uvl-commands.ts';
 
@@ -9,6 +10,7 @@ program.name('hub').description('The hub: UVL feature model catalogue').showHelp
 
 registerDbCommands(program);
 registerUvlCommands(program);
+registerAnalysisCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -12,6 +12,7 @@ import { parseModelFilter, type ModelFilter } from './analysis.filter.ts';
 import { WorkerSlot } from './analysis.pool.ts';
 import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
+import { seedSyntheticAnalyses } from './analysis.synthetic.ts';
 
 /** Status as the API shows it: a row being analysed is still `pending` to a reader. */
 export type AnalysisStatus = 'pending' | 'done' | 'partial' | 'failed';
@@ -231,11 +232,11 @@ export function createAnalysisService(ctx: ModuleContext) {
           const counts = await repo.countByStatus(db);
           if (!counts.pending) return;
         }
+        // Woken when this instance's work runs out; the poll timer (which also kicks) bounds the wait.
         await new Promise<void>((resolve) => {
           idle.push(resolve);
           setTimeout(resolve, POLL_MS).unref();
         });
-        kick();
       }
     },
 
@@ -251,6 +252,9 @@ export function createAnalysisService(ctx: ModuleContext) {
     enqueueMissingInBackground(): void {
       background = this.enqueueMissing().catch((error) => { if (!stopped) log.error({ err: error }, 'analysis: queueing missing models failed'); });
     },
+
+    /** Finished synthetic analyses for synthetic files (no bytes on disk): benchmarks and load tests. */
+    addSynthetic: (files: { fileId: number; datasetId: number; name: string }[]) => seedSyntheticAnalyses(db, files),
 
     /** Every result computed again (`hub analysis:run --all`). */
     resetAll: () => repo.resetAll(db),
