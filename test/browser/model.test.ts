@@ -45,7 +45,9 @@ describe('model page in Chromium', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    server = await startTestServer({ seed: true });
+    // No workers at first, so the page surely opens while the analysis is pending; the test
+    // starts one worker once the page is open, and the page must update itself.
+    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -68,13 +70,19 @@ describe('model page in Chromium', { skip }, () => {
 
     await page.goto(`${server.baseUrl}/doi/${doi}/`);
     await Promise.all([page.waitForURL(`${server.baseUrl}/model/${fileId}/`), page.click(`.file-row[data-file-id="${fileId}"] .js-model-page`)]);
-    const loadedAs = await page.getAttribute('#model-page', 'data-analysis-state');
-    assert.ok(loadedAs === 'pending' || loadedAs === 'finished', `state at load: ${loadedAs}`);
-    if (loadedAs !== 'pending') console.log('the analysis had finished before the page loaded: the in-place update was not exercised this run');
+    assert.equal(await page.getAttribute('#model-page', 'data-analysis-state'), 'pending');
+    assert.match(await page.textContent('#analysis-pending') ?? '', /pending/);
+    assert.equal(await page.locator('#diagram svg g.feature[data-feature="Turbo"]').count(), 1);
+    assert.equal(await page.locator('#diagram svg g.dead').count(), 0, 'nothing is coloured before the analysis');
+    await page.screenshot({ path: screenshotPath('model-page-pending'), fullPage: true });
+    // A marker on the document: it survives only if the page is updated in place, not reloaded.
+    await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
+    server.hub.ctx.services.analysis.start(1);
 
     // The script polls and swaps the finished fact label and diagram in without a reload.
     await page.waitForSelector('#dead-features .anomaly[data-feature="Turbo"]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('#model-page', 'data-analysis-state'), 'finished');
+    assert.equal(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), true, 'updated in place, not reloaded');
     assert.match(await page.textContent('#fact-satisfiable') ?? '', /yes/);
     assert.match(await page.textContent('#fact-label') ?? '', /Configurations/);
     const dead = page.locator('#diagram svg g.dead[data-feature="Turbo"]');
