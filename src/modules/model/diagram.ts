@@ -249,15 +249,18 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
         let a1 = angle(children[0]!);
         let a2 = angle(children[children.length - 1]!);
         if (a2 - a1 < 0.2) { const mid = (a1 + a2) / 2; a1 = mid - 0.1; a2 = mid + 0.1; }
-        const p1 = `${(px + ARC_R * Math.cos(a1)).toFixed(1)} ${(py + ARC_R * Math.sin(a1)).toFixed(1)}`;
-        const p2 = `${(px + ARC_R * Math.cos(a2)).toFixed(1)} ${(py + ARC_R * Math.sin(a2)).toFixed(1)}`;
+        // Left to right, a group's edges fan out at shallow angles: an arc at a fixed small radius
+        // would be a dot. It sits at 40 % of the way to the children (at most 80 units) instead.
+        const r = Math.max(ARC_R, Math.min(80, 0.4 * (posX(children[0]!) - px)));
+        const p1 = `${(px + r * Math.cos(a1)).toFixed(1)} ${(py + r * Math.sin(a1)).toFixed(1)}`;
+        const p2 = `${(px + r * Math.cos(a2)).toFixed(1)} ${(py + r * Math.sin(a2)).toFixed(1)}`;
         const kind = group.kind === 'or' ? 'or' : group.kind === 'alternative' ? 'alternative' : 'cardinality';
         decorations.push(group.kind === 'or'
-          ? `<path class="group or" d="M${px} ${py}L${p1}A${ARC_R} ${ARC_R} 0 0 1 ${p2}Z" fill="#212529" stroke="#212529"/>`
-          : `<path class="group ${kind}" d="M${p1}A${ARC_R} ${ARC_R} 0 0 1 ${p2}" fill="none" stroke="#212529" stroke-width="1.5"/>`);
+          ? `<path class="group or" d="M${px} ${py}L${p1}A${r} ${r} 0 0 1 ${p2}Z" fill="#212529" stroke="#212529"/>`
+          : `<path class="group ${kind}" d="M${p1}A${r} ${r} 0 0 1 ${p2}" fill="none" stroke="#212529" stroke-width="1.5"/>`);
         if (group.kind === 'cardinality' && group.cardinality) {
           const mid = (a1 + a2) / 2;
-          decorations.push(`<text class="group-cardinality" x="${(px + (ARC_R + 4) * Math.cos(mid)).toFixed(1)}" y="${(py + (ARC_R + 4) * Math.sin(mid) - 4).toFixed(1)}" font-size="10" fill="#212529">${xmlEscape(cardinalityText(group.cardinality))}</text>`);
+          decorations.push(`<text class="group-cardinality" x="${(px + (r + 4) * Math.cos(mid)).toFixed(1)}" y="${(py + (r + 4) * Math.sin(mid) - 4).toFixed(1)}" font-size="10" fill="#212529">${xmlEscape(cardinalityText(group.cardinality))}</text>`);
         }
       }
     }
