@@ -6,9 +6,8 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
-import { DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
+import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
 import { factLabel } from './fact-label.ts';
-import { highlightLines } from './highlight.ts';
 import { ModelError } from './model.service.ts';
 
 const rawId = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
@@ -45,12 +44,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       if (id === undefined) throw new ModelError('unknown-file', '');
       const diagramQuery = parseDiagramQuery(request.query);
       const data = await service().page(id, viewer(request));
-      const diagram = data.errors.length > 0 ? null : renderDiagram(data.model, {
-        ...diagramQuery,
-        anomalies: service().anomaliesOf(data.analysis),
-        linkSuffix: '#diagram',
-        title: `Feature diagram of ${data.file.name}`,
-      });
+      // The page's links stay on the page: ?root=<name>#diagram.
+      const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
       const svgQuery = new URLSearchParams();
       if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
       if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
@@ -61,7 +56,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
         label: data.analysis.kind === 'finished' ? factLabel(data.analysis.result) : null,
         diagram,
         diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-        lines: highlightLines(data.text),
+        lines: service().lines(data),
         modeltool: ctx.isEnabled('modeltool'),
       });
     } catch (error) {
