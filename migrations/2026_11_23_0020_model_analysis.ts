@@ -44,8 +44,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('dataset_id', 'integer', (c) => c.notNull())
     .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
+    // A copy of the content's status and filter columns (written with the result): the search's
+    // per-dataset check reads one small row per file instead of joining the large result rows.
+    .addColumn('analysis_id', 'integer')
+    .addColumn('status', 'varchar(16)', (c) => c.notNull().defaultTo('pending'))
+    .addColumn('features', 'integer')
+    .addColumn('constraints', 'integer')
+    .addColumn('depth', 'integer')
+    .addColumn('configurations', big)
+    .addColumn('config_digits', 'integer')
+    .addColumn('satisfiable', 'integer')
+    .addColumn('has_dead', 'integer')
+    .addColumn('language_level', 'varchar(16)')
     .execute();
-  await db.schema.createIndex('model_analysis_file_dataset_idx').on('model_analysis_file').columns(['dataset_id', 'sha256']).execute();
+  await db.schema.createIndex('model_analysis_file_dataset_idx').on('model_analysis_file').columns(['dataset_id', 'status', 'features']).execute();
   await db.schema.createIndex('model_analysis_file_sha_idx').on('model_analysis_file').columns(['sha256']).execute();
 
   await db.schema.createTable('model_feature_names')

@@ -39,15 +39,30 @@ export async function ensureAnalysis(db: Db, sha256: string): Promise<void> {
   }
 }
 
-export async function linkFile(db: Db, link: { file_id: number; dataset_id: number; sha256: string; name: string }): Promise<void> {
+/** The columns copied from a content's row onto each of its files (what the search reads). */
+const COPIED = ['status', 'features', 'constraints', 'depth', 'configurations', 'config_digits', 'satisfiable', 'has_dead', 'language_level'] as const;
+
+export async function linkFile(db: Db, base: { file_id: number; dataset_id: number; sha256: string; name: string }): Promise<void> {
+  // The content may be analysed already (an identical file): the file gets its columns at once.
+  const analysis = await db.selectFrom('model_analysis').select(['id', ...COPIED]).where('sha256', '=', base.sha256).executeTakeFirstOrThrow();
+  const copied = Object.fromEntries(COPIED.map((c) => [c, analysis[c]])) as Record<(typeof COPIED)[number], any>;
+  if (copied.status === 'running') copied.status = 'pending';
+  const link = { ...base, ...copied, analysis_id: Number(analysis.id) };
   const { file_id, ...values } = link;
   const updated = await db.updateTable('model_analysis_file').set(values).where('file_id', '=', file_id).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
-  try {
-    await db.insertInto('model_analysis_file').values(link).execute();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await db.updateTable('model_analysis_file').set(values).where('file_id', '=', file_id).execute();
+  if (Number(updated.numUpdatedRows) === 0) {
+    try {
+      await db.insertInto('model_analysis_file').values(link).execute();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await db.updateTable('model_analysis_file').set(values).where('file_id', '=', file_id).execute();
+    }
+  }
+  // A result stored between the read above and this row's write did not reach this row: copy it now.
+  const after = await db.selectFrom('model_analysis').select(['id', ...COPIED]).where('sha256', '=', base.sha256).executeTakeFirstOrThrow();
+  if (after.status !== analysis.status && after.status !== 'running') {
+    const again = Object.fromEntries(COPIED.map((c) => [c, after[c]])) as Record<(typeof COPIED)[number], any>;
+    await db.updateTable('model_analysis_file').set(again).where('file_id', '=', file_id).execute();
   }
 }
 
@@ -140,12 +155,15 @@ export interface Outcome {
 }
 
 /** Stores the outcome of a claim this instance still holds, with the feature names (same transaction). */
-export async function finish(db: Db, instance: string, id: number, outcome: Outcome, namesText: string | null): Promise<boolean> {
+export async function finish(db: Db, instance: string, row: { id: number; sha256: string }, outcome: Outcome, namesText: string | null): Promise<boolean> {
+  const id = row.id;
   return db.transaction().execute(async (trx) => {
     const updated = await trx.updateTable('model_analysis')
       .set({ ...outcome, claimed_by: null, finished_at: nowIso() })
       .where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
+    const { error: _error, result: _result, ...copied } = outcome;
+    await trx.updateTable('model_analysis_file').set({ ...copied, analysis_id: id }).where('sha256', '=', row.sha256).execute();
     await trx.deleteFrom('model_feature_names').where('analysis_id', '=', id).execute();
     if (isSqlite(trx)) await sql`DELETE FROM model_feature_names_fts WHERE rowid = ${id}`.execute(trx);
     if (namesText !== null) {
@@ -161,6 +179,8 @@ export async function resetAll(db: Db): Promise<number> {
   const updated = await db.updateTable('model_analysis')
     .set({ status: 'pending', claimed_by: null, claimed_at: null, attempts: 0 })
     .where('status', 'in', ['done', 'partial', 'failed']).executeTakeFirst();
+  // Until computed again, those models match no analysis-based filter.
+  await db.updateTable('model_analysis_file').set({ status: 'pending' }).where('status', 'in', ['done', 'partial', 'failed']).execute();
   return Number(updated.numUpdatedRows);
 }
 
@@ -180,32 +200,32 @@ export async function byFileIds(db: Db, fileIds: number[]): Promise<Map<number, 
   return new Map(rows.map((r) => [Number(r.file_id), { ...toRow(r), file_id: Number(r.file_id), dataset_id: Number(r.dataset_id), name: r.name }]));
 }
 
-/** The conditions of a filter on model_analysis `a` (finished analyses only: a pending one matches no field). */
+/** The conditions of a filter on a file row `f` (finished analyses only: a pending one matches no field). */
 function conditions(db: DbOrTrx, filter: ModelFilter) {
-  const parts = [sql<SqlBool>`a.status IN ('done', 'partial')`];
+  const parts = [sql<SqlBool>`f.status IN ('done', 'partial')`];
   for (const name of ['features', 'constraints', 'depth'] as const) {
     const range = filter[name];
-    if (range?.min !== undefined) parts.push(sql<SqlBool>`${sql.ref(`a.${name}`)} >= ${range.min}`);
-    if (range?.max !== undefined) parts.push(sql<SqlBool>`${sql.ref(`a.${name}`)} <= ${range.max}`);
+    if (range?.min !== undefined) parts.push(sql<SqlBool>`${sql.ref(`f.${name}`)} >= ${range.min}`);
+    if (range?.max !== undefined) parts.push(sql<SqlBool>`${sql.ref(`f.${name}`)} <= ${range.max}`);
   }
   const counts = filter.configurations;
   // More digits is larger; with as many digits, the digit strings compare like the numbers.
   if (counts?.min !== undefined) {
-    parts.push(sql<SqlBool>`(a.config_digits > ${counts.min.length} OR (a.config_digits = ${counts.min.length} AND a.configurations >= ${counts.min}))`);
+    parts.push(sql<SqlBool>`(f.config_digits > ${counts.min.length} OR (f.config_digits = ${counts.min.length} AND f.configurations >= ${counts.min}))`);
   }
   if (counts?.max !== undefined) {
-    parts.push(sql<SqlBool>`(a.config_digits < ${counts.max.length} OR (a.config_digits = ${counts.max.length} AND a.configurations <= ${counts.max}))`);
+    parts.push(sql<SqlBool>`(f.config_digits < ${counts.max.length} OR (f.config_digits = ${counts.max.length} AND f.configurations <= ${counts.max}))`);
   }
-  if (filter.satisfiable !== undefined) parts.push(sql<SqlBool>`a.satisfiable = ${filter.satisfiable ? 1 : 0}`);
-  if (filter.has_dead !== undefined) parts.push(sql<SqlBool>`a.has_dead = ${filter.has_dead ? 1 : 0}`);
-  if (filter.language_level !== undefined) parts.push(sql<SqlBool>`a.language_level = ${filter.language_level}`);
+  if (filter.satisfiable !== undefined) parts.push(sql<SqlBool>`f.satisfiable = ${filter.satisfiable ? 1 : 0}`);
+  if (filter.has_dead !== undefined) parts.push(sql<SqlBool>`f.has_dead = ${filter.has_dead ? 1 : 0}`);
+  if (filter.language_level !== undefined) parts.push(sql<SqlBool>`f.language_level = ${filter.language_level}`);
   if (filter.feature !== undefined) {
     const word = filter.feature;
     if (isSqlite(db) && word.length >= TRIGRAM) {
       // Normalized text holds letters, digits and single spaces: a quoted FTS5 phrase needs no escaping.
-      parts.push(sql<SqlBool>`a.id IN (SELECT rowid FROM model_feature_names_fts WHERE model_feature_names_fts MATCH ${`"${word}"`})`);
+      parts.push(sql<SqlBool>`f.analysis_id IN (SELECT rowid FROM model_feature_names_fts WHERE model_feature_names_fts MATCH ${`"${word}"`})`);
     } else {
-      parts.push(sql<SqlBool>`EXISTS (SELECT 1 FROM model_feature_names n WHERE n.analysis_id = a.id AND n.names_text LIKE ${`%${word}%`})`);
+      parts.push(sql<SqlBool>`EXISTS (SELECT 1 FROM model_feature_names n WHERE n.analysis_id = f.analysis_id AND n.names_text LIKE ${`%${word}%`})`);
     }
   }
   return sql.join(parts, sql` AND `);
@@ -213,11 +233,11 @@ function conditions(db: DbOrTrx, filter: ModelFilter) {
 
 /**
  * True for a dataset (its id at `datasetRef` in the outer query) with at least one model that
- * satisfies every field of the filter. Correlated, so a text search narrows first and this is an
- * index lookup per remaining dataset.
+ * satisfies every field of the filter. Correlated, so a text search narrows first and this is one
+ * index lookup per remaining dataset (the file rows carry the filter columns: no join).
  */
 export function datasetCondition(db: DbOrTrx, filter: ModelFilter, datasetRef: Expression<unknown>): Expression<SqlBool> {
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM model_analysis_file f INNER JOIN model_analysis a ON a.sha256 = f.sha256 WHERE f.dataset_id = ${datasetRef} AND ${conditions(db, filter)})`;
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM model_analysis_file f WHERE f.dataset_id = ${datasetRef} AND ${conditions(db, filter)})`;
 }
 
 export interface ModelSummaryRow {
@@ -229,8 +249,8 @@ export interface ModelSummaryRow {
 export async function modelsOfDatasets(db: Db, datasetIds: number[], filter: ModelFilter | null): Promise<ModelSummaryRow[]> {
   if (datasetIds.length === 0) return [];
   const where = filter ? sql<SqlBool>`AND ${conditions(db, filter)}` : sql``;
-  const rows = await sql<ModelSummaryRow>`SELECT f.file_id, f.dataset_id, f.name, a.status, a.features, a.constraints, a.configurations, a.satisfiable
-    FROM model_analysis_file f LEFT JOIN model_analysis a ON a.sha256 = f.sha256
+  const rows = await sql<ModelSummaryRow>`SELECT f.file_id, f.dataset_id, f.name, f.status, f.features, f.constraints, f.configurations, f.satisfiable
+    FROM model_analysis_file f
     WHERE f.dataset_id IN (${sql.join(datasetIds)}) ${where} ORDER BY f.file_id`.execute(db);
   return rows.rows.map((r) => ({
     ...r, file_id: Number(r.file_id), dataset_id: Number(r.dataset_id),

@@ -166,7 +166,7 @@ export function createAnalysisService(ctx: ModuleContext) {
     const stored = fileId === undefined ? undefined : await ctx.services.hubfile.getFile(fileId);
     const text = stored ? await ctx.services.hubfile.readText(stored) : undefined;
     if (!stored || text === undefined || sha256Of(text) !== row.sha256) {
-      await repo.finish(db, instance, row.id, failure('No stored file has this content any more.'), null);
+      await repo.finish(db, instance, row, failure('No stored file has this content any more.'), null);
       return;
     }
     const deadline = Date.now() + hardLimitMs;
@@ -187,11 +187,11 @@ export function createAnalysisService(ctx: ModuleContext) {
     }
     if (reply.kind === 'done') {
       const { outcome, namesText } = outcomeOf(reply.result, reply.names);
-      await repo.finish(db, instance, row.id, outcome, namesText);
+      await repo.finish(db, instance, row, outcome, namesText);
     } else if (reply.kind === 'invalid') {
-      await repo.finish(db, instance, row.id, failure(`The model is not valid UVL: ${reply.errors.slice(0, 5).join('; ')}`), null);
+      await repo.finish(db, instance, row, failure(`The model is not valid UVL: ${reply.errors.slice(0, 5).join('; ')}`), null);
     } else {
-      await repo.finish(db, instance, row.id, failure(reply.message), null);
+      await repo.finish(db, instance, row, failure(reply.message), null);
     }
   }
 

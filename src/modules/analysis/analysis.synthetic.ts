@@ -44,15 +44,17 @@ export async function seedSyntheticAnalyses(db: Db, files: { fileId: number; dat
       const digits = satisfiable ? 1 + Math.floor(next() * Math.min(60, features / 3 + 1)) : 1;
       const configurations = satisfiable ? `${1 + Math.floor(next() * 9)}${Array.from({ length: digits - 1 }, () => Math.floor(next() * 10)).join('')}` : '0';
       const level = next();
-      analyses.push({
-        id, sha256, status: 'done', error: null, result: '{"synthetic":true}', features,
-        constraints: Math.floor(next() * (features / 4)), depth: 2 + Math.floor(next() * 8),
+      const columns = {
+        status: 'done', features, constraints: Math.floor(next() * (features / 4)), depth: 2 + Math.floor(next() * 8),
         configurations, config_digits: configurations.length, satisfiable: satisfiable ? 1 : 0,
         has_dead: satisfiable ? (next() < 0.1 ? 1 : 0) : null,
         language_level: level < 0.8 ? 'boolean' : level < 0.95 ? 'arithmetic' : 'type',
+      };
+      analyses.push({
+        id, sha256, error: null, result: '{"synthetic":true}', ...columns,
         claimed_by: null, claimed_at: null, attempts: 1, created_at: nowIso(), finished_at: nowIso(),
       });
-      links.push({ file_id: file.fileId, dataset_id: file.datasetId, sha256, name: file.name });
+      links.push({ file_id: file.fileId, dataset_id: file.datasetId, sha256, name: file.name, analysis_id: id, ...columns });
       const words = Array.from({ length: 8 }, () => `${SYNTHETIC_FEATURE_WORDS[Math.floor(next() * SYNTHETIC_FEATURE_WORDS.length)]}${Math.floor(next() * 50)}`);
       names.push({ analysis_id: id, names_text: [...new Set(words)].join('|') });
       id++;

@@ -36,6 +36,17 @@ export interface ModelAnalysisFileTable {
   sha256: string;
   /** The file name (stored files are never renamed), for search results without another lookup. */
   name: string;
+  /** Copied from model_analysis when its result is stored (and when the file is linked): the search reads only these rows. */
+  analysis_id: number | null;
+  status: StoredStatus;
+  features: number | null;
+  constraints: number | null;
+  depth: number | null;
+  configurations: string | null;
+  config_digits: number | null;
+  satisfiable: number | null;
+  has_dead: number | null;
+  language_level: string | null;
 }
 
 export interface ModelFeatureNamesTable {
