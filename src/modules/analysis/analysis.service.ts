@@ -254,7 +254,7 @@ export function createAnalysisService(ctx: ModuleContext) {
     },
 
     /** Finished synthetic analyses for synthetic files (no bytes on disk): benchmarks and load tests. */
-    addSynthetic: (files: { fileId: number; datasetId: number; name: string }[]) => seedSyntheticAnalyses(db, files),
+    addSynthetic: (files: { fileId: number; datasetId: number; name: string }[], random: () => number) => seedSyntheticAnalyses(db, files, random),
 
     /** Every result computed again (`hub analysis:run --all`). */
     resetAll: () => repo.resetAll(db),

@@ -1,7 +1,7 @@
 // Synthetic finished analyses for the synthetic datasets of `hub db:seed --synthetic N` and
 // bench/search.bench.ts: those files have rows but no bytes, so nothing could analyse them.
-// Rows go in bulk, like the synthetic datasets themselves; every value is drawn from a seeded
-// generator so that runs are comparable.
+// Rows go in bulk, like the synthetic datasets themselves; every value is drawn from the
+// catalogue's seeded generator so that runs are comparable.
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Db } from '../../core/db/connect.ts';
@@ -15,20 +15,9 @@ export const SYNTHETIC_FEATURE_WORDS = [
 
 const ROWS_PER_INSERT = 300;
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export async function seedSyntheticAnalyses(db: Db, files: { fileId: number; datasetId: number; name: string }[]): Promise<void> {
+/** `next` is the caller's seeded generator (the synthetic catalogue's), so one seed fixes everything. */
+export async function seedSyntheticAnalyses(db: Db, files: { fileId: number; datasetId: number; name: string }[], next: () => number): Promise<void> {
   const any = db as unknown as Kysely<any>;
-  const next = random(20261123);
   const max = await any.selectFrom('model_analysis').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
   let id = Number(max?.max ?? 0) + 1;
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;

@@ -109,7 +109,7 @@ export async function seedSynthetic(ctx: ModuleContext, count: number): Promise<
   }
   // No events were emitted for these rows: index them in bulk. Their files have no bytes to
   // analyse, so the analysis module (when enabled) gets synthetic results for the model filters.
-  if (ctx.isEnabled('analysis')) await ctx.services.analysis.addSynthetic(syntheticFiles);
+  if (ctx.isEnabled('analysis')) await ctx.services.analysis.addSynthetic(syntheticFiles, next);
   const explore = ctx.isEnabled('explore') ? ctx.services.explore : createExploreService({ ...ctx, events: { on: () => {}, emit: async () => {} } });
   await explore.indexDatasets(created);
   // Fresh statistics after a bulk load: without them PostgreSQL's planner guesses row counts
