@@ -86,6 +86,17 @@ for (const dialect of testDialects()) {
       assert.match(svg.text, /data-feature="Diesel &lt;V6&gt;"/);
     });
 
+    it('explains a void model in the fact label, each constraint linked to its line', async () => {
+      const { fileId } = await storeModel(server, { content: 'features\n    Root\n        mandatory\n            A\n        optional\n            B\n\nconstraints\n    A => B\n    !B\n' });
+      const analysis = await finishedAnalysis(anonymous(), fileId);
+      assert.equal(analysis.satisfiable, false);
+      const page = await anonymous().get(`/model/${fileId}/`);
+      assert.match(page.text, /id="fact-satisfiable"><span class="text-danger">no \(void model\)/);
+      const why = /id="void-explanation"[\s\S]*?<\/ul>/.exec(page.text)?.[0] ?? '';
+      assert.match(why, /<a href="#L9">Line 9<\/a>: <code>A =&gt; B<\/code>/);
+      assert.match(why, /<a href="#L10">Line 10<\/a>: <code>!B<\/code>/);
+    });
+
     it('redirects the address without its slash, keeping the query', async () => {
       const { fileId } = await storeModel(server);
       const res = await anonymous().get(`/model/${fileId}?root=Engine`);
@@ -190,6 +201,26 @@ describe('the DOI page without the model module', () => {
       assert.equal(page.status, 200);
       assert.doesNotMatch(page.text, /js-model-page/);
       assert.equal((await new TestClient(server.baseUrl).get('/model/1/')).status, 404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the model page without the analysis module', () => {
+  it('says that models are not analysed here, and still shows the diagram and source', async () => {
+    const server = await startTestServer({ seed: true, modules: ['public', 'auth', 'profile', 'dataset', 'featuremodel', 'hubfile', 'modeltool', 'explore', 'model'] });
+    try {
+      const { fileId } = await storeModel(server);
+      const client = new TestClient(server.baseUrl);
+      const page = await client.get(`/model/${fileId}/`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /id="analysis-unavailable"/);
+      assert.match(page.text, /<g class="feature abstract" data-feature="Car">/);
+      assert.match(page.text, /id="L12"/);
+      const json = await client.get(`/model/${fileId}/analysis.json`);
+      assert.equal(json.status, 200);
+      assert.equal(json.json.status, 'unavailable');
     } finally {
       await server.close();
     }
