@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
 import { COLLAPSE_THRESHOLD, DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
-import { countDisplay, explanationLine } from './fact-label.ts';
+import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
 import { highlightLines } from './highlight.ts';
 
 const CAR = `features
@@ -149,6 +149,20 @@ describe('fact label and source helpers', () => {
     assert.equal(big.mantissa, '1.90');
     assert.equal(big.exponent, 30);
     assert.equal(big.full, '1901475900342344102245054808062');
+  });
+
+  it('keeps lists that ran out of time unknown (null), not empty', () => {
+    const metrics = { features: 3, leaf_features: 2, abstract_features: 0, compound_features: 1, depth: 1, groups: { or: 0, alternative: 0, cardinality: 0 }, constraints: 1, simple_constraints: 1, complex_constraints: 0, features_in_constraints: 2, attributes: 0, typed_features: 0, language_level: 'boolean' as const };
+    const label = factLabel({
+      valid: true, boolean_only: true, ignored_constraints: 0, satisfiable: true, configurations: null, configurations_status: 'timeout',
+      core: ['R'], dead: null, false_optional: null, variant: null, atomic_sets: null,
+      explanations: { void: [], dead: {}, false_optional: {} }, metrics, timings_ms: {}, timeouts: ['count', 'false_optional'],
+    });
+    assert.equal(label.count, null);
+    assert.equal(label.dead, null);
+    assert.equal(label.falseOptional, null);
+    assert.deepEqual(label.core, ['R']);
+    assert.deepEqual(label.timeouts, ['count', 'false_optional']);
   });
 
   it('splits explanation lines into the line number and the constraint', () => {

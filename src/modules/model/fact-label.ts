@@ -41,8 +41,10 @@ export function explanationLine(raw: string): ExplanationLine {
   return match ? { line: Number(match[1]), text: match[2]! } : { text: raw };
 }
 
-function entries(names: string[] | null, explanations: Record<string, string[]>, reasons: Record<string, 'tree'> | undefined): AnomalyEntry[] {
-  return (names ?? []).map((name) => {
+/** null when the list was not computed (out of time): unknown, which is not the same as none. */
+function entries(names: string[] | null, explanations: Record<string, string[]>, reasons: Record<string, 'tree'> | undefined): AnomalyEntry[] | null {
+  if (names === null) return null;
+  return names.map((name) => {
     const lines = Object.hasOwn(explanations, name) ? explanations[name]! : [];
     return { name, explanation: lines.map(explanationLine), tree: reasons?.[name] === 'tree' || (Object.hasOwn(explanations, name) && lines.length === 0) };
   });
