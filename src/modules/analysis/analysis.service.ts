@@ -90,6 +90,7 @@ export function createAnalysisService(ctx: ModuleContext) {
   const running = new Map<number, Promise<void>>();
   let stopped = true;
   let kicking = false;
+  let kickDone: Promise<void> = Promise.resolve();
   let kickAgain = false;
   let poller: NodeJS.Timeout | undefined;
   let beater: NodeJS.Timeout | undefined;
@@ -134,13 +135,18 @@ export function createAnalysisService(ctx: ModuleContext) {
       return;
     }
     kicking = true;
-    void (async () => {
+    kickDone = (async () => {
       try {
         do {
           kickAgain = false;
           while (!stopped && free.length > 0) {
             const row = await repo.claimNext(db, instance, new Date(Date.now() - STALE_MS).toISOString());
             if (!row) break;
+            if (stopped) {
+              // Claimed while the server began stopping: given back rather than started.
+              await repo.release(db, instance, row.id);
+              break;
+            }
             const slot = free.pop()!;
             const work = analyse(row, slot).catch((error) => log.error({ err: error, sha256: row.sha256 }, 'analysis: storing a result failed'))
               .finally(() => {
@@ -200,7 +206,7 @@ export function createAnalysisService(ctx: ModuleContext) {
     clearInterval(poller);
     clearInterval(beater);
     for (const slot of slots) slot.terminate();
-    await Promise.allSettled([background, ...running.values()]);
+    await Promise.allSettled([background, kickDone, ...running.values()]);
   }
 
   return {

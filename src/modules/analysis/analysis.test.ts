@@ -210,3 +210,35 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('analysis disabled', () => {
+  it('leaves datasets, the REST API and explore working, without summaries or model filters', async () => {
+    const { readModuleSelection } = await import('../../core/modules.ts');
+    const { loadConfig, projectPath } = await import('../../core/config.ts');
+    const selection = readModuleSelection(loadConfig({ HUB_MODULES_FILE: projectPath('modules.json') })).filter((m) => m !== 'analysis');
+    const server = await startTestServer({ modules: selection, seed: true });
+    try {
+      const client = new TestClient(server.baseUrl);
+      await client.login('user1@example.com', '1234');
+      await client.get('/dataset/upload');
+      const { status, dataset_id: id } = await uploadDataset(client, 'Unanalysed collection', [['dead.uvl', DEAD_UVL]]);
+      assert.equal(status, 'ok');
+      const dataset = await fetchJson(`${server.baseUrl}/api/v1/datasets/${id}`);
+      assert.equal(dataset.status, 200);
+      assert.equal('models' in dataset.json, false);
+      const file = dataset.json.files[0].file_id;
+      assert.equal((await fetchJson(`${server.baseUrl}/api/v1/files/${file}/analysis`)).status, 404);
+      const post = (body: unknown) => fetchJson(`${server.baseUrl}/explore`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const plain = await post({ query: 'unanalysed' });
+      assert.deepEqual(plain.json.map((d: { id: number }) => d.id), [id]);
+      assert.equal('models' in plain.json[0], false);
+      const filtered = await post({ query: 'unanalysed', models: { satisfiable: true } });
+      assert.equal(filtered.status, 400);
+      assert.match(filtered.json.message, /analysis module/);
+      assert.equal((await client.get('/explore')).status, 200);
+      assert.doesNotMatch((await client.get('/explore')).text, /id="model-filters"/);
+    } finally {
+      await server.close();
+    }
+  });
+});
