@@ -1,7 +1,8 @@
 // Search benchmark (issue 5): `npm run bench:search`. p50 and p95 of POST /explore for a
-// one-word query and a blank query, both with limit 20, over N synchronized synthetic
-// datasets, on SQLite and on PostgreSQL (when a PostgreSQL URL is given). Target: at
-// 100 000 datasets the one-word query's p95 stays under 100 ms.
+// one-word query, a blank query and a filtered one (one word, a features range and
+// satisfiable: issue 9), all with limit 20, over N synchronized synthetic datasets (each
+// model with a synthetic analysis), on SQLite and on PostgreSQL (when a PostgreSQL URL is
+// given). Target: at 100 000 datasets the one-word and the filtered query's p95 stay under 100 ms.
 //
 //   BENCH_SIZES          dataset counts (default 1000,10000,100000)
 //   BENCH_RUNS           timed requests per query kind (default 200)
@@ -49,21 +50,24 @@ for (const database of databases) {
       const seedSeconds = ((performance.now() - seeding) / 1000).toFixed(1);
       let word = 0;
       const oneWord = () => ({ query: SYNTHETIC_DOMAINS[word++ % SYNTHETIC_DOMAINS.length], limit: 20 });
+      const filtered = () => ({ query: SYNTHETIC_DOMAINS[word++ % SYNTHETIC_DOMAINS.length], limit: 20, models: { features: { min: 50, max: 500 }, satisfiable: true } });
       await time(server.baseUrl, oneWord, 20);
+      await time(server.baseUrl, filtered, 20);
       await time(server.baseUrl, () => ({ limit: 20 }), 20);
       const one = await time(server.baseUrl, oneWord, runs);
       const blank = await time(server.baseUrl, () => ({ limit: 20 }), runs);
-      const row = [dialect, String(size), `${seedSeconds} s`, one.p50.toFixed(1), one.p95.toFixed(1), blank.p50.toFixed(1), blank.p95.toFixed(1)];
+      const filter = await time(server.baseUrl, filtered, runs);
+      const row = [dialect, String(size), `${seedSeconds} s`, one.p50.toFixed(1), one.p95.toFixed(1), blank.p50.toFixed(1), blank.p95.toFixed(1), filter.p50.toFixed(1), filter.p95.toFixed(1), filter.results.toFixed(1)];
       rows.push(row);
-      console.log(`${dialect} ${size}: seeded in ${seedSeconds} s; one word p50 ${row[3]} ms p95 ${row[4]} ms; blank p50 ${row[5]} ms p95 ${row[6]} ms`);
+      console.log(`${dialect} ${size}: seeded in ${seedSeconds} s; one word p50 ${row[3]} ms p95 ${row[4]} ms; blank p50 ${row[5]} ms p95 ${row[6]} ms; filtered p50 ${row[7]} ms p95 ${row[8]} ms (${row[9]} results)`);
     } finally {
       await server.close();
     }
   }
 }
 
-const header = ['database', 'datasets', 'seed+index', 'one-word p50 ms', 'one-word p95 ms', 'blank p50 ms', 'blank p95 ms'];
+const header = ['database', 'datasets', 'seed+index', 'one-word p50 ms', 'one-word p95 ms', 'blank p50 ms', 'blank p95 ms', 'filtered p50 ms', 'filtered p95 ms', 'filtered results'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-console.log(`\nPOST /explore, limit 20, ${runs} sequential requests per kind (one-word queries rotate over ${SYNTHETIC_DOMAINS.length} words)`);
+console.log(`\nPOST /explore, limit 20, ${runs} sequential requests per kind (one-word queries rotate over ${SYNTHETIC_DOMAINS.length} words; filtered: one word + features 50..500 + satisfiable)`);
 console.log(header.map((h, i) => h.padStart(widths[i]!)).join('  '));
 for (const row of rows) console.log(row.map((c, i) => c.padStart(widths[i]!)).join('  '));

@@ -2,6 +2,7 @@
 import type { Migration } from 'kysely';
 import * as initialSchema from './2026_11_22_0001_initial_schema.ts';
 import * as exploreSearch from './2026_11_22_0010_explore_search.ts';
+import * as modelAnalysis from './2026_11_23_0020_model_analysis.ts';
 import * as searchRevision from './2026_11_23_0020_search_revision.ts';
 import * as apiTokens from './2026_11_23_1300_api_tokens.ts';
 import * as accountTokens from './2026_11_23_1830_account_tokens.ts';
@@ -10,6 +11,7 @@ import * as exploreReindexDois from './2026_11_23_1840_explore_reindex_dois.ts';
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
   '2026_11_22_0010_explore_search': exploreSearch,
+  '2026_11_23_0020_model_analysis': modelAnalysis,
   '2026_11_23_0020_search_revision': searchRevision,
   '2026_11_23_1300_api_tokens': apiTokens,
   '2026_11_23_1830_account_tokens': accountTokens,

@@ -24,7 +24,7 @@ async function runtime() {
 }
 
 /** Opens the database and the services of the active module selection, without HTTP. */
-async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
+export async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited<ReturnType<typeof loadModules>>) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const { connect, migrateToLatest, loadModules, readModuleSelection, createModuleContext } = await runtime();
   const modules = await loadModules(readModuleSelection(config));

@@ -1,6 +1,7 @@
 // The `hub` command line: database maintenance, the server, and the UVL toolkit.
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerDbCommands } from './db-commands.ts';
 import { registerUvlCommands } from './uvl-commands.ts';
 import { registerRemoteCommands } from './remote-commands.ts';
@@ -15,6 +16,7 @@ program.name('hub').description('The hub: UVL feature model catalogue').showHelp
 registerDbCommands(program);
 registerUvlCommands(program);
 registerRemoteCommands(program);
+registerAnalysisCommands(program);
 
 try {
   await program.parseAsync(process.argv);

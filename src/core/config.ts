@@ -27,6 +27,10 @@ export interface Config {
   mailFrom: string;
   /** Requests a minute per API token (per address for anonymous API calls), extensions section 3. */
   apiRateLimit: number;
+  /** Background analysis workers of this instance (0: this instance analyses nothing, others may). */
+  analysisWorkers: number;
+  /** Time budget per model analysis, in seconds. */
+  analysisTimeoutS: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
 }
@@ -83,6 +87,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'UVL Hub <no-reply@localhost>',
     apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
+    analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
+    analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
     autoSeed: !production,
   };
 }

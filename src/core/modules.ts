@@ -81,10 +81,12 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   featuremodel: async () => (await import('../modules/featuremodel/module.ts')).featuremodelModule,
   hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
+  model: async () => (await import('../modules/model/module.ts')).modelModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
   mail: async () => (await import('../modules/mail/module.ts')).mailModule,
   tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,
   api: async () => (await import('../modules/api/module.ts')).apiModule,
+  analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
 };
 
 interface ModulesFile {

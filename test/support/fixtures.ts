@@ -1,5 +1,10 @@
 // Row fixtures for tests that need data owned by a module not under test.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Db } from '../../src/core/db/connect.ts';
+import { nowIso } from '../../src/core/db/database.ts';
+import type { TestServer } from './server.ts';
 import { insertAndGetId } from '../../src/core/db/connect.ts';
 
 export async function userIdByEmail(db: Db, email: string): Promise<number> {
@@ -14,4 +19,33 @@ export async function insertDatasetRow(db: Db, userId: number, options: { title:
     publication_doi: null, dataset_doi: options.doi ?? null, tags: 'tag1, tag2', deposition_id: null, ds_metrics_id: null,
   });
   return insertAndGetId(db, 'data_set', { user_id: userId, ds_meta_data_id: metaId, created_at: options.createdAt });
+}
+
+let storedModels = 0;
+
+/**
+ * A dataset row (synchronized unless `doi` is null) with one feature model and one file, made
+ * through the featuremodel and hubfile services, the file written where hubfile says it lives.
+ */
+export async function storeModelFile(
+  server: TestServer,
+  options: { label: string; content: string; owner?: string; doi?: string | null; name?: string; modelTitle?: string },
+): Promise<{ datasetId: number; fileId: number; folder: string; path: string; doi: string | null }> {
+  const { db, ctx } = server.hub;
+  const name = options.name ?? 'model.uvl';
+  const userId = await userIdByEmail(db, options.owner ?? 'user1@example.com');
+  storedModels += 1;
+  const doi = options.doi === undefined ? `10.9999/${options.label.toLowerCase()}.${storedModels}` : options.doi;
+  const datasetId = await insertDatasetRow(db, userId, { title: `${options.label} fixture ${storedModels}`, doi, createdAt: nowIso() });
+  const fmId = await ctx.services.featuremodel.createFeatureModel(db, datasetId, {
+    uvl_filename: name, title: options.modelTitle ?? 'Fixture model', description: '', publication_type: 'none',
+    publication_doi: null, tags: null, uvl_version: null, authors: [],
+  });
+  const fileId = await ctx.services.hubfile.createFile(db, fmId, {
+    name, checksum: createHash('md5').update(options.content).digest('hex'), size: Buffer.byteLength(options.content),
+  });
+  const folder = ctx.services.hubfile.datasetFolder(userId, datasetId);
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, name), options.content);
+  return { datasetId, fileId, folder, path: join(folder, name), doi };
 }

@@ -1,15 +1,20 @@
 // The JSON shapes of the dataset module (design habit 11): the REST dataset object
 // (specification, JSON shapes; decisions section 7) and the search result object (decisions section 4).
+import type { ModelSummary } from '../analysis/index.ts';
 import type { DatasetSummary } from './dataset.service.ts';
 
-/** The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized. */
-export function restDataset(d: DatasetSummary) {
+/**
+ * The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized.
+ * `models` (each file's analysis summary) only when the analysis module is enabled.
+ */
+export function restDataset(d: DatasetSummary, models?: ModelSummary[]) {
   return {
     dataset_id: d.id,
     created: d.createdAt,
     name: d.title,
     doi: d.url,
     files: d.files.map((f) => ({ file_id: f.id, file_name: f.name, size: f.sizeHuman })),
+    ...(models ? { models } : {}),
   };
 }
 

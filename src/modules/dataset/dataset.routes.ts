@@ -179,6 +179,8 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
       counts,
       owner,
       modeltool: ctx.isEnabled('modeltool'),
+      // The model pages (/model/<file id>/) exist only with the model module; the link follows it.
+      modelPages: ctx.isEnabled('model'),
       citation: dataset.doi ? citation(dataset) : null,
       doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
     });

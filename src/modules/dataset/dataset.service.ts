@@ -207,6 +207,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
+  /** REST objects, with each model's analysis summary from the analysis module when it is enabled. */
+  async function restObjects(list: DatasetSummary[]) {
+    if (!ctx.isEnabled('analysis')) return list.map((d) => restDataset(d));
+    const summaries = await ctx.services.analysis.summaries(list.flatMap((d) => d.files.map((f) => ({ id: f.id, name: f.name }))));
+    const byFile = new Map(summaries.map((m) => [m.file_id, m]));
+    return list.map((d) => restDataset(d, d.files.flatMap((f) => (byFile.has(f.id) ? [byFile.get(f.id)!] : []))));
+  }
+
   async function summary(id: number): Promise<DatasetSummary | undefined> {
     return (await summaries([id]))[0];
   }
@@ -603,13 +611,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         repo.listVisibleIds(db, viewerId, perPage, (page - 1) * perPage),
         repo.countVisible(db, viewerId),
       ]);
-      return { items: (await summaries(ids)).map(restDataset), page, per_page: perPage, total };
+      return { items: await restObjects(await summaries(ids)), page, per_page: perPage, total };
     },
 
     async apiGet(datasetId: number, viewerId: number | null) {
       const dataset = await summary(datasetId);
       if (!dataset || (!dataset.synchronized && dataset.userId !== viewerId)) throw notFound('DataSet not found', NOT_FOUND_BODY);
-      return restDataset(dataset);
+      return (await restObjects([dataset]))[0];
     },
 
     /** An unsynchronized dataset without files; the creator is its first author. */
@@ -642,7 +650,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
       });
       await contentChanged(datasetId);
-      return restDataset((await summary(datasetId))!);
+      return (await restObjects([(await summary(datasetId))!]))[0];
     },
 
     /** Removes the rows and the dataset folder; a synchronized dataset has a public DOI and stays (409). */

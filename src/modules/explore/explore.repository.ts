@@ -18,6 +18,8 @@ export interface SearchFilter {
   sorting: 'newest' | 'oldest';
   limit: number | null;
   offset: number;
+  /** A further condition on explore_search from another module (the analysis module's model filters). */
+  condition?: Expression<SqlBool> | null;
 }
 
 /** Trigram indexes need at least three characters; shorter words fall back to LIKE. */
@@ -51,6 +53,7 @@ export async function searchIds(db: Db, filter: SearchFilter): Promise<number[]>
   if (filter.publicationType) query = query.where('publication_type', '=', filter.publicationType);
   if (filter.tags.length > 0) query = query.where((eb) => eb.or(filter.tags.map((t) => eb('tags_norm', 'like', `%${t}%`))));
   if (filter.words.length > 0) query = query.where((eb) => wordCondition(db, eb, filter.words));
+  if (filter.condition) query = query.where(filter.condition);
   if (filter.limit !== null) query = query.limit(filter.limit).offset(filter.offset);
   const rows = await query.execute();
   const ids = rows.map((r) => Number(r.dataset_id));

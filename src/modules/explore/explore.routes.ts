@@ -6,6 +6,12 @@ import { PUBLICATION_TYPES } from '../dataset/index.ts';
 import type { SearchRequest } from './explore.service.ts';
 import { queryWords } from './explore.normalize.ts';
 
+/** The address parameters of the model filter panel (GET /explore?features_min=10&…). */
+export const MODEL_FILTER_PARAMS = [
+  'features_min', 'features_max', 'constraints_min', 'constraints_max', 'depth_min', 'depth_max',
+  'configurations_min', 'configurations_max', 'satisfiable', 'has_dead', 'language_level', 'feature',
+] as const;
+
 /** Results per request of the page's script ("load more" asks for the next page). */
 export const PAGE_SIZE = 20;
 /** Largest limit or offset: beyond it the number no longer fits every database's integer. */
@@ -53,6 +59,8 @@ export function parseSearchBody(body: unknown): SearchRequest {
     sorting: text('sorting', 'newest') === 'oldest' ? 'oldest' : 'newest',
     limit: count('limit'),
     offset: count('offset') ?? 0,
+    // Checked by the analysis module, which owns what the fields mean (explore service).
+    models: fields.models,
   };
 }
 
@@ -90,9 +98,18 @@ export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): P
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   app.get('/explore', async (request, reply) => {
-    const { query } = request.query as { query?: unknown };
+    const params = request.query as Record<string, unknown>;
+    const { query } = params;
+    // The model filters of a shared address prefill the panel; the script checks nothing more
+    // than the search does (a bad value shows the search's message).
+    const modelFilters = ctx.isEnabled('analysis')
+      ? Object.fromEntries(MODEL_FILTER_PARAMS.map((name) => [name, typeof params[name] === 'string' ? (params[name] as string).slice(0, 200) : '']))
+      : null;
     return reply.page('explore/views/index.njk', {
       title: 'Explore',
+      modelFilters,
+      modelFiltersOpen: modelFilters !== null && Object.values(modelFilters).some((v) => v !== ''),
+      modelPages: ctx.isEnabled('model'),
       query: typeof query === 'string' ? query : '',
       publicationTypes: PUBLICATION_TYPES.map(([value, label]) => ({ value, label })),
       pageSize: PAGE_SIZE,

@@ -1,6 +1,8 @@
 // Explore service (specification, explore): the search over synchronized datasets and
 // the upkeep of its index from the dataset module's events.
+import { sql } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest } from '../../core/http/errors.ts';
 import { isPublicationType } from '../dataset/index.ts';
 import { normalizeText, queryWords, searchText, COLUMN_SEPARATOR } from './explore.normalize.ts';
 import * as repo from './explore.repository.ts';
@@ -12,6 +14,8 @@ export interface SearchRequest {
   sorting: 'newest' | 'oldest';
   limit: number | null;
   offset: number;
+  /** The `models` object of the body, unchecked (extensions section 1, search by model characteristics). */
+  models?: unknown;
 }
 
 export interface SearchDocument {
@@ -62,6 +66,14 @@ export function createExploreService(ctx: ModuleContext) {
 
   return {
     async search(request: SearchRequest): Promise<object[]> {
+      // Model filters come from the analysis module's service, which keeps its tables to itself:
+      // it hands back a condition that this query embeds, so the search stays one query.
+      const analysis = ctx.isEnabled('analysis') ? ctx.services.analysis : undefined;
+      let models = null;
+      if (request.models !== undefined && request.models !== null) {
+        if (!analysis) throw badRequest('"models": search by model characteristics needs the analysis module, which is not enabled on this hub');
+        models = analysis.parseModelFilter(request.models);
+      }
       const publicationType = request.publicationType !== 'any' && isPublicationType(request.publicationType) ? request.publicationType : null;
       const ids = await repo.searchIds(db, {
         words: queryWords(request.query),
@@ -70,10 +82,15 @@ export function createExploreService(ctx: ModuleContext) {
         sorting: request.sorting,
         limit: request.limit,
         offset: request.offset,
+        condition: models && analysis ? analysis.datasetCondition(models, sql.ref('explore_search.dataset_id')) : null,
       });
       if (ids.length === 0) return [];
       // One batched call builds every result object, whatever the number of ids (no N+1).
-      return ctx.services.dataset.listSearchResults(ids);
+      const results = await ctx.services.dataset.listSearchResults(ids);
+      if (!analysis) return results;
+      // Per dataset, its models (those that matched, when filtered), in one more query.
+      const perDataset = await analysis.searchModels(ids, models);
+      return results.map((r) => ({ ...r, models: perDataset.get(r.id) ?? [] }));
     },
 
     /**

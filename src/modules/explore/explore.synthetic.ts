@@ -64,6 +64,7 @@ export async function seedSynthetic(ctx: ModuleContext, count: number): Promise<
     fmMeta: await nextId(db, 'fm_meta_data'), model: await nextId(db, 'feature_model'), file: await nextId(db, 'file'),
   };
   const created: number[] = [];
+  const syntheticFiles: { fileId: number; datasetId: number; name: string }[] = [];
   const start = Date.parse('2020-01-01T00:00:00.000Z');
 
   for (let from = 0; from < count; from += DATASETS_PER_TRANSACTION) {
@@ -90,6 +91,7 @@ export async function seedSynthetic(ctx: ModuleContext, count: number): Promise<
           publication_type: 'none', publication_doi: null, tags: pick(TAGS), uvl_version: '2.0',
         });
         rows.feature_model!.push({ id: modelId, data_set_id: datasetId, fm_meta_data_id: fmMetaId });
+        syntheticFiles.push({ fileId: ids.file, datasetId, name: filename });
         rows.file!.push({ id: ids.file++, name: filename, checksum: '0'.repeat(32), size: 1000 + Math.floor(next() * 9000), feature_model_id: modelId });
       }
       created.push(datasetId);
@@ -105,12 +107,15 @@ export async function seedSynthetic(ctx: ModuleContext, count: number): Promise<
       await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT MAX(id) FROM ${sql.table(table)}))`.execute(db);
     }
   }
-  // No events were emitted for these rows: index them in bulk.
+  // No events were emitted for these rows: index them in bulk. Their files have no bytes to
+  // analyse, so the analysis module (when enabled) gets synthetic results for the model filters.
+  if (ctx.isEnabled('analysis')) await ctx.services.analysis.addSynthetic(syntheticFiles, next);
   const explore = ctx.isEnabled('explore') ? ctx.services.explore : createExploreService({ ...ctx, events: { on: () => {}, emit: async () => {} } });
   await explore.indexDatasets(created);
   // Fresh statistics after a bulk load: without them PostgreSQL's planner guesses row counts
   // (849 for 100 000) and picks slow plans until autovacuum's next pass.
-  const tables = ['ds_meta_data', 'data_set', 'author', 'fm_meta_data', 'feature_model', 'file', 'explore_search'];
+  const tables = ['ds_meta_data', 'data_set', 'author', 'fm_meta_data', 'feature_model', 'file', 'explore_search',
+    ...(ctx.isEnabled('analysis') ? ['model_analysis', 'model_analysis_file', 'model_feature_names'] : [])];
   const adapter = db.getExecutor().adapter;
   if (adapter instanceof PostgresAdapter) await sql`ANALYZE ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
   else if (adapter instanceof MysqlAdapter) await sql`ANALYZE TABLE ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);

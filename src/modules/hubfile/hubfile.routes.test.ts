@@ -3,14 +3,12 @@
 // services, the dataset row is a fixture, and the file is written where the service says.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient, type TestResponse } from '../../../test/support/client.ts';
-import { insertDatasetRow, userIdByEmail } from '../../../test/support/fixtures.ts';
-import { nowIso } from '../../core/db/database.ts';
+import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
 
 const MODEL = 'features\n    Root\n        optional\n            Alpha\n            Beta\n';
 const TWO_YEARS = 63072000;
@@ -22,28 +20,9 @@ interface Stored {
   path: string;
 }
 
-let fixtureCount = 0;
-
 /** A dataset (synchronized unless doi is null) with one feature model and one file on disk. */
-async function storeFile(server: TestServer, options: { owner?: string; doi?: string | null; name?: string; content?: string } = {}): Promise<Stored> {
-  const { db, ctx } = server.hub;
-  const content = options.content ?? MODEL;
-  const name = options.name ?? 'model.uvl';
-  const userId = await userIdByEmail(db, options.owner ?? 'user1@example.com');
-  fixtureCount += 1;
-  const doi = options.doi === undefined ? `10.9999/hubfile.${fixtureCount}` : options.doi;
-  const datasetId = await insertDatasetRow(db, userId, { title: `Hubfile fixture ${fixtureCount}`, doi, createdAt: nowIso() });
-  const fmId = await ctx.services.featuremodel.createFeatureModel(db, datasetId, {
-    uvl_filename: name, title: 'Fixture model', description: '', publication_type: 'none',
-    publication_doi: null, tags: null, uvl_version: null, authors: [],
-  });
-  const fileId = await ctx.services.hubfile.createFile(db, fmId, {
-    name, checksum: createHash('md5').update(content).digest('hex'), size: Buffer.byteLength(content),
-  });
-  const folder = ctx.services.hubfile.datasetFolder(userId, datasetId);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, name), content);
-  return { datasetId, fileId, folder, path: join(folder, name) };
+function storeFile(server: TestServer, options: { owner?: string; doi?: string | null; name?: string; content?: string } = {}): Promise<Stored> {
+  return storeModelFile(server, { ...options, label: 'Hubfile', content: options.content ?? MODEL });
 }
 
 function records(server: TestServer, table: 'file_download_record' | 'file_view_record', fileId: number) {

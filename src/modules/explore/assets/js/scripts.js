@@ -17,6 +17,10 @@
   const empty = document.getElementById('results-empty');
   const errorBox = document.getElementById('results-error');
   const loadMore = document.getElementById('load-more');
+  // The model filter panel (present when the analysis module is enabled).
+  const modelPanel = document.getElementById('model-filters');
+  const modelInputs = modelPanel ? Array.from(modelPanel.querySelectorAll('input, select')) : [];
+  const modelPages = form.dataset.modelPages === '1';
 
   let controller = null;
   let criteria = null;
@@ -28,9 +32,58 @@
     return checked ? checked.value : 'newest';
   }
 
+  function modelValue(name) {
+    const input = modelInputs.find((i) => i.name === name);
+    return input ? input.value.trim() : '';
+  }
+
+  /** The `models` object of the search, or undefined when no filter is set. */
+  function readModels() {
+    const models = {};
+    for (const field of ['features', 'constraints', 'depth']) {
+      const range = {};
+      // A number the browser cannot read is sent as text: the search answers with its message.
+      for (const end of ['min', 'max']) {
+        const raw = modelValue(`${field}_${end}`);
+        if (raw !== '') range[end] = /^\d+$/.test(raw) ? Number(raw) : raw;
+      }
+      if (Object.keys(range).length > 0) models[field] = range;
+    }
+    const counts = {};
+    if (modelValue('configurations_min')) counts.min = modelValue('configurations_min');
+    if (modelValue('configurations_max')) counts.max = modelValue('configurations_max');
+    if (Object.keys(counts).length > 0) models.configurations = counts;
+    for (const flag of ['satisfiable', 'has_dead']) {
+      if (modelValue(flag)) models[flag] = modelValue(flag) === 'true';
+    }
+    if (modelValue('language_level')) models.language_level = modelValue('language_level');
+    if (modelValue('feature')) models.feature = modelValue('feature');
+    return Object.keys(models).length > 0 ? models : undefined;
+  }
+
   function readCriteria() {
     // The page never sends tags (explore rule 6).
-    return { query: queryInput.value, publication_type: typeSelect.value, sorting: sorting() };
+    const criteria = { query: queryInput.value, publication_type: typeSelect.value, sorting: sorting() };
+    const models = readModels();
+    if (models) criteria.models = models;
+    return criteria;
+  }
+
+  function modelLine(model) {
+    const item = element('li', 'small');
+    const name = modelPages ? element('a', 'text-decoration-none', model.name) : element('span', 'fw-semibold', model.name);
+    if (modelPages) name.href = `/model/${model.file_id}/`;
+    item.append(icon('diagram-3'), ' ', name);
+    if (model.features === null) {
+      item.append(element('span', 'text-muted', ' · analysis pending'));
+      return item;
+    }
+    const count = model.configurations === null ? 'configurations unknown'
+      : model.configurations.length > 12 ? `≈10^${model.configurations.length - 1} configurations` : `${model.configurations} configurations`;
+    const facts = [`${model.features} features`, `${model.constraints} constraints`, count,
+      model.satisfiable === false ? 'void' : model.satisfiable ? 'satisfiable' : null].filter(Boolean);
+    item.append(element('span', 'text-muted', ` · ${facts.join(' · ')}`));
+    return item;
   }
 
   function show(element, visible) {
@@ -100,7 +153,13 @@
     actions.append(view, download);
     if (dataset.dataset_doi) actions.append(element('span', 'small text-muted align-self-center text-break-all', `DOI ${dataset.dataset_doi}`));
 
-    body.append(title, meta, authors, text, tags, actions);
+    body.append(title, meta, authors, text, tags);
+    if (Array.isArray(dataset.models) && dataset.models.length > 0) {
+      const list = element('ul', 'list-unstyled mb-2 search-result-models');
+      list.append(...dataset.models.map(modelLine));
+      body.append(list);
+    }
+    body.append(actions);
     card.append(body);
     return card;
   }
@@ -143,6 +202,11 @@
       const url = new URL(window.location.href);
       if (criteria.query) url.searchParams.set('query', criteria.query);
       else url.searchParams.delete('query');
+      // The address keeps the model filters, so that a filtered search can be shared.
+      for (const input of modelInputs) {
+        if (input.value.trim()) url.searchParams.set(input.name, input.value.trim());
+        else url.searchParams.delete(input.name);
+      }
       window.history.replaceState(null, '', url);
     }
     show(spinner, true);
@@ -196,11 +260,21 @@
     debounce = setTimeout(search, 300);
   });
   typeSelect.addEventListener('change', search);
+  for (const input of modelInputs) {
+    if (input.tagName === 'SELECT') input.addEventListener('change', search);
+    else {
+      input.addEventListener('input', () => {
+        clearTimeout(debounce);
+        debounce = setTimeout(search, 400);
+      });
+    }
+  }
   for (const radio of form.querySelectorAll('input[name="sorting"]')) radio.addEventListener('change', search);
   document.getElementById('clear-filters').addEventListener('click', () => {
     queryInput.value = '';
     typeSelect.value = 'any';
     form.querySelector('#sorting-newest').checked = true;
+    for (const input of modelInputs) input.value = '';
     search();
   });
   loadMore.addEventListener('click', () => run(true));

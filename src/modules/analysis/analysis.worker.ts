@@ -1,0 +1,40 @@
+// The analysis worker thread: parses one model (imports from the files the main thread sent)
+// and runs the engine with the budget it was given. It reads no file and opens no database:
+// the main thread owns both, so a killed worker leaves nothing half-written.
+import { parentPort } from 'node:worker_threads';
+import { posix } from 'node:path';
+import { flattenModel, formatDiagnostic, parseUvl, type ImportLoader } from '../../../packages/uvl/src/index.ts';
+import { analyzeModel } from '../../../packages/analysis/src/index.ts';
+import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
+
+function run(job: WorkerJob): WorkerReply {
+  const wanted = new Set<string>();
+  const loader: ImportLoader = ({ relativePath, importer }) => {
+    const path = posix.normalize(posix.join(posix.dirname(importer ?? job.fileName), relativePath));
+    if (path.startsWith('../') || path === '..') return undefined;
+    if (!(path in job.imports)) {
+      wanted.add(path);
+      return undefined;
+    }
+    const text = job.imports[path];
+    return text === null || text === undefined ? undefined : { fileName: path, text };
+  };
+  const parsed = parseUvl(job.text, { fileName: job.fileName, loader });
+  // Imports not sent yet: the main thread reads them from the dataset and asks again.
+  if (wanted.size > 0 && job.round < job.maxRounds) return { kind: 'need', id: job.id, paths: [...wanted] };
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+  if (errors.length > 0 || !parsed.model) return { kind: 'invalid', id: job.id, errors };
+  const result = analyzeModel(parsed.model, { text: job.text, timeoutMs: job.timeoutMs });
+  const names = [...new Set(flattenModel(parsed.model).features.map((f) => f.name))];
+  return { kind: 'done', id: job.id, result, names };
+}
+
+parentPort!.on('message', (job: WorkerJob) => {
+  let reply: WorkerReply;
+  try {
+    reply = run(job);
+  } catch (error) {
+    reply = { kind: 'error', id: job.id, message: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply);
+});

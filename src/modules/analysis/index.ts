@@ -1,0 +1,12 @@
+// The analysis module's public face: the only file other modules import. Callers reach the
+// service through the registry and must check `ctx.isEnabled('analysis')` first: every module
+// works without this one.
+import type { AnalysisService } from './analysis.service.ts';
+
+export type { AnalysisService, AnalysisStatus, FileAnalysis, ModelSummary, SearchModel, ModelFilter } from './analysis.service.ts';
+
+declare module '../../core/modules.ts' {
+  interface ServiceRegistry {
+    analysis: AnalysisService;
+  }
+}

@@ -1,0 +1,27 @@
+// Where the model page gets a file's analysis: the analysis module's service (its index.ts),
+// reached through the registry at call time. That module is optional for this one: without it
+// the page still shows the source, the diagram (uncoloured) and the tools, and says that models
+// are not analysed here.
+import type { ModuleContext } from '../../core/modules.ts';
+import type { AnalysisResult } from '../../../packages/analysis/src/types.ts';
+import type { FileAnalysis } from '../analysis/index.ts';
+
+export type AnalysisState =
+  | { kind: 'unavailable' }
+  | { kind: 'pending'; api?: FileAnalysis }
+  | { kind: 'failed'; error: string; api: FileAnalysis }
+  | { kind: 'finished'; status: 'done' | 'partial'; result: AnalysisResult; api: FileAnalysis };
+
+export function analysisSource(ctx: ModuleContext) {
+  /** The analysis of a file the caller has already found visible to `viewerId`. */
+  return async function analysisOf(fileId: number, viewerId: number | null): Promise<AnalysisState> {
+    if (!ctx.isEnabled('analysis')) return { kind: 'unavailable' };
+    const found = await ctx.services.analysis.getForFile(fileId, viewerId);
+    // No row yet: the file is queued by that lookup and is analysed shortly.
+    if (!found || found.status === 'pending') return { kind: 'pending', api: found };
+    if (found.status === 'failed') return { kind: 'failed', error: found.error ?? 'The analysis failed.', api: found };
+    // done and partial carry the engine's whole result (the API's shape: the result plus file_id, sha256, status).
+    const { file_id: _f, sha256: _s, status, error: _e, ...result } = found;
+    return { kind: 'finished', status, result: result as AnalysisResult, api: found };
+  };
+}

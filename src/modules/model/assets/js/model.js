@@ -1,0 +1,42 @@
+// Included on every page; acts only on a model page whose analysis is pending. It polls the
+// page's analysis.json and, once the analysis has finished (or failed), fetches the page again
+// and swaps in the fact label and the diagram, so the visitor sees the result in place without
+// losing their scroll position. No inline script: the CSP allows only scripts served by the hub.
+(function () {
+  'use strict';
+
+  const page = document.getElementById('model-page');
+  if (!page || page.dataset.analysisState !== 'pending') return;
+  const url = page.dataset.analysisUrl;
+  const started = Date.now();
+  // Back off from 1 s to 10 s; stop after an hour (a reload starts again).
+  let delay = 1000;
+
+  async function swapIn() {
+    const response = await fetch(window.location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    if (!response.ok) return false;
+    const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+    for (const id of ['fact-label', 'diagram']) {
+      const next = fresh.getElementById(id);
+      const current = document.getElementById(id);
+      if (next && current) current.replaceWith(document.importNode(next, true));
+    }
+    const state = fresh.getElementById('model-page');
+    if (state) page.dataset.analysisState = state.dataset.analysisState;
+    return page.dataset.analysisState !== 'pending';
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const body = response.ok ? await response.json() : null;
+      if (body && body.status && body.status !== 'pending' && await swapIn()) return;
+    } catch (e) {
+      // The network or the server is down for a moment: try again later.
+    }
+    delay = Math.min(delay * 1.5, 10000);
+    if (Date.now() - started < 3600000) window.setTimeout(poll, delay);
+  }
+
+  window.setTimeout(poll, delay);
+})();

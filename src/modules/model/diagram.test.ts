@@ -1,0 +1,181 @@
+// The feature diagram on small models: one element per shown feature with its classes, FODA
+// marks, collapse beyond depth 3 over 300 features, subtrees by root and depth, escaping, and
+// refused query values. No database, no server: renderDiagram is a pure function.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseUvl } from '../../../packages/uvl/src/index.ts';
+import { COLLAPSE_THRESHOLD, DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
+import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
+import { highlightLines } from './highlight.ts';
+
+const CAR = `features
+    Car {abstract}
+        mandatory
+            Engine
+                alternative
+                    Petrol
+                    Electric
+        optional
+            Turbo
+            "Sun <Roof> & 'Co'"
+        or
+            Radio
+            Navigation
+        [1..2]
+            Red
+            Blue
+            Green
+
+constraints
+    Electric => !Turbo
+`;
+
+const model = (text: string) => {
+  const { model, diagnostics } = parseUvl(text);
+  assert.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+  return model;
+};
+
+/** The shown features: data-feature → classes, read back from the SVG text. */
+function features(svg: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of svg.matchAll(/<g class="([^"]*)" data-feature="([^"]*)">/g)) out.set(m[2]!, m[1]!.split(' '));
+  return out;
+}
+
+/** A model of n features: a root with groups of 10 optional children, nested 4 levels. */
+function bigModel(): string {
+  const lines = ['features', '    R'];
+  let n = 1;
+  const add = (indent: number, prefix: string, depth: number) => {
+    lines.push(`${' '.repeat(indent)}optional`);
+    for (let i = 0; i < 7; i++) {
+      const name = `${prefix}_${i}`;
+      lines.push(`${' '.repeat(indent + 4)}${name}`);
+      n++;
+      if (depth < 4) add(indent + 8, name, depth + 1);
+    }
+  };
+  add(8, 'F', 1);
+  assert.ok(n > COLLAPSE_THRESHOLD, `the generated model has ${n} features`);
+  return lines.join('\n') + '\n';
+}
+
+describe('feature diagram', () => {
+  it('draws one element per feature with data-feature, anomaly classes and abstract', () => {
+    const svg = renderDiagram(model(CAR), { anomalies: { core: ['Car', 'Engine'], dead: ['Turbo'], falseOptional: ['Radio'] } });
+    const shown = features(svg);
+    assert.equal(shown.size, 11);
+    assert.deepEqual(shown.get('Car'), ['feature', 'core', 'abstract']);
+    assert.deepEqual(shown.get('Engine'), ['feature', 'core']);
+    assert.deepEqual(shown.get('Turbo'), ['feature', 'dead']);
+    assert.deepEqual(shown.get('Radio'), ['feature', 'false-optional']);
+    assert.deepEqual(shown.get('Petrol'), ['feature']);
+    assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
+    // The legend names every colour and mark.
+    for (const key of ['core', 'dead', 'false-optional', 'abstract', 'mandatory', 'optional', 'alternative', 'or', 'group cardinality']) {
+      assert.ok(svg.includes(`>${key}<`) || svg.includes(`${key}</text>`), `legend has ${key}`);
+    }
+  });
+
+  it('draws FODA marks: filled and empty circles, alternative and or arcs, group cardinality', () => {
+    const svg = renderDiagram(model(CAR));
+    const circles = [...svg.matchAll(/<circle [^>]*fill="(#[0-9a-f]+)"/g)].map((m) => m[1]);
+    // Outside the legend: Engine mandatory (filled); Turbo and the roof optional (empty).
+    const inTree = svg.slice(svg.indexOf('class="decorations"'));
+    assert.equal([...inTree.matchAll(/<circle [^>]*fill="#212529"/g)].length, 1);
+    assert.equal([...inTree.matchAll(/<circle [^>]*fill="#ffffff"/g)].length, 2);
+    assert.ok(circles.length >= 3);
+    assert.match(inTree, /<path class="group alternative"[^>]*fill="none"/);
+    assert.match(inTree, /<path class="group or"[^>]*fill="#212529"/);
+    assert.match(inTree, /<path class="group cardinality"/);
+    assert.match(inTree, /<text class="group-cardinality"[^>]*>\[1\.\.2\]<\/text>/);
+    assert.doesNotMatch(svg, /class="feature[^"]*(core|dead)/, 'no anomaly colours without an analysis');
+    assert.match(svg, /Anomalies are coloured once the analysis has finished/);
+  });
+
+  it('escapes every name in text and attributes', () => {
+    const svg = renderDiagram(model(CAR), { anomalies: { core: [], dead: ["Sun <Roof> & 'Co'"], falseOptional: [] } });
+    assert.ok(svg.includes(`data-feature="Sun &lt;Roof&gt; &amp; &#39;Co&#39;"`));
+    assert.ok(svg.includes('>Sun &lt;Roof&gt; &amp; &#39;Co&#39;</text>'));
+    assert.ok(!svg.includes('<Roof>'));
+    assert.deepEqual(features(svg).get("Sun &lt;Roof&gt; &amp; &#39;Co&#39;"), ['feature', 'dead']);
+  });
+
+  it(`opens a model over ${COLLAPSE_THRESHOLD} features collapsed to depth 3, with links into collapsed nodes`, () => {
+    const m = model(bigModel());
+    const svg = renderDiagram(m);
+    const shown = features(svg);
+    assert.equal(shown.size, 1 + 7 + 49 + 343);
+    assert.ok(shown.has('F_0_0_0'));
+    assert.ok(!shown.has('F_0_0_0_0'), 'depth 4 is collapsed');
+    assert.ok(shown.get('F_0_0_0')!.includes('collapsed'));
+    assert.ok(svg.includes('<a href="?root=F_0_0_0">'), 'a collapsed node links to its subtree');
+    assert.match(svg, /F_0_0_0 ▸ 7/);
+    // Fully open on request.
+    assert.equal(features(renderDiagram(m, { depth: 10 })).size, 1 + 7 + 49 + 343 + 2401);
+  });
+
+  it('shows a subtree with root and depth, with a link up to the parent', () => {
+    const m = model(bigModel());
+    const svg = renderDiagram(m, { root: 'F_2_3', depth: 1, linkSuffix: '#diagram' });
+    assert.deepEqual([...features(svg).keys()], ['F_2_3', ...Array.from({ length: 7 }, (_, i) => `F_2_3_${i}`)]);
+    assert.ok(svg.includes('<a href="?root=F_2_3_0&amp;depth=1#diagram">'));
+    assert.ok(svg.includes('<a class="up" href="?root=F_2&amp;depth=1#diagram">'));
+    assert.equal(features(renderDiagram(m, { root: 'F_2_3' })).size, 1 + 7 + 49, 'a small subtree opens whole');
+    const small = renderDiagram(model(CAR), { depth: 1 });
+    assert.equal(features(small).size, 1 + 8, "the root and its eight children");
+    assert.ok(features(small).get("Engine")!.includes("collapsed"));
+    assert.throws(() => renderDiagram(m, { root: 'Nope' }), DiagramQueryError);
+  });
+
+  it('reads depth and root from the query, refusing malformed or repeated values', () => {
+    assert.deepEqual(parseDiagramQuery({}), {});
+    assert.deepEqual(parseDiagramQuery({ depth: '2', root: 'Engine' }), { depth: 2, root: 'Engine' });
+    for (const bad of [{ depth: 'x' }, { depth: '-1' }, { depth: '1.5' }, { depth: '1001' }, { depth: ['1', '2'] }, { root: '' }, { root: ['A', 'B'] }]) {
+      assert.throws(() => parseDiagramQuery(bad), DiagramQueryError, JSON.stringify(bad));
+    }
+  });
+
+  it('draws a message for a model without features', () => {
+    assert.match(renderDiagram(model('namespace Empty\n')), /no features to draw/);
+  });
+});
+
+describe('fact label and source helpers', () => {
+  it('shows a long count as mantissa and exponent with every digit kept', () => {
+    assert.deepEqual(countDisplay('10240'), { grouped: '10\u2009240', digits: 5, full: '10240' });
+    const big = countDisplay('1901475900342344102245054808062');
+    assert.equal(big.mantissa, '1.90');
+    assert.equal(big.exponent, 30);
+    assert.equal(big.full, '1901475900342344102245054808062');
+  });
+
+  it('keeps lists that ran out of time unknown (null), not empty', () => {
+    const metrics = { features: 3, leaf_features: 2, abstract_features: 0, compound_features: 1, depth: 1, groups: { or: 0, alternative: 0, cardinality: 0 }, constraints: 1, simple_constraints: 1, complex_constraints: 0, features_in_constraints: 2, attributes: 0, typed_features: 0, language_level: 'boolean' as const };
+    const label = factLabel({
+      valid: true, boolean_only: true, ignored_constraints: 0, satisfiable: true, configurations: null, configurations_status: 'timeout',
+      core: ['R'], dead: null, false_optional: null, variant: null, atomic_sets: null,
+      explanations: { void: [], dead: {}, false_optional: {} }, metrics, timings_ms: {}, timeouts: ['count', 'false_optional'],
+    });
+    assert.equal(label.count, null);
+    assert.equal(label.dead, null);
+    assert.equal(label.falseOptional, null);
+    assert.deepEqual(label.core, ['R']);
+    assert.deepEqual(label.timeouts, ['count', 'false_optional']);
+  });
+
+  it('splits explanation lines into the line number and the constraint', () => {
+    assert.deepEqual(explanationLine('Line 14: Diesel => !Turbo'), { line: 14, text: 'Diesel => !Turbo' });
+    assert.deepEqual(explanationLine('odd'), { text: 'odd' });
+  });
+
+  it('highlights each line on its own, escaped, block comments closed per line', () => {
+    const lines = highlightLines('features\n\t"A<b>" // x\n/* a\nb */ Integer n\n');
+    assert.equal(lines.length, 4);
+    assert.equal(lines[0], '<span class="uvl-keyword">features</span>');
+    assert.equal(lines[1], '\t<span class="uvl-name">&quot;A&lt;b&gt;&quot;</span> <span class="uvl-comment">// x</span>');
+    assert.equal(lines[2], '<span class="uvl-comment">/* a</span>');
+    assert.equal(lines[3], '<span class="uvl-comment">b */</span> <span class="uvl-keyword">Integer</span> <span class="uvl-name">n</span>');
+  });
+});

@@ -1,0 +1,86 @@
+// The fact label's data (after the FM Fact Label): the analysis result turned into what the
+// template shows. Kept out of the template so that the numbers' formatting is tested once.
+import type { AnalysisResult } from '../../../packages/analysis/src/types.ts';
+
+/** A count longer than this is shown as d.dd × 10^n, with all digits on demand. */
+const SHORT_DIGITS = 12;
+
+export interface CountDisplay {
+  /** Digits grouped by three with thin spaces, when short enough to read. */
+  grouped?: string;
+  /** Scientific form of a long count: mantissa and exponent. */
+  mantissa?: string;
+  exponent?: number;
+  digits: number;
+  full: string;
+}
+
+export function countDisplay(count: string): CountDisplay {
+  const digits = count.length;
+  if (digits <= SHORT_DIGITS) return { grouped: count.replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009'), digits, full: count };
+  // Truncated, not rounded: rounding 9.999… up would change the exponent and claim a digit it has not.
+  const mantissa = `${count[0]}.${count.slice(1, 3)}`;
+  return { mantissa, exponent: digits - 1, digits, full: count };
+}
+
+export interface ExplanationLine {
+  line?: number;
+  text: string;
+}
+
+export interface AnomalyEntry {
+  name: string;
+  /** Empty with `tree` true when the tree alone causes it. */
+  explanation: ExplanationLine[];
+  tree: boolean;
+}
+
+/** "Line 14: Diesel => !Turbo" → a link target and the constraint's text. */
+export function explanationLine(raw: string): ExplanationLine {
+  const match = /^Line (\d+): ([\s\S]*)$/.exec(raw);
+  return match ? { line: Number(match[1]), text: match[2]! } : { text: raw };
+}
+
+/** null when the list was not computed (out of time): unknown, which is not the same as none. */
+function entries(names: string[] | null, explanations: Record<string, string[]>, reasons: Record<string, 'tree'> | undefined): AnomalyEntry[] | null {
+  if (names === null) return null;
+  return names.map((name) => {
+    const lines = Object.hasOwn(explanations, name) ? explanations[name]! : [];
+    return { name, explanation: lines.map(explanationLine), tree: reasons?.[name] === 'tree' || (Object.hasOwn(explanations, name) && lines.length === 0) };
+  });
+}
+
+export function factLabel(result: AnalysisResult) {
+  const m = result.metrics;
+  return {
+    satisfiable: result.satisfiable,
+    count: result.configurations === null ? null : countDisplay(result.configurations),
+    countStatus: result.configurations_status,
+    booleanOnly: result.boolean_only,
+    ignoredConstraints: result.ignored_constraints,
+    timeouts: result.timeouts ?? [],
+    metrics: [
+      ['Features', m.features],
+      ['Leaf features', m.leaf_features],
+      ['Abstract features', m.abstract_features],
+      ['Compound features', m.compound_features],
+      ['Depth', m.depth],
+      ['Groups (or / alternative / cardinality)', `${m.groups.or} / ${m.groups.alternative} / ${m.groups.cardinality}`],
+      ['Constraints (simple / complex)', `${m.constraints} (${m.simple_constraints} / ${m.complex_constraints})`],
+      ['Features in constraints', m.features_in_constraints],
+      ['Attributes', m.attributes],
+      ['Typed features', m.typed_features],
+      ['Language level', m.language_level],
+    ] as [string, string | number][],
+    core: result.core,
+    variantCount: result.variant?.length ?? null,
+    atomicSets: result.atomic_sets?.length ?? null,
+    dead: entries(result.dead, result.explanations.dead, result.reasons),
+    falseOptional: entries(result.false_optional, result.explanations.false_optional, result.reasons),
+    voidExplanation: result.satisfiable === false
+      ? { explanation: result.explanations.void.map(explanationLine), tree: result.reasons?.void === 'tree' || result.explanations.void.length === 0 }
+      : null,
+  };
+}
+
+export type FactLabel = ReturnType<typeof factLabel>;

@@ -1,0 +1,14 @@
+// The model module's public face: the only file other modules import.
+import type { ModelService } from './model.service.ts';
+
+export type { ModelService, ModelPageData } from './model.service.ts';
+export { renderDiagram, parseDiagramQuery, DiagramQueryError, COLLAPSE_THRESHOLD, COLLAPSED_DEPTH } from './diagram.ts';
+
+/** Where a file's model page lives (the DOI page links it for every file). */
+export const modelHref = (fileId: number) => `/model/${fileId}/`;
+
+declare module '../../core/modules.ts' {
+  interface ServiceRegistry {
+    model: ModelService;
+  }
+}

@@ -1,0 +1,109 @@
+// Model service: what the model page and the diagram need of one stored file. The file, its
+// dataset and its feature model come through the hubfile, dataset and featuremodel services
+// (their index.ts), so a visitor sees exactly the files `/file/view/<id>` shows them: a file of
+// someone else's unsynchronized dataset is as unknown as a missing id.
+import type { ModuleContext } from '../../core/modules.ts';
+import { datasetHref } from '../dataset/index.ts';
+import type { StoredFile } from '../hubfile/index.ts';
+import { formatDiagnostic, parseUvl, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { analysisSource, type AnalysisState } from './analysis-source.ts';
+import { renderDiagram, type DiagramOptions } from './diagram.ts';
+import { highlightLines } from './highlight.ts';
+import { createModelCache, type DerivedModel } from './model.cache.ts';
+
+export class ModelError extends Error {
+  constructor(readonly kind: 'unknown-file' | 'missing-on-disk' | 'syntax-errors', message: string) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export interface ModelSource {
+  file: StoredFile;
+  text: string;
+  model: UvlModel;
+  errors: string[];
+  derived: DerivedModel;
+}
+
+export interface ModelPageData extends ModelSource {
+  modelTitle: string;
+  datasetTitle: string;
+  datasetHref: string;
+  doi: string | null;
+  analysis: AnalysisState;
+}
+
+export function createModelService(ctx: ModuleContext) {
+  const analysisOf = analysisSource(ctx);
+  const cache = createModelCache();
+
+  const anomaliesOf = (state: AnalysisState): DiagramOptions['anomalies'] => (state.kind === 'finished'
+    ? { core: state.result.core ?? [], dead: state.result.dead ?? [], falseOptional: state.result.false_optional ?? [] }
+    : undefined);
+
+  async function source(fileId: number, viewerId: number | null): Promise<ModelSource> {
+    const file = await ctx.services.hubfile.getVisibleFile(fileId, viewerId);
+    if (!file) throw new ModelError('unknown-file', `There is no file with id ${fileId}.`);
+    const text = await ctx.services.hubfile.readText(file);
+    if (text === undefined) throw new ModelError('missing-on-disk', `The file ${file.name} (id ${file.id}) is missing from disk.`);
+    const key = cache.keyOf(text);
+    let derived = cache.get(key);
+    if (!derived) {
+      // Imports are not followed here: the diagram draws this file's own tree, and an imported
+      // feature appears as the reference the model makes to it.
+      const { model, diagnostics } = parseUvl(text);
+      const errors = diagnostics.filter((d: Diagnostic) => d.severity === 'error').map((d) => formatDiagnostic(d));
+      derived = { model, errors, diagrams: new Map() };
+      cache.set(key, text.length, derived);
+    }
+    return { file, text, model: derived.model, errors: derived.errors, derived };
+  }
+
+  /** The drawing for these options and this analysis state, drawn once per combination. */
+  function draw(src: ModelSource, query: { root?: string; depth?: number }, analysis: AnalysisState, linkSuffix = ''): string {
+    const state = analysis.kind === 'finished' ? `finished:${analysis.status}` : 'uncoloured';
+    const key = JSON.stringify([query.root ?? null, query.depth ?? null, linkSuffix, state, src.file.name]);
+    return cache.diagram(src.derived, key, () => renderDiagram(src.model, {
+      ...query, linkSuffix, anomalies: anomaliesOf(analysis), title: `Feature diagram of ${src.file.name}`,
+    }));
+  }
+
+  return {
+    analysisOf,
+    draw,
+
+    /** The source highlighted, one HTML string per line. */
+    lines(src: ModelSource): string[] {
+      src.derived.lines ??= highlightLines(src.text);
+      return src.derived.lines;
+    },
+
+    async page(fileId: number, viewerId: number | null): Promise<ModelPageData> {
+      const src = await source(fileId, viewerId);
+      const [models, dataset, analysis] = await Promise.all([
+        ctx.services.featuremodel.listByDataset(src.file.datasetId),
+        ctx.services.dataset.apiGet(src.file.datasetId, viewerId),
+        analysisOf(src.file.id, viewerId),
+      ]);
+      const meta = models.find((m) => m.id === src.file.featureModelId)?.meta;
+      return {
+        ...src,
+        modelTitle: meta?.title || src.file.name,
+        datasetTitle: dataset.name,
+        datasetHref: datasetHref(src.file.datasetId, src.file.doi),
+        doi: src.file.doi,
+        analysis,
+      };
+    },
+
+    /** The diagram of a visible file; DiagramQueryError for a root or depth it cannot honour. */
+    async diagram(fileId: number, viewerId: number | null, query: { root?: string; depth?: number }): Promise<string> {
+      const src = await source(fileId, viewerId);
+      if (src.errors.length > 0) throw new ModelError('syntax-errors', `The model ${src.file.name} has syntax errors, so it has no diagram: ${src.errors[0]}`);
+      return draw(src, query, await analysisOf(src.file.id, viewerId));
+    },
+  };
+}
+
+export type ModelService = ReturnType<typeof createModelService>;
