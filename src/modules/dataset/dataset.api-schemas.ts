@@ -23,6 +23,23 @@ export const datasetSchema = {
         properties: { file_id: { type: 'integer' }, file_name: { type: 'string' }, size: { type: 'string' } },
       },
     },
+    models: {
+      type: 'array',
+      description: "Each model's analysis summary (extensions section 1); present when the hub analyses models.",
+      items: {
+        type: 'object',
+        required: ['file_id', 'name', 'status', 'features', 'constraints', 'configurations', 'satisfiable'],
+        properties: {
+          file_id: { type: 'integer' },
+          name: { type: 'string' },
+          status: { type: 'string', enum: ['pending', 'done', 'partial', 'failed'] },
+          features: { type: ['integer', 'null'] },
+          constraints: { type: ['integer', 'null'] },
+          configurations: { type: ['string', 'null'], description: 'The exact number of configurations, as a decimal string.' },
+          satisfiable: { type: ['boolean', 'null'] },
+        },
+      },
+    },
   },
 } as const;
 

@@ -194,7 +194,7 @@ for (const dialect of testDialects()) {
 
 describe('the DOI page without the model module', () => {
   it('offers no model page link', async () => {
-    const server = await startTestServer({ seed: true, modules: ['public', 'auth', 'profile', 'dataset', 'featuremodel', 'hubfile', 'modeltool', 'explore'] });
+    const server = await startTestServer({ seed: true, modules: ['public', 'auth', 'mail', 'profile', 'dataset', 'featuremodel', 'hubfile', 'modeltool', 'explore'] });
     try {
       const { doi } = await storeModel(server);
       const page = await new TestClient(server.baseUrl).get(`/doi/${doi}/`);
@@ -209,7 +209,7 @@ describe('the DOI page without the model module', () => {
 
 describe('the model page without the analysis module', () => {
   it('says that models are not analysed here, and still shows the diagram and source', async () => {
-    const server = await startTestServer({ seed: true, modules: ['public', 'auth', 'profile', 'dataset', 'featuremodel', 'hubfile', 'modeltool', 'explore', 'model'] });
+    const server = await startTestServer({ seed: true, modules: ['public', 'auth', 'mail', 'profile', 'dataset', 'featuremodel', 'hubfile', 'modeltool', 'explore', 'model'] });
     try {
       const { fileId } = await storeModel(server);
       const client = new TestClient(server.baseUrl);
