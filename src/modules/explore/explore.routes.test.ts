@@ -160,7 +160,8 @@ for (const dialect of testDialects()) {
     it('answers the search result objects of decisions section 4, linking the DOI page', async () => {
       const [result] = (await explore(server, { query: 'quokka' })).json;
       assert.deepEqual(Object.keys(result).sort(), [
-        'authors', 'created_at', 'created_at_timestamp', 'dataset_doi', 'description', 'download', 'files', 'files_count', 'id',
+        // `models` (extensions section 1) comes from the analysis module, enabled in the shipped selection.
+        'authors', 'created_at', 'created_at_timestamp', 'dataset_doi', 'description', 'download', 'files', 'files_count', 'id', 'models',
         'publication_doi', 'publication_type', 'tags', 'title', 'total_size_in_bytes', 'total_size_in_human_format', 'url', 'zenodo',
       ]);
       assert.equal(result.title, 'Quokka Modélo Collection');
