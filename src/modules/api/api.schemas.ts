@@ -57,6 +57,10 @@ export const searchSchema = {
       sorting: { type: 'string', description: '"newest" (default) or "oldest".' },
       limit: { type: 'integer', minimum: 0, maximum: 2147483647 },
       offset: { type: 'integer', minimum: 0, maximum: 2147483647 },
+      models: {
+        type: 'object',
+        description: 'Model characteristics (extensions section 1): features, constraints, depth and configurations ranges ({"min", "max"}), satisfiable, has_dead, language_level, feature; a dataset matches when one of its models satisfies every given field.',
+      },
     },
   },
   response: { 200: { type: 'array', items: searchResult }, ...errors(400, 401, 429) },
