@@ -56,15 +56,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   };
   if (!model.root) {
     // An empty file: no features, hence no configuration to speak of.
-    result.satisfiable = false;
-    result.configurations = '0';
-    result.configurations_status = 'exact';
-    result.core = [];
-    result.dead = [];
-    result.false_optional = [];
-    result.variant = [];
-    result.atomic_sets = [];
-    return result;
+    return markVoid(result);
   }
 
   const enc = timed('encode', () => satEncoding(model, options.text));
@@ -94,13 +86,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   };
 
   if (!backbone.satisfiable) {
-    result.configurations = '0';
-    result.configurations_status = 'exact';
-    result.core = [];
-    result.dead = [];
-    result.false_optional = [];
-    result.variant = [];
-    result.atomic_sets = [];
+    markVoid(result);
     const why = timed('explanations', () => explain([]));
     if (why === null) timeouts.push('explanations');
     else if (why !== undefined) {
@@ -174,6 +160,19 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     return 0;
   });
   return finish(result, timeouts);
+}
+
+/** No configuration: the count is 0 and the feature lists mean nothing, so they are empty (extensions section 1). */
+function markVoid(result: AnalysisResult): AnalysisResult {
+  result.satisfiable = false;
+  result.configurations = '0';
+  result.configurations_status = 'exact';
+  result.core = [];
+  result.dead = [];
+  result.false_optional = [];
+  result.variant = [];
+  result.atomic_sets = [];
+  return result;
 }
 
 function finish(result: AnalysisResult, timeouts: OperationName[]): AnalysisResult {

@@ -4,7 +4,7 @@
 // the CNF over all its variables is the number of configurations. The clauses of each
 // cross-tree constraint are kept apart so that explanations can switch constraints on and off.
 
-import { prepareExport, type BoolExpr, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+import { constraintEncoder, prepareExport, type BoolExpr, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
 
 export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
@@ -120,91 +120,19 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     if (max < n) add(tree, [-counts[max]!]); // children imply the parent, so no guard is needed
   }
 
-  // Constraints: top-level conjunctions split, disjunctions of literals kept as one clause,
-  // anything else named by a Tseitin variable defined in both directions.
+  // Constraints: Tseitin variables defined in both directions (so they are determined); the
+  // clauses that assert a constraint go to that constraint, the definitions to one shared list.
   const definitions: number[][] = [];
-  const define = (e: BoolExpr): number => {
-    switch (e.kind) {
-      case 'var':
-        return e.index + 1;
-      case 'not':
-        return -define(e.operand);
-      case 'and':
-      case 'or': {
-        const lits = e.operands.map(define);
-        const t = fresh();
-        if (e.kind === 'and') {
-          for (const l of lits) add(definitions, [-t, l]);
-          add(definitions, [t, ...lits.map((l) => -l)]);
-        } else {
-          add(definitions, [-t, ...lits]);
-          for (const l of lits) add(definitions, [t, -l]);
-        }
-        return t;
-      }
-      case 'implies': {
-        const a = define(e.left);
-        const b = define(e.right);
-        const t = fresh();
-        add(definitions, [-t, -a, b]);
-        add(definitions, [t, a]);
-        add(definitions, [t, -b]);
-        return t;
-      }
-      case 'equiv': {
-        const a = define(e.left);
-        const b = define(e.right);
-        const t = fresh();
-        add(definitions, [-t, -a, b]);
-        add(definitions, [-t, a, -b]);
-        add(definitions, [t, a, b]);
-        add(definitions, [t, -a, -b]);
-        return t;
-      }
-    }
-  };
-  const disjuncts = (e: BoolExpr, positive: boolean, out: number[]): void => {
-    if (e.kind === 'var') out.push(positive ? e.index + 1 : -(e.index + 1));
-    else if (e.kind === 'not') disjuncts(e.operand, !positive, out);
-    else if (e.kind === 'or' && positive) for (const o of e.operands) disjuncts(o, true, out);
-    else if (e.kind === 'and' && !positive) for (const o of e.operands) disjuncts(o, false, out);
-    else if (e.kind === 'implies' && positive) {
-      disjuncts(e.left, false, out);
-      disjuncts(e.right, true, out);
-    } else {
-      const l = define(e);
-      out.push(positive ? l : -l);
-    }
-  };
-  const clausify = (e: BoolExpr, positive: boolean, out: number[][]): void => {
-    if ((e.kind === 'and' && positive) || (e.kind === 'or' && !positive)) {
-      for (const o of e.operands) clausify(o, positive, out);
-    } else if (e.kind === 'not') {
-      clausify(e.operand, !positive, out);
-    } else if (e.kind === 'implies' && !positive) {
-      clausify(e.left, true, out);
-      clausify(e.right, false, out);
-    } else if (e.kind === 'equiv') {
-      const a = define(e.left);
-      const b = define(e.right);
-      if (positive) {
-        add(out, [-a, b]);
-        add(out, [a, -b]);
-      } else {
-        add(out, [a, b]);
-        add(out, [-a, -b]);
-      }
-    } else {
-      const clause: number[] = [];
-      disjuncts(e, positive, clause);
-      add(out, clause);
-    }
-  };
+  let target: number[][] = [];
+  const encoder = constraintEncoder(fresh, (clause) => add(target, clause), (clause) => add(definitions, clause), { fullDefinitions: true });
   const constraints: EncodedConstraint[] = x.constraints.map((c) => {
     // Without auxiliary variables when the constraint's own CNF is small: every auxiliary
     // variable widens the formula the counter has to cut into components.
     const clauses: number[][] = directCnf(c.expression, true) ?? [];
-    if (clauses.length === 0) clausify(c.expression, true, clauses);
+    if (clauses.length === 0) {
+      target = clauses;
+      encoder.clausify(c.expression);
+    }
     const span = c.source.expression.span;
     const quoted = c.source.prefix === '' && text !== undefined ? text.slice(span.offset, span.offset + span.length) : c.text;
     return { label: `Line ${span.line}: ${quoted.replace(/\s+/g, ' ').trim()}`, line: span.line, clauses };

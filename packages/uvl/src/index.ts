@@ -8,6 +8,7 @@ export { printUvl, printExpression } from './convert/uvl.ts';
 export { toGlencoe } from './convert/glencoe.ts';
 export { toSplot } from './convert/splot.ts';
 export { toCnf, buildCnf, type CnfResult } from './convert/cnf.ts';
+export { constraintEncoder, type ConstraintEncoder } from './convert/tseitin.ts';
 export { UvlExportError, prepareExport, type ExportModel, type ExportConstraint, type BoolExpr, type PrepareOptions } from './convert/common.ts';
 export { modelConstraints } from './semantics.ts';
 export { createMapLoader } from './loader.ts';

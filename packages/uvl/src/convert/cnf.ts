@@ -13,12 +13,10 @@
 //   name line.
 
 import type { UvlModel } from '../ast.ts';
-import { isAlternative, isMandatory, isOptional, isOr, prepareExport, type BoolExpr } from './common.ts';
+import { isAlternative, isMandatory, isOptional, isOr, prepareExport } from './common.ts';
 import { simplify } from './splot.ts';
+import { constraintEncoder } from './tseitin.ts';
 
-const POS = 1;
-const NEG = 2;
-const BOTH = 3;
 const PAIRWISE_LIMIT = 8;
 
 export interface CnfResult {
@@ -150,93 +148,9 @@ export function buildCnf(model: UvlModel): CnfResult {
     }
   }
 
-  // Constraints: Tseitin literal for a subformula, defined for the polarities needed.
-  const encode = (e: BoolExpr, pol: number): number => {
-    switch (e.kind) {
-      case 'var':
-        return e.index + 1;
-      case 'not':
-        return -encode(e.operand, pol === POS ? NEG : pol === NEG ? POS : BOTH);
-      case 'and':
-      case 'or': {
-        const lits = e.operands.map((o) => encode(o, pol));
-        const t = fresh();
-        if (e.kind === 'and') {
-          if (pol & POS) for (const l of lits) add([-t, l]);
-          if (pol & NEG) add([t, ...lits.map((l) => -l)]);
-        } else {
-          if (pol & POS) add([-t, ...lits]);
-          if (pol & NEG) for (const l of lits) add([t, -l]);
-        }
-        return t;
-      }
-      case 'implies': {
-        const a = encode(e.left, pol === POS ? NEG : pol === NEG ? POS : BOTH);
-        const b = encode(e.right, pol);
-        const t = fresh();
-        if (pol & POS) add([-t, -a, b]);
-        if (pol & NEG) {
-          add([t, a]);
-          add([t, -b]);
-        }
-        return t;
-      }
-      case 'equiv': {
-        const a = encode(e.left, BOTH);
-        const b = encode(e.right, BOTH);
-        const t = fresh();
-        if (pol & POS) {
-          add([-t, -a, b]);
-          add([-t, a, -b]);
-        }
-        if (pol & NEG) {
-          add([t, a, b]);
-          add([t, -a, -b]);
-        }
-        return t;
-      }
-    }
-  };
-  /** The literals of a constraint that is a disjunction, encoding only the parts that are not. */
-  const disjuncts = (e: BoolExpr, positive: boolean, out: number[]): void => {
-    if (e.kind === 'var') out.push(positive ? e.index + 1 : -(e.index + 1));
-    else if (e.kind === 'not') disjuncts(e.operand, !positive, out);
-    else if (e.kind === 'or' && positive) for (const o of e.operands) disjuncts(o, true, out);
-    else if (e.kind === 'and' && !positive) for (const o of e.operands) disjuncts(o, false, out);
-    else if (e.kind === 'implies' && positive) {
-      disjuncts(e.left, false, out);
-      disjuncts(e.right, true, out);
-    } else {
-      const l = encode(e, positive ? POS : NEG);
-      out.push(positive ? l : -l);
-    }
-  };
-  /** Adds a constraint as clauses: conjunctions split, disjunctions become one clause. */
-  const clausify = (e: BoolExpr, positive: boolean): void => {
-    if ((e.kind === 'and' && positive) || (e.kind === 'or' && !positive)) {
-      for (const o of e.operands) clausify(o, positive);
-    } else if (e.kind === 'not') {
-      clausify(e.operand, !positive);
-    } else if (e.kind === 'implies' && !positive) {
-      clausify(e.left, true);
-      clausify(e.right, false);
-    } else if (e.kind === 'equiv') {
-      const a = encode(e.left, BOTH);
-      const b = encode(e.right, BOTH);
-      if (positive) {
-        add([-a, b]);
-        add([a, -b]);
-      } else {
-        add([a, b]);
-        add([-a, -b]);
-      }
-    } else {
-      const clause: number[] = [];
-      disjuncts(e, positive, clause);
-      add(clause);
-    }
-  };
-  for (const c of x.constraints) clausify(c.expression, true);
+  // Constraints: Tseitin literals defined for the polarities needed (flamapy's size, one direction where one suffices).
+  const constraints = constraintEncoder(fresh, add, add);
+  for (const c of x.constraints) constraints.clausify(c.expression);
 
   return { variables: next, featureVariables: x.names.length, clauses, names: x.names, leftOut: x.leftOut };
 }
