@@ -4,7 +4,7 @@
 // the CNF over all its variables is the number of configurations. The clauses of each
 // cross-tree constraint are kept apart so that explanations can switch constraints on and off.
 
-import { constraintEncoder, prepareExport, type BoolExpr, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+import { constraintEncoder, distributeCnf, prepareExport, simplifyClause, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
 
 export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
@@ -34,6 +34,8 @@ export interface EncodedModel {
 }
 
 const PAIRWISE_LIMIT = 8;
+/** Largest CNF by distribution a constraint gets instead of Tseitin variables. */
+const DIRECT_CLAUSES = 24;
 
 export interface EncodeOptions {
   /**
@@ -56,13 +58,9 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
 
   const tree: number[][] = [];
   const add = (out: number[][], clause: number[]): void => {
-    // Drop repeated literals and tautologies (shared names can make both).
-    const seen = new Set<number>();
-    for (const l of clause) {
-      if (seen.has(-l)) return;
-      seen.add(l);
-    }
-    out.push([...seen]);
+    // Shared names can repeat a literal or make a tautology.
+    const c = simplifyClause(clause);
+    if (c) out.push(c);
   };
 
   /**
@@ -128,7 +126,7 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
   const constraints: EncodedConstraint[] = x.constraints.map((c) => {
     // Without auxiliary variables when the constraint's own CNF is small: every auxiliary
     // variable widens the formula the counter has to cut into components.
-    const clauses: number[][] = directCnf(c.expression, true) ?? [];
+    const clauses: number[][] = distributeCnf(c.expression, DIRECT_CLAUSES) ?? [];
     if (clauses.length === 0) {
       target = clauses;
       encoder.clausify(c.expression);
@@ -150,88 +148,4 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     nodeVar,
     sharedNames: x.names.length !== features.length,
   };
-}
-
-const DIRECT_CLAUSES = 24;
-const DIRECT_WIDTH = 24;
-
-/**
- * The CNF of an expression by distribution, without auxiliary variables, or undefined when it
- * would have more than DIRECT_CLAUSES clauses or a clause longer than DIRECT_WIDTH. A
- * tautology gives undefined as well (its clauses are all dropped; the caller's encoding copes).
- */
-function directCnf(e: BoolExpr, positive: boolean): number[][] | undefined {
-  switch (e.kind) {
-    case 'var':
-      return [[positive ? e.index + 1 : -(e.index + 1)]];
-    case 'not':
-      return directCnf(e.operand, !positive);
-    case 'and':
-    case 'or': {
-      const parts: number[][][] = [];
-      for (const o of e.operands) {
-        const p = directCnf(o, positive);
-        if (!p) return undefined;
-        parts.push(p);
-      }
-      return (e.kind === 'and') === positive ? concat(parts) : product(parts);
-    }
-    case 'implies': {
-      const l = directCnf(e.left, !positive);
-      const r = directCnf(e.right, positive);
-      if (!l || !r) return undefined;
-      return positive ? product([l, r]) : concat([l, r]);
-    }
-    case 'equiv': {
-      // a <=> b is (!a | b) & (a | !b); its negation is (a | b) & (!a | !b).
-      const a = directCnf(e.left, true);
-      const na = directCnf(e.left, false);
-      const b = directCnf(e.right, true);
-      const nb = directCnf(e.right, false);
-      if (!a || !na || !b || !nb) return undefined;
-      const first = positive ? product([na, b]) : product([a, b]);
-      const second = positive ? product([a, nb]) : product([na, nb]);
-      if (!first || !second) return undefined;
-      return concat([first, second]);
-    }
-  }
-}
-
-function concat(parts: (number[][] | undefined)[]): number[][] | undefined {
-  const out: number[][] = [];
-  for (const p of parts) {
-    if (!p) return undefined;
-    out.push(...p);
-    if (out.length > DIRECT_CLAUSES) return undefined;
-  }
-  return out;
-}
-
-/** The CNF of a disjunction of CNFs: every choice of one clause from each, joined. */
-function product(parts: (number[][] | undefined)[]): number[][] | undefined {
-  let acc: number[][] = [[]];
-  for (const p of parts) {
-    if (!p) return undefined;
-    const next: number[][] = [];
-    for (const a of acc) {
-      for (const b of p) {
-        const joined = joinClauses(a, b);
-        if (joined === null) continue; // a tautology: always true
-        if (joined.length > DIRECT_WIDTH) return undefined;
-        next.push(joined);
-        if (next.length > DIRECT_CLAUSES) return undefined;
-      }
-    }
-    acc = next;
-  }
-  return acc;
-}
-
-function joinClauses(a: number[], b: number[]): number[] | null {
-  const out = a.slice();
-  for (const l of b) {
-    if (out.includes(-l)) return null;
-    if (!out.includes(l)) out.push(l);
-  }
-  return out;
 }

@@ -6,7 +6,7 @@ export { checkDiagnostics, checkUvl, type CheckResult } from './check.ts';
 export { countModel, flattenModel, type ModelCounts, type FlatModel, type FlatFeature, type FlatConstraint, type Relation } from './semantics.ts';
 export { printUvl, printExpression } from './convert/uvl.ts';
 export { toGlencoe } from './convert/glencoe.ts';
-export { toSplot } from './convert/splot.ts';
+export { toSplot, distributeCnf, simplify as simplifyClause } from './convert/splot.ts';
 export { toCnf, buildCnf, type CnfResult } from './convert/cnf.ts';
 export { constraintEncoder, type ConstraintEncoder } from './convert/tseitin.ts';
 export { UvlExportError, prepareExport, type ExportModel, type ExportConstraint, type BoolExpr, type PrepareOptions } from './convert/common.ts';
