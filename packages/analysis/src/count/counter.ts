@@ -92,7 +92,6 @@ class ComponentCounter {
   private readonly cache = new Map<string, bigint>();
   private cacheChars = 0;
   private steps = 0;
-  stats = { decisions: 0, conflicts: 0, cacheHits: 0, components: 0, compVars: 0 };
 
   constructor(numVars: number, input: number[][], deadline: Deadline) {
     this.n = numVars;
@@ -341,8 +340,6 @@ class ComponentCounter {
       const v = varLists[id];
       if (!v) continue;
       const cl = clauseLists[id]!;
-      this.stats.components++;
-      this.stats.compVars += v.length;
       out.push({ vars: v, clauses: cl, key: componentKey(v, cl), branchVar: best[id]! });
     }
     return out;
@@ -399,7 +396,6 @@ class ComponentCounter {
         while (f.product !== 0n && f.sub < subs.length) {
           const known = this.cache.get(subs[f.sub]!.key);
           if (known === undefined) break;
-          this.stats.cacheHits++;
           f.product *= known;
           f.sub++;
         }
@@ -427,9 +423,7 @@ class ComponentCounter {
       const v = f.comp.branchVar;
       f.trailStart = this.trailSize;
       this.assign(f.branch === 0 ? (v << 1) | 1 : v << 1);
-      this.stats.decisions++;
       if (!this.propagate()) {
-        this.stats.conflicts++;
         this.undo(f.trailStart);
         f.branch++;
         continue;

@@ -82,8 +82,8 @@ export class SatSolver {
 
   private modelValues = new Int8Array(0);
   private conflictCore: number[] = [];
-  /** Statistics, for the benchmark and tests. */
-  stats = { conflicts: 0, decisions: 0, propagations: 0, solves: 0 };
+  /** Conflicts so far: the search looks at the clock every 256 of them. */
+  private conflicts = 0;
 
   constructor(numVars = 0) {
     this.ensureVars(numVars);
@@ -536,7 +536,6 @@ export class SatSolver {
    * unsatisfiable with the clauses (empty when the clauses alone are).
    */
   solve(assumptions: ArrayLike<number> = [], deadline: Deadline = Deadline.none()): SolveStatus {
-    this.stats.solves++;
     this.conflictCore = [];
     if (!this.ok) return 'unsat';
     // Operations make thousands of short calls: each one checks the clock before it starts.
@@ -569,13 +568,13 @@ export class SatSolver {
   }
 
   private search(budget: number, assume: number[], deadline: Deadline): SolveStatus | undefined {
-    let conflicts = 0;
+    let sinceRestart = 0;
     let steps = 0;
     for (;;) {
       const confl = this.propagate();
       if (confl !== null) {
-        this.stats.conflicts++;
-        conflicts++;
+        this.conflicts++;
+        sinceRestart++;
         if (this.decisionLevel === 0) {
           this.ok = false;
           return 'unsat';
@@ -594,10 +593,10 @@ export class SatSolver {
         }
         this.varInc /= 0.95;
         this.clauseInc /= 0.999;
-        if ((this.stats.conflicts & 255) === 0 && deadline.expired()) return 'timeout';
+        if ((this.conflicts & 255) === 0 && deadline.expired()) return 'timeout';
         continue;
       }
-      if (conflicts >= budget) return undefined; // restart
+      if (sinceRestart >= budget) return undefined; // restart
       if ((++steps & 4095) === 0 && deadline.expired()) return 'timeout';
       if (this.learnts.length >= this.maxLearnts + this.trailSize) {
         this.reduceLearnts();
@@ -618,7 +617,6 @@ export class SatSolver {
         }
       }
       if (next === -1) {
-        this.stats.decisions++;
         next = this.pickBranch();
         if (next === -1) {
           this.saveModel();
@@ -647,11 +645,6 @@ export class SatSolver {
 
   failedAssumptions(): number[] {
     return this.conflictCore.slice();
-  }
-
-  /** Whether the clauses alone are known unsatisfiable. */
-  get inconsistent(): boolean {
-    return !this.ok;
   }
 
   /** The value a literal has at the top level (after the unit clauses): 1, -1 or 0 (unknown). */
