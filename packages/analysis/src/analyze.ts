@@ -98,16 +98,12 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
 
   const sample = models[0]!;
   result.sample_configuration = featureVars.filter((v) => sample[v]! > 0).map((v) => names[v - 1]!).sort(byName);
-  const core: string[] = [];
-  const dead: string[] = [];
-  const variant: string[] = [];
-  for (const v of featureVars) {
-    const b = backbone.value[v]!;
-    (b > 0 ? core : b < 0 ? dead : variant).push(names[v - 1]!);
-  }
-  result.core = core.sort(byName);
-  result.dead = dead.sort(byName);
-  result.variant = variant.sort(byName);
+  const byFeatureName = (a: number, b: number) => byName(names[a - 1]!, names[b - 1]!);
+  const deadVars = featureVars.filter((v) => backbone.value[v]! < 0).sort(byFeatureName);
+  const nameOf = (v: number) => names[v - 1]!;
+  result.core = featureVars.filter((v) => backbone.value[v]! > 0).sort(byFeatureName).map(nameOf);
+  result.dead = deadVars.map(nameOf);
+  result.variant = featureVars.filter((v) => backbone.value[v] === 0).sort(byFeatureName).map(nameOf);
 
   // The count: the tree formula when nothing crosses the tree, else the component counter.
   if (options.skipCount) {
@@ -133,31 +129,29 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
 
   // Explanations: why each dead feature is dead, and why each false-optional one is forced.
+  const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]> }[] = deadVars.map((v) => ({
+    name: names[v - 1]!,
+    assumptions: [v],
+    into: result.explanations.dead,
+  }));
+  const seen = new Set<string>();
+  for (const i of falseOptional ?? []) {
+    const node = enc.flat.features[i]!;
+    if (seen.has(node.name)) continue;
+    seen.add(node.name);
+    anomalies.push({ name: node.name, assumptions: [enc.nodeVar[node.parent]!, -enc.nodeVar[i]!], into: result.explanations.false_optional });
+  }
   timed('explanations', () => {
-    const reasons: Record<string, 'tree'> = {};
-    for (const name of result.dead!) {
-      const why = explain([enc.names.indexOf(name) + 1]);
-      if (why === null) return timeouts.push('explanations');
-      if (why === undefined) continue;
-      result.explanations.dead[name] = why;
-      if (why.length === 0) reasons[name] = 'tree';
-    }
-    if (falseOptional !== null) {
-      const seen = new Set<string>();
-      for (const i of falseOptional) {
-        const node = enc.flat.features[i]!;
-        if (seen.has(node.name)) continue;
-        seen.add(node.name);
-        const parent = enc.nodeVar[node.parent]!;
-        const why = explain([parent, -enc.nodeVar[i]!]);
-        if (why === null) return timeouts.push('explanations');
-        if (why === undefined) continue;
-        result.explanations.false_optional[node.name] = why;
-        if (why.length === 0) reasons[node.name] = 'tree';
+    for (const anomaly of anomalies) {
+      const why = explain(anomaly.assumptions);
+      if (why === null) {
+        timeouts.push('explanations');
+        return;
       }
+      if (why === undefined) continue;
+      anomaly.into[anomaly.name] = why;
+      if (why.length === 0) (result.reasons ??= {})[anomaly.name] = 'tree';
     }
-    if (Object.keys(reasons).length > 0) result.reasons = reasons;
-    return 0;
   });
   return finish(result, timeouts);
 }
