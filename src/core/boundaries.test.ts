@@ -49,4 +49,18 @@ describe('module boundaries', () => {
       .map((spec) => `${relative(projectPath(), file)} imports ${spec}`));
     assert.deepEqual(violations, []);
   });
+
+  it('packages/analysis imports only its own files and the UVL library entry point', () => {
+    const analysis = projectPath('packages/analysis/src');
+    const uvlEntry = projectPath('packages/uvl/src/index.ts');
+    const files = sourceFiles(analysis).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('.support.ts'));
+    assert.ok(files.length > 0, 'the analysis engine exists');
+    const violations = files.flatMap((file) => importsOf(file)
+      .filter((spec) => {
+        const target = resolve(dirname(file), spec);
+        return !spec.startsWith('.') || spec.endsWith('.support.ts') || (!target.startsWith(analysis + sep) && target !== uvlEntry);
+      })
+      .map((spec) => `${relative(projectPath(), file)} imports ${spec}`));
+    assert.deepEqual(violations, []);
+  });
 });
