@@ -7,9 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { startTypeScriptWorker } from '../src/core/worker.ts';
 import { countConfigurations, Deadline, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
+import { fileLoader } from '../src/cli/uvl-commands.ts';
 
 interface Job {
   path: string;
@@ -29,7 +31,7 @@ interface Outcome {
 if (!isMainThread) {
   const job = workerData as Job;
   const text = readFileSync(job.file, 'utf8');
-  const { model } = parseUvl(text, { fileName: job.file, loader: diskLoader(job.file) });
+  const { model } = parseUvl(text, { fileName: job.file, loader: fileLoader });
   const enc = satEncoding(model, text);
   let start = performance.now();
   const count = enc.names.length === 0 ? 0n : countConfigurations(model, enc, Deadline.after(job.timeoutMs), text);
@@ -48,20 +50,6 @@ if (!isMainThread) {
   parentPort!.postMessage(outcome);
 } else {
   await main();
-}
-
-/** Imports resolved on disk next to the importing file (the corpus' composition models). */
-function diskLoader(importer: string) {
-  const files = new Map<string, string>();
-  return ({ relativePath, importer: from }: { relativePath: string; importer?: string }) => {
-    const path = resolve(dirname(from ?? importer), relativePath);
-    try {
-      if (!files.has(path)) files.set(path, readFileSync(path, 'utf8'));
-      return { fileName: path, text: files.get(path)! };
-    } catch {
-      return undefined;
-    }
-  };
 }
 
 async function main(): Promise<void> {
@@ -123,9 +111,7 @@ function fmt(ms: number): string {
 
 function runOne(job: Job): Promise<Outcome> {
   return new Promise((resolvePromise) => {
-    // Workers do not inherit the tsx loader: a tiny ES module registers it, then loads this file.
-    const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(import.meta.url)});`;
-    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
+    const worker = startTypeScriptWorker(new URL(import.meta.url), {
       workerData: job,
       resourceLimits: { maxOldGenerationSizeMb: 4096 },
     });
