@@ -74,6 +74,9 @@ describe('hub uvl analyze', () => {
     assert.equal(line!.metrics.features, 6);
     assert.equal(line!.metrics.constraints, 3);
     assert.equal(typeof line!.timings_ms, 'object');
+    // The contract's example names the parse among the timings; the command measures it.
+    assert.equal(typeof line!.timings_ms.parse, 'number');
+    assert.equal(typeof line!.timings_ms.count, 'number');
   });
 
   it('a void model: satisfiable false, count 0, empty core and dead, the explanation of the void', () => {
