@@ -157,12 +157,6 @@ export async function allRevisions(db: DbOrTrx): Promise<{ id: number; revision:
   return rows.map((r) => ({ id: Number(r.id), revision: Number(r.revision) }));
 }
 
-export async function revisions(db: DbOrTrx, datasetIds: number[]): Promise<Map<number, number>> {
-  if (datasetIds.length === 0) return new Map();
-  const rows = await db.selectFrom('data_set').select(['id', 'revision']).where('id', 'in', datasetIds).execute();
-  return new Map(rows.map((r) => [Number(r.id), Number(r.revision)]));
-}
-
 export async function allIds(db: DbOrTrx): Promise<number[]> {
   const rows = await db.selectFrom('data_set').select('id').orderBy('id').execute();
   return rows.map((r) => Number(r.id));

@@ -315,6 +315,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     return { model, check };
   }
 
+  /** The push as the upload form and the API answer it: ok with the DOI, or partial with the reason. */
+  async function pushOutcome(datasetId: number): Promise<Exclude<UploadOutcome, { status: 'invalid' }>> {
+    const pushed = await push(datasetId);
+    if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
+    return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
+  }
+
   /** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
   async function push(datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string }> {
     const saved = 'The dataset was saved, but it could not be published';
@@ -504,9 +511,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       }
       await claim.discard().catch((e) => ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
       await contentChanged(datasetId);
-      const pushed = await push(datasetId);
-      if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
-      return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
+      return pushOutcome(datasetId);
     },
 
     /**
@@ -760,20 +765,20 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         const message = 'The dataset has no description: set one (PUT /api/v1/datasets/<id>) before publishing.';
         throw badRequest(message, { message, field: 'description' });
       }
-      const pushed = await push(datasetId);
-      if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
-      return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(pushed.doi) };
+      return pushOutcome(datasetId);
     },
 
     // ---- explore (service contract) -------------------------------------------------------------
 
     async getSearchDocuments(datasetIds: number[]) {
-      // The revision is read before the content: a write in between leaves the row one revision
-      // behind (re-indexed by that write's event, or at the next start), never marked as current.
-      const revisions = await repo.revisions(db, datasetIds);
-      return (await summaries(datasetIds)).map((d) => ({
+      // The revision comes with the dataset row, read before its parts: a write in between leaves
+      // the row one revision behind (re-indexed by that write's event, or at the next start), never
+      // marked as current.
+      const rows = await repo.findByIds(db, datasetIds);
+      const revisions = new Map(rows.map((r) => [r.id, r.revision]));
+      return (await summariesOf(rows, datasetIds)).map((d) => ({
         id: d.id,
-        revision: revisions.get(d.id) ?? 0,
+        revision: revisions.get(d.id)!,
         synchronized: d.synchronized,
         featureModelCount: d.featureModels.length,
         createdAt: d.createdAt,
