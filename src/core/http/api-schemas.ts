@@ -12,6 +12,9 @@ const coercing = new Ajv({ ...options, coerceTypes: 'array' });
 const exact = new Ajv({ ...options, coerceTypes: false });
 for (const ajv of [coercing, exact]) addFormats.default(ajv);
 
+/** Whether a request URL or route path is the JSON API's (`/api/v1` and below). */
+export const isApiUrl = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
+
 export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
   return (httpPart === 'body' ? exact : coercing).compile(schema);
 }

@@ -1,10 +1,9 @@
 import fastifySwagger from '@fastify/swagger';
 import { defineModule } from '../../core/modules.ts';
 import { tooManyRequests } from '../../core/http/errors.ts';
+import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
 import { createApiService } from './api.service.ts';
 import { apiRoutes } from './api.routes.ts';
-
-const isApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
 
 export const apiModule = defineModule({
   name: 'api',

@@ -1,10 +1,8 @@
 import { defineModule } from '../../core/modules.ts';
 import { forbidden, unauthorized } from '../../core/http/errors.ts';
+import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
 import { createTokensService } from './tokens.service.ts';
 import { tokensRoutes } from './tokens.routes.ts';
-
-/** Only the API takes tokens: elsewhere an Authorization header is not ours (the deploy webhook has its own). */
-const isApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
 
 export const tokensModule = defineModule({
   name: 'tokens',
@@ -16,6 +14,7 @@ export const tokensModule = defineModule({
     // sent along (auth resolves the session in onRequest), whatever the module order.
     app.addHook('preParsing', async (request) => {
       const header = request.headers.authorization;
+      // Only the API takes tokens: elsewhere an Authorization header is not ours (the deploy webhook has its own).
       if (header === undefined || !isApi(request.url)) return;
       const match = /^Bearer +(\S+) *$/.exec(header);
       if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
