@@ -1,36 +1,25 @@
 // Browser journey of issue 13: create a token on /profile/tokens, use it, revoke it, and read the
 // API reference at /api/docs (rendered by Swagger UI from the hub's own OpenAPI document).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+import { browserSkipReason, useBrowserServer, screenshotPath } from './support.ts';
 
 const skip = browserSkipReason();
 
 describe('tokens and the API reference in Chromium', { skip }, () => {
-  let server: TestServer;
-  let browser: Browser;
-  before(async () => {
-    server = await startTestServer({ seed: true });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const journey = useBrowserServer({ seed: true });
 
   it('creates a token shown once, uses it, revokes it', async () => {
-    const page = await browser.newPage();
+    const page = await journey.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.goto(`${server.baseUrl}/login`);
+    await page.goto(`${journey.server.baseUrl}/login`);
     await page.fill('#email', 'user1@example.com');
     await page.fill('#password', '1234');
-    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('button[type="submit"]')]);
-    await page.goto(`${server.baseUrl}/profile/summary`);
-    await Promise.all([page.waitForURL(`${server.baseUrl}/profile/tokens`), page.click('text=Access tokens')]);
+    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('button[type="submit"]')]);
+    await page.goto(`${journey.server.baseUrl}/profile/summary`);
+    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/profile/tokens`), page.click('text=Access tokens')]);
     await page.fill('#name', 'Notebook');
     await page.check('#scope-write');
     await page.fill('#expires_in_days', '90');
@@ -38,27 +27,27 @@ describe('tokens and the API reference in Chromium', { skip }, () => {
     const token = await page.inputValue('#new-token');
     assert.match(token, /^hub_/);
     await page.screenshot({ path: screenshotPath('api-tokens'), fullPage: true });
-    const used = await fetch(`${server.baseUrl}/api/v1/datasets/`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name": "From the notebook"}' });
+    const used = await fetch(`${journey.server.baseUrl}/api/v1/datasets/`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name": "From the notebook"}' });
     assert.equal(used.status, 201);
-    await page.goto(`${server.baseUrl}/profile/tokens`);
+    await page.goto(`${journey.server.baseUrl}/profile/tokens`);
     assert.equal(await page.locator('#new-token').count(), 0, 'shown once');
     assert.notEqual((await page.textContent('tr[data-token-id] .last-used'))?.trim(), 'never');
     await Promise.all([page.waitForLoadState('load'), page.click('tr[data-token-id] button:has-text("Revoke")')]);
     assert.match(await page.textContent('#token-table') ?? '', /Revoked/);
-    const refused = await fetch(`${server.baseUrl}/api/v1/datasets/`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetch(`${journey.server.baseUrl}/api/v1/datasets/`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(refused.status, 401);
     assert.deepEqual(errors, []);
     await page.close();
   });
 
   it('renders the OpenAPI document at /api/docs', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const page = await journey.browser.newPage({ viewport: { width: 1280, height: 1400 } });
     const errors: string[] = [];
     const external: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('request', (r) => { if (!r.url().startsWith(server.baseUrl) && !r.url().startsWith('data:')) external.push(r.url()); });
-    await page.goto(`${server.baseUrl}/api/docs`);
+    page.on('request', (r) => { if (!r.url().startsWith(journey.server.baseUrl) && !r.url().startsWith('data:')) external.push(r.url()); });
+    await page.goto(`${journey.server.baseUrl}/api/docs`);
     await page.waitForSelector('.opblock-summary-path');
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const expected of ['/api/v1/datasets/{id}/files', '/api/v1/datasets/{id}/publish', '/api/v1/files/{file_id}', '/api/v1/search']) {

@@ -3,7 +3,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { after, before } from 'node:test';
 import { projectPath } from '../../src/core/config.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = projectPath('test-output', 'screenshots');
@@ -23,6 +25,24 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+/**
+ * Registers the suite's hooks: a test server (with `options`) and Chromium start before the
+ * tests and close after them. Read `server` and `browser` from the returned object in the tests.
+ */
+export function useBrowserServer(options: TestServerOptions = { seed: true }): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startTestServer(options);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { get server() { return server!; }, get browser() { return browser!; } };
 }
 
 export function screenshotPath(name: string): string {
