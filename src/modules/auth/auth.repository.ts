@@ -75,6 +75,14 @@ export async function voidTokens(db: DbOrTrx, userId: number, purpose: AccountTo
     .where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
+/**
+ * Takes the write lock on a user's row until the transaction ends (a no-op update locks the row
+ * on PostgreSQL and MariaDB; SQLite has one writer at a time anyway).
+ */
+export async function lockUserRow(trx: DbOrTrx, userId: number): Promise<void> {
+  await trx.updateTable('user').set({ id: userId }).where('id', '=', userId).execute();
+}
+
 export async function countTokensSince(db: DbOrTrx, userId: number, purpose: AccountTokenTable['purpose'], since: string): Promise<number> {
   const row = await db.selectFrom('account_token').select((eb) => eb.fn.countAll().as('count'))
     .where('user_id', '=', userId).where('purpose', '=', purpose).where('created_at', '>=', since).executeTakeFirstOrThrow();

@@ -109,14 +109,36 @@ export function createAuthService(ctx: ModuleContext) {
     ({ id: user.id, email: user.email, created_at: user.created_at, credentials_changed_at: user.credentials_changed_at });
 
   /** A new random token: the link carries it, the database keeps its hash. */
-  async function issueToken(userId: number, purpose: 'reset' | 'email', newEmail: string | null): Promise<string> {
+  function tokenRow(userId: number, purpose: 'reset' | 'email', newEmail: string | null) {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await repo.insertToken(db, {
+    const row = {
       user_id: userId, purpose, token_hash: sha256(token), new_email: newEmail,
       created_at: new Date(now).toISOString(), expires_at: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
-    });
+    };
+    return { token, row };
+  }
+
+  async function issueToken(userId: number, purpose: 'reset' | 'email', newEmail: string | null): Promise<string> {
+    const { token, row } = tokenRow(userId, purpose, newEmail);
+    await repo.insertToken(db, row);
     return token;
+  }
+
+  /**
+   * A reset token unless the account had its hourly share already. The count and the insert
+   * run under a lock on the user's row, so requests racing each other (the form answers before
+   * this runs) or arriving at other instances cannot all pass the check.
+   */
+  async function issueResetTokenWithinLimit(userId: number): Promise<string | undefined> {
+    return db.transaction().execute(async (trx) => {
+      await repo.lockUserRow(trx, userId);
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+      if (await repo.countTokensSince(trx, userId, 'reset', hourAgo) >= MAX_RESET_EMAILS_PER_HOUR) return undefined;
+      const { token, row } = tokenRow(userId, 'reset', null);
+      await repo.insertToken(trx, row);
+      return token;
+    });
   }
 
   /** The usable token behind a link, or undefined (used, expired, unknown or malformed). */
@@ -196,12 +218,11 @@ export function createAuthService(ctx: ModuleContext) {
     async requestPasswordReset(emailInput: string): Promise<void> {
       const user = await findUserByEmail(normalizeEmail(emailInput));
       if (!user) return;
-      const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-      if (await repo.countTokensSince(db, user.id, 'reset', hourAgo) >= MAX_RESET_EMAILS_PER_HOUR) {
+      const token = await issueResetTokenWithinLimit(user.id);
+      if (token === undefined) {
         ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
         return;
       }
-      const token = await issueToken(user.id, 'reset', null);
       await ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl()}/reset-password/${token}`));
     },
 
