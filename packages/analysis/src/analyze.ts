@@ -7,7 +7,7 @@ import type { UvlModel } from '../../uvl/src/index.ts';
 import { countCnf } from './count/counter.ts';
 import { treeFormulaCount } from './count/tree-formula.ts';
 import { Deadline } from './deadline.ts';
-import { encodeModel, type EncodedModel } from './encode.ts';
+import { PAIRWISE_LIMIT, encodeModel, type EncodedModel } from './encode.ts';
 import { atomicSets } from './ops/atomic-sets.ts';
 import { solverBackbone } from './ops/backbone.ts';
 import { Explainer } from './ops/explain.ts';
@@ -200,7 +200,8 @@ export function satEncoding(model: UvlModel, text?: string): EncodedModel {
 /** The exact number of configurations, or null past the deadline. */
 export function countConfigurations(model: UvlModel, satEncoding: EncodedModel, deadline: Deadline, text?: string): bigint | null {
   if (satEncoding.constraints.length === 0 && !satEncoding.sharedNames) return treeFormulaCount(satEncoding.flat);
-  const enc = encodeModel(model, text);
+  // The counter wants linear counters for wide alternative groups; otherwise the SAT encoding is the same.
+  const enc = satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
   const clauses: number[][] = [...enc.tree, ...enc.definitions];
   for (const k of enc.constraints) clauses.push(...k.clauses);
   return countCnf(enc.numVars, clauses, deadline);

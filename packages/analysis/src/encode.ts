@@ -20,9 +20,13 @@ export interface EncodedModel {
   names: string[];
   featureVars: number;
   numVars: number;
-  /** The tree: the root, parent-child links, groups (with the counters' definitions). */
+  /** What the tree asserts: the root, parent-child links, group bounds (over the counters). */
   tree: number[][];
-  /** Definitions of the constraints' auxiliary variables: satisfiable for any feature assignment. */
+  /**
+   * Definitions of every auxiliary variable (group counters, constraints' Tseitin variables):
+   * satisfiable for any feature assignment, and then with one value for each auxiliary variable.
+   * Kept apart from what the model asserts so that the model can be negated (edit classes).
+   */
   definitions: number[][];
   constraints: EncodedConstraint[];
   /** Constraints the Boolean analysis cannot express (arithmetic, aggregates, strings, unknown names). */
@@ -31,9 +35,12 @@ export interface EncodedModel {
   nodeVar: Int32Array;
   /** Whether two tree nodes share a name (then the tree formula does not apply). */
   sharedNames: boolean;
+  /** The most children of an alternative group this encoding wrote pairwise. */
+  widestPairwiseGroup: number;
 }
 
-const PAIRWISE_LIMIT = 8;
+/** Largest alternative group encoded pairwise by default (the counter's encoding). */
+export const PAIRWISE_LIMIT = 8;
 /** Largest CNF by distribution a constraint gets instead of Tseitin variables. */
 const DIRECT_CLAUSES = 24;
 
@@ -90,6 +97,8 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     return prev;
   };
 
+  const definitions: number[][] = [];
+  let widestPairwiseGroup = 0;
   add(tree, [nodeVar[0]!]);
   for (const r of x.flat.relations) {
     const p = nodeVar[r.parent]!;
@@ -105,6 +114,7 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     if (min >= 1) add(tree, [-p, ...kids]);
     if (max >= n && min <= 1) continue;
     if (max === 1 && min <= 1 && n <= pairwiseLimit) {
+      widestPairwiseGroup = Math.max(widestPairwiseGroup, n);
       for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) add(tree, [-kids[i]!, -kids[j]!]);
       continue;
     }
@@ -113,14 +123,13 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
       continue;
     }
     const width = max < n ? max + 1 : min;
-    const counts = atLeastCounters(kids, width, tree);
+    const counts = atLeastCounters(kids, width, definitions);
     if (min >= 2) add(tree, [-p, counts[min - 1]!]);
     if (max < n) add(tree, [-counts[max]!]); // children imply the parent, so no guard is needed
   }
 
   // Constraints: Tseitin variables defined in both directions (so they are determined); the
   // clauses that assert a constraint go to that constraint, the definitions to one shared list.
-  const definitions: number[][] = [];
   let target: number[][] = [];
   const encoder = constraintEncoder(fresh, (clause) => add(target, clause), (clause) => add(definitions, clause), { fullDefinitions: true });
   const constraints: EncodedConstraint[] = x.constraints.map((c) => {
@@ -147,5 +156,6 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     ignored: x.leftOut.length,
     nodeVar,
     sharedNames: x.names.length !== features.length,
+    widestPairwiseGroup,
   };
 }

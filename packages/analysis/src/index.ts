@@ -7,3 +7,4 @@ export { SatSolver, type SolveStatus } from './sat/solver.ts';
 export { countCnf } from './count/counter.ts';
 export { cnfBackbone, type Backbone } from './ops/backbone.ts';
 export { Deadline } from './deadline.ts';
+export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
