@@ -1,9 +1,8 @@
 // `hub db:*`, `hub doi:map` and `hub serve` (decisions section 1).
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import type { ModuleContext, loadModules } from '../core/modules.ts';
+import type { FileStore } from '../core/storage/index.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
 const silentLog = {
@@ -31,7 +30,12 @@ export async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited
   const db = connect(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    return await work(createModuleContext(config, db, silentLog, modules), modules);
+    const ctx = createModuleContext(config, db, silentLog, modules);
+    try {
+      return await work(ctx, modules);
+    } finally {
+      await ctx.store.close();
+    }
   } finally {
     await db.destroy();
   }
@@ -106,18 +110,23 @@ async function resetDatabase(): Promise<void> {
   } finally {
     await db.destroy();
   }
-  removeStoredFiles(config.workingDir, config.uploadsDir);
+  const { createFileStore } = await import('../core/storage/index.ts');
+  const store = createFileStore(config);
+  try {
+    await removeStoredFiles(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /**
  * The files of the rows a reset dropped: `user_<id>/` folders and the staging folder `temp/`
- * under the uploads folder (decisions section 7). Left behind, they would belong to whoever gets
- * the same user and dataset ids next. Nothing else in the uploads folder is touched.
+ * of the store (uploads folder or S3 prefix, decisions section 7). Left behind, they would belong
+ * to whoever gets the same user and dataset ids next. Nothing else in the store is touched.
  */
-function removeStoredFiles(workingDir: string, uploadsDir: string): void {
-  const uploads = resolve(workingDir, uploadsDir);
-  if (!existsSync(uploads)) return;
-  for (const entry of readdirSync(uploads)) {
-    if (entry === 'temp' || /^user_\d+$/.test(entry)) rmSync(join(uploads, entry), { recursive: true, force: true });
+async function removeStoredFiles(store: FileStore): Promise<void> {
+  const tops = new Set((await store.list('')).map((object) => object.key.split('/')[0]!));
+  for (const top of tops) {
+    if (top === 'temp' || /^user_\d+$/.test(top)) await store.deletePrefix(`${top}/`);
   }
 }

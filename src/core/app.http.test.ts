@@ -108,7 +108,8 @@ describe('pages and guards', () => {
     assert.ok(templates.length > 5);
     for (const path of templates) {
       const text = readFileSync(path, 'utf8');
-      for (const tag of text.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="/, `${path}: inline <script>`);
+      // A JSON-LD data block is never executed (the CSP does not apply to it); any other script has a src.
+      for (const tag of text.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="|\stype="application\/ld\+json"/, `${path}: inline <script>`);
       assert.doesNotMatch(text, /<style\b/, `${path}: <style> element`);
       assert.doesNotMatch(text, /\sstyle="/, `${path}: style attribute`);
       assert.doesNotMatch(text, /\son[a-z]+="/, `${path}: on* handler`);
@@ -138,6 +139,30 @@ for (const dialect of testDialects()) {
       const days = (Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!) - Date.now()) / 86_400_000;
       assert.ok(days > 29 && days <= 30.01, `remembered for 30 days, got ${days}`);
       assert.equal((await c.get('/profile/summary')).status, 200);
+    });
+
+    it('keeps an anonymous session in its cookie alone: no row until it holds something, none after logout', async () => {
+      const rows = async () => Number((await server.hub.db.selectFrom('session').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await rows();
+      const c = new TestClient(server.baseUrl);
+      const first = await c.get('/login');
+      assert.ok(first.setCookies.get('session'), 'the first visit gets its session cookie');
+      const token = /name="csrf-token" content="([^"]+)"/.exec(first.text)?.[1];
+      assert.ok(token);
+      const again = await c.get('/no/such/page');
+      assert.equal(again.setCookies.get('session'), undefined, 'a returning visitor keeps the cookie it has');
+      assert.equal(await rows(), before, 'anonymous visits write no session row');
+      // The token of the first page is still the session's: a wrong password is refused as such (not as a CSRF failure).
+      const wrong = await c.post('/login', { form: { email: 'user1@example.com', password: 'not it', csrf_token: token! } });
+      assert.equal(wrong.status, 200, 'a CSRF failure would be a 400');
+      const forged = await new TestClient(server.baseUrl).post('/login', { form: { email: 'user1@example.com', password: '1234', csrf_token: token! } });
+      assert.equal(forged.status, 400, 'the token is worth nothing in another session');
+      const login = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' } });
+      assert.equal(login.status, 302);
+      assert.equal(await rows(), before + 1, 'a login is stored');
+      await c.get('/logout');
+      assert.equal(await rows(), before, 'logging out removes it');
+      assert.equal((await c.get('/profile/summary')).status, 302, 'and the visitor is anonymous again');
     });
 
     it('answers 404 and 500 with a page that shows no stack trace or database error', async () => {

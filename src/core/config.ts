@@ -33,6 +33,38 @@ export interface Config {
   analysisTimeoutS: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
+  /** The S3-compatible object store of uploads (STORAGE_URL=s3://bucket[/prefix]); unset: the uploads folder. */
+  storage: S3Storage | undefined;
+}
+
+export interface S3Storage {
+  bucket: string;
+  prefix: string;
+  endpoint: string | undefined;
+  region: string | undefined;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
+/** `s3://bucket[/prefix]` with the S3_* variables; an empty STORAGE_URL or `local` keeps the uploads folder. */
+function storageFrom(env: Record<string, string | undefined>): S3Storage | undefined {
+  const raw = env.STORAGE_URL?.trim();
+  if (!raw || raw === 'local') return undefined;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(raw);
+  if (!match) throw new ConfigError(`STORAGE_URL must be s3://<bucket>[/<prefix>], got "${raw}"`);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((s) => s === '.' || s === '..') || /\/\//.test(prefix)) {
+    throw new ConfigError(`STORAGE_URL has an invalid prefix: "${raw}"`);
+  }
+  if (env.S3_ENDPOINT && !/^https?:\/\//.test(env.S3_ENDPOINT)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${env.S3_ENDPOINT}"`);
+  return {
+    bucket: match[1]!,
+    prefix,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || undefined,
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+  };
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +122,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
     analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
     autoSeed: !production,
+    storage: storageFrom(env),
   };
 }

@@ -3,8 +3,9 @@
 // services are built in order and reached through one registry.
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/connect.ts';
+import { createFileStore, type FileStore } from './storage/index.ts';
 
 export interface NavEntry {
   label: string;
@@ -38,6 +39,8 @@ export interface ModuleContext {
   config: Config;
   events: HubEvents;
   db: Db;
+  /** Where uploaded files live (the uploads folder or an S3-compatible store); every file access goes through it. */
+  store: FileStore;
   log: FastifyBaseLogger;
   /** Services of the enabled modules. Reading one that is not enabled throws ModuleNotEnabledError. */
   services: ServiceRegistry;
@@ -87,6 +90,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,
   api: async () => (await import('../modules/api/module.ts')).apiModule,
   analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
+  citation: async () => (await import('../modules/citation/module.ts')).citationModule,
 };
 
 interface ModulesFile {
@@ -153,7 +157,18 @@ export async function loadModules(names: string[]): Promise<HubModule[]> {
   return modules;
 }
 
-export function createModuleContext(config: Config, db: Db, log: FastifyBaseLogger, modules: HubModule[]): ModuleContext {
+export const S3_NOT_YET = 'STORAGE_URL=s3://… is not usable yet: the modules still keep uploads in the uploads folder (issue 12; docs/storage.md). Leave STORAGE_URL unset.';
+
+export function createModuleContext(
+  config: Config,
+  db: Db,
+  log: FastifyBaseLogger,
+  modules: HubModule[],
+  store: FileStore = createFileStore(config),
+): ModuleContext {
+  // The object store exists (core/storage, with its contract tests) but the modules still read and
+  // write the uploads folder by path: an S3 STORAGE_URL would silently not be used, so it is refused.
+  if (config.storage) throw new ConfigError(S3_NOT_YET);
   const built = new Map<string, unknown>();
   const enabled = new Set(modules.map((m) => m.name));
   const services = new Proxy({} as ServiceRegistry, {
@@ -183,7 +198,7 @@ export function createModuleContext(config: Config, db: Db, log: FastifyBaseLogg
       }
     },
   };
-  const ctx: ModuleContext = { config, db, log, events, services, isEnabled: (name) => enabled.has(name) };
+  const ctx: ModuleContext = { config, db, store, log, events, services, isEnabled: (name) => enabled.has(name) };
   // Services reach each other through the registry at call time, so mutual
   // requirements (auth and profile; dataset, featuremodel and hubfile) need no build order.
   for (const module of modules) {

@@ -1,4 +1,11 @@
 // Sessions live in the database so that several instances share them (decisions section 3).
+//
+// An anonymous visitor's session holds nothing but its CSRF secret, and that secret is derived
+// from the (signed) session id with the server's key, so such a session needs no row: it lives in
+// its cookie alone. A first visit then writes nothing and a returning anonymous visitor reads one
+// missing row, instead of an insert per visitor. A row is written as soon as the session holds
+// anything else (a login, a flash message), and removed when it holds nothing else again.
+import { createHmac } from 'node:crypto';
 import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
 import { compiledOnce, type Db, type DbOrTrx } from '../db/connect.ts';
@@ -9,13 +16,50 @@ const DAY = 24 * 60 * 60 * 1000;
 // Read on every request that carries a session cookie: compiled once.
 const loadQuery = compiledOnce((db: DbOrTrx, sid: string) => db.selectFrom('session').select(['data', 'expires_at']).where('sid', '=', sid));
 
+/** Where @fastify/csrf-protection keeps the secret in the session. */
+export const CSRF_SESSION_KEY = '_csrf';
+
 export class DatabaseSessionStore implements SessionStore {
   private sweptAt = 0;
+  private readonly csrfKey: Buffer;
+  /** New sessions given their derived secret in this request: no row exists for them. */
+  private readonly rowless = new WeakSet<object>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, secretKey: string) {
+    this.csrfKey = createHmac('sha256', secretKey).update('anonymous session CSRF secret').digest();
+  }
+
+  /** The CSRF secret of the session with this id when nothing else is stored for it. */
+  anonymousCsrfSecret(sid: string): string {
+    return createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
+  }
+
+  /**
+   * Gives a session that has no CSRF secret yet the derived one (before any handler runs);
+   * `isNew`: the request carried no cookie of this session, so no row can exist for it.
+   */
+  deriveCsrfSecret(session: Session & { sessionId?: string }, isNew: boolean): void {
+    const data = session as unknown as Record<string, unknown>;
+    if (!session.sessionId || data[CSRF_SESSION_KEY] !== undefined) return;
+    data[CSRF_SESSION_KEY] = this.anonymousCsrfSecret(session.sessionId);
+    if (isNew) this.rowless.add(session);
+  }
+
+  /** Whether the session holds nothing but its derived CSRF secret. */
+  private isAnonymous(sid: string, session: Session): boolean {
+    const data = session as unknown as Record<string, unknown>;
+    for (const key in data) {
+      if (key === 'cookie' || data[key] === undefined) continue;
+      if (key !== CSRF_SESSION_KEY || data[key] !== this.anonymousCsrfSecret(sid)) return false;
+    }
+    return true;
+  }
 
   set(sid: string, session: Session, callback: (err?: unknown) => void): void {
-    this.save(sid, session).then(() => callback(), callback);
+    const write = !this.isAnonymous(sid, session) ? this.save(sid, session)
+      // A session that was logged out in place (its user removed) loses its row.
+      : this.rowless.has(session) ? Promise.resolve() : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
+    write.then(() => callback(), callback);
   }
 
   get(sid: string, callback: (err: unknown, result?: Session | null) => void): void {
@@ -28,7 +72,9 @@ export class DatabaseSessionStore implements SessionStore {
 
   private async load(sid: string): Promise<Session | null> {
     const [row] = (await loadQuery(this.db, sid)).rows;
-    if (!row || row.expires_at < new Date().toISOString()) return null;
+    // No row: the anonymous session of a cookie this server signed (the plugin checked the signature).
+    if (!row) return { [CSRF_SESSION_KEY]: this.anonymousCsrfSecret(sid) } as unknown as Session;
+    if (row.expires_at < new Date().toISOString()) return null;
     return JSON.parse(row.data) as Session;
   }
 

@@ -288,6 +288,13 @@ for (const dialect of testDialects()) {
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(res.headers.get('x-frame-options'), 'DENY');
       assert.ok(res.headers.get('referrer-policy'));
+      assert.equal(res.headers.get('strict-transport-security'), null, 'HSTS only in production');
+      // The same headers on a static asset and on a 404 (set before any route runs).
+      for (const path of ['/static/js/hub.js', '/no/such/page']) {
+        const other = await client().get(path);
+        assert.equal(other.headers.get('content-security-policy'), csp, path);
+        assert.equal(other.headers.get('x-frame-options'), 'DENY', path);
+      }
     });
   });
 }
