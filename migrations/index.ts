@@ -7,6 +7,11 @@ import * as searchRevision from './2026_11_23_0020_search_revision.ts';
 import * as apiTokens from './2026_11_23_1300_api_tokens.ts';
 import * as accountTokens from './2026_11_23_1830_account_tokens.ts';
 import * as exploreReindexDois from './2026_11_23_1840_explore_reindex_dois.ts';
+import * as datasetRecordCounts from './2026_11_24_0010_dataset_record_counts.ts';
+import * as datasetLicense from './2026_11_24_0100_dataset_license.ts';
+import * as datasetEditHistory from './2026_11_24_0101_dataset_edit_history.ts';
+import * as datasetVersions from './2026_11_24_0200_dataset_versions.ts';
+import * as recordCountTriggers from './2026_11_24_0300_record_count_triggers.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -16,4 +21,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1300_api_tokens': apiTokens,
   '2026_11_23_1830_account_tokens': accountTokens,
   '2026_11_23_1840_explore_reindex_dois': exploreReindexDois,
+  '2026_11_24_0010_dataset_record_counts': datasetRecordCounts,
+  '2026_11_24_0100_dataset_license': datasetLicense,
+  '2026_11_24_0101_dataset_edit_history': datasetEditHistory,
+  '2026_11_24_0200_dataset_versions': datasetVersions,
+  '2026_11_24_0300_record_count_triggers': recordCountTriggers,
 };

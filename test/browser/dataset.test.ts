@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+import { browserSkipReason, dropFiles, launchBrowser, screenshotPath } from './support.ts';
 import { INVALID_UVL, VALID_UVL, unzip } from '../../src/modules/dataset/dataset.test-support.ts';
 
 const skip = browserSkipReason();
@@ -54,13 +54,7 @@ describe('dataset journey in a browser', { skip }, () => {
       { name: 'journey-valid.uvl', content: VALID_UVL },
       { name: 'journey-broken.uvl', content: INVALID_UVL },
     ];
-    const dataTransfer = await page.evaluateHandle((list) => {
-      const transfer = new DataTransfer();
-      for (const f of list) transfer.items.add(new File([f.content], f.name, { type: 'text/plain' }));
-      return transfer;
-    }, files);
-    await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer });
-    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer });
+    await dropFiles(page, files);
 
     const valid = page.locator('.model-entry', { hasText: 'journey-valid.uvl' });
     const broken = page.locator('.model-entry', { hasText: 'journey-broken.uvl' });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+import { browserSkipReason, dropFiles, launchBrowser, screenshotPath } from './support.ts';
 import { VALID_UVL, loggedIn, stage, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
 
 const skip = browserSkipReason();
@@ -30,15 +30,6 @@ describe('everyday use in Chromium', { skip }, () => {
     await server?.close();
   });
 
-  const dropFiles = async (files: { name: string; content: string }[]) => {
-    const transfer = await page.evaluateHandle((list) => {
-      const t = new DataTransfer();
-      for (const f of list) t.items.add(new File([f.content], f.name, { type: 'text/plain' }));
-      return t;
-    }, files);
-    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
-  };
-
   it('re-checks a marked upload field as it is corrected; the server stays the authority', async () => {
     await page.goto(`${server.baseUrl}/dataset/upload`);
     await page.fill('#publication_doi', 'not a doi');
@@ -58,9 +49,9 @@ describe('everyday use in Chromium', { skip }, () => {
 
   it('says when a file name was staged twice, and when a model declares no features', async () => {
     await page.goto(`${server.baseUrl}/dataset/upload`);
-    await dropFiles([{ name: 'twice.uvl', content: VALID_UVL }]);
+    await dropFiles(page, [{ name: 'twice.uvl', content: VALID_UVL }]);
     await page.locator('.model-entry', { hasText: 'twice.uvl' }).locator('.model-status', { hasText: 'Valid' }).waitFor();
-    await dropFiles([{ name: 'twice.uvl', content: VALID_UVL }, { name: 'nothing.uvl', content: '' }]);
+    await dropFiles(page, [{ name: 'twice.uvl', content: VALID_UVL }, { name: 'nothing.uvl', content: '' }]);
     const copy = page.locator('.model-entry', { hasText: 'twice (1).uvl' });
     await copy.locator('.model-status', { hasText: 'Valid' }).waitFor();
     assert.match(await copy.locator('.model-warnings').innerText(), /twice\.uvl was staged already: this file is kept as twice \(1\)\.uvl/);

@@ -2,7 +2,7 @@
 // Without a browser the journeys skip visibly, unless E2E_REQUIRED=1 (then they fail).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { after, before } from 'node:test';
 import { projectPath } from '../../src/core/config.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
@@ -48,4 +48,15 @@ export function useBrowserServer(options: TestServerOptions = { seed: true }): {
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return join(SCREENSHOT_DIR, `${name}.png`);
+}
+
+/** Drops files on the upload page's drop zone, as a person dragging them from their desktop would. */
+export async function dropFiles(page: Page, files: { name: string; content: string }[]): Promise<void> {
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) transfer.items.add(new File([f.content], f.name, { type: 'text/plain' }));
+    return transfer;
+  }, files);
+  await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer });
+  await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer });
 }

@@ -1,21 +1,30 @@
 // A real local HTTP server speaking the part of the Zenodo REST deposit API the hub uses:
 // create a deposition, upload files to its bucket (or the older multipart files endpoint),
-// set the metadata, publish, delete a draft. Failures can be injected per step (an error
+// set the metadata, publish, delete a draft, open a new version of a published record (newversion,
+// latest_draft, deleting the draft's copied files), and edit a published record's metadata (open an
+// edit, set the metadata, publish again or discard the edit). Failures can be injected per step (an error
 // status, or no answer at all) so that the production client can be tested unchanged.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish';
+export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file';
 
 export interface FakeDeposition {
   id: number;
   bucket: string;
-  files: Map<string, { size: number; md5: string }>;
+  files: Map<string, { size: number; md5: string; id: string }>;
   metadata: Record<string, any> | null;
   published: boolean;
   deleted: boolean;
   doi: string | null;
+  /** An edit of the published record is open: the metadata may change until it is published or discarded. */
+  editing: boolean;
+  /** The published metadata while an edit is open (what a discard restores). */
+  publishedMetadata: Record<string, any> | null;
+  /** The record id shared by all versions; its DOI (`conceptdoi`) is given at the first publish. */
+  conceptRecid: number;
+  conceptDoi: string | null;
 }
 
 export interface FakeZenodo {
@@ -74,7 +83,11 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       method === 'POST' && path === '/api/deposit/depositions' ? 'create'
         : (method === 'PUT' && path.startsWith('/api/files/')) || (method === 'POST' && /\/files$/.test(path)) ? 'upload'
           : method === 'PUT' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'metadata'
-            : method === 'POST' && /\/actions\/publish$/.test(path) ? 'publish' : null;
+            : method === 'POST' && /\/actions\/publish$/.test(path) ? 'publish'
+              : method === 'POST' && /\/actions\/edit$/.test(path) ? 'edit'
+                : method === 'POST' && /\/actions\/discard$/.test(path) ? 'discard'
+                  : method === 'POST' && /\/actions\/newversion$/.test(path) ? 'newversion'
+                    : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+\/files\/[^/]+$/.test(path) ? 'delete-file' : null;
     const failure = step ? failures.get(step) : undefined;
     if (failure === 'hang') return; // never answers; the client's timeout must end the wait
     if (typeof failure === 'number') {
@@ -86,17 +99,50 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       await readBody(req);
       const id = nextId++;
       const bucket = randomUUID();
-      const deposition: FakeDeposition = { id, bucket, files: new Map(), metadata: null, published: false, deleted: false, doi: null };
+      const deposition: FakeDeposition = {
+        id, bucket, files: new Map(), metadata: null, published: false, deleted: false, doi: null, editing: false, publishedMetadata: null,
+        conceptRecid: nextId++, conceptDoi: null,
+      };
       depositions.set(id, deposition);
       return send(res, 201, representation(deposition));
+    }
+    if (step === 'newversion' && (match = /^\/api\/deposit\/depositions\/(\d+)\/actions\/newversion$/.exec(path))) {
+      await readBody(req);
+      const source = depositions.get(Number(match[1]));
+      if (!source || source.deleted) return send(res, 404, { status: 404, message: 'PID does not exist.' });
+      if (!source.published) return send(res, 400, { status: 400, message: 'A new version can only be made of a published record.' });
+      const open = [...depositions.values()].find((d) => d.conceptRecid === source.conceptRecid && !d.published && !d.deleted);
+      if (open) return send(res, 400, { status: 400, message: 'Please delete or publish the open draft of this record first.' });
+      const id = nextId++;
+      const draft: FakeDeposition = {
+        id, bucket: randomUUID(), metadata: source.metadata ? { ...source.metadata } : null, published: false, deleted: false, doi: null,
+        editing: false, publishedMetadata: null,
+        conceptRecid: source.conceptRecid, conceptDoi: source.conceptDoi,
+        // Zenodo copies the previous version's files into the new draft, each with a new file id.
+        files: new Map([...source.files].map(([name, f]) => [name, { ...f, id: randomUUID() }])),
+      };
+      depositions.set(id, draft);
+      return send(res, 201, { ...representation(source), links: { ...representation(source).links, latest_draft: `${origin}/api/deposit/depositions/${id}` } });
+    }
+    if (step === 'delete-file' && (match = /^\/api\/deposit\/depositions\/(\d+)\/files\/([^/]+)$/.exec(path))) {
+      await readBody(req);
+      const deposition = depositions.get(Number(match[1]));
+      if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'PID does not exist.' });
+      if (deposition.published) return send(res, 400, { status: 400, message: 'The files of a published record cannot change.' });
+      const fileId = decodeURIComponent(match[2]!);
+      const entry = [...deposition.files].find(([, f]) => f.id === fileId);
+      if (!entry) return send(res, 404, { status: 404, message: 'File does not exist.' });
+      deposition.files.delete(entry[0]);
+      return send(res, 204);
     }
     if (method === 'PUT' && (match = /^\/api\/files\/([^/]+)\/(.+)$/.exec(path))) {
       const deposition = [...depositions.values()].find((d) => d.bucket === match![1]);
       const body = await readBody(req);
       if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'Bucket does not exist.' });
+      if (deposition.published) return send(res, 403, { status: 403, message: 'The bucket of a published record is locked.' });
       const name = decodeURIComponent(match[2]!);
       const md5 = createHash('md5').update(body).digest('hex');
-      deposition.files.set(name, { size: body.length, md5 });
+      deposition.files.set(name, { size: body.length, md5, id: randomUUID() });
       return send(res, 201, { key: name, size: body.length, checksum: `md5:${md5}` });
     }
     if (method === 'POST' && (match = /^\/api\/deposit\/depositions\/(\d+)\/files$/.exec(path))) {
@@ -109,8 +155,26 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (!(file instanceof Blob) || !name) return send(res, 400, { status: 400, message: 'Missing file or name.' });
       const bytes = Buffer.from(await file.arrayBuffer());
       const md5 = createHash('md5').update(bytes).digest('hex');
-      deposition.files.set(name, { size: bytes.length, md5 });
+      deposition.files.set(name, { size: bytes.length, md5, id: randomUUID() });
       return send(res, 201, { id: randomUUID(), filename: name, filesize: bytes.length, checksum: md5 });
+    }
+    if ((match = /^\/api\/deposit\/depositions\/(\d+)\/actions\/(edit|discard)$/.exec(path)) && method === 'POST') {
+      const deposition = depositions.get(Number(match[1]));
+      await readBody(req);
+      if (!deposition || deposition.deleted) return send(res, 404, { status: 404, message: 'PID does not exist.' });
+      if (match[2] === 'edit') {
+        if (!deposition.published) return send(res, 400, { status: 400, message: 'Only a published deposition can be edited.' });
+        if (!deposition.editing) {
+          deposition.editing = true;
+          deposition.publishedMetadata = structuredClone(deposition.metadata);
+        }
+        return send(res, 201, representation(deposition));
+      }
+      if (!deposition.editing) return send(res, 400, { status: 400, message: 'The deposition has no open edit to discard.' });
+      deposition.metadata = deposition.publishedMetadata;
+      deposition.publishedMetadata = null;
+      deposition.editing = false;
+      return send(res, 201, representation(deposition));
     }
     if ((match = /^\/api\/deposit\/depositions\/(\d+)(\/actions\/publish)?$/.exec(path))) {
       const deposition = depositions.get(Number(match[1]));
@@ -123,6 +187,9 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
         return send(res, 204);
       }
       if (method === 'PUT' && !match[2]) {
+        if (deposition.published && !deposition.editing) {
+          return send(res, 400, { status: 400, message: 'A published deposition must be opened for edit first (actions/edit).' });
+        }
         let body: any;
         try { body = JSON.parse(raw.toString('utf8')); } catch { return send(res, 400, { status: 400, message: 'Could not parse JSON.' }); }
         const m = body?.metadata;
@@ -131,6 +198,10 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
         if (!['dataset', 'publication'].includes(m?.upload_type)) errors.push({ field: 'metadata.upload_type', messages: ['Invalid upload type.'] });
         if (m?.upload_type === 'publication' && !m?.publication_type) errors.push({ field: 'metadata.publication_type', messages: ['Missing publication type.'] });
         if (!m?.description) errors.push({ field: 'metadata.description', messages: ['Missing data for required field.'] });
+        // Like Zenodo's licence vocabulary: lower-case SPDX identifiers.
+        if (m?.license !== undefined && (typeof m.license !== 'string' || !/^[a-z0-9][a-z0-9.+-]*$/.test(m.license))) {
+          errors.push({ field: 'metadata.license', messages: ['Invalid license.'] });
+        }
         if (!Array.isArray(m?.creators) || m.creators.length === 0 || m.creators.some((c: any) => !c?.name)) {
           errors.push({ field: 'metadata.creators', messages: ['At least one creator with a name is required.'] });
         }
@@ -141,8 +212,14 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (method === 'POST' && match[2]) {
         if (!deposition.metadata) return send(res, 400, { status: 400, message: 'Validation error: metadata missing.' });
         if (deposition.files.size === 0) return send(res, 400, { status: 400, message: 'Minimum one file must be provided.' });
+        if (deposition.published && !deposition.editing) return send(res, 400, { status: 400, message: 'The deposition is already published.' });
+        // Publishing an edit keeps the DOI.
+        deposition.editing = false;
+        deposition.publishedMetadata = null;
         deposition.published = true;
         deposition.doi = `10.5072/zenodo.${deposition.id}`;
+        const concept = `10.5072/zenodo.${deposition.conceptRecid}`;
+        for (const d of depositions.values()) if (d.conceptRecid === deposition.conceptRecid) d.conceptDoi = concept;
         return send(res, 202, representation(deposition));
       }
     }
@@ -160,9 +237,12 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     return {
       id: d.id,
       links,
-      state: d.published ? 'done' : 'unsubmitted',
+      state: d.editing ? 'inprogress' : d.published ? 'done' : 'unsubmitted',
       submitted: d.published,
       ...(d.doi ? { doi: d.doi, doi_url: `https://doi.org/${d.doi}`, record_id: d.id } : {}),
+      conceptrecid: String(d.conceptRecid),
+      ...(d.conceptDoi ? { conceptdoi: d.conceptDoi } : {}),
+      files: [...d.files].map(([name, f]) => ({ id: f.id, filename: name, filesize: f.size, checksum: f.md5 })),
       metadata: { ...(d.metadata ?? {}), ...(d.doi ? { doi: d.doi } : {}), prereserve_doi: { doi: `10.5072/zenodo.${d.id}`, recid: d.id } },
     };
   }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
+import type { ClassifyJob, ClassifyReply, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
 /** Heap of one worker; beyond it V8 stops the worker and the model is recorded as failed. */
 export const WORKER_MEMORY_MB = 2048;
@@ -11,6 +11,7 @@ export const WORKER_MEMORY_MB = 2048;
 const IDLE_MS = 60_000;
 
 export type SlotReply = WorkerReply | { kind: 'crash'; id: number; message: string };
+export type ClassifySlotReply = ClassifyReply | { kind: 'crash'; id: number; message: string };
 
 function startWorker(): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB } };
@@ -29,12 +30,14 @@ export class WorkerSlot {
   private stopCurrent: ((message: string) => void) | undefined;
 
   /** Runs one message; `hardLimitMs` kills a worker that stopped checking its deadline. */
-  run(job: WorkerJob, hardLimitMs: number): Promise<SlotReply> {
+  run(job: WorkerJob, hardLimitMs: number): Promise<SlotReply>;
+  run(job: ClassifyJob, hardLimitMs: number): Promise<ClassifySlotReply>;
+  run(job: WorkerJob | ClassifyJob, hardLimitMs: number): Promise<SlotReply | ClassifySlotReply> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= startWorker());
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (reply: SlotReply, broken: boolean) => {
+      const finish = (reply: SlotReply | ClassifySlotReply, broken: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(guard);
@@ -51,7 +54,7 @@ export class WorkerSlot {
         }
         resolve(reply);
       };
-      const onMessage = (reply: WorkerReply) => { if (reply.id === job.id) finish(reply, false); };
+      const onMessage = (reply: WorkerReply | ClassifyReply) => { if (reply.id === job.id) finish(reply, false); };
       const onError = (error: Error & { code?: string }) => finish({
         kind: 'crash', id: job.id,
         message: error.code === 'ERR_WORKER_OUT_OF_MEMORY'

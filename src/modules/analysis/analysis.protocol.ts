@@ -2,6 +2,7 @@
 import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
 
 export interface WorkerJob {
+  kind?: 'analyse';
   id: number;
   fileName: string;
   text: string;
@@ -10,6 +11,22 @@ export interface WorkerJob {
   round: number;
   maxRounds: number;
   timeoutMs: number;
+}
+
+/** The edit class between two versions of a model (extensions section 2), decided within `timeoutMs`. */
+export interface ClassifyJob {
+  kind: 'classify';
+  id: number;
+  before: { fileName: string; text: string };
+  after: { fileName: string; text: string };
+  timeoutMs: number;
+}
+
+export interface ClassifyReply {
+  kind: 'classified';
+  id: number;
+  /** `unknown`: the budget ran out; `invalid`: a version could not be read as UVL (imports are not followed). */
+  editKind: 'refactoring' | 'generalization' | 'specialization' | 'arbitrary' | 'unknown' | 'invalid';
 }
 
 export type WorkerReply =

@@ -10,9 +10,13 @@ import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
 import { normalizeText } from '../explore/index.ts';
 import { parseModelFilter, type ModelFilter } from './analysis.filter.ts';
 import { WorkerSlot } from './analysis.pool.ts';
+import { createEditClassifier } from './analysis.edit.ts';
 import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
 import { seedSyntheticAnalyses } from './analysis.synthetic.ts';
+
+/** Time budget of deciding one pair of model versions' edit class. */
+export const EDIT_CLASS_BUDGET_MS = 20_000;
 
 /** Status as the API shows it: a row being analysed is still `pending` to a reader. */
 export type AnalysisStatus = 'pending' | 'done' | 'partial' | 'failed';
@@ -201,7 +205,10 @@ export function createAnalysisService(ctx: ModuleContext) {
     }
   }
 
+  const edits = createEditClassifier(EDIT_CLASS_BUDGET_MS);
+
   async function stop(): Promise<void> {
+    edits.stop();
     stopped = true;
     clearInterval(poller);
     clearInterval(beater);
@@ -211,6 +218,9 @@ export function createAnalysisService(ctx: ModuleContext) {
 
   return {
     instance,
+
+    /** The edit class of two versions of a model, or `pending` after waiting `waitMs` (analysis.edit.ts). */
+    classifyEdit: edits.classify,
 
     /** Starts this instance's workers (ANALYSIS_WORKERS; at least `minimum`), resuming queued work. */
     start(minimum = 0): void {

@@ -4,8 +4,19 @@
 import { parentPort } from 'node:worker_threads';
 import { posix } from 'node:path';
 import { flattenModel, formatDiagnostic, parseUvl, type ImportLoader } from '../../../packages/uvl/src/index.ts';
-import { analyzeModel } from '../../../packages/analysis/src/index.ts';
-import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
+import { analyzeModel, classifyEdit } from '../../../packages/analysis/src/index.ts';
+import type { ClassifyJob, ClassifyReply, WorkerJob, WorkerReply } from './analysis.protocol.ts';
+
+/** Both versions are parsed without their imports: a model that needs one is not classified. */
+function classify(job: ClassifyJob): ClassifyReply {
+  const deadline = Date.now() + job.timeoutMs;
+  const before = parseUvl(job.before.text, { fileName: job.before.fileName });
+  const after = parseUvl(job.after.text, { fileName: job.after.fileName });
+  const broken = (p: typeof before) => !p.model || p.diagnostics.some((d) => d.severity === 'error');
+  if (broken(before) || broken(after)) return { kind: 'classified', id: job.id, editKind: 'invalid' };
+  const result = classifyEdit(before.model!, after.model!, { deadline });
+  return { kind: 'classified', id: job.id, editKind: result.kind };
+}
 
 function run(job: WorkerJob): WorkerReply {
   const wanted = new Set<string>();
@@ -29,10 +40,10 @@ function run(job: WorkerJob): WorkerReply {
   return { kind: 'done', id: job.id, result, names };
 }
 
-parentPort!.on('message', (job: WorkerJob) => {
-  let reply: WorkerReply;
+parentPort!.on('message', (job: WorkerJob | ClassifyJob) => {
+  let reply: WorkerReply | ClassifyReply;
   try {
-    reply = run(job);
+    reply = job.kind === 'classify' ? classify(job) : run(job);
   } catch (error) {
     reply = { kind: 'error', id: job.id, message: error instanceof Error ? error.message : String(error) };
   }

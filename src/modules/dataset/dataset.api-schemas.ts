@@ -3,18 +3,36 @@
 import { errorSchema } from '../../core/http/api-schemas.ts';
 import { restFileSchema } from '../hubfile/index.ts';
 import { PUBLICATION_TYPES } from './publication-types.ts';
+import { LICENSE_IDS } from './licenses.ts';
 
 const tags = ['datasets'];
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));
 
 export const datasetSchema = {
   type: 'object',
-  required: ['dataset_id', 'created', 'name', 'doi', 'files'],
+  required: ['dataset_id', 'created', 'name', 'doi', 'license', 'files', 'version', 'concept_doi', 'versions'],
   properties: {
     dataset_id: { type: 'integer' },
+    version: { type: 'integer', minimum: 1, description: 'The version number (1 for the first version).' },
+    concept_doi: { type: ['string', 'null'], description: 'The DOI shared by all versions; null when not known yet.' },
+    versions: {
+      type: 'array',
+      description: 'The published versions of this dataset (and this one when unsynchronized), oldest first.',
+      items: {
+        type: 'object',
+        required: ['id', 'version', 'doi', 'url'],
+        properties: {
+          id: { type: 'integer' },
+          version: { type: 'integer' },
+          doi: { type: ['string', 'null'] },
+          url: { type: ['string', 'null'], description: 'The public DOI URL; null while unsynchronized.' },
+        },
+      },
+    },
     created: { type: 'string', format: 'date-time' },
     name: { type: 'string' },
     doi: { type: ['string', 'null'], description: 'The public DOI URL http://<DOMAIN>/doi/<doi>; null while unsynchronized.' },
+    license: { type: 'string', description: 'The SPDX identifier of the dataset\'s licence.' },
     files: {
       type: 'array',
       items: {
@@ -55,6 +73,12 @@ const fileParams = {
   properties: { id: idParams.properties.id, file_id: { type: 'integer', minimum: 1, description: 'The file id.' } },
 } as const;
 
+const licenseField = {
+  type: 'string',
+  enum: [...LICENSE_IDS],
+  description: 'An SPDX licence identifier (default CC-BY-4.0).',
+} as const;
+
 const tagsField = {
   anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
   description: 'Comma-separated text or a list of tags.',
@@ -79,13 +103,14 @@ const createBody = {
     description: { type: 'string' },
     publication_type: { type: 'string', enum: PUBLICATION_TYPES.map(([value]) => value) },
     tags: tagsField,
+    license: licenseField,
     authors: { type: 'array', maxItems: 100, items: authorSchema, description: 'Default: the creator\'s profile.' },
   },
 } as const;
 
 const updateBody = {
   type: ['object', 'null'],
-  properties: { name: { type: 'string' }, description: { type: 'string' }, tags: tagsField },
+  properties: { name: { type: 'string' }, description: { type: 'string' }, tags: tagsField, license: licenseField },
 } as const;
 
 export const listSchema = {
@@ -125,8 +150,12 @@ export const getSchema = {
 } as const;
 
 export const updateSchema = {
-  tags, summary: 'Change name, description or tags', params: idParams, body: updateBody,
-  response: { 200: datasetSchema, ...errors(400, 401, 403, 404, 429) },
+  tags,
+  summary: 'Change name, description, tags or licence',
+  description: 'The same edit as the edit page: a synchronized dataset\'s deposit is updated first (its DOI stays) and the edit is recorded in its history. A deposit that refuses or cannot be reached: 502, nothing changed.',
+  params: idParams,
+  body: updateBody,
+  response: { 200: datasetSchema, ...errors(400, 401, 403, 404, 429, 502) },
 } as const;
 
 export const deleteSchema = {
@@ -172,4 +201,13 @@ export const publishSchema = {
     },
     ...errors(400, 401, 403, 404, 409, 429),
   },
+} as const;
+
+export const newVersionSchema = {
+  tags,
+  summary: 'Start a new version of a synchronized dataset',
+  description: 'Creates an unsynchronized dataset with copies of the files and metadata of the newest version; '
+    + 'its publish deposits it as a new version (new DOI, same concept DOI). Only the newest version, with no other version waiting.',
+  params: idParams,
+  response: { 201: datasetSchema, ...errors(401, 403, 404, 409, 429) },
 } as const;

@@ -34,7 +34,8 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.total, synchronized);
       const first = res.json.items.find((d: { name: string }) => d.name === 'Sample dataset 1');
       // `models` (each file's analysis summary) comes from the analysis module, enabled in the shipped selection (issue 9).
-      assert.deepEqual(Object.keys(first).sort(), ['created', 'dataset_id', 'doi', 'files', 'models', 'name']);
+      assert.deepEqual(Object.keys(first).sort(), ['concept_doi', 'created', 'dataset_id', 'doi', 'files', 'license', 'models', 'name', 'version', 'versions']);
+      assert.equal(first.license, 'CC-BY-4.0', 'the datasets that existed got the default licence');
       assert.equal(first.doi, `http://${DOMAIN}/doi/10.1234/dataset1`);
       assert.ok(!Number.isNaN(Date.parse(first.created)) && first.created === new Date(first.created).toISOString(), 'ISO 8601');
       assert.equal(first.files.length, 3);

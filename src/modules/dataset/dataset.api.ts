@@ -105,6 +105,11 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
     return reply.code(204).send();
   });
 
+  app.post(`${item}/versions`, { ...write, schema: schemas.newVersionSchema }, async (request, reply) => {
+    const created = await datasets().versions.createUnsynchronizedVersion(idOf(request), request.user!.id);
+    return reply.code(201).send(await datasets().apiGet(created, request.user!.id));
+  });
+
   app.post(`${item}/publish`, { ...write, schema: schemas.publishSchema }, async (request) => {
     const outcome = await datasets().publish(idOf(request), request.user!.id);
     return outcome.status === 'ok'

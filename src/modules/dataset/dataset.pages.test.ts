@@ -171,6 +171,10 @@ for (const dialect of testDialects()) {
       assert.equal(await records('ds_view_record', id), 3, 'a logged-in user with the same cookie is another (user, cookie) pair');
       await user.get(`/doi/${doi}/`);
       assert.equal(await records('ds_view_record', id), 3);
+      // The count on the page is kept with the records, not counted from them at each view.
+      assert.match((await user.get(`/doi/${doi}/`)).text, /id="view-count">3</);
+      const kept = await db().selectFrom('data_set').select(['view_count', 'download_count']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual([Number(kept.view_count), Number(kept.download_count)], [3, 0]);
       const rows = await db().selectFrom('ds_view_record').select(['user_id', 'cookie']).where('dataset_id', '=', id).execute();
       assert.equal(rows.filter((r) => r.user_id !== null).length, 1);
       assert.equal(await records('ds_view_record', await datasetIdOf('10.1234/dataset3')) >= 0, true);
@@ -198,6 +202,7 @@ for (const dialect of testDialects()) {
       assert.match(cookie, new RegExp(`Max-Age=${TWO_YEARS}`));
       assert.match(cookie, /Path=\//);
       assert.equal(await records('ds_download_record', id), before + 1);
+      assert.equal(Number((await db().selectFrom('data_set').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count), before + 1);
       const again = await download(visitor, `/dataset/download/${id}`);
       assert.equal(again.status, 200);
       assert.equal(again.setCookies.length, 0, 'the cookie is reused');

@@ -7,13 +7,21 @@ import type { DatasetSummary } from './dataset.service.ts';
  * The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized.
  * `models` (each file's analysis summary) only when the analysis module is enabled.
  */
-export function restDataset(d: DatasetSummary, models?: ModelSummary[]) {
+export function restDataset(
+  d: DatasetSummary,
+  versions: { version: number; concept_doi: string | null; versions: { id: number; version: number; doi: string | null; url: string | null }[] },
+  models?: ModelSummary[],
+) {
   return {
     dataset_id: d.id,
     created: d.createdAt,
     name: d.title,
     doi: d.url,
+    license: d.license,
     files: d.files.map((f) => ({ file_id: f.id, file_name: f.name, size: f.sizeHuman })),
+    version: versions.version,
+    concept_doi: versions.concept_doi,
+    versions: versions.versions,
     ...(models ? { models } : {}),
   };
 }

@@ -15,10 +15,15 @@ export interface DatasetRow {
   dataset_doi: string | null;
   deposition_id: number | null;
   tags: string | null;
+  license: string;
   metrics_id: number | null;
   number_of_models: number;
   number_of_features: number;
   revision: number;
+  /** The concept's first version (this row's own id on a first version). */
+  concept_id: number;
+  version_number: number;
+  concept_doi: string | null;
 }
 
 export interface AuthorRow {
@@ -33,8 +38,8 @@ function datasets(db: DbOrTrx) {
     .leftJoin('ds_metrics as mt', 'mt.id', 'md.ds_metrics_id')
     .select([
       'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
-      'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'mt.id as metrics_id',
-      'mt.number_of_models', 'mt.number_of_features', 'ds.revision',
+      'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'md.license', 'mt.id as metrics_id',
+      'mt.number_of_models', 'mt.number_of_features', 'ds.revision', 'ds.concept_id', 'ds.version_number', 'md.concept_doi',
     ]);
 }
 
@@ -52,10 +57,14 @@ function toRow(r: Record<string, unknown>): DatasetRow {
     dataset_doi: (r.dataset_doi as string | null) ?? null,
     deposition_id: r.deposition_id === null || r.deposition_id === undefined ? null : Number(r.deposition_id),
     tags: (r.tags as string | null) ?? null,
+    license: String(r.license),
     metrics_id: r.metrics_id === null || r.metrics_id === undefined ? null : Number(r.metrics_id),
     number_of_models: Number(r.number_of_models ?? 0),
     number_of_features: Number(r.number_of_features ?? 0),
     revision: Number(r.revision ?? 0),
+    concept_id: r.concept_id === null || r.concept_id === undefined ? Number(r.id) : Number(r.concept_id),
+    version_number: Number(r.version_number ?? 1),
+    concept_doi: (r.concept_doi as string | null) ?? null,
   };
 }
 
@@ -182,15 +191,25 @@ export interface NewMetaData {
   publication_doi: string | null;
   tags: string | null;
   dataset_doi: string | null;
+  license: string;
 }
 
 export async function insertDataset(
   trx: DbOrTrx,
-  values: { userId: number; createdAt: string; meta: NewMetaData; models: number; features: number },
+  values: {
+    userId: number; createdAt: string; meta: NewMetaData; models: number; features: number;
+    /** A later version of a concept: its first version's id, the version's number and the concept DOI. */
+    version?: { conceptId: number; number: number; conceptDoi: string | null };
+  },
 ): Promise<{ datasetId: number; metaId: number }> {
   const metricsId = await insertAndGetId(trx, 'ds_metrics', { number_of_models: values.models, number_of_features: values.features });
-  const metaId = await insertAndGetId(trx, 'ds_meta_data', { ...values.meta, deposition_id: null, ds_metrics_id: metricsId });
-  const datasetId = await insertAndGetId(trx, 'data_set', { user_id: values.userId, ds_meta_data_id: metaId, created_at: values.createdAt });
+  const metaId = await insertAndGetId(trx, 'ds_meta_data', {
+    ...values.meta, deposition_id: null, ds_metrics_id: metricsId, concept_doi: values.version?.conceptDoi ?? null,
+  });
+  const datasetId = await insertAndGetId(trx, 'data_set', {
+    user_id: values.userId, ds_meta_data_id: metaId, created_at: values.createdAt,
+    concept_id: values.version?.conceptId ?? null, version_number: values.version?.number ?? 1,
+  });
   return { datasetId, metaId };
 }
 
@@ -222,10 +241,16 @@ export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depos
 export async function updateMetaData(
   db: DbOrTrx,
   metaId: number,
-  changes: Partial<{ title: string; description: string; tags: string | null }>,
+  changes: Partial<{ title: string; description: string; publication_type: string; publication_doi: string | null; tags: string | null; license: string }>,
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('ds_meta_data').set(changes).where('id', '=', metaId).execute();
+}
+
+/** The dataset's authors become `authors`, in this order. */
+export async function replaceAuthors(trx: DbOrTrx, metaId: number, authors: AuthorRow[]): Promise<void> {
+  await trx.deleteFrom('author').where('ds_meta_data_id', '=', metaId).execute();
+  await insertAuthors(trx, metaId, authors);
 }
 
 /** Adds to the metrics (negative to subtract) in one statement, so concurrent changes do not lose counts. */
@@ -240,6 +265,7 @@ export async function adjustMetrics(db: DbOrTrx, metricsId: number, models: numb
 export async function deleteDatasetRows(trx: DbOrTrx, row: { id: number; meta_id: number; metrics_id: number | null }): Promise<void> {
   await trx.deleteFrom('ds_view_record').where('dataset_id', '=', row.id).execute();
   await trx.deleteFrom('ds_download_record').where('dataset_id', '=', row.id).execute();
+  await trx.deleteFrom('dataset_edit').where('dataset_id', '=', row.id).execute();
   await trx.deleteFrom('data_set').where('id', '=', row.id).execute();
   await trx.deleteFrom('author').where('ds_meta_data_id', '=', row.meta_id).execute();
   await trx.deleteFrom('ds_meta_data').where('id', '=', row.meta_id).execute();
@@ -259,6 +285,7 @@ export async function insertRecord(
   table: RecordTable,
   values: { datasetId: number; userId: number | null; cookie: string; date: string },
 ): Promise<boolean> {
+  // A new record raises the dataset's count in the same statement (a trigger, migration 0300).
   const result = await insertRecordQuery[table](db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date);
   return Number(result.numAffectedRows ?? 0) > 0;
 }
@@ -267,21 +294,18 @@ const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_
   insertUnlessDuplicateQuery(db, table, { dataset_id, user_id, user_key, cookie, date }));
 const insertRecordQuery = { ds_view_record: recordInsert('ds_view_record'), ds_download_record: recordInsert('ds_download_record') };
 
-/** The view and download counts of one dataset, in one query. */
-const countsQuery = compiledOnce((db: DbOrTrx, datasetId: number) => db.selectNoFrom((eb) => [
-  eb.selectFrom('ds_view_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('views'),
-  eb.selectFrom('ds_download_record').select((e) => e.fn.countAll().as('n')).where('dataset_id', '=', datasetId).as('downloads'),
-]));
+/** The view and download counts of one dataset (kept on its row). */
+const countsQuery = compiledOnce((db: DbOrTrx, datasetId: number) =>
+  db.selectFrom('data_set').select(['view_count', 'download_count']).where('id', '=', datasetId));
 
 export async function recordCounts(db: DbOrTrx, datasetId: number): Promise<{ views: number; downloads: number }> {
   const [row] = (await countsQuery(db, datasetId)).rows;
-  return { views: Number(row!.views), downloads: Number(row!.downloads) };
+  return { views: Number(row?.view_count ?? 0), downloads: Number(row?.download_count ?? 0) };
 }
 
-export async function countRecords(db: DbOrTrx, table: RecordTable, datasetId?: number): Promise<number> {
-  let query = db.selectFrom(table).select((eb) => eb.fn.countAll().as('count'));
-  if (datasetId !== undefined) query = query.where('dataset_id', '=', datasetId);
-  const row = await query.executeTakeFirstOrThrow();
+/** Counted in the database (specification, Landing page rules), so it grows with the records. */
+export async function countRecords(db: DbOrTrx, table: RecordTable): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -303,4 +327,19 @@ export async function saveDoiMapping(db: DbOrTrx, oldDoi: string, newDoi: string
     if (!isUniqueViolation(error)) throw error;
     await db.updateTable('doi_mapping').set({ dataset_doi_new: newDoi }).where('dataset_doi_old', '=', oldDoi).execute();
   }
+}
+
+// ---- edit history (extensions section 2) -------------------------------------------------------
+
+export async function insertEdit(trx: DbOrTrx, values: { datasetId: number; userId: number; editedAt: string; fields: string[] }): Promise<void> {
+  await trx.insertInto('dataset_edit').values({
+    dataset_id: values.datasetId, user_id: values.userId, edited_at: values.editedAt, fields: values.fields.join(','),
+  }).execute();
+}
+
+/** A dataset's edits, newest first. */
+export async function listEdits(db: DbOrTrx, datasetId: number): Promise<{ userId: number; editedAt: string; fields: string[] }[]> {
+  const rows = await db.selectFrom('dataset_edit').select(['user_id', 'edited_at', 'fields'])
+    .where('dataset_id', '=', datasetId).orderBy('edited_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map((r) => ({ userId: Number(r.user_id), editedAt: r.edited_at, fields: r.fields.split(',').filter((f) => f !== '') }));
 }

@@ -9,9 +9,11 @@ import type { MultipartFile } from '@fastify/multipart';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { PUBLICATION_TYPES } from './publication-types.ts';
+import { LICENSES, licenseLabel, licenseUrl } from './licenses.ts';
 import { doiPath, StagingError, type DatasetSummary } from './dataset.service.ts';
 import { MAX_FEATURE_MODELS } from './upload-form.ts';
 import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
+import { exportPathOf, negotiateFormat, sendCitationFile } from '../citation/index.ts';
 
 /** Ids are integers of the database's INTEGER range; anything else names no dataset. */
 export function parseId(raw: unknown): number | undefined {
@@ -27,7 +29,7 @@ function citation(dataset: DatasetSummary): string {
 }
 
 /** Fields of the upload form, urlencoded or multipart (decisions section 4); files are not taken here. */
-async function uploadFields(request: FastifyRequest): Promise<Record<string, string>> {
+export async function uploadFields(request: FastifyRequest): Promise<Record<string, string>> {
   if (!request.isMultipart()) return formFields(request.body);
   const fields: Record<string, string> = {};
   // The global multipart limit suits one staged file; a form with 200 models has thousands of fields.
@@ -133,13 +135,21 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
   app.get('/dataset/upload', { config: { loginRequired: true } }, async (request, reply) => {
     const user = request.user!;
+    // A new version (POST /dataset/<id>/new-version) starts from the current version's metadata.
+    const versionOf = parseId((request.query as { version_of?: unknown }).version_of);
+    const draft = versionOf === undefined ? undefined : await datasets().versions.draftOf(versionOf, user.id);
     const [profile, staged] = await Promise.all([
       ctx.services.profile.getByUserId(user.id),
       datasets().listStagedFiles(user.id),
     ]);
     return reply.page('dataset/views/upload.njk', {
-      title: 'Upload dataset',
+      title: draft ? `New version of ${draft.title}` : 'Upload dataset',
+      draft,
+      draftAuthorsJson: draft ? JSON.stringify(draft.authors) : '',
+      // The licence select (partials/license-select.njk) preselects the current version's licence.
+      values: draft ? { license: draft.license } : undefined,
       publicationTypes: PUBLICATION_TYPES,
+      licenses: LICENSES,
       profile,
       stagedJson: JSON.stringify(staged),
       maxUploadBytes: ctx.config.maxUploadBytes,
@@ -150,6 +160,8 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
   app.post('/dataset/upload', { config: { loginRequired: true, json: true, csrfInMultipart: true } }, async (request, reply) => {
     const outcome = await datasets().upload(request.user!.id, await uploadFields(request));
     if (outcome.status === 'invalid') return reply.code(400).send({ errors: outcome.errors });
+    // A new version the deposit refused: nothing was saved (dataset.versions.ts), so no dataset_id.
+    if (outcome.status === 'failed') return reply.code(502).send({ errors: { version_of: [outcome.message] } });
     if (outcome.status === 'partial') {
       flash(request, 'warning', outcome.message);
       return { status: 'partial', dataset_id: outcome.datasetId, message: outcome.message };
@@ -172,16 +184,25 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
   // ---- pages of one dataset ------------------------------------------------------------------
 
   async function renderDataset(reply: import('fastify').FastifyReply, dataset: DatasetSummary, owner: boolean) {
-    const counts = await datasets().counts(dataset.id);
+    const [counts, history, versionNav] = await Promise.all([
+      datasets().counts(dataset.id), datasets().history(dataset.id), datasets().versions.navigation(dataset),
+    ]);
+    // Extensions section 2: the citation box and signposting links, from the citation module.
+    const citationBox = dataset.doi && ctx.isEnabled('citation') ? ctx.services.citation.box(dataset) : null;
+    if (citationBox) reply.header('link', citationBox.links).header('vary', 'Accept');
     return reply.page('dataset/views/view.njk', {
       title: dataset.title,
       dataset,
       counts,
+      versionNav,
       owner,
+      history,
+      licenseInfo: { id: dataset.license, label: licenseLabel(dataset.license), url: licenseUrl(dataset.license) },
       modeltool: ctx.isEnabled('modeltool'),
       // The model pages (/model/<file id>/) exist only with the model module; the link follows it.
       modelPages: ctx.isEnabled('model'),
       citation: dataset.doi ? citation(dataset) : null,
+      citationBox,
       doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
     });
   }
@@ -189,13 +210,28 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
   app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => {
     const raw = (request.params as { '*': string })['*'];
     if (!raw) throw notFound('Give a DOI: /doi/<doi>/.');
+    // `/doi/<doi>/export/<format>` (extensions section 2) reaches this wildcard too: a router
+    // wildcard can only end a path. The citation module answers it.
+    const exportPath = ctx.isEnabled('citation') ? exportPathOf(raw) : null;
+    if (exportPath) {
+      const answer = await ctx.services.citation.exportByDoi(exportPath.doi, exportPath.format);
+      return answer.kind === 'moved' ? reply.redirect(answer.location, 302) : sendCitationFile(request, reply, answer.file, 'download');
+    }
     // The canonical address ends with a slash (decisions section 7).
     if (!raw.endsWith('/')) return reply.redirect(`/doi/${doiPath(raw)}/`, 301);
     const doi = raw.slice(0, -1);
     if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
     const resolved = await datasets().resolveDoi(doi);
     if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
-    if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
+    if (resolved.kind === 'missing') {
+      // A concept DOI names all versions: it leads to the newest (extensions section 2).
+      const newest = await datasets().versions.newestByConceptDoi(doi);
+      if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
+      throw notFound('No dataset has this DOI.');
+    }
+    // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
+    const negotiated = ctx.isEnabled('citation') ? negotiateFormat(request.headers.accept) : null;
+    if (negotiated) return sendCitationFile(request, reply, ctx.services.citation.fileFor(resolved.dataset, negotiated), 'negotiated');
     // Coupling rule 5: the page links the model tools, so it cannot be built without them.
     if (!ctx.isEnabled('modeltool')) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
     const user = request.user;

@@ -17,12 +17,16 @@ import { restDataset, searchResult } from './dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import type { HubfileView } from '../hubfile/index.ts';
 import { isPublicationType, publicationTypeLabel } from './publication-types.ts';
-import { createStaging, safeUvlName, StagingError } from './staging.ts';
+import { createStaging, safeUvlName, StagingError, type Claim } from './staging.ts';
+import { createDatasetVersions, type VersionUploadOutcome } from './dataset.versions.ts';
+import { createComparison } from './dataset.compare.ts';
 import { checkModelText } from './model-check.ts';
 import {
   MAX_DESCRIPTION, MAX_FEATURE_MODELS, ORCID_PATTERN, normalizeTags, readUploadForm, splitTags,
-  type AuthorInput, type FeatureModelInput, type UploadInput,
+  type AuthorInput, type FeatureModelInput, type MetadataInput, type UploadInput,
 } from './upload-form.ts';
+import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from './licenses.ts';
+import { createDatasetEditing, depositRequest } from './dataset.edit.ts';
 
 export interface DatasetListItem {
   id: number;
@@ -49,6 +53,8 @@ export interface DatasetSummary {
   synchronized: boolean;
   tags: string[];
   authors: AuthorInput[];
+  /** An SPDX identifier (licenses.ts). */
+  license: string;
   numberOfModels: number;
   numberOfFeatures: number;
   featureModels: FeatureModelView[];
@@ -61,6 +67,10 @@ export interface DatasetSummary {
   zenodoUrl: string | null;
   downloadUrl: string;
   href: string;
+  /** 1 for a concept's first version (extensions section 2, dataset.versions.ts). */
+  version: number;
+  conceptId: number;
+  conceptDoi: string | null;
 }
 
 export interface StagedCheck {
@@ -82,7 +92,7 @@ export type DoiResolution =
   | { kind: 'missing' };
 
 /** A model ready to be stored: its file read once for the check, the checksum and the feature count. */
-interface PreparedModel {
+export interface PreparedModel {
   input: FeatureModelInput;
   source: string;
   name: string;
@@ -153,6 +163,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       synchronized: row.dataset_doi !== null,
       tags: splitTags(row.tags),
       authors,
+      license: row.license,
       numberOfModels: row.number_of_models,
       numberOfFeatures: row.number_of_features,
       featureModels: models,
@@ -163,6 +174,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       zenodoUrl: zenodoUrl(row.dataset_doi, row.deposition_id),
       downloadUrl: `http://${config.domain}/dataset/download/${row.id}`,
       href: datasetHref(row.id, row.dataset_doi),
+      version: row.version_number,
+      conceptId: row.concept_id,
+      conceptDoi: row.concept_doi,
     };
   }
 
@@ -209,10 +223,11 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
 
   /** REST objects, with each model's analysis summary from the analysis module when it is enabled. */
   async function restObjects(list: DatasetSummary[]) {
-    if (!ctx.isEnabled('analysis')) return list.map((d) => restDataset(d));
+    const versionFields = await versions.restFields(list);
+    if (!ctx.isEnabled('analysis')) return list.map((d) => restDataset(d, versionFields.get(d.id)!));
     const summaries = await ctx.services.analysis.summaries(list.flatMap((d) => d.files.map((f) => ({ id: f.id, name: f.name }))));
     const byFile = new Map(summaries.map((m) => [m.file_id, m]));
-    return list.map((d) => restDataset(d, d.files.flatMap((f) => (byFile.has(f.id) ? [byFile.get(f.id)!] : []))));
+    return list.map((d) => restDataset(d, versionFields.get(d.id)!, d.files.flatMap((f) => (byFile.has(f.id) ? [byFile.get(f.id)!] : []))));
   }
 
   async function summary(id: number): Promise<DatasetSummary | undefined> {
@@ -250,9 +265,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
    */
   async function persist(
     userId: number,
-    input: Omit<UploadInput, 'featureModels'>,
+    input: DatasetMetadata,
     models: PreparedModel[],
-    extra: { doi?: string | null; createdAt?: string } = {},
+    extra: { doi?: string | null; createdAt?: string; version?: { conceptId: number; number: number; conceptDoi: string | null } } = {},
   ): Promise<{ datasetId: number; metaId: number; folder: string }> {
     const { featuremodel, hubfile } = ctx.services;
     let placement: Placement | undefined;
@@ -265,9 +280,11 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
           meta: {
             title: input.title, description: input.description, publication_type: input.publicationType,
             publication_doi: input.publicationDoi, tags: input.tags, dataset_doi: extra.doi ?? null,
+            license: input.license ?? DEFAULT_LICENSE,
           },
           models: models.length,
           features: models.reduce((sum, m) => sum + m.features, 0),
+          version: extra.version,
         });
         await repo.insertAuthors(trx, ids.metaId, input.authors);
         for (const m of models) {
@@ -325,42 +342,113 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   /** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
   async function push(datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string }> {
     const saved = 'The dataset was saved, but it could not be published';
+    const pushed = await depositDataset(datasetId);
+    if (pushed.ok) return pushed;
+    if (pushed.unavailable) return { ok: false, message: `${saved}: ${pushed.reason}. It stays unsynchronized.` };
+    if (pushed.removed) return { ok: false, message: `${saved}: ${pushed.reason}.` };
+    return { ok: false, message: `${saved} (${pushed.reason}). It stays unsynchronized; you can find it in your datasets.` };
+  }
+
+  /** The deposit of a saved dataset: a first publish, or a new version of the previous version's deposition. */
+  async function depositDataset(datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true }> {
     let deposit: DepositModule;
     try {
       deposit = await loadDeposit();
     } catch (error) {
       ctx.log.error({ err: error }, 'the deposit module could not be loaded');
-      return { ok: false, message: `${saved}: the deposit service is not available. It stays unsynchronized.` };
+      return { ok: false, reason: 'the deposit service is not available', unavailable: true };
     }
     const dataset = await summary(datasetId);
-    if (!dataset) return { ok: false, message: `${saved}: it was removed meanwhile.` };
+    const row = await repo.findById(db, datasetId);
+    if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
     const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
     try {
       const repository = deposit.createDepositRepository(config);
-      const result = await repository.publish({
-        datasetId: dataset.id,
-        title: dataset.title,
-        description: dataset.description,
-        publicationType: dataset.publicationType,
-        publicationDoi: dataset.publicationDoi,
-        tags: dataset.tags,
-        creators: dataset.authors,
-        files: dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name), size: Number(f.size) })),
-      });
-      const row = await repo.findById(db, datasetId);
-      await repo.setDeposit(db, row!.meta_id, result.doi, result.depositionId);
+      const request = depositRequest(dataset, folder);
+      const previous = await versions.previousDeposition(row);
+      const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
+      await repo.setDeposit(db, row.meta_id, result.doi, result.depositionId);
+      // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
+      const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
+      await versions.recordConceptDoi(row, conceptDoi);
       await contentChanged(datasetId);
       return { ok: true, doi: result.doi };
     } catch (error) {
       const known = error instanceof deposit.DepositError;
       ctx.log.warn({ err: error, datasetId }, 'deposit push failed');
       let reason = 'the deposit repository failed unexpectedly';
-      // The client's messages are sentences; inside the parentheses below their full stop would double up.
+      // The client's messages are sentences; inside the parentheses their full stop would double up.
       if (known) reason = error.message.replace(/\.$/, '');
       else if (isUniqueViolation(error)) reason = 'the DOI it was given already belongs to another dataset';
-      return { ok: false, message: `${saved} (${reason}). It stays unsynchronized; you can find it in your datasets.` };
+      return { ok: false, reason };
     }
   }
+
+  /** Rows and files of a dataset, folder set aside first (like the API's delete). */
+  async function removeDataset(row: repo.DatasetRow): Promise<void> {
+    const aside = await setFolderAside(ctx.services.hubfile.datasetFolder(row.user_id, row.id));
+    try {
+      await db.transaction().execute(async (trx) => {
+        await ctx.services.featuremodel.deleteByDataset(trx, row.id);
+        await repo.deleteDatasetRows(trx, row);
+      });
+    } catch (error) {
+      await aside.restore();
+      throw error;
+    }
+    await aside.discard().catch((e) => ctx.log.warn({ err: e }, 'the folder of a removed dataset could not be removed'));
+  }
+
+  /**
+   * The staged files the form names, claimed (all or none: of two submits naming the same files,
+   * one gets them and the other is refused here, before anything is read or written), checked and
+   * saved as a dataset. The claim stays with the caller: discarded once the dataset is kept,
+   * released to put the files back. On any failure nothing is saved and the files are put back.
+   */
+  async function saveStagedUpload(
+    userId: number,
+    input: UploadInput,
+    defaultAuthorsOf: () => Promise<AuthorInput[]>,
+    extra: Parameters<typeof persist>[3] = {},
+  ): Promise<{ status: 'invalid'; errors: FieldErrors } | { status: 'saved'; datasetId: number; claim: Claim }> {
+    const field = (fm: FeatureModelInput) => `feature_models-${fm.index}-uvl_filename`;
+    const claimed = await staging.claim(userId, input.featureModels.map((fm) => fm.uvlFilename));
+    if (!claimed.ok) {
+      const missing = new Set(claimed.missing);
+      const errors: FieldErrors = {};
+      for (const fm of input.featureModels.filter((m) => missing.has(m.uvlFilename))) {
+        errors[field(fm)] = [`The file ${fm.uvlFilename} is not in your staging area (it may have just been saved by another submission of this form): upload it again.`];
+      }
+      return { status: 'invalid', errors };
+    }
+    const { claim } = claimed;
+    try {
+      const errors: FieldErrors = {};
+      const prepared: PreparedModel[] = [];
+      for (const [i, fm] of input.featureModels.entries()) {
+        const staged = claim.files[i]!;
+        const { model, check } = await prepare(fm, staged.path, staged.name);
+        // A model with syntax errors is refused, with its errors (decisions section 7).
+        if (!check.valid) errors[field(fm)] = check.errors.map((e) => `${staged.name}: ${e}`);
+        prepared.push(model);
+      }
+      if (Object.keys(errors).length > 0) {
+        await claim.release();
+        return { status: 'invalid', errors };
+      }
+      const authors = input.authors.length > 0 ? input.authors : await defaultAuthorsOf();
+      const { datasetId } = await persist(userId, { ...input, authors }, prepared, extra);
+      return { status: 'saved', datasetId, claim };
+    } catch (error) {
+      // Nothing was saved (persist removes what it wrote): the files go back to the staging area.
+      await claim.release().catch((e) => ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
+      throw error;
+    }
+  }
+
+  const versions = createDatasetVersions({
+    ctx, staging, summary, prepare, persist, saveStagedUpload, removeDataset, depositDataset, contentChanged, publicUrl, href: datasetHref,
+  });
 
   async function ownedOrThrow(id: number, userId: number): Promise<repo.DatasetRow> {
     const row = await repo.findById(db, id);
@@ -419,6 +507,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     const normalizedTags = tagsOk && tags !== undefined ? normalizeTags(tags as string | string[]) : undefined;
     if (normalizedTags && normalizedTags.length > 2000) add('tags', 'tags cannot be longer than 2000 characters.');
     const authors = mode === 'create' ? restAuthors(text('authors'), add) : undefined;
+    const license = text('license');
+    if (license !== undefined && (typeof license !== 'string' || !isLicense(license))) add('license', UNKNOWN_LICENSE);
     if (Object.keys(errors).length > 0) throw badRequest('Invalid input', { message: 'Invalid input', errors });
     return {
       authors,
@@ -426,11 +516,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       description: typeof description === 'string' ? description.trim() : undefined,
       publicationType: typeof type === 'string' ? type : 'none',
       tags: normalizedTags,
+      license: typeof license === 'string' ? license : undefined,
     };
   }
 
-  return {
+  const service = {
     stagingFolder: (userId: number) => staging.folderOf(userId),
+    versions,
+    compareVersions: createComparison(ctx, summary).compare,
 
     async listUserDatasets(userId: number, page: number, perPage: number): Promise<{ items: DatasetListItem[]; total: number }> {
       const [rows, total] = await Promise.all([
@@ -470,45 +563,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
 
     // ---- the upload (specification, States; decisions section 4) ------------------------------
 
-    async upload(userId: number, fields: Record<string, string>): Promise<UploadOutcome> {
+    async upload(userId: number, fields: Record<string, string>): Promise<VersionUploadOutcome> {
+      if (fields.version_of !== undefined && fields.version_of !== '') return versions.uploadVersion(userId, fields, () => defaultAuthors(userId));
       const form = readUploadForm(fields);
       if (!form.ok) return { status: 'invalid', errors: form.errors };
-      const input = form.value;
-      const field = (fm: FeatureModelInput) => `feature_models-${fm.index}-uvl_filename`;
-      // The staged files are claimed first, all or none: of two submits naming the same files,
-      // one gets them and the other is refused here, before anything is read or written.
-      const claimed = await staging.claim(userId, input.featureModels.map((fm) => fm.uvlFilename));
-      if (!claimed.ok) {
-        const missing = new Set(claimed.missing);
-        const errors: FieldErrors = {};
-        for (const fm of input.featureModels.filter((m) => missing.has(m.uvlFilename))) {
-          errors[field(fm)] = [`The file ${fm.uvlFilename} is not in your staging area (it may have just been saved by another submission of this form): upload it again.`];
-        }
-        return { status: 'invalid', errors };
-      }
-      const { claim } = claimed;
-      let datasetId: number;
-      try {
-        const errors: FieldErrors = {};
-        const prepared: PreparedModel[] = [];
-        for (const [i, fm] of input.featureModels.entries()) {
-          const staged = claim.files[i]!;
-          const { model, check } = await prepare(fm, staged.path, staged.name);
-          // A model with syntax errors is refused, with its errors (decisions section 7).
-          if (!check.valid) errors[field(fm)] = check.errors.map((e) => `${staged.name}: ${e}`);
-          prepared.push(model);
-        }
-        if (Object.keys(errors).length > 0) {
-          await claim.release();
-          return { status: 'invalid', errors };
-        }
-        const authors = input.authors.length > 0 ? input.authors : await defaultAuthors(userId);
-        ({ datasetId } = await persist(userId, { ...input, authors }, prepared));
-      } catch (error) {
-        // Nothing was saved (persist removes what it wrote): the files go back to the staging area.
-        await claim.release().catch((e) => ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
-        throw error;
-      }
+      const saved = await saveStagedUpload(userId, form.value, () => defaultAuthors(userId));
+      if (saved.status === 'invalid') return saved;
+      const { claim, datasetId } = saved;
       await claim.discard().catch((e) => ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
       await contentChanged(datasetId);
       return pushOutcome(datasetId);
@@ -520,7 +581,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
      */
     async createFromFiles(
       userId: number,
-      input: Omit<UploadInput, 'featureModels'>,
+      input: DatasetMetadata,
       files: { path: string; meta: Omit<FeatureModelInput, 'index' | 'uvlFilename'> & { name: string } }[],
       extra: { doi?: string | null; createdAt?: string } = {},
     ): Promise<number> {
@@ -635,7 +696,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
           userId, createdAt: nowIso(),
           meta: {
             title: input.name!, description: input.description ?? '', publication_type: input.publicationType,
-            publication_doi: null, tags: input.tags ?? null, dataset_doi: null,
+            publication_doi: null, tags: input.tags ?? null, dataset_doi: null, license: input.license ?? DEFAULT_LICENSE,
           },
           models: 0, features: 0,
         });
@@ -646,35 +707,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       return datasetId;
     },
 
-    async apiUpdate(datasetId: number, userId: number, body: unknown) {
-      const row = await ownedOrThrow(datasetId, userId);
-      const input = restInput(body, 'update');
-      await repo.updateMetaData(db, row.meta_id, {
-        ...(input.name !== undefined ? { title: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.tags !== undefined ? { tags: input.tags } : {}),
-      });
-      await contentChanged(datasetId);
-      return (await restObjects([(await summary(datasetId))!]))[0];
-    },
-
     /** Removes the rows and the dataset folder; a synchronized dataset has a public DOI and stays (409). */
     async apiDelete(datasetId: number, userId: number): Promise<void> {
       const row = await ownedOrThrow(datasetId, userId);
       if (row.dataset_doi !== null) {
         throw conflict('A synchronized dataset has a DOI and cannot be deleted.', { message: 'A synchronized dataset has a DOI and cannot be deleted.' });
       }
-      const aside = await setFolderAside(ctx.services.hubfile.datasetFolder(row.user_id, row.id));
-      try {
-        await db.transaction().execute(async (trx) => {
-          await ctx.services.featuremodel.deleteByDataset(trx, datasetId);
-          await repo.deleteDatasetRows(trx, row);
-        });
-      } catch (error) {
-        await aside.restore();
-        throw error;
-      }
-      await aside.discard().catch((e) => ctx.log.warn({ err: e }, 'the folder of a deleted dataset could not be removed'));
+      await removeDataset(row);
       await ctx.events.emit('dataset.deleted', { datasetId });
     },
 
@@ -825,7 +864,15 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       await repo.saveDoiMapping(db, from, to);
     },
   };
+  // Editing, the API's PUT, and the owner's publish and delete pages (dataset.edit.ts).
+  return Object.assign(service, createDatasetEditing(ctx, {
+    loadDeposit, summary, restObjects, ownedOrThrow, defaultAuthors, restInput,
+    publish: service.publish, apiDelete: service.apiDelete,
+  }));
 }
+
+/** What a dataset is created with; the licence defaults to CC-BY-4.0. */
+type DatasetMetadata = Omit<MetadataInput, 'license'> & { license?: string };
 
 export type DatasetService = ReturnType<typeof createDatasetService>;
 export { StagingError };

@@ -8,6 +8,13 @@ export interface DataSetTable {
   created_at: string;
   /** Raised by every write of the dataset's searchable content (the search index compares it). */
   revision: Generated<number>;
+  /** The number of its ds_view_record / ds_download_record rows, raised with each new one. */
+  view_count: Generated<number>;
+  download_count: Generated<number>;
+  /** The first version of the dataset's concept; null on the first version itself (migration 0200). */
+  concept_id: number | null;
+  /** 1 for the first version of a concept. */
+  version_number: Generated<number>;
 }
 
 export interface DSMetaDataTable {
@@ -19,8 +26,12 @@ export interface DSMetaDataTable {
   publication_doi: string | null;
   /** Set once the deposit repository assigned a DOI: the dataset is then synchronized. */
   dataset_doi: string | null;
+  /** The DOI shared by every version (the deposit's concept DOI); null when not known. */
+  concept_doi: string | null;
   /** Comma-separated (decisions section 4). */
   tags: string | null;
+  /** An SPDX identifier of licenses.ts (extensions section 2). */
+  license: Generated<string>;
   ds_metrics_id: number | null;
 }
 
@@ -44,6 +55,16 @@ export interface DSRecordTable extends RecordColumns {
   dataset_id: number;
 }
 
+/** One metadata edit (extensions section 2): who changed which fields, when. */
+export interface DatasetEditTable {
+  id: Id;
+  dataset_id: number;
+  user_id: number;
+  edited_at: string;
+  /** The changed fields' names, comma-separated. */
+  fields: string;
+}
+
 export interface DOIMappingTable {
   id: Id;
   dataset_doi_old: string;
@@ -59,5 +80,6 @@ declare module '../../core/db/database.ts' {
     ds_download_record: DSRecordTable;
     ds_view_record: DSRecordTable;
     doi_mapping: DOIMappingTable;
+    dataset_edit: DatasetEditTable;
   }
 }

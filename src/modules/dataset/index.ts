@@ -5,6 +5,7 @@ export type { DatasetService, DatasetListItem, DatasetSummary, StagedCheck, Uplo
 export { datasetHref, doiPath } from './dataset.service.ts';
 export { PUBLICATION_TYPES, isPublicationType, publicationTypeLabel } from './publication-types.ts';
 export { normalizeTags, splitTags } from './upload-form.ts';
+export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

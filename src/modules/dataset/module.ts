@@ -3,6 +3,8 @@ import { projectPath } from '../../core/config.ts';
 import { createDatasetService } from './dataset.service.ts';
 import { datasetRoutes } from './dataset.routes.ts';
 import { datasetApiRoutes } from './dataset.api.ts';
+import { datasetEditRoutes } from './dataset.edit.routes.ts';
+import { datasetVersionRoutes } from './dataset.versions.routes.ts';
 import { seedSampleDatasets } from './dataset.seed.ts';
 
 export const datasetModule = defineModule({
@@ -14,6 +16,8 @@ export const datasetModule = defineModule({
   routes: async (app, ctx) => {
     await datasetRoutes(app, ctx);
     await datasetApiRoutes(app, ctx);
+    await datasetEditRoutes(app, ctx);
+    await datasetVersionRoutes(app, ctx);
   },
   assets: projectPath('src/modules/dataset/assets'),
   scripts: ['js/scripts.js'],

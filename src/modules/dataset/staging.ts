@@ -222,6 +222,32 @@ export function createStaging(uploadsRoot: string) {
       }
     },
 
+    /**
+     * Copies files (a published version's) into the user's staging area for a new version, each
+     * under its own name or ` (n)` when that name is staged already; nothing is overwritten. All
+     * or none: a failure removes the copies made so far. Answers the stored names, in order.
+     */
+    async copyIn(userId: number, files: { name: string; path: string }[]): Promise<StagedFile[]> {
+      const folder = folderOf(userId);
+      await mkdir(folder, { recursive: true });
+      const staged = (await readdir(folder)).filter((n) => !n.startsWith('.')).length;
+      if (staged + files.length > MAX_STAGED_FILES) {
+        throw new StagingError('full', `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+      }
+      const copied: StagedFile[] = [];
+      try {
+        for (const file of files) {
+          const name = await placeUnderFreeName(file.path, folder, safeUvlName(file.name), MAX_STORED_NAME_BYTES);
+          const path = join(folder, name);
+          copied.push({ name, path, size: (await stat(path)).size });
+        }
+      } catch (error) {
+        for (const file of copied) await rm(file.path, { force: true });
+        throw error;
+      }
+      return copied;
+    },
+
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
     async list(userId: number): Promise<StagedFile[]> {
       const folder = folderOf(userId);

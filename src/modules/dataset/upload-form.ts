@@ -3,6 +3,7 @@
 // with every problem reported under the name of the field that caused it.
 import { FormErrors, type FieldErrors } from '../../core/http/forms.ts';
 import { isPublicationType } from './publication-types.ts';
+import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from './licenses.ts';
 
 export const MAX_FEATURE_MODELS = 200;
 const MAX_AUTHORS = 100;
@@ -35,13 +36,19 @@ export interface FeatureModelInput {
   authors: AuthorInput[];
 }
 
-export interface UploadInput {
+/** The dataset's own metadata: the upload form without its models, and the whole edit form. */
+export interface MetadataInput {
   title: string;
   description: string;
   publicationType: string;
   publicationDoi: string | null;
   tags: string | null;
   authors: AuthorInput[];
+  /** An SPDX identifier of licenses.ts. */
+  license: string;
+}
+
+export interface UploadInput extends MetadataInput {
   featureModels: FeatureModelInput[];
 }
 
@@ -115,9 +122,8 @@ function readAuthors(errors: FormErrors, fields: Record<string, string>, prefix:
   return authors;
 }
 
-/** Reads and validates the form; staged-file existence and syntax are checked by the service. */
-export function readUploadForm(fields: Record<string, string>): { ok: true; value: UploadInput } | { ok: false; errors: FieldErrors } {
-  const errors = new FormErrors();
+/** The dataset's metadata fields (title, desc, publication_type, publication_doi, tags, authors-<i>-*, license). */
+function readMetadataFields(errors: FormErrors, fields: Record<string, string>): MetadataInput {
   const title = (fields.title ?? '').trim();
   const description = (fields.desc ?? '').trim();
   const publicationType = (fields.publication_type ?? '').trim();
@@ -131,6 +137,23 @@ export function readUploadForm(fields: Record<string, string>): { ok: true; valu
   const tags = normalizeTags(fields.tags);
   checkTags(errors, 'tags', tags);
   const authors = readAuthors(errors, fields, 'authors');
+  // Absent or left empty: the default licence (extensions section 2).
+  const license = (fields.license ?? '').trim() || DEFAULT_LICENSE;
+  if (!isLicense(license)) errors.add('license', UNKNOWN_LICENSE);
+  return { title, description, publicationType, publicationDoi, tags, authors, license };
+}
+
+/** Reads and validates the edit form: the upload form's metadata, under the same rules. */
+export function readMetadataForm(fields: Record<string, string>): { ok: true; value: MetadataInput } | { ok: false; errors: FieldErrors } {
+  const errors = new FormErrors();
+  const value = readMetadataFields(errors, fields);
+  return errors.empty ? { ok: true, value } : { ok: false, errors: errors.errors };
+}
+
+/** Reads and validates the form; staged-file existence and syntax are checked by the service. */
+export function readUploadForm(fields: Record<string, string>): { ok: true; value: UploadInput } | { ok: false; errors: FieldErrors } {
+  const errors = new FormErrors();
+  const metadata = readMetadataFields(errors, fields);
 
   const models = indexed(fields, 'feature_models');
   const featureModels: FeatureModelInput[] = [];
@@ -162,5 +185,5 @@ export function readUploadForm(fields: Record<string, string>): { ok: true; valu
     });
   }
   if (!errors.empty) return { ok: false, errors: errors.errors };
-  return { ok: true, value: { title, description, publicationType, publicationDoi, tags, authors, featureModels } };
+  return { ok: true, value: { ...metadata, featureModels } };
 }

@@ -21,6 +21,8 @@ export interface DepositRequest {
   publicationType: string;
   publicationDoi: string | null;
   tags: string[];
+  /** An SPDX licence identifier (src/modules/dataset/licenses.ts). */
+  license: string;
   creators: DepositCreator[];
   files: DepositFile[];
 }
@@ -28,6 +30,11 @@ export interface DepositRequest {
 export interface DepositResult {
   depositionId: number;
   doi: string;
+  /**
+   * The DOI shared by every version of the record (Zenodo's `conceptdoi`); null when the
+   * repository did not say (the service then keeps the concept DOI it already knows).
+   */
+  conceptDoi: string | null;
 }
 
 export interface DepositRepository {
@@ -35,9 +42,22 @@ export interface DepositRepository {
   readonly kind: 'zenodo' | 'fake';
   /** Creates the deposition, uploads every file, sets the metadata, publishes and answers the DOI. */
   publish(request: DepositRequest): Promise<DepositResult>;
+  /**
+   * Publishes a new version of the published deposition `depositionId`: opens the new version's
+   * draft, replaces its files by the request's, sets the metadata and publishes. Any failure
+   * discards the draft (best effort) and throws a DepositError; the published versions stay as they were.
+   */
+  newVersion(depositionId: number, request: DepositRequest): Promise<DepositResult>;
+  /**
+   * Replaces the metadata of a published deposition and publishes it again; the DOI stays the
+   * same. Files are not touched (the request's files are ignored). On Zenodo: open an edit,
+   * set the metadata, publish; a failure after the edit opened discards it (best effort), so the
+   * published record keeps its former metadata.
+   */
+  updateMetadata(depositionId: number, request: DepositRequest): Promise<DepositResult>;
 }
 
-export type DepositStep = 'create' | 'upload' | 'metadata' | 'publish';
+export type DepositStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file';
 
 /**
  * Every way a push can fail (refused connection, timeout, an error answer, an answer without

@@ -7,7 +7,7 @@ import type { DepositRepository } from './deposit.types.ts';
 export type { DepositCreator, DepositFile, DepositRepository, DepositRequest, DepositResult, DepositStep } from './deposit.types.ts';
 export { DepositError } from './deposit.types.ts';
 export { createZenodoClient, zenodoMetadata, type ZenodoClientOptions } from './zenodo.client.ts';
-export { createFakeDeposit, FAKE_DOI_PREFIX } from './fake-deposit.ts';
+export { createFakeDeposit, FAKE_DOI_PREFIX, fakeConceptDoi } from './fake-deposit.ts';
 
 export const ZENODO_DEFAULT_API_URL = 'https://zenodo.org/api';
 

@@ -28,6 +28,7 @@ function request(overrides: Partial<DepositRequest> = {}): DepositRequest {
     publicationType: 'none',
     publicationDoi: null,
     tags: ['mobile', 'automotive'],
+    license: 'CC-BY-4.0',
     creators: [
       { name: 'Doe, John', affiliation: 'Some University', orcid: '0000-0002-1825-0097' },
       { name: 'Roe, Jane', affiliation: null, orcid: null },
@@ -64,6 +65,8 @@ describe('Zenodo deposit client', () => {
     const deposition = zenodo.depositions.get(result.depositionId)!;
     assert.ok(deposition, 'the deposition id is the one Zenodo gave');
     assert.equal(result.doi, `10.5072/zenodo.${result.depositionId}`);
+    assert.equal(result.conceptDoi, `10.5072/zenodo.${deposition.conceptRecid}`, 'the concept DOI is answered at the first publish');
+    assert.notEqual(result.conceptDoi, result.doi);
     assert.equal(deposition.published, true);
     assert.deepEqual([...deposition.files].map(([name, f]) => [name, f.size, f.md5]), files.map((f) => [f.name, f.size, f.md5]));
     const m = deposition.metadata!;
@@ -77,7 +80,7 @@ describe('Zenodo deposit client', () => {
     ]);
     assert.deepEqual(m.keywords, ['mobile', 'automotive', 'uvlhub']);
     assert.equal(m.access_right, 'open');
-    assert.equal(typeof m.license, 'string');
+    assert.equal(m.license, 'cc-by-4.0', 'Zenodo\'s vocabulary id of the SPDX licence');
     assert.deepEqual(zenodo.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, 'B').replace(/\d+/g, 'N')}`), [
       'POST /api/deposit/depositions',
       'PUT /api/files/B/phone.uvl',
@@ -150,11 +153,154 @@ describe('Zenodo deposit client', () => {
     await rejectsWith(client({ accessToken: 'wrong' }).publish(request()), 'create', 401);
   });
 
+  it('sends the licence of the request', async () => {
+    const result = await client().publish(request({ license: 'MIT' }));
+    assert.equal(zenodo.depositions.get(result.depositionId)!.metadata!.license, 'mit');
+  });
+
+  /** A published deposition, ready to be edited; the requests log starts after it. */
+  async function published() {
+    const result = await client().publish(request());
+    zenodo.reset();
+    return result;
+  }
+  const steps = () => zenodo.requests.map((r) => `${r.method} ${r.path.replace(/\d+/g, 'N')}`);
+
+  it('updates a published record: edit, metadata, publish; same DOI, new metadata, files untouched', async () => {
+    const before = await published();
+    const deposition = zenodo.depositions.get(before.depositionId)!;
+    const files = [...deposition.files.keys()];
+    const after = await client().updateMetadata(before.depositionId, request({
+      title: 'Renamed', description: 'Changed.', tags: ['new'], license: 'CC0-1.0', publicationType: 'article', publicationDoi: '10.1000/p.2',
+      creators: [{ name: 'Poe, Ann', affiliation: null, orcid: null }],
+    }));
+    assert.deepEqual(after, before, 'the deposition and its DOI stay');
+    assert.deepEqual(steps(), [
+      'POST /api/deposit/depositions/N/actions/edit',
+      'PUT /api/deposit/depositions/N',
+      'POST /api/deposit/depositions/N/actions/publish',
+    ]);
+    const m = deposition.metadata!;
+    assert.equal(m.title, 'Renamed');
+    assert.equal(m.license, 'cc0-1.0');
+    assert.equal(m.publication_type, 'article');
+    assert.deepEqual(m.keywords, ['new', 'uvlhub']);
+    assert.deepEqual(m.creators, [{ name: 'Poe, Ann' }]);
+    assert.equal(deposition.editing, false);
+    assert.equal(deposition.doi, before.doi);
+    assert.deepEqual([...deposition.files.keys()], files);
+  });
+
+  for (const [step, status] of [['edit', 500], ['metadata', 400], ['publish', 502]] as const) {
+    it(`maps a failed ${step} step of an update to a DepositError and leaves the published metadata as they were`, async () => {
+      const before = await published();
+      const deposition = zenodo.depositions.get(before.depositionId)!;
+      const old = structuredClone(deposition.metadata);
+      zenodo.failOn(step, status);
+      await rejectsWith(client().updateMetadata(before.depositionId, request({ title: 'Never seen' })), step, status);
+      assert.deepEqual(deposition.metadata, old);
+      assert.equal(deposition.editing, false, 'no edit is left open');
+      assert.equal(deposition.doi, before.doi);
+      if (step === 'edit') assert.deepEqual(steps(), ['POST /api/deposit/depositions/N/actions/edit'], 'nothing follows a refused edit');
+      else assert.equal(steps().at(-1), 'POST /api/deposit/depositions/N/actions/discard', 'the open edit is discarded');
+    });
+  }
+
+  it('still reports the failed step when the discard fails too (the edit stays open, the record unchanged)', async () => {
+    const before = await published();
+    const deposition = zenodo.depositions.get(before.depositionId)!;
+    const old = structuredClone(deposition.metadata);
+    zenodo.failOn('publish', 500);
+    zenodo.failOn('discard', 503);
+    await rejectsWith(client().updateMetadata(before.depositionId, request({ title: 'Never published' })), 'publish', 500);
+    assert.equal(steps().at(-1), 'POST /api/deposit/depositions/N/actions/discard');
+    assert.equal(deposition.editing, true);
+    assert.equal(deposition.publishedMetadata!.title, old!.title, 'what is published did not change');
+  });
+
+  it('gives up on an update when Zenodo does not answer, and does not wait for a hanging discard', async () => {
+    const before = await published();
+    zenodo.failOn('metadata', 'hang');
+    zenodo.failOn('discard', 'hang');
+    const started = Date.now();
+    await rejectsWith(client({ timeoutMs: 150 }).updateMetadata(before.depositionId, request()), 'metadata', null, /did not answer/);
+    assert.ok(Date.now() - started < 5000);
+  });
+
+  it('the built-in fake updates keep the DOI and refuse metadata Zenodo would refuse', async () => {
+    const fake = createDepositRepository({ zenodoApiUrl: undefined, zenodoAccessToken: undefined });
+    assert.deepEqual(await fake.updateMetadata(42, request({ datasetId: 42 })), { depositionId: 42, doi: `${FAKE_DOI_PREFIX}42`, conceptDoi: null });
+    await rejectsWith(fake.updateMetadata(42, request({ datasetId: 42, description: ' ' })), 'metadata', 400, /description/);
+    await rejectsWith(fake.updateMetadata(42, request({ datasetId: 42, creators: [] })), 'metadata', 400, /author/);
+  });
+
   it('without a token, the built-in fake assigns 10.1234/fakenodo.<dataset id> and checks the files', async () => {
     assert.equal(createDepositRepository({ zenodoApiUrl: zenodo.url, zenodoAccessToken: zenodo.token }).kind, 'zenodo');
     const fake = createDepositRepository({ zenodoApiUrl: undefined, zenodoAccessToken: undefined });
     assert.equal(fake.kind, 'fake');
-    assert.deepEqual(await fake.publish(request({ datasetId: 42 })), { depositionId: 42, doi: `${FAKE_DOI_PREFIX}42` });
+    assert.deepEqual(await fake.publish(request({ datasetId: 42 })), { depositionId: 42, doi: `${FAKE_DOI_PREFIX}42`, conceptDoi: `${FAKE_DOI_PREFIX}concept.42` });
     await rejectsWith(fake.publish(request({ files: [{ name: 'gone.uvl', path: join(dir, 'gone.uvl'), size: 1 }] })), 'upload', null);
+    assert.deepEqual(await fake.newVersion(42, request({ datasetId: 43 })), { depositionId: 43, doi: `${FAKE_DOI_PREFIX}43`, conceptDoi: null });
+    await rejectsWith(fake.newVersion(42, request({ datasetId: 44, files: [{ name: 'gone.uvl', path: join(dir, 'gone.uvl'), size: 1 }] })), 'upload', null);
+  });
+
+  describe('new version', () => {
+    const only = [files[0]!].map(({ name, path, size }) => ({ name, path, size }));
+    const published = async () => {
+      const first = await client().publish(request());
+      zenodo.reset();
+      return first;
+    };
+    const state = () => [...zenodo.depositions.values()].map((d) => ({ id: d.id, published: d.published, deleted: d.deleted, files: [...d.files.keys()] }));
+
+    it('opens the new version, replaces the copied files, sets the metadata, publishes: new DOI, same concept DOI', async () => {
+      const first = await published();
+      const result = await client().newVersion(first.depositionId, request({ title: 'Phones only', files: only }));
+      assert.notEqual(result.depositionId, first.depositionId);
+      assert.equal(result.doi, `10.5072/zenodo.${result.depositionId}`);
+      assert.notEqual(result.doi, first.doi);
+      assert.equal(result.conceptDoi, first.conceptDoi);
+      const next = zenodo.depositions.get(result.depositionId)!;
+      assert.equal(next.published, true);
+      assert.deepEqual([...next.files.keys()], ['phone.uvl'], 'the previous files were deleted; only the request\'s are in');
+      assert.equal(next.metadata!.title, 'Phones only');
+      const old = zenodo.depositions.get(first.depositionId)!;
+      assert.equal(old.published, true);
+      assert.deepEqual([...old.files.keys()], files.map((f) => f.name), 'the first version keeps its files');
+      assert.deepEqual(zenodo.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, 'B').replace(/\d+/g, 'N')}`), [
+        'POST /api/deposit/depositions/N/actions/newversion',
+        'GET /api/deposit/depositions/N',
+        'DELETE /api/deposit/depositions/N/files/B',
+        'DELETE /api/deposit/depositions/N/files/B',
+        'PUT /api/files/B/phone.uvl',
+        'PUT /api/deposit/depositions/N',
+        'POST /api/deposit/depositions/N/actions/publish',
+      ]);
+    });
+
+    for (const [step, status] of [['newversion', 500], ['delete-file', 409], ['upload', 403], ['metadata', 400], ['publish', 502]] as const) {
+      it(`a fault at the ${step} step: a DepositError, the draft deleted, the published version untouched`, async () => {
+        const first = await published();
+        const before = state();
+        zenodo.failOn(step, status);
+        await rejectsWith(client().newVersion(first.depositionId, request({ files: only })), step, status, /status \d+/);
+        const drafts = [...zenodo.depositions.values()].filter((d) => !d.published);
+        assert.ok(drafts.every((d) => d.deleted), 'no draft is left open');
+        assert.deepEqual(state().filter((d) => before.some((b) => b.id === d.id)), before, 'the published versions are as they were');
+        assert.ok(![...zenodo.depositions.values()].some((d) => d.published && d.id > first.depositionId), 'no new version was published');
+        // The fault gone, a retry succeeds (no draft left open blocks it).
+        zenodo.reset();
+        const retried = await client().newVersion(first.depositionId, request({ files: only }));
+        assert.equal(retried.conceptDoi, first.conceptDoi);
+      });
+    }
+
+    it('gives up when the newversion step does not answer, and refuses an unknown deposition', async () => {
+      const first = await published();
+      zenodo.failOn('newversion', 'hang');
+      await rejectsWith(client({ timeoutMs: 150 }).newVersion(first.depositionId, request({ files: only })), 'newversion', null, /did not answer/);
+      zenodo.reset();
+      await rejectsWith(client().newVersion(999_999, request({ files: only })), 'newversion', 404);
+    });
   });
 });

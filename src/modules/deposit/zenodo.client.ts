@@ -1,6 +1,7 @@
 // A client of the Zenodo REST deposit API (decisions section 4): create a deposition, upload
 // each file to its bucket, set the metadata, publish, read the DOI. Every failure becomes a
 // DepositError; a draft left behind by a failed push is discarded on a best-effort basis.
+// A published record's metadata is changed through an edit (open, set, publish; discarded on failure).
 import { createReadStream, openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
 import {
@@ -17,14 +18,14 @@ export interface ZenodoClientOptions {
   uploadTimeoutMs?: number;
   /** Zenodo community identifiers the record is submitted to (optional). */
   communities?: string[];
-  /** A license identifier known to Zenodo. */
-  license?: string;
 }
 
 interface Deposition {
   id: number;
-  links?: { bucket?: string; [key: string]: string | undefined };
+  links?: { bucket?: string; latest_draft?: string; [key: string]: string | undefined };
   doi?: string;
+  conceptdoi?: string;
+  files?: { id?: string; filename?: string }[];
   metadata?: { doi?: string; prereserve_doi?: { doi?: string } };
 }
 
@@ -32,7 +33,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_UPLOAD_TIMEOUT_MS = 300_000;
 
 /** Zenodo's own publication types are the values of decisions section 4, except `none`. */
-export function zenodoMetadata(request: DepositRequest, options: Pick<ZenodoClientOptions, 'communities' | 'license'> = {}) {
+export function zenodoMetadata(request: DepositRequest, options: Pick<ZenodoClientOptions, 'communities'> = {}) {
   const isPublication = request.publicationType !== 'none';
   const metadata: Record<string, unknown> = {
     title: request.title,
@@ -46,7 +47,8 @@ export function zenodoMetadata(request: DepositRequest, options: Pick<ZenodoClie
     })),
     keywords: [...request.tags, 'uvlhub'],
     access_right: 'open',
-    license: options.license ?? 'CC-BY-4.0',
+    // Zenodo's licence vocabulary is keyed by SPDX identifiers written in lower case (cc-by-4.0, mit).
+    license: request.license.toLowerCase(),
   };
   if (options.communities && options.communities.length > 0) {
     metadata.communities = options.communities.map((identifier) => ({ identifier }));
@@ -112,11 +114,36 @@ export function createZenodoClient(options: ZenodoClientOptions): DepositReposit
     await call('upload', `${base}/deposit/depositions/${deposition.id}/files`, { method: 'POST', body: form }, uploadTimeoutMs);
   }
 
+  /** Sets the metadata of a draft or of an open edit. */
+  async function putMetadata(id: number, request: DepositRequest): Promise<void> {
+    await call('metadata', `${base}/deposit/depositions/${id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ metadata: zenodoMetadata(request, options) }),
+    });
+  }
+
   async function discard(id: number): Promise<void> {
     try {
       await fetch(`${base}/deposit/depositions/${id}`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)) });
     } catch {
       // Best effort: an unpublished draft harms nobody and its owner can delete it on Zenodo.
+    }
+  }
+
+  async function setMetadataAndPublish(id: number, request: DepositRequest): Promise<DepositResult> {
+    await putMetadata(id, request);
+    const published = await call('publish', `${base}/deposit/depositions/${id}/actions/publish`, { method: 'POST' }) as Deposition | undefined;
+    const doi = published?.doi || published?.metadata?.doi;
+    if (!doi) throw new DepositError('publish', null, 'Zenodo published the record but answered no DOI.');
+    return { depositionId: id, doi, conceptDoi: published?.conceptdoi || null };
+  }
+
+  async function discardEdit(id: number): Promise<void> {
+    try {
+      await call('discard', `${base}/deposit/depositions/${id}/actions/discard`, { method: 'POST' }, Math.min(timeoutMs, 10_000));
+    } catch {
+      // Best effort: an edit left open changes nothing public; the next edit or the owner on Zenodo closes it.
     }
   }
 
@@ -131,18 +158,51 @@ export function createZenodoClient(options: ZenodoClientOptions): DepositReposit
       }
       try {
         for (const file of request.files) await uploadFile(created, file);
-        await call('metadata', `${base}/deposit/depositions/${created.id}`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ metadata: zenodoMetadata(request, options) }),
-        });
-        const published = await call('publish', `${base}/deposit/depositions/${created.id}/actions/publish`, { method: 'POST' }) as Deposition | undefined;
-        const doi = published?.doi || published?.metadata?.doi;
-        if (!doi) throw new DepositError('publish', null, 'Zenodo published the record but answered no DOI.');
-        return { depositionId: created.id, doi };
+        return await setMetadataAndPublish(created.id, request);
       } catch (error) {
         // Zenodo refuses to delete published records, so this only ever removes an unpublished draft.
         await discard(created.id);
+        throw error;
+      }
+    },
+
+    async newVersion(depositionId: number, request: DepositRequest): Promise<DepositResult> {
+      // Zenodo answers the published deposition; the new version's draft is behind links.latest_draft.
+      const opened = await call('newversion', `${base}/deposit/depositions/${depositionId}/actions/newversion`, { method: 'POST' }) as Deposition | undefined;
+      const draftUrl = opened?.links?.latest_draft;
+      if (!draftUrl) throw new DepositError('newversion', null, 'Zenodo opened a new version but answered no link to its draft.');
+      let draftId: number | null = null;
+      const idInLink = /\/deposit\/depositions\/(\d+)\/?$/.exec(draftUrl);
+      if (idInLink) draftId = Number(idInLink[1]);
+      try {
+        const draft = await call('newversion', draftUrl, { method: 'GET' }) as Deposition | undefined;
+        if (!draft || typeof draft.id !== 'number') throw new DepositError('newversion', null, 'Zenodo answered the new version\'s draft without an id.');
+        draftId = draft.id;
+        // The draft starts with copies of the previous version's files; the request's files replace them.
+        for (const file of draft.files ?? []) {
+          if (!file.id) continue;
+          await call('delete-file', `${base}/deposit/depositions/${draft.id}/files/${encodeURIComponent(file.id)}`, { method: 'DELETE' });
+        }
+        for (const file of request.files) await uploadFile(draft, file);
+        return await setMetadataAndPublish(draft.id, request);
+      } catch (error) {
+        // Only the unpublished draft goes; the versions already published stay untouched.
+        if (draftId !== null) await discard(draftId);
+        throw error;
+      }
+    },
+
+    async updateMetadata(depositionId: number, request: DepositRequest): Promise<DepositResult> {
+      await call('edit', `${base}/deposit/depositions/${depositionId}/actions/edit`, { method: 'POST' });
+      try {
+        await putMetadata(depositionId, request);
+        const published = await call('publish', `${base}/deposit/depositions/${depositionId}/actions/publish`, { method: 'POST' }) as Deposition | undefined;
+        const doi = published?.doi || published?.metadata?.doi;
+        if (!doi) throw new DepositError('publish', null, 'Zenodo published the new metadata but answered no DOI.');
+        return { depositionId, doi, conceptDoi: published?.conceptdoi || null };
+      } catch (error) {
+        // The published record keeps its former metadata once the open edit is discarded.
+        await discardEdit(depositionId);
         throw error;
       }
     },

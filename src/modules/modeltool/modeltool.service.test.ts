@@ -22,6 +22,7 @@ function untouchableContext(touched: string[]): ModuleContext {
   return {
     config: loadConfig({ WORKING_DIR: tmpdir() }),
     db: trap('db') as ModuleContext['db'],
+    store: trap('store') as ModuleContext['store'],
     services: trap('services') as ModuleContext['services'],
     events: { on() {}, async emit() {} },
     log,

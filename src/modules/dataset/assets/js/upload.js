@@ -74,8 +74,14 @@
     if (removeModel) removeEntry(removeModel.closest('.model-entry'));
   });
 
-  // The uploader is the first author unless changed; an emptied row falls back to the profile too.
-  if (form.dataset.profileName) {
+  // A new version starts with the current version's authors; otherwise the uploader is the first
+  // author unless changed, and an emptied row falls back to the profile too.
+  const versionAuthors = form.dataset.authors ? JSON.parse(form.dataset.authors) : [];
+  if (versionAuthors.length > 0) {
+    versionAuthors.forEach(function (a) {
+      addAuthor(document.getElementById('authors'), { name: a.name, affiliation: a.affiliation || '', orcid: a.orcid || '' });
+    });
+  } else if (form.dataset.profileName) {
     addAuthor(document.getElementById('authors'), {
       name: form.dataset.profileName, affiliation: form.dataset.profileAffiliation, orcid: form.dataset.profileOrcid,
     });
@@ -244,7 +250,8 @@
     let first = null;
     for (const [field, messages] of Object.entries(errors)) {
       const text = messages.join(' ');
-      const input = form.querySelector('[name="' + CSS.escape(field) + '"]');
+      // version_of is a hidden field of the form: its errors are about the whole upload.
+      const input = field === 'version_of' ? null : form.querySelector('[name="' + CSS.escape(field) + '"]');
       if (field === 'feature_models') {
         document.getElementById('feature_models-errors').textContent = text;
         first = first || dropZone;
@@ -268,7 +275,7 @@
         if (details) details.open = true;
         first = first || input;
       } else {
-        unplaced.push(field + ': ' + text);
+        unplaced.push(field === 'version_of' ? text : field + ': ' + text);
       }
     }
     const summary = document.createElement('div');
@@ -357,7 +364,8 @@
       }
       progress.classList.add('d-none');
       submitButton.disabled = false;
-      if (xhr.status === 400 && data && data.errors) showErrors(data.errors);
+      // 502: a new version the deposit refused (nothing saved, the files still staged).
+      if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) showErrors(data.errors);
       else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
     });
     xhr.addEventListener('error', function () {

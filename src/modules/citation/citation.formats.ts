@@ -1,0 +1,266 @@
+// The citation formats of a dataset (extensions section 2), each built from a CitationRecord by a
+// library where a well-kept one exists: citation-js for BibTeX, RIS and CSL-JSON, `yaml` for
+// CITATION.cff; DataCite JSON, schema.org JSON-LD and the APA-style line are written here.
+// Pure: no network (citation-js is handed CSL objects, so it never resolves an identifier
+// online), no database, no request.
+import { Cite } from '@citation-js/core';
+import '@citation-js/plugin-bibtex';
+import '@citation-js/plugin-ris';
+import { stringify as toYaml } from 'yaml';
+import { DEFAULT_LICENSE, PUBLISHER, splitName, type CitationAuthor, type CitationRecord } from './citation.record.ts';
+import { licenseInfo } from './citation.licenses.ts';
+
+export type CitationFormat = 'bibtex' | 'ris' | 'csl' | 'cff' | 'datacite' | 'jsonld';
+
+export interface FormatInfo {
+  format: CitationFormat;
+  label: string;
+  /** The media type a client names in Accept, and the one answered. */
+  mediaType: string;
+  /** The Content-Type header (a charset for the text formats). */
+  contentType: string;
+  fileName(record: CitationRecord): string;
+  build(record: CitationRecord): string;
+}
+
+/** A file name from the DOI: `10.1234/dataset1` → `10.1234_dataset1`. */
+const doiFileStem = (record: CitationRecord) => record.doi.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+const orcidUrl = (orcid: string) => `https://orcid.org/${orcid}`;
+const doiUrl = (doi: string) => `https://doi.org/${doi}`;
+
+// ---- CSL-JSON, and through citation-js BibTeX, RIS and the formatted reference -----------------
+
+function cslName(author: CitationAuthor): Record<string, string> {
+  const name = splitName(author.name);
+  return 'literal' in name ? { literal: name.literal } : { family: name.family, given: name.given };
+}
+
+export function cslItem(record: CitationRecord): Record<string, unknown> {
+  const [year, month, day] = record.date.split('-').map(Number);
+  return {
+    id: record.doi,
+    type: 'dataset',
+    title: record.title,
+    author: record.authors.map(cslName),
+    issued: { 'date-parts': [[year, month, day]] },
+    DOI: record.doi,
+    URL: record.url,
+    publisher: PUBLISHER,
+    abstract: record.description || undefined,
+    keyword: record.tags.length > 0 ? record.tags.join(', ') : undefined,
+    version: record.version,
+  };
+}
+
+function cite(item: Record<string, unknown>): Cite {
+  // The forced type keeps citation-js from guessing the input (and from fetching anything).
+  return new Cite([item], { forceType: '@csl/list+object' });
+}
+
+/** TeX's special characters, escaped; citation-js 0.8 escapes names with given and family parts, not one-part names. */
+const escapeTex = (text: string) => text.replace(/[\\{}&%$#_^~]/g, (c) => (c === '\\' ? '\\textbackslash{}' : c === '^' || c === '~' ? `\\${c}{}` : `\\${c}`));
+
+export function toBibtex(record: CitationRecord): string {
+  const item = cslItem(record);
+  const [year, month] = record.date.split('-').map(Number);
+  item.author = (item.author as Record<string, string>[]).map((n) => (n.literal !== undefined ? { literal: escapeTex(n.literal) } : n));
+  // BibTeX carries a year and a month; a day would come out as `month = {mar 5}`.
+  item.issued = { 'date-parts': [[year, month]] };
+  return cite(item).format('bibtex', { format: 'text' });
+}
+
+export function toRis(record: CitationRecord): string {
+  const item = cslItem(record);
+  // citation-js splits RIS keywords on commas and keeps the spaces after them.
+  if (record.tags.length > 0) item.keyword = record.tags.join(',');
+  return cite(item).format('ris', { format: 'text' });
+}
+
+export function toCsl(record: CitationRecord): string {
+  return cite(cslItem(record)).format('data', { format: 'text' });
+}
+
+/** "José María" → "J. M.", "Jean-Paul" → "J.-P.": APA's initials of the given names. */
+function initials(given: string): string {
+  return given.split(/\s+/).filter(Boolean)
+    .map((word) => word.split('-').map((part) => part.match(/\p{L}/u)?.[0]).filter(Boolean).map((letter) => `${letter}.`).join('-'))
+    .filter(Boolean).join(' ');
+}
+
+/**
+ * An APA-style reference (7th edition, data set) as plain text, for the page. Written here rather
+ * than by citation-js's CSL engine: its first reference takes 1.5 s of one core (the engine is
+ * built) and each further one about 14 ms, on the request path of every DOI page.
+ */
+export function toApaText(record: CitationRecord): string {
+  const names = record.authors.map((author) => {
+    const name = splitName(author.name);
+    if ('literal' in name) return name.literal;
+    const given = initials(name.given);
+    return given ? `${name.family}, ${given}` : name.family;
+  });
+  const authors = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')}, & ${names.at(-1)}`;
+  const title = `${record.title}${record.version ? ` (Version ${record.version})` : ''} [Data set]`;
+  const rest = `${PUBLISHER}. ${doiUrl(record.doi)}`;
+  return authors
+    ? `${authors}${authors.endsWith('.') ? '' : '.'} (${record.year}). ${title}. ${rest}`
+    : `${title}. (${record.year}). ${rest}`;
+}
+
+// ---- CITATION.cff (Citation File Format 1.2.0) --------------------------------------------------
+
+export function toCff(record: CitationRecord): string {
+  const authors = record.authors.map((author) => {
+    const name = splitName(author.name);
+    return {
+      // A one-part name is cited as an entity (CFF persons need a family name; entities a name).
+      ...('literal' in name ? { name: name.literal } : { 'family-names': name.family, 'given-names': name.given }),
+      ...(author.affiliation ? { affiliation: author.affiliation } : {}),
+      ...(author.orcid ? { orcid: orcidUrl(author.orcid) } : {}),
+    };
+  });
+  const identifiers = [
+    { type: 'doi', value: record.doi, description: 'This version of the dataset' },
+    ...(record.conceptDoi ? [{ type: 'doi', value: record.conceptDoi, description: 'All versions of the dataset (concept DOI)' }] : []),
+    { type: 'url', value: record.url, description: 'Landing page' },
+  ];
+  const cff: Record<string, unknown> = {
+    'cff-version': '1.2.0',
+    message: 'If you use this dataset, please cite it as below.',
+    type: 'dataset',
+    title: record.title,
+    // CFF requires at least one author; a dataset listing none is cited as anonymous.
+    authors: authors.length > 0 ? authors : [{ name: 'Anonymous' }],
+    ...(record.description ? { abstract: record.description } : {}),
+    doi: record.doi,
+    identifiers,
+    'date-released': record.date,
+    ...(record.version ? { version: record.version } : {}),
+    license: record.license ?? DEFAULT_LICENSE,
+    url: record.url,
+    ...(record.tags.length > 0 ? { keywords: record.tags } : {}),
+  };
+  // Plain scalars where YAML allows them, quotes where a value would otherwise change meaning.
+  return toYaml(cff, { lineWidth: 0 });
+}
+
+// ---- DataCite JSON (metadata schema 4.x field names) ---------------------------------------------
+
+/** DataCite's resourceTypeGeneral of the publication a dataset supplements, from the hub's publication types. */
+const RELATED_TYPES: Record<string, string> = {
+  article: 'JournalArticle', book: 'Book', section: 'BookChapter', conferencepaper: 'ConferencePaper',
+  datamanagementplan: 'OutputManagementPlan', preprint: 'Preprint', report: 'Report', thesis: 'Dissertation',
+  softwaredocumentation: 'Text', technicalnote: 'Report', workingpaper: 'Preprint', deliverable: 'Report',
+  milestone: 'Report', proposal: 'Text', patent: 'Text', annotationcollection: 'Collection', taxonomictreatment: 'Text', other: 'Other',
+};
+
+export function dataciteObject(record: CitationRecord): Record<string, unknown> {
+  const license = licenseInfo(record.license ?? DEFAULT_LICENSE);
+  const creators = record.authors.map((author) => {
+    const name = splitName(author.name);
+    return {
+      name: 'literal' in name ? name.literal : `${name.family}, ${name.given}`,
+      ...('literal' in name ? {} : { nameType: 'Personal', givenName: name.given, familyName: name.family }),
+      affiliation: author.affiliation ? [{ name: author.affiliation }] : [],
+      nameIdentifiers: author.orcid
+        ? [{ nameIdentifier: orcidUrl(author.orcid), nameIdentifierScheme: 'ORCID', schemeUri: 'https://orcid.org' }]
+        : [],
+    };
+  });
+  const related: Record<string, string>[] = [];
+  if (record.publicationDoi) {
+    related.push({
+      relatedIdentifier: record.publicationDoi, relatedIdentifierType: 'DOI', relationType: 'IsSupplementTo',
+      ...(RELATED_TYPES[record.publicationType] ? { resourceTypeGeneral: RELATED_TYPES[record.publicationType]! } : {}),
+    });
+  }
+  if (record.conceptDoi) related.push({ relatedIdentifier: record.conceptDoi, relatedIdentifierType: 'DOI', relationType: 'IsVersionOf' });
+  return {
+    schemaVersion: 'http://datacite.org/schema/kernel-4',
+    doi: record.doi,
+    identifiers: [{ identifier: doiUrl(record.doi), identifierType: 'DOI' }],
+    url: record.url,
+    types: { resourceTypeGeneral: 'Dataset', resourceType: 'UVL feature models' },
+    creators: creators.length > 0 ? creators : [{ name: ':unav', affiliation: [], nameIdentifiers: [] }],
+    titles: [{ title: record.title }],
+    publisher: PUBLISHER,
+    publicationYear: String(record.year),
+    dates: [{ date: record.date, dateType: 'Issued' }],
+    subjects: record.tags.map((subject) => ({ subject })),
+    rightsList: [{
+      rights: license.name, rightsUri: license.url, rightsIdentifier: license.spdx.toLowerCase(),
+      rightsIdentifierScheme: 'SPDX', schemeUri: 'https://spdx.org/licenses/',
+    }],
+    descriptions: record.description ? [{ description: record.description, descriptionType: 'Abstract' }] : [],
+    relatedIdentifiers: related,
+    sizes: [`${record.files.length} ${record.files.length === 1 ? 'file' : 'files'}`],
+    formats: ['UVL'],
+    ...(record.version ? { version: record.version } : {}),
+  };
+}
+
+export const toDatacite = (record: CitationRecord) => `${JSON.stringify(dataciteObject(record), null, 2)}\n`;
+
+// ---- schema.org Dataset as JSON-LD -------------------------------------------------------------------
+
+export function jsonLdObject(record: CitationRecord): Record<string, unknown> {
+  const creator = record.authors.map((author) => {
+    const name = splitName(author.name);
+    return {
+      '@type': 'Person',
+      ...(author.orcid ? { '@id': orcidUrl(author.orcid) } : {}),
+      name: 'literal' in name ? name.literal : `${name.given} ${name.family}`,
+      ...('literal' in name ? {} : { givenName: name.given, familyName: name.family }),
+      ...(author.affiliation ? { affiliation: { '@type': 'Organization', name: author.affiliation } } : {}),
+    };
+  });
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    '@id': doiUrl(record.doi),
+    identifier: doiUrl(record.doi),
+    url: record.url,
+    name: record.title,
+    description: record.description,
+    creator,
+    keywords: record.tags,
+    license: licenseInfo(record.license ?? DEFAULT_LICENSE).url,
+    datePublished: record.date,
+    ...(record.version ? { version: record.version } : {}),
+    ...(record.conceptDoi ? { isPartOf: { '@type': 'Dataset', '@id': doiUrl(record.conceptDoi) } } : {}),
+    ...(record.publicationDoi ? { citation: doiUrl(record.publicationDoi) } : {}),
+    publisher: { '@type': 'Organization', name: PUBLISHER },
+    isAccessibleForFree: true,
+    distribution: [
+      { '@type': 'DataDownload', name: 'All files (zip)', contentUrl: record.zipUrl, encodingFormat: 'application/zip' },
+      ...record.files.map((file) => ({ '@type': 'DataDownload', name: file.name, contentUrl: file.url, contentSize: `${file.size} B`, encodingFormat: 'text/plain' })),
+    ],
+  };
+}
+
+export const toJsonLd = (record: CitationRecord) => `${JSON.stringify(jsonLdObject(record), null, 2)}\n`;
+
+/**
+ * JSON-LD for a `<script type="application/ld+json">` element: `<`, `>` and `&` written as
+ * \u escapes (still the same JSON), so no text of the dataset can close the element or open a
+ * comment; U+2028/2029 too, for older parsers.
+ */
+export function jsonLdForHtml(record: CitationRecord): string {
+  return JSON.stringify(jsonLdObject(record)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// ---- the table -----------------------------------------------------------------------------------------
+
+export const CITATION_FORMATS: readonly FormatInfo[] = [
+  { format: 'bibtex', label: 'BibTeX', mediaType: 'application/x-bibtex', contentType: 'application/x-bibtex; charset=utf-8', fileName: (r) => `${doiFileStem(r)}.bib`, build: toBibtex },
+  { format: 'ris', label: 'RIS', mediaType: 'application/x-research-info-systems', contentType: 'application/x-research-info-systems; charset=utf-8', fileName: (r) => `${doiFileStem(r)}.ris`, build: toRis },
+  { format: 'csl', label: 'CSL-JSON', mediaType: 'application/vnd.citationstyles.csl+json', contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', fileName: (r) => `${doiFileStem(r)}.csl.json`, build: toCsl },
+  { format: 'cff', label: 'CITATION.cff', mediaType: 'application/yaml', contentType: 'application/yaml; charset=utf-8', fileName: () => 'CITATION.cff', build: toCff },
+  { format: 'datacite', label: 'DataCite JSON', mediaType: 'application/vnd.datacite.datacite+json', contentType: 'application/vnd.datacite.datacite+json; charset=utf-8', fileName: (r) => `${doiFileStem(r)}.datacite.json`, build: toDatacite },
+  { format: 'jsonld', label: 'JSON-LD (schema.org)', mediaType: 'application/ld+json', contentType: 'application/ld+json; charset=utf-8', fileName: (r) => `${doiFileStem(r)}.jsonld`, build: toJsonLd },
+];
+
+export function formatInfo(name: string): FormatInfo | undefined {
+  return CITATION_FORMATS.find((f) => f.format === name);
+}

@@ -1,0 +1,110 @@
+// Citation service (extensions section 2): a dataset's citation files and the DOI page's citation
+// box. Datasets come from the dataset service (only synchronized ones have a DOI page), the files
+// from the pure builders of citation.formats.ts. Never sees the request.
+import { notFound } from '../../core/http/errors.ts';
+import type { ModuleContext } from '../../core/modules.ts';
+import { doiPath, type DatasetSummary } from '../dataset/index.ts';
+import { CITATION_FORMATS, formatInfo, jsonLdForHtml, toApaText, type CitationFormat } from './citation.formats.ts';
+import { citationRecordOf, type CitationRecord } from './citation.record.ts';
+import { exportUrl, signpostingLinks } from './citation.signposting.ts';
+import type { CitationFile } from './citation.http.ts';
+
+export type ExportAnswer = { kind: 'moved'; location: string } | { kind: 'file'; file: CitationFile };
+
+export interface CitationBox {
+  /** APA-style reference as plain text. */
+  text: string;
+  /** Every format, BibTeX first (the default of the switcher). */
+  entries: { format: CitationFormat; label: string; text: string; href: string; fileName: string }[];
+  /** JSON-LD safe to place inside `<script type="application/ld+json">`. */
+  jsonLd: string;
+  /** The signposting Link header. */
+  links: string;
+}
+
+/** Built texts kept per record (its JSON is the key, so any change of the dataset is a new entry). */
+const KEPT = 500;
+
+export function createCitationService(ctx: ModuleContext) {
+  const kept = new Map<string, Map<string, string>>();
+  const boxes = new Map<string, CitationBox>();
+
+  /** One format of a record, built once while the record stays the same (the DOI page builds all of them). */
+  function built(record: CitationRecord, part: string, build: (r: CitationRecord) => string): string {
+    const key = JSON.stringify(record);
+    let texts = kept.get(key);
+    if (texts) {
+      kept.delete(key);
+    } else {
+      texts = new Map();
+      if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(key, texts);
+    let text = texts.get(part);
+    if (text === undefined) {
+      text = build(record);
+      texts.set(part, text);
+    }
+    return text;
+  }
+
+  function recordOf(dataset: DatasetSummary): CitationRecord {
+    const record = citationRecordOf(dataset);
+    // Callers pass datasets found by their DOI; one without would be a programming error.
+    if (!record) throw new Error(`Dataset ${dataset.id} has no DOI and cannot be cited.`);
+    return record;
+  }
+
+  function file(record: CitationRecord, format: CitationFormat): CitationFile {
+    const info = formatInfo(format)!;
+    return { body: built(record, format, info.build), contentType: info.contentType, fileName: info.fileName(record) };
+  }
+
+  return {
+    formats: CITATION_FORMATS.map((f) => ({ format: f.format, label: f.label, mediaType: f.mediaType })),
+
+    /** `/doi/<doi>/export/<format>`: the DOI is resolved as the DOI page resolves it (superseded DOIs move). */
+    async exportByDoi(doi: string, format: string): Promise<ExportAnswer> {
+      const info = formatInfo(format);
+      if (!info) {
+        throw notFound(`There is no citation format "${format}". Formats: ${CITATION_FORMATS.map((f) => f.format).join(', ')}.`);
+      }
+      const resolved = await ctx.services.dataset.resolveDoi(doi);
+      if (resolved.kind === 'moved') return { kind: 'moved', location: `/doi/${doiPath(resolved.doi)}/export/${info.format}` };
+      if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
+      return { kind: 'file', file: file(recordOf(resolved.dataset), info.format) };
+    },
+
+    /** One format of a synchronized dataset (the DOI page's answer to an Accept header). */
+    fileFor(dataset: DatasetSummary, format: CitationFormat): CitationFile {
+      return file(recordOf(dataset), format);
+    },
+
+    /** The DOI page's citation box, JSON-LD and Link header; null for a dataset without DOI. */
+    box(dataset: DatasetSummary): CitationBox | null {
+      const record = citationRecordOf(dataset);
+      if (!record) return null;
+      // The whole box is kept too: the DOI page asks for it at every view.
+      const key = JSON.stringify(record);
+      const known = boxes.get(key);
+      if (known) return known;
+      const box: CitationBox = {
+        text: built(record, 'apa', toApaText),
+        entries: CITATION_FORMATS.map((f) => ({
+          format: f.format,
+          label: f.label,
+          text: built(record, f.format, f.build),
+          href: exportUrl(record, f.format).replace(/^https?:\/\/[^/]+/, ''),
+          fileName: f.fileName(record),
+        })),
+        jsonLd: built(record, 'jsonld-html', jsonLdForHtml),
+        links: built(record, 'links', signpostingLinks),
+      };
+      if (boxes.size >= KEPT) boxes.delete(boxes.keys().next().value!);
+      boxes.set(key, box);
+      return box;
+    },
+  };
+}
+
+export type CitationService = ReturnType<typeof createCitationService>;
