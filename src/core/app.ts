@@ -24,6 +24,7 @@ import { registerTemplateFilters } from './http/filters.ts';
 import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 import { AssetTable } from './http/assets.ts';
+import { cutAtMarkers, ReusablePageCache, slotMarker, type ReusablePage } from './http/reusable-page.ts';
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise DATABASE_URL is opened. */
@@ -207,6 +208,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   });
 
+  // Reusable pages (http/reusable-page.ts): only for a visitor who is not logged in and has no
+  // flash message waiting, since the layout shows both.
+  app.decorateReply('pageIsReusable', function pageIsReusable(this: import('fastify').FastifyReply) {
+    return !this.request.user && !(this.request.session?.flash?.length);
+  });
+  app.decorateReply('renderReusablePage', async function renderReusablePage(this: import('fastify').FastifyReply, template: string, data: Record<string, unknown> = {}) {
+    const html: string = await app.view(template, {
+      ...data,
+      currentUser: null,
+      csrfToken: slotMarker('csrf_token'),
+      nav,
+      scripts,
+      flashes: [],
+      currentPath: this.request.url.split('?')[0],
+    });
+    return cutAtMarkers(html);
+  });
+  app.decorateReply('sendReusablePage', function sendReusablePage(this: import('fastify').FastifyReply, page: ReusablePage, values: Record<string, string | number> = {}) {
+    this.type('text/html; charset=utf-8');
+    return page.fill({ ...values, csrf_token: this.generateCsrf() });
+  });
+
   for (const module of modules) await module.setup?.(app, ctx);
 
   const verifyCsrf = (request: FastifyRequest) => new Promise<void>((resolve, reject) => {
@@ -252,7 +275,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   // Before any route registers: an error handler applies to the routes registered after it.
-  installErrorHandlers(app, config);
+  installErrorHandlers(app, { pages: new ReusablePageCache(64), navPaths: new Set(nav.map((entry) => entry.path)) });
 
   for (const module of modules) {
     if (module.routes) {
@@ -275,7 +298,14 @@ function wantsJson(request: FastifyRequest): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
-function installErrorHandlers(app: FastifyInstance, config: Config): void {
+/** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
+interface ReusableErrorPages {
+  pages: ReusablePageCache;
+  /** The page's own path shows only as the active navigation entry, so only those paths are part of the key. */
+  navPaths: Set<string>;
+}
+
+function installErrorHandlers(app: FastifyInstance, reusable: ReusableErrorPages): void {
   app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
     let status = 500;
     let message = 'Something went wrong on our side. The error was logged.';
@@ -299,18 +329,28 @@ function installErrorHandlers(app: FastifyInstance, config: Config): void {
     else request.log.info({ status, code: (error as HttpError).code }, message);
     reply.code(status);
     if (wantsJson(request)) return reply.send(body ?? (status >= 500 ? { error: message } : { message }));
-    return renderError(reply, status, message, config);
+    return renderError(reply, status, message, reusable);
   });
 
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
     if (wantsJson(request)) return reply.send({ message: 'Not found' });
-    return renderError(reply, 404, 'The page you asked for does not exist.', config);
+    return renderError(reply, 404, 'The page you asked for does not exist.', reusable);
   });
 }
 
-async function renderError(reply: import('fastify').FastifyReply, status: number, message: string, _config: Config) {
+async function renderError(reply: import('fastify').FastifyReply, status: number, message: string, reusable: ReusableErrorPages) {
   try {
+    if (reply.pageIsReusable()) {
+      const path = reply.request.url.split('?')[0]!;
+      const key = `${status}\n${message}\n${reusable.navPaths.has(path) ? path : ''}`;
+      let page = reusable.pages.get(key);
+      if (page === undefined) {
+        page = await reply.renderReusablePage('errors/error.njk', { status, message });
+        reusable.pages.set(key, page);
+      }
+      return reply.sendReusablePage(page);
+    }
     return await reply.page('errors/error.njk', { status, message });
   } catch {
     // The layout itself failed (a broken template, the session store down): a bare page, still no stack trace.

@@ -1,5 +1,6 @@
 // Types that core adds to Fastify's request, reply, session and route config.
 import '@fastify/session';
+import type { ReusablePage } from './reusable-page.ts';
 
 export interface CurrentUser {
   id: number;
@@ -33,6 +34,15 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Renders a page inside the layout, with navigation, flash messages and the CSRF token. */
     page(template: string, data?: Record<string, unknown>): Promise<string>;
+    /** Whether this answer may be a reusable page: the visitor is not logged in and has no flash message waiting. */
+    pageIsReusable(): boolean;
+    /**
+     * Renders a page for reuse (http/reusable-page.ts): the CSRF token, and every value the data
+     * holds as `slotMarker(name)`, are left as slots. Only for answers where pageIsReusable().
+     */
+    renderReusablePage(template: string, data?: Record<string, unknown>): Promise<ReusablePage>;
+    /** Answers with a reusable page, its slots filled with `values` and a fresh CSRF token. */
+    sendReusablePage(page: ReusablePage, values?: Record<string, string | number>): Buffer;
   }
   interface FastifyContextConfig {
     /** Anonymous visitors are redirected to /login (before any CSRF check). */

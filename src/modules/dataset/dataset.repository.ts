@@ -81,6 +81,49 @@ export async function findByDoi(db: DbOrTrx, doi: string): Promise<DatasetRow | 
   return row && toRow(row);
 }
 
+/**
+ * What says whether a kept DOI page is still current, in one query: the dataset's revision and
+ * counts, the DOI as stored (MariaDB matches it ignoring case), a newer DOI it was moved to, and
+ * its versions' number and summed revisions (a new or newly published version changes the
+ * "Version N of M" links of every other).
+ */
+const doiPageStateQuery = compiledOnce((db: DbOrTrx, doi: string, mappedDoi: string) =>
+  db.selectFrom('ds_meta_data as md').innerJoin('data_set as ds', 'ds.ds_meta_data_id', 'md.id')
+    .select(['ds.id', 'ds.revision', 'ds.view_count', 'ds.download_count', 'md.dataset_doi'])
+    .select((eb) => eb.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', mappedDoi).as('moved_to'))
+    .select((eb) => eb.selectFrom('data_set as v')
+      .select((v) => v.fn.countAll().as('n'))
+      .where((v) => v.or([v('v.id', '=', v.fn.coalesce('ds.concept_id', 'ds.id')), v('v.concept_id', '=', v.fn.coalesce('ds.concept_id', 'ds.id'))]))
+      .as('versions'))
+    .select((eb) => eb.selectFrom('data_set as v')
+      .select((v) => v.fn.sum('v.revision').as('r'))
+      .where((v) => v.or([v('v.id', '=', v.fn.coalesce('ds.concept_id', 'ds.id')), v('v.concept_id', '=', v.fn.coalesce('ds.concept_id', 'ds.id'))]))
+      .as('versions_revision'))
+    .where('md.dataset_doi', '=', doi));
+
+export interface DoiPageState {
+  id: number;
+  doi: string;
+  movedTo: string | null;
+  /** Changes with every write of the dataset or of any of its versions. */
+  stamp: string;
+  views: number;
+  downloads: number;
+}
+
+export async function doiPageState(db: DbOrTrx, doi: string): Promise<DoiPageState | undefined> {
+  const [row] = (await doiPageStateQuery(db, doi, doi)).rows;
+  if (!row || row.dataset_doi === null) return undefined;
+  return {
+    id: Number(row.id),
+    doi: row.dataset_doi,
+    movedTo: row.moved_to ?? null,
+    stamp: `${Number(row.revision)}.${Number(row.versions)}.${Number(row.versions_revision)}`,
+    views: Number(row.view_count),
+    downloads: Number(row.download_count),
+  };
+}
+
 /** The DOI as stored, matched ignoring case (DOIs are case-insensitive); a fallback for a missed exact lookup. */
 export async function findDoiIgnoringCase(db: DbOrTrx, doi: string): Promise<string | undefined> {
   const row = await db.selectFrom('ds_meta_data').select('dataset_doi')

@@ -13,6 +13,8 @@ import { LICENSES, licenseLabel, licenseUrl } from './licenses.ts';
 import { doiPath, StagingError, type DatasetSummary } from './dataset.service.ts';
 import { MAX_FEATURE_MODELS } from './upload-form.ts';
 import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
+import { slotMarker } from '../../core/http/reusable-page.ts';
+import { KeptDoiPages } from './dataset.doi-page.ts';
 import { exportPathOf, negotiateFormat, sendCitationFile } from '../citation/index.ts';
 
 /** Ids are integers of the database's INTEGER range; anything else names no dataset. */
@@ -183,14 +185,20 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
   // ---- pages of one dataset ------------------------------------------------------------------
 
-  async function renderDataset(reply: import('fastify').FastifyReply, dataset: DatasetSummary, owner: boolean) {
+  const keptDoiPages = new KeptDoiPages();
+
+  /**
+   * The dataset page. `keepAs` (the DOI page's stamp, read before the dataset) lets the page be
+   * kept for other visitors who are not logged in (dataset.doi-page.ts).
+   */
+  async function renderDataset(reply: import('fastify').FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: { id: number; stamp: string }) {
     const [counts, history, versionNav] = await Promise.all([
       datasets().counts(dataset.id), datasets().history(dataset.id), datasets().versions.navigation(dataset),
     ]);
     // Extensions section 2: the citation box and signposting links, from the citation module.
     const citationBox = dataset.doi && ctx.isEnabled('citation') ? ctx.services.citation.box(dataset) : null;
     if (citationBox) reply.header('link', citationBox.links).header('vary', 'Accept');
-    return reply.page('dataset/views/view.njk', {
+    const data = {
       title: dataset.title,
       dataset,
       counts,
@@ -204,7 +212,11 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
       citation: dataset.doi ? citation(dataset) : null,
       citationBox,
       doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
-    });
+    };
+    if (keepAs?.id !== dataset.id || owner || !reply.pageIsReusable()) return reply.page('dataset/views/view.njk', data);
+    const page = await reply.renderReusablePage('dataset/views/view.njk', { ...data, counts: { views: slotMarker('views'), downloads: slotMarker('downloads') } });
+    keptDoiPages.set(dataset.id, keepAs.stamp, page, citationBox?.links ?? null);
+    return reply.sendReusablePage(page, counts);
   }
 
   app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => {
@@ -221,6 +233,24 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
     if (!raw.endsWith('/')) return reply.redirect(`/doi/${doiPath(raw)}/`, 301);
     const doi = raw.slice(0, -1);
     if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
+    // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
+    const negotiated = ctx.isEnabled('citation') ? negotiateFormat(request.headers.accept) : null;
+    // Coupling rule 5: the page links the model tools, so it cannot be built without them.
+    const pageAllowed = ctx.isEnabled('modeltool');
+    // A kept page for a visitor who is not logged in: one query says whether it is current.
+    let keepAs: { id: number; stamp: string } | undefined;
+    if (!negotiated && pageAllowed && reply.pageIsReusable()) {
+      const state = await datasets().doiPageState(doi);
+      if (state && state.movedTo === null && state.doi === doi) {
+        const kept = keptDoiPages.get(state.id, state.stamp);
+        if (kept) {
+          countOnSuccess(request, (cookie) => datasets().recordView(state.id, null, cookie));
+          if (kept.link !== null) reply.header('link', kept.link).header('vary', 'Accept');
+          return reply.sendReusablePage(kept.page, { views: state.views, downloads: state.downloads });
+        }
+        keepAs = { id: state.id, stamp: state.stamp };
+      }
+    }
     const resolved = await datasets().resolveDoi(doi);
     if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
     if (resolved.kind === 'missing') {
@@ -229,14 +259,11 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
       if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
       throw notFound('No dataset has this DOI.');
     }
-    // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
-    const negotiated = ctx.isEnabled('citation') ? negotiateFormat(request.headers.accept) : null;
     if (negotiated) return sendCitationFile(request, reply, ctx.services.citation.fileFor(resolved.dataset, negotiated), 'negotiated');
-    // Coupling rule 5: the page links the model tools, so it cannot be built without them.
-    if (!ctx.isEnabled('modeltool')) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
+    if (!pageAllowed) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
     const user = request.user;
     countOnSuccess(request, (cookie) => datasets().recordView(resolved.dataset.id, user?.id ?? null, cookie));
-    return renderDataset(reply, resolved.dataset, user?.id === resolved.dataset.userId);
+    return renderDataset(reply, resolved.dataset, user?.id === resolved.dataset.userId, keepAs);
   });
 
   app.get('/dataset/unsynchronized/:id', async (request, reply) => {

@@ -186,6 +186,23 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     await ctx.events.emit('dataset.saved', { datasetId });
   }
 
+  /**
+   * Records known to exist: the unique index makes a repeated one a no-op, so a returning
+   * visitor's view need not reach the database. Records are never removed while their dataset
+   * exists, and dataset ids are not reused, so a kept key never hides a record that is missing.
+   */
+  const knownRecords = new Set<string>();
+  const KNOWN_RECORDS_KEPT = 100_000;
+
+  async function recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+    const key = `${table}\n${datasetId}\n${userId ?? 0}\n${cookie}`;
+    if (knownRecords.has(key)) return false;
+    const added = await repo.insertRecord(db, table, { datasetId, userId, cookie, date: nowIso() });
+    knownRecords.add(key);
+    if (knownRecords.size > KNOWN_RECORDS_KEPT) knownRecords.delete(knownRecords.values().next().value!);
+    return added;
+  }
+
   /** Summaries in the order of `ids`, with a fixed number of queries whatever their count. */
   async function summaries(ids: number[]): Promise<DatasetSummary[]> {
     if (ids.length === 0) return [];
@@ -643,11 +660,16 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
 
     /** One record per (user or anonymous, dataset, cookie); answers whether this one was new. */
     async recordView(datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
-      return repo.insertRecord(db, 'ds_view_record', { datasetId, userId, cookie, date: nowIso() });
+      return recordOnce('ds_view_record', datasetId, userId, cookie);
     },
 
     async recordDownload(datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
-      return repo.insertRecord(db, 'ds_download_record', { datasetId, userId, cookie, date: nowIso() });
+      return recordOnce('ds_download_record', datasetId, userId, cookie);
+    },
+
+    /** What tells whether a kept DOI page is current (dataset.doi-page.ts). */
+    async doiPageState(doi: string): Promise<repo.DoiPageState | undefined> {
+      return repo.doiPageState(db, doi);
     },
 
     // ---- landing page (decisions section 3) -----------------------------------------------------

@@ -1,0 +1,70 @@
+// Pages rendered once and sent many times (issue 12, item 1). Rendering a page with nunjucks is
+// most of a busy page's cost; for a visitor who is not logged in and has no flash message waiting,
+// a page depends only on what the route's key says (a dataset's revision, an error's message) plus
+// a few values that change on every answer: the CSRF token and counters. Those are rendered as
+// markers, and the rendered text is kept cut at the markers; each answer joins the pieces with
+// its own values. A marker holds a random nonce of this process, so no stored text can forge one.
+import { randomBytes } from 'node:crypto';
+
+export class ReusablePage {
+  /** The text between the slots, encoded once: an answer is a copy of these bytes, not a new string. */
+  private readonly texts: Buffer[];
+  private readonly slots: string[];
+
+  /** `pieces`: text and slot names alternating (text, name, text, …, text). */
+  constructor(pieces: readonly string[]) {
+    this.texts = pieces.filter((_, i) => i % 2 === 0).map((text) => Buffer.from(text, 'utf8'));
+    this.slots = pieces.filter((_, i) => i % 2 === 1);
+  }
+
+  /** The page with each slot's value, HTML-escaped (a slot stands where text would be). */
+  fill(values: Readonly<Record<string, string | number>>): Buffer {
+    const parts: Buffer[] = [this.texts[0]!];
+    for (let i = 0; i < this.slots.length; i++) {
+      const value = values[this.slots[i]!];
+      if (value === undefined) throw new Error(`No value for the page slot "${this.slots[i]}"`);
+      parts.push(Buffer.from(escapeHtml(String(value)), 'utf8'), this.texts[i + 1]!);
+    }
+    return Buffer.concat(parts);
+  }
+}
+
+const nonce = randomBytes(9).toString('base64url');
+const MARKER = new RegExp(`\u0002${nonce}:([A-Za-z0-9_]+)\u0003`);
+
+/** What a template receives in place of a slot's value while a reusable page is rendered. */
+export function slotMarker(name: string): string {
+  return `\u0002${nonce}:${name}\u0003`;
+}
+
+export function cutAtMarkers(html: string): ReusablePage {
+  // split with one capture group alternates text and captured names, as ReusablePage wants.
+  return new ReusablePage(html.split(new RegExp(MARKER.source, 'g')));
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(text: string): string {
+  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text;
+}
+
+/** Least recently used first out; a bounded map of reusable pages under the caller's keys. */
+export class ReusablePageCache {
+  private readonly pages = new Map<string, ReusablePage>();
+  constructor(private readonly limit: number) {}
+
+  get(key: string): ReusablePage | undefined {
+    const page = this.pages.get(key);
+    if (page !== undefined) {
+      this.pages.delete(key);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  set(key: string, page: ReusablePage): void {
+    this.pages.delete(key);
+    this.pages.set(key, page);
+    while (this.pages.size > this.limit) this.pages.delete(this.pages.keys().next().value!);
+  }
+}
