@@ -121,8 +121,13 @@ describe('pages and guards', () => {
 for (const dialect of testDialects()) {
   describe(`production [${dialect.name}]`, () => {
     let server: TestServer;
+    /** The session-row lookups the hub ran. */
+    const sessionQueries: string[] = [];
     before(async () => {
-      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { FLASK_ENV: 'production' } });
+      server = await startTestServer({
+        databaseBaseUrl: dialect.baseUrl, seed: true, env: { FLASK_ENV: 'production' },
+        onQuery: (sql) => { if (/from [`"]session[`"] where/i.test(sql) && /^select/i.test(sql)) sessionQueries.push(sql); },
+      });
     });
     after(async () => { await server?.close(); });
 
@@ -131,7 +136,7 @@ for (const dialect of testDialects()) {
       const form = await c.get('/login');
       const anonymous = form.setCookies.get('session');
       assert.ok(anonymous, 'the form gets a session (its CSRF token belongs to it)');
-      assert.equal(form.headers.getSetCookie().length, 1, 'one Set-Cookie, not the cookie twice');
+      assert.equal(form.headers.getSetCookie().filter((c) => c.startsWith('session=')).length, 1, 'one Set-Cookie of the session, not the cookie twice');
       const res = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' } });
       assert.equal(res.status, 302);
       const cookie = res.setCookies.get('session')!;
@@ -163,6 +168,32 @@ for (const dialect of testDialects()) {
       await c.get('/logout');
       assert.equal(await rows(), before, 'logging out removes it');
       assert.equal((await c.get('/profile/summary')).status, 302, 'and the visitor is anonymous again');
+    });
+
+    it('serves a returning anonymous visitor without a session query while its hint cookie is set; a login removes the hint', async () => {
+      const c = new TestClient(server.baseUrl);
+      const first = await c.get('/login');
+      assert.ok(first.setCookies.get('session_anonymous'), 'a session without a row is marked as such');
+      assert.ok(c.cookies.has('session_anonymous'));
+      const before = sessionQueries.length;
+      const again = await c.get('/no/such/page');
+      assert.equal(again.status, 404);
+      assert.equal(sessionQueries.length, before, 'no session row is looked up');
+      // The hint never hides a row: the answer that writes one removes it.
+      const login = await c.post('/login', { form: { email: 'user1@example.com', password: '1234' } });
+      assert.equal(login.status, 302);
+      assert.equal(c.cookies.has('session_anonymous'), false, 'the login removed the hint');
+      assert.equal((await c.get('/profile/summary')).status, 200, 'logged in');
+      assert.ok(sessionQueries.length > before, 'a session with a row is read');
+      // A forged hint only logs its sender out; without it the session is back.
+      c.cookies.set('session_anonymous', '1');
+      assert.equal((await c.get('/profile/summary')).status, 302);
+      c.cookies.delete('session_anonymous');
+      assert.equal((await c.get('/profile/summary')).status, 200);
+      await c.get('/logout');
+      await c.get('/');
+      assert.ok(c.cookies.has('session_anonymous'), 'after logging out no row is left, and the hint says so');
+      assert.equal((await c.get('/profile/summary')).status, 302);
     });
 
     it('answers 404 and 500 with a page that shows no stack trace or database error', async () => {

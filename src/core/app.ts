@@ -18,7 +18,7 @@ import { projectPath } from './config.ts';
 import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
-import { DatabaseSessionStore } from './http/session-store.ts';
+import { ANONYMOUS_HINT_COOKIE, DatabaseSessionStore } from './http/session-store.ts';
 import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import { schemaError, validatorCompiler } from './http/api-schemas.ts';
@@ -113,6 +113,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(fastifyCookie);
   const sessionStore = new DatabaseSessionStore(db, config.secretKey);
+  // The hint cookie of a session without a row (http/session-store.ts): its load reads nothing.
+  const hintedSid = (request: FastifyRequest): string | undefined => {
+    // An asset answered before the cookie plugin ran has no cookies parsed.
+    const cookie = request.cookies?.session;
+    if (!cookie || request.cookies[ANONYMOUS_HINT_COOKIE] !== '1') return undefined;
+    const dot = cookie.lastIndexOf('.');
+    return dot > 0 ? cookie.slice(0, dot) : undefined;
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    const sid = hintedSid(request);
+    if (sid !== undefined) sessionStore.expectNoRow(sid);
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    const cookie = request.cookies?.session;
+    const dot = cookie ? cookie.lastIndexOf('.') : -1;
+    if (dot > 0) sessionStore.forgetHint(cookie!.slice(0, dot));
+    done();
+  });
   await app.register(fastifySession, {
     // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
     secret: createHash('sha256').update(config.secretKey).digest('hex'),
@@ -145,6 +164,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return payload;
     });
   }
+  // After the plugin has saved the session: the hint follows whether a row is left.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const write = sessionStore.writeOf(request.session);
+    if (write === undefined) return done(null, payload);
+    const hinted = request.cookies?.[ANONYMOUS_HINT_COOKIE] === '1';
+    if (write === 'rowless' && !hinted) {
+      reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: ANONYMOUS_SESSION_MS / 1000, secure: request.protocol === 'https' });
+    } else if (write === 'row' && hinted) {
+      reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/' });
+    }
+    done(null, payload);
+  });
   // A new session gets the CSRF secret derived from its id, so that it needs no row while it holds nothing else.
   app.addHook('onRequest', (request, _reply, done) => {
     const session = request.session;

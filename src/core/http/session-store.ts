@@ -5,6 +5,12 @@
 // its cookie alone. A first visit then writes nothing and a returning anonymous visitor reads one
 // missing row, instead of an insert per visitor. A row is written as soon as the session holds
 // anything else (a login, a flash message), and removed when it holds nothing else again.
+//
+// A returning anonymous visitor need not even read that missing row: the answer that leaves a
+// session without a row also sets a hint cookie (ANONYMOUS_HINT_COOKIE), and the answer that
+// writes its row removes the hint. A request with the hint is served the anonymous session
+// without a query. The hint only ever saves a lookup: without it (lost, never set, a session
+// older than the hint) the row is looked up; a client that forges it merely logs itself out.
 import { createHmac } from 'node:crypto';
 import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
@@ -19,11 +25,23 @@ const loadQuery = compiledOnce((db: DbOrTrx, sid: string) => db.selectFrom('sess
 /** Where @fastify/csrf-protection keeps the secret in the session. */
 export const CSRF_SESSION_KEY = '_csrf';
 
+/** Present (value "1") while the visitor's session has no row. */
+export const ANONYMOUS_HINT_COOKIE = 'session_anonymous';
+
+/** What the last write of a session in this request left: a row, or none. */
+export type SessionWrite = 'row' | 'rowless';
+
 export class DatabaseSessionStore implements SessionStore {
   private sweptAt = 0;
   private readonly csrfKey: Buffer;
   /** New sessions given their derived secret in this request: no row exists for them. */
   private readonly rowless = new WeakSet<object>();
+  /** Sessions written in this request, and whether a row was left. */
+  private readonly writes = new WeakMap<object, SessionWrite>();
+  /** Session ids whose request carried the hint: their next load reads no row. */
+  private readonly hinted = new Set<string>();
+  /** Session ids looked up without a hint and found without a row: their answer sets the hint. */
+  private readonly foundRowless = new Set<string>();
 
   constructor(private readonly db: Db, secretKey: string) {
     this.csrfKey = createHmac('sha256', secretKey).update('anonymous session CSRF secret').digest();
@@ -55,11 +73,34 @@ export class DatabaseSessionStore implements SessionStore {
     return true;
   }
 
+  /** The request carried the hint for this session id (checked before the plugin loads the session). */
+  expectNoRow(sid: string): void {
+    this.hinted.add(sid);
+  }
+
+  /** Forgets what the request's load left behind for this session id (once its answer is sent). */
+  forgetHint(sid: string): void {
+    this.hinted.delete(sid);
+    this.foundRowless.delete(sid);
+  }
+
+  /** Whether the session has a row after this request ('row', 'rowless'), or whether it is unknown. */
+  writeOf(session: (Session & { sessionId?: string }) | undefined): SessionWrite | undefined {
+    if (!session) return undefined;
+    const written = this.writes.get(session);
+    if (written !== undefined) return written;
+    return session.sessionId !== undefined && this.foundRowless.delete(session.sessionId) ? 'rowless' : undefined;
+  }
+
   set(sid: string, session: Session, callback: (err?: unknown) => void): void {
-    const write = !this.isAnonymous(sid, session) ? this.save(sid, session)
+    const anonymous = this.isAnonymous(sid, session);
+    const write = !anonymous ? this.save(sid, session)
       // A session that was logged out in place (its user removed) loses its row.
       : this.rowless.has(session) ? Promise.resolve() : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
-    write.then(() => callback(), callback);
+    write.then(() => {
+      this.writes.set(session, anonymous ? 'rowless' : 'row');
+      callback();
+    }, callback);
   }
 
   get(sid: string, callback: (err: unknown, result?: Session | null) => void): void {
@@ -71,8 +112,10 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   private async load(sid: string): Promise<Session | null> {
+    if (this.hinted.delete(sid)) return { [CSRF_SESSION_KEY]: this.anonymousCsrfSecret(sid) } as unknown as Session;
     const [row] = (await loadQuery(this.db, sid)).rows;
     // No row: the anonymous session of a cookie this server signed (the plugin checked the signature).
+    if (!row) this.foundRowless.add(sid);
     if (!row) return { [CSRF_SESSION_KEY]: this.anonymousCsrfSecret(sid) } as unknown as Session;
     if (row.expires_at < new Date().toISOString()) return null;
     return JSON.parse(row.data) as Session;
