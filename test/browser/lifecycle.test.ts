@@ -99,6 +99,12 @@ describe('dataset lifecycle journey in a browser', { skip }, () => {
     assert.equal(entry?.title, 'Lifecycle phones, corrected');
     assert.ok((entry?.author ?? []).length >= 1);
     assert.equal(entry?.issued?.['date-parts'][0]![0], new Date().getUTCFullYear());
+    // Another format is fetched when chosen, then copied like the first.
+    await page.selectOption('#citation-format', 'ris');
+    await page.locator('#citation-ris', { hasText: /TY {2}- DATA/ }).waitFor();
+    await page.click('#citation-copy');
+    await page.locator('#citation-copy-status', { hasText: /Copied RIS/ }).waitFor();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), new RegExp(`DO {2}- ${secondDoi.replace(/\./g, '\\.')}`));
     assert.deepEqual(problems, [], 'no script error and no CSP violation');
     await context.close();
   });

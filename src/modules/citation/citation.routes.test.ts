@@ -176,7 +176,9 @@ for (const dialect of testDialects()) {
         assert.ok(res.text.includes(`href="/doi/${TRICKY_DOI}/export/${e.format}"`), e.format);
       }
       assert.match(res.text, /id="citation-bibtex" data-format="bibtex" tabindex="0" aria-label="BibTeX">@misc\{/, 'BibTeX shown first');
-      assert.match(res.text, /id="citation-ris"[^>]* hidden>/);
+      const ris = /<pre [^>]*id="citation-ris"[^>]*>([^<]*)<\/pre>/.exec(res.text);
+      assert.ok(ris && ris[0].includes(`data-src="/doi/${TRICKY_DOI}/export/ris"`) && ris[0].includes(' hidden>'), 'another format is fetched when chosen');
+      assert.equal(ris[1], '', 'and not in the page');
       assert.match(res.text, /id="citation-text">[^<]*Müller-Åström, J\.[^<]*\(2025\)/);
       assert.match(res.text, /<script src="\/citation\/js\/citation\.js" defer>/);
       const script = await get(server, '/citation/js/citation.js');

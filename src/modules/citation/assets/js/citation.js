@@ -25,9 +25,32 @@
     if (ok) clearTimer = setTimeout(function () { status.textContent = ''; }, 4000);
   }
 
+  /** The entry's text, fetched from its export address the first time (only the first format is in the page). */
+  function load(entry) {
+    if (!entry.dataset.src) return Promise.resolve(entry.textContent);
+    if (!entry.loading) {
+      entry.setAttribute('aria-busy', 'true');
+      entry.textContent = 'Loading…';
+      entry.loading = fetch(entry.dataset.src, { credentials: 'same-origin' }).then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.text();
+      }).then(function (text) {
+        entry.textContent = text;
+        delete entry.dataset.src;
+        return text;
+      }, function () {
+        entry.textContent = 'This format could not be loaded; use its download link below.';
+        entry.loading = null;
+        throw new Error('not loaded');
+      }).finally(function () { entry.removeAttribute('aria-busy'); });
+    }
+    return entry.loading;
+  }
+
   select.addEventListener('change', function () {
     entries.forEach(function (entry) { entry.hidden = entry.dataset.format !== select.value; });
     status.textContent = '';
+    load(current()).catch(function () { /* the entry says so */ });
   });
 
   function copyThroughSelection(text) {
@@ -65,8 +88,13 @@
 
   button.addEventListener('click', function () {
     const entry = current();
-    const text = entry.textContent;
     const label = select.options[select.selectedIndex].text;
+    load(entry).then(function (text) { copy(entry, text, label); }, function () {
+      say('This format could not be loaded; use its download link below.', false);
+    });
+  });
+
+  function copy(entry, text, label) {
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(
         function () { finish(true, entry, label); },
@@ -74,5 +102,5 @@
     } else {
       finish(copyThroughSelection(text), entry, label);
     }
-  });
+  }
 })();
