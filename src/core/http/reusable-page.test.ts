@@ -1,0 +1,35 @@
+// Reusable pages: slots cut at the process's markers and filled escaped, indentation dropped
+// only where it is not content, a bounded cache.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cutAtMarkers, ReusablePageCache, slotMarker, withoutIndentation } from './reusable-page.ts';
+
+describe('reusable pages', () => {
+  it('fills every slot with its value, HTML-escaped, and refuses a missing one', () => {
+    const page = cutAtMarkers(`<meta content="${slotMarker('csrf_token')}"><b>${slotMarker('views')}</b> views, ${slotMarker('views')} again`);
+    assert.equal(page.fill({ csrf_token: 'a<b"c', views: 12 }).toString('utf8'), '<meta content="a&lt;b&quot;c"><b>12</b> views, 12 again');
+    assert.throws(() => page.fill({ views: 1 }), /csrf_token/);
+  });
+
+  it('does not take text that looks like a marker without the process nonce for one', () => {
+    const page = cutAtMarkers('<p>\u0002abc:views\u0003</p>');
+    assert.equal(page.fill({}).toString('utf8'), '<p>\u0002abc:views\u0003</p>');
+  });
+
+  it('drops indentation but keeps it in pre, textarea, script and style, and never joins words', () => {
+    const html = '<div>\n    <p>one\n      two</p>\n  <pre>\n\tkept = {\n\t  x }\n</pre>\n  <textarea>\n  kept</textarea>\n  <script type="application/ld+json">\n  {"a": 1}</script>\n</div>';
+    assert.equal(withoutIndentation(html), '<div>\n<p>one\ntwo</p>\n<pre>\n\tkept = {\n\t  x }\n</pre>\n<textarea>\n  kept</textarea>\n<script type="application/ld+json">\n  {"a": 1}</script>\n</div>');
+  });
+
+  it('keeps at most its limit of pages, the least recently used leaving first', () => {
+    const cache = new ReusablePageCache(2);
+    const page = cutAtMarkers('x');
+    cache.set('a', page);
+    cache.set('b', page);
+    cache.get('a');
+    cache.set('c', page);
+    assert.equal(cache.get('b'), undefined);
+    assert.ok(cache.get('a'));
+    assert.ok(cache.get('c'));
+  });
+});
