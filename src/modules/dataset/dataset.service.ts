@@ -9,7 +9,8 @@ import { charCount, hasControlCharacters, type FieldErrors } from '../../core/ht
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { isUniqueViolation } from '../../core/db/connect.ts';
+import { isUniqueViolation, type DbOrTrx } from '../../core/db/connect.ts';
+import { groupCommit } from '../../core/db/group-commit.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './dataset.repository.ts';
 import { placeFiles, setFolderAside, type Placement } from './dataset.files.ts';
@@ -192,12 +193,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
    * exists, and dataset ids are not reused, so a kept key never hides a record that is missing.
    */
   const knownRecords = new Set<string>();
+  // Many first visits at once share their commits (core/db/group-commit.ts).
+  const insertRecord = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
   const KNOWN_RECORDS_KEPT = 100_000;
 
   async function recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
     const key = `${table}\n${datasetId}\n${userId ?? 0}\n${cookie}`;
     if (knownRecords.has(key)) return false;
-    const added = await repo.insertRecord(db, table, { datasetId, userId, cookie, date: nowIso() });
+    const added = await insertRecord({ table, values: { datasetId, userId, cookie, date: nowIso() } });
     knownRecords.add(key);
     if (knownRecords.size > KNOWN_RECORDS_KEPT) knownRecords.delete(knownRecords.values().next().value!);
     return added;

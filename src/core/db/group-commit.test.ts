@@ -1,0 +1,49 @@
+// Group commit on each database: concurrent writes share transactions, each caller gets its own
+// answer once its write is committed, and one failing write costs no other its place.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
+import { connect, type Db, type DbOrTrx } from './connect.ts';
+import { groupCommit } from './group-commit.ts';
+
+for (const dialect of testDialects()) {
+  describe(`group commit [${dialect.name}]`, () => {
+    let database: TestDatabase;
+    let db: Db;
+    const statements: string[] = [];
+    before(async () => {
+      database = await createTestDatabase(dialect.baseUrl);
+      db = connect(database.url, { onQuery: (q) => statements.push(q) });
+      await (db as unknown as Kysely<any>).schema.createTable('grouped').addColumn('name', 'varchar(40)', (c) => c.primaryKey()).execute();
+    });
+    after(async () => {
+      await db?.destroy();
+      await database?.drop();
+    });
+
+    const insert = (trx: DbOrTrx, name: string) => (trx as unknown as Kysely<any>).insertInto('grouped').values({ name }).execute().then(() => `stored ${name}`);
+    const names = async () => (await (db as unknown as Kysely<any>).selectFrom('grouped').select('name').orderBy('name').execute()).map((r) => r.name as string);
+
+    it('stores every concurrent write, in fewer transactions than writes, answering each its own result', async () => {
+      const write = groupCommit(db, insert);
+      statements.length = 0;
+      const wanted = Array.from({ length: 40 }, (_, i) => `w${String(i).padStart(2, '0')}`);
+      const answers = await Promise.all(wanted.map((name) => write(name)));
+      assert.deepEqual(answers, wanted.map((name) => `stored ${name}`));
+      assert.deepEqual(await names(), wanted);
+      const inserts = statements.filter((q) => /^insert/i.test(q)).length;
+      assert.equal(inserts, 40);
+      // The first write runs alone at once; the others wait for it and go together.
+      const transactions = statements.filter((q) => /^(begin|start transaction)/i.test(q)).length;
+      assert.ok(transactions >= 1 && transactions < 39, `${transactions} transactions for 39 writes that waited`);
+    });
+
+    it('refuses only the failing write of a batch; the others are stored', async () => {
+      const write = groupCommit(db, insert);
+      const results = await Promise.allSettled(['x1', 'x2', 'w00', 'x3'].map((name) => write(name)));
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'], 'w00 exists already');
+      assert.ok((await names()).includes('x3'));
+    });
+  });
+}

@@ -1,0 +1,55 @@
+// Group commit for small writes that many requests make at once (a view record per first
+// visit): the writes waiting while one commit is under way go together in the next transaction,
+// so a busy server pays one commit for many of them (SQLite writes its log per commit, PostgreSQL
+// flushes it). Each caller still waits for the commit that holds its write, so nothing is
+// answered before it is stored. A write alone runs as before, without a transaction around it.
+import type { Db, DbOrTrx } from './connect.ts';
+
+interface Waiting<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promise<R>): (item: I) => Promise<R> {
+  let waiting: Waiting<I, R>[] = [];
+  let running = false;
+
+  async function runAlone(entry: Waiting<I, R>): Promise<void> {
+    try {
+      entry.resolve(await write(db, entry.item));
+    } catch (error) {
+      entry.reject(error);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    running = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      if (batch.length === 1) {
+        await runAlone(batch[0]!);
+        continue;
+      }
+      try {
+        const results = await db.transaction().execute(async (trx) => {
+          const out: R[] = [];
+          for (const entry of batch) out.push(await write(trx, entry.item));
+          return out;
+        });
+        batch.forEach((entry, i) => entry.resolve(results[i]!));
+      } catch {
+        // One failing write (say, its dataset was just removed) must not cost the others theirs.
+        for (const entry of batch) await runAlone(entry);
+      }
+    }
+    running = false;
+  }
+
+  return (item: I) => new Promise<R>((resolve, reject) => {
+    waiting.push({ item, resolve, reject });
+    // The first write of a quiet moment starts at once; later ones join the next batch.
+    if (!running) void drain();
+  });
+}
