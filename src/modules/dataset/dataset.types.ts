@@ -1,0 +1,88 @@
+// The dataset module's shapes: what its service answers (summaries, list items, outcomes) and the
+// addresses of a dataset, shared by the service, the REST part and the routes.
+import type { FieldErrors } from '../../core/http/forms.ts';
+import type { FeatureModelView } from '../featuremodel/index.ts';
+import type { HubfileView } from '../hubfile/index.ts';
+import type { AuthorInput, FeatureModelInput } from './upload-form.ts';
+
+export interface DatasetListItem {
+  id: number;
+  title: string;
+  publicationType: string;
+  publicationTypeLabel: string;
+  doi: string | null;
+  createdAt: string;
+  /** The DOI landing page when synchronized, else the owner's unsynchronized view (specification, profile). */
+  href: string;
+}
+
+export interface DatasetSummary {
+  id: number;
+  userId: number;
+  createdAt: string;
+  title: string;
+  description: string;
+  publicationType: string;
+  publicationTypeLabel: string;
+  publicationDoi: string | null;
+  doi: string | null;
+  depositionId: number | null;
+  synchronized: boolean;
+  tags: string[];
+  authors: AuthorInput[];
+  /** An SPDX identifier (licenses.ts). */
+  license: string;
+  numberOfModels: number;
+  numberOfFeatures: number;
+  featureModels: FeatureModelView[];
+  files: HubfileView[];
+  totalSize: number;
+  totalSizeHuman: string;
+  /** The public DOI URL `http://<DOMAIN>/doi/<doi>`; null while unsynchronized. */
+  url: string | null;
+  /** The deposit repository's record page: `get_zenodo_url()` of the specification. */
+  zenodoUrl: string | null;
+  downloadUrl: string;
+  href: string;
+  /** 1 for a concept's first version (extensions section 2, dataset.versions.ts). */
+  version: number;
+  conceptId: number;
+  conceptDoi: string | null;
+}
+
+export interface StagedCheck {
+  filename: string;
+  size: number;
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+export type UploadOutcome =
+  | { status: 'invalid'; errors: FieldErrors }
+  | { status: 'ok'; datasetId: number; doi: string; url: string }
+  | { status: 'partial'; datasetId: number; message: string };
+
+export type DoiResolution =
+  | { kind: 'dataset'; dataset: DatasetSummary }
+  | { kind: 'moved'; doi: string }
+  | { kind: 'missing' };
+
+/** A model ready to be stored: its file read once for the check, the checksum and the feature count. */
+export interface PreparedModel {
+  input: FeatureModelInput;
+  source: string;
+  name: string;
+  size: number;
+  checksum: string;
+  features: number;
+}
+
+export function datasetHref(id: number, doi: string | null): string {
+  return doi ? `/doi/${doiPath(doi)}/` : `/dataset/unsynchronized/${id}/`;
+}
+
+/** A DOI placed in a URL path: its slashes stay, characters that would end or break the path are escaped. */
+export function doiPath(doi: string): string {
+  return doi.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c));
+}
