@@ -19,6 +19,8 @@ import { buildIsCurrent } from '../scripts/build-state.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Each page measured this many times (bare, hub, bare each); with more than one, the median share is printed too. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 
 /** What the bare server runs: the smallest useful answer, a short HTML page. */
 const BARE_SERVER = `
@@ -130,13 +132,22 @@ async function run(name: string, databaseUrl: string, only?: (p: Page) => boolea
     console.log(`\n== hub on ${name}: ${DURATION} s per measurement, ${CONNECTIONS} connections`);
     console.log(`${'page'.padEnd(46)} ${'bare'.padStart(8)} ${'hub'.padStart(8)} ${'bare'.padStart(8)}   share`);
     for (const page of pages) {
-      const before = await measure(bare.url);
-      const hubRun = await measure(hub.base + page.path, page.headers, page.status);
-      const after = await measure(bare.url);
-      const ceiling = (before.rps + after.rps) / 2;
-      const share = (100 * hubRun.rps) / ceiling;
-      const errors = hubRun.bad > 0 ? `   (${hubRun.bad} unexpected answers)` : '';
-      console.log(`${page.label.padEnd(46)} ${before.rps.toFixed(0).padStart(8)} ${hubRun.rps.toFixed(0).padStart(8)} ${after.rps.toFixed(0).padStart(8)}   ${share.toFixed(1).padStart(5)} %${errors}`);
+      const shares: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const before = await measure(bare.url);
+        const hubRun = await measure(hub.base + page.path, page.headers, page.status);
+        const after = await measure(bare.url);
+        const ceiling = (before.rps + after.rps) / 2;
+        const share = (100 * hubRun.rps) / ceiling;
+        shares.push(share);
+        const errors = hubRun.bad > 0 ? `   (${hubRun.bad} unexpected answers)` : '';
+        const label = ROUNDS > 1 ? `${page.label} #${round}` : page.label;
+        console.log(`${label.padEnd(46)} ${before.rps.toFixed(0).padStart(8)} ${hubRun.rps.toFixed(0).padStart(8)} ${after.rps.toFixed(0).padStart(8)}   ${share.toFixed(1).padStart(5)} %${errors}`);
+      }
+      if (ROUNDS > 1) {
+        const sorted = [...shares].sort((a, b) => a - b);
+        console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(26)}   ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1).padStart(5)} %`);
+      }
     }
   } finally {
     await stop(hub.child);
