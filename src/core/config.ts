@@ -31,6 +31,8 @@ export interface Config {
   analysisWorkers: number;
   /** Time budget per model analysis, in seconds. */
   analysisTimeoutS: number;
+  /** How long the comparison page waits for edit classes before it shows them as being decided (ms). */
+  compareWaitMs: number;
   /** Seed an empty database on start (development only). */
   autoSeed: boolean;
   /** The S3-compatible object store of uploads (STORAGE_URL=s3://bucket[/prefix]); unset: the uploads folder. */
@@ -121,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
     analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
     analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
+    compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 3000),
     autoSeed: !production,
     storage: storageFrom(env),
   };

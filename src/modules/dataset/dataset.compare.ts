@@ -8,12 +8,6 @@ import { flattenModel, modelConstraints, parseUvl, printExpression } from '../..
 import * as repo from './dataset.repository.ts';
 import type { DatasetSummary } from './dataset.service.ts';
 
-/**
- * How long the page waits, all models together, for edit classes being decided; the rest show
- * "being decided" and the page asks again (the analysis module gives each pair its own budget).
- */
-export const COMPARE_WAIT_MS = 3_000;
-
 export type EditClassOrUndecided = 'refactoring' | 'generalization' | 'specialization' | 'arbitrary' | 'unknown' | 'invalid' | 'unavailable' | 'pending';
 
 export interface ModelChange {
@@ -65,7 +59,10 @@ export function createComparison(ctx: ModuleContext, summary: (id: number) => Pr
      * Both datasets must be versions of one concept that the viewer can see (synchronized, or the
      * viewer's own); anything else is 404. The older version is "before", whichever order the URL names them.
      */
-    async compare(id: number, otherId: number, viewerId: number | null, waitMs = COMPARE_WAIT_MS): Promise<Comparison> {
+    // The page waits `compareWaitMs` (COMPARE_WAIT_MS, default 3 s), all models together, for edit
+    // classes being decided; the rest show "being decided" and the page's script asks again (the
+    // analysis module gives each pair its own budget).
+    async compare(id: number, otherId: number, viewerId: number | null, waitMs = ctx.config.compareWaitMs): Promise<Comparison> {
       const missing = () => notFound('These are not two versions of one dataset that you can see.');
       const [a, b] = await Promise.all([repo.findById(ctx.db, id), repo.findById(ctx.db, otherId)]);
       const visible = (r: repo.DatasetRow | undefined) => r !== undefined && (r.dataset_doi !== null || r.user_id === viewerId);
