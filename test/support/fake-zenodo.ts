@@ -7,6 +7,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.ts';
 
 export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file';
 
@@ -266,4 +268,22 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A hub that deposits to its own fake Zenodo: both started before the suite's tests and closed
+ * after them. Read `server` and `zenodo` inside the tests (they exist once the suite started).
+ */
+export function useHubWithFakeZenodo(options: TestServerOptions = {}): { readonly server: TestServer; readonly zenodo: FakeZenodo } {
+  let server: TestServer | undefined;
+  let zenodo: FakeZenodo | undefined;
+  before(async () => {
+    zenodo = await startFakeZenodo();
+    server = await startTestServer({ ...options, env: { ...options.env, ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
+  });
+  after(async () => {
+    await server?.close();
+    await zenodo?.close();
+  });
+  return { get server() { return server!; }, get zenodo() { return zenodo!; } };
 }

@@ -1,13 +1,13 @@
 // The publishing flow over the API with a personal access token (extensions section 3): create,
 // add models, remove one, publish against a deposit repository (the fake Zenodo server), read
 // files and search; the same rules as the pages (model check, limits, ownership, deposit outcome).
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import type { TestServer } from '../../../test/support/server.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { BROKEN_UVL as INVALID_UVL, CAR_UVL as SECOND_UVL, PHONE_UVL as VALID_UVL, bearer, createToken, uvlForm } from '../../../test/support/api.ts';
 
@@ -15,16 +15,10 @@ const DOMAIN = 'hub.example.org';
 
 for (const dialect of testDialects()) {
   describe(`API publishing flow [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { DOMAIN, MAX_UPLOAD_BYTES: '4096' } });
     let server: TestServer;
     let zenodo: FakeZenodo;
-    before(async () => {
-      zenodo = await startFakeZenodo();
-      server = await startTestServer({
-        databaseBaseUrl: dialect.baseUrl, seed: true,
-        env: { DOMAIN, ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token, MAX_UPLOAD_BYTES: '4096' },
-      });
-    });
-    after(async () => { await server?.close(); await zenodo?.close(); });
+    before(() => ({ server, zenodo } = hubs));
 
     const api = (token: string, method: string, path: string, body?: unknown) => bearer(server.baseUrl, token, method, path, body);
 

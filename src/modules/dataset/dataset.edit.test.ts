@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { VALID_UVL, loggedIn, newUser, stage, uploadForm } from './dataset.test-support.ts';
 
 /** The edit form's fields for the given values (the upload form's names). */
@@ -316,19 +316,10 @@ for (const dialect of testDialects()) {
   });
 
   describe(`dataset edit with a Zenodo-speaking deposit server [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl, seed: true });
     let server: TestServer;
     let zenodo: FakeZenodo;
-    before(async () => {
-      zenodo = await startFakeZenodo();
-      server = await startTestServer({
-        databaseBaseUrl: dialect.baseUrl, seed: true,
-        env: { ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token },
-      });
-    });
-    after(async () => {
-      await server?.close();
-      await zenodo?.close();
-    });
+    before(() => ({ server, zenodo } = hubs));
 
     it('sends the licence with the deposit, and an edit updates the record: same DOI, new metadata, history', async () => {
       zenodo.reset();

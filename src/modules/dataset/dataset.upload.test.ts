@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { INVALID_UVL, VALID_UVL, count, modeltool, newUser, stage, uploadForm } from './dataset.test-support.ts';
 
 const SECOND_UVL = `features
@@ -290,19 +290,10 @@ for (const dialect of testDialects()) {
   });
 
   describe(`dataset upload with a Zenodo-speaking deposit server [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl, seed: true });
     let server: TestServer;
     let zenodo: FakeZenodo;
-    before(async () => {
-      zenodo = await startFakeZenodo();
-      server = await startTestServer({
-        databaseBaseUrl: dialect.baseUrl, seed: true,
-        env: { ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token },
-      });
-    });
-    after(async () => {
-      await server?.close();
-      await zenodo?.close();
-    });
+    before(() => ({ server, zenodo } = hubs));
 
     it('publishes through the Zenodo API: DOI and deposition id stored, record link on the DOI page', async () => {
       zenodo.reset();

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../test/support/fake-zenodo.ts';
+import { useHubWithFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../test/support/fake-zenodo.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
 import { TestClient } from '../../../test/support/client.ts';
 
@@ -287,16 +287,10 @@ for (const dialect of testDialects()) {
   });
 
   describe(`dataset versions with a Zenodo server [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl });
     let server: TestServer;
     let zenodo: FakeZenodo;
-    before(async () => {
-      zenodo = await startFakeZenodo();
-      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
-    });
-    after(async () => {
-      await server?.close();
-      await zenodo?.close();
-    });
+    before(() => ({ server, zenodo } = hubs));
     beforeEach(() => zenodo.reset());
 
     const datasetCount = async () => Number((await server.hub.db.selectFrom('data_set').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
