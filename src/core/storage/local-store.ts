@@ -1,7 +1,7 @@
 // The uploads folder as a FileStore: the layout of existing installs, unchanged.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, rmdir, stat, writeFile, constants } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { copyFile, link, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile, constants } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,8 +10,9 @@ import { checkKey, checkPrefix, type FileStore, type PutSource, type StoredObjec
 export function createLocalStore(root: string): FileStore {
   const pathOf = (key: string) => join(root, ...checkKey(key).split('/'));
 
+  /** A regular file only: a symbolic link is no object, so nothing outside the folder is ever read through one. */
   async function statKey(key: string): Promise<StoredObject | undefined> {
-    const info = await stat(pathOf(key)).catch(() => undefined);
+    const info = await lstat(pathOf(key)).catch(() => undefined);
     return info?.isFile() ? { key, size: info.size, lastModified: info.mtime } : undefined;
   }
 
@@ -75,9 +76,27 @@ export function createLocalStore(root: string): FileStore {
       }
     },
     async get(key) {
-      const found = await statKey(key);
-      if (!found) return undefined;
-      return { ...found, body: createReadStream(pathOf(key)) };
+      // Opened first, then measured through the handle: a file removed meanwhile is either read
+      // whole or reported absent, never a stream that fails. O_NOFOLLOW: a symbolic link is no object.
+      let handle;
+      try {
+        handle = await open(pathOf(key), constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (error) {
+        if (['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+        throw error;
+      }
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) {
+          await handle.close();
+          return undefined;
+        }
+        // The stream owns the handle from here: it closes it at the end, on error or when destroyed.
+        return { key, size: info.size, lastModified: info.mtime, body: handle.createReadStream() };
+      } catch (error) {
+        await handle.close().catch(() => {});
+        throw error;
+      }
     },
     stat: statKey,
     async list(prefix) {

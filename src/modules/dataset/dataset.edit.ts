@@ -3,7 +3,7 @@
 // dataset (its DOI stays), then the hub's rows and the history row in one transaction. Also the
 // owner's publish and delete of an unsynchronized dataset from the pages, which reuse the API's
 // service calls. The deposit module is loaded only when a deposit is updated (coupling rule 6).
-import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FieldErrors } from '../../core/http/forms.ts';
 import { HttpError, notFound } from '../../core/http/errors.ts';
 import { nowIso } from '../../core/db/database.ts';
@@ -73,7 +73,8 @@ export function metadataOf(dataset: DatasetSummary): MetadataInput {
 }
 
 /** The request the deposit repository gets: the dataset's files with the given metadata (its own by default). */
-export function depositRequest(dataset: DatasetSummary, folder: string, metadata: MetadataInput = metadataOf(dataset)): DepositRequest {
+/** `open`: a stream over one of the dataset's stored files by name (the hubfile service's openByName). */
+export function depositRequest(dataset: DatasetSummary, open: (name: string) => Promise<Readable | undefined>, metadata: MetadataInput = metadataOf(dataset)): DepositRequest {
   return {
     datasetId: dataset.id,
     title: metadata.title,
@@ -83,7 +84,7 @@ export function depositRequest(dataset: DatasetSummary, folder: string, metadata
     tags: splitTags(metadata.tags),
     license: metadata.license,
     creators: metadata.authors,
-    files: dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name), size: Number(f.size) })),
+    files: dataset.files.map((f) => ({ name: f.name, open: () => open(f.name), size: Number(f.size) })),
   };
 }
 
@@ -143,10 +144,10 @@ export function createDatasetEditing(ctx: ModuleContext, internals: EditingInter
     const unchanged = 'The metadata were not changed';
     const target = await depositOf(dataset);
     if (typeof target === 'string') return { status: 'deposit_failed', message: `${unchanged}: the deposit could not be updated (${target}).` };
-    const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
+    const open = (name: string) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name);
     if (target) {
       try {
-        const result = await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, folder, next));
+        const result = await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, next));
         if (result.doi !== dataset.doi) ctx.log.warn({ datasetId: dataset.id, doi: dataset.doi, answered: result.doi }, 'the deposit answered another DOI to a metadata update; the stored one stays');
       } catch (error) {
         ctx.log.warn({ err: error, datasetId: dataset.id }, 'deposit metadata update failed');
@@ -169,7 +170,7 @@ export function createDatasetEditing(ctx: ModuleContext, internals: EditingInter
     } catch (error) {
       // The deposit already shows the new metadata: put the old ones back there, so both agree again.
       if (target) {
-        await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, folder, before))
+        await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, before))
           .catch((e) => ctx.log.error({ err: e, datasetId: dataset.id }, 'the deposit keeps metadata the hub could not store'));
       }
       throw error;

@@ -15,6 +15,7 @@ import { MAX_FEATURE_MODELS } from './upload-form.ts';
 import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
 import { slotMarker } from '../../core/http/reusable-page.ts';
 import { KeptDoiPages } from './dataset.doi-page.ts';
+import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { exportPathOf, negotiateFormat, sendCitationFile } from '../citation/index.ts';
 
 /** Ids are integers of the database's INTEGER range; anything else names no dataset. */
@@ -282,7 +283,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
   // ---- the zip -------------------------------------------------------------------------------------
 
-  // Streamed to the client as it is built, from the files on disk: memory does not grow with the
+  // Streamed to the client as it is built, from the stored files: memory does not grow with the
   // dataset and nothing half-written is left behind (the specification's temporary folder is not used).
   app.get('/dataset/download/:id', { onSend: recordWhenBuilt('download_cookie') }, async (request, reply) => {
     const id = parseId((request.params as { id: string }).id);
@@ -295,7 +296,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: ModuleContext): P
       request.log.error({ err: error, datasetId: id }, 'the zip could not be completed');
       reply.raw.destroy(error);
     });
-    for (const file of zip.files) archive.file(file.path, { name: `${zip.root}/${file.name}` });
+    for (const file of zip.files) archive.append(lazyStream(file.open, `The stored file ${file.name}`), { name: `${zip.root}/${file.name}` });
     archive.finalize().catch(() => { /* reported through the error event */ });
     countOnSuccess(request, (cookie) => datasets().recordDownload(id, user?.id ?? null, cookie));
     return reply

@@ -304,10 +304,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     const dataset = await summary(datasetId);
     const row = await repo.findById(db, datasetId);
     if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
-    const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
     try {
       const repository = deposit.createDepositRepository(config);
-      const request = depositRequest(dataset, folder);
+      const request = depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name));
       const previous = await versions.previousDeposition(row);
       const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
       await repo.setDeposit(db, row.meta_id, result.doi, result.depositionId);
@@ -502,15 +501,15 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
      * What the zip of a dataset holds, every file checked on disk first, so that a missing one
      * answers 404 before anything is sent or counted. Unsynchronized datasets only for their owner.
      */
-    async zipContents(datasetId: number, viewerId: number | null): Promise<{ root: string; files: { name: string; path: string }[] }> {
+    async zipContents(datasetId: number, viewerId: number | null): Promise<{ root: string; files: { name: string; open: () => Promise<Readable | undefined> }[] }> {
       const dataset = await summary(datasetId);
       if (!dataset || (!dataset.synchronized && dataset.userId !== viewerId)) throw notFound('Dataset not found.');
-      const folder = ctx.services.hubfile.datasetFolder(dataset.userId, dataset.id);
-      const files = dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name) }));
-      for (const file of files) {
-        const info = await stat(file.path).catch(() => undefined);
-        if (!info?.isFile()) throw notFound(`A file of this dataset is missing: ${file.name}.`);
+      const { hubfile } = ctx.services;
+      for (const file of dataset.files) {
+        if (!(await hubfile.existsByName(dataset.userId, dataset.id, file.name))) throw notFound(`A file of this dataset is missing: ${file.name}.`);
       }
+      // Each file is opened only when the zip reaches it (core/storage lazyStream).
+      const files = dataset.files.map((f) => ({ name: f.name, open: () => hubfile.openByName(dataset.userId, dataset.id, f.name) }));
       return { root: `dataset_${datasetId}`, files };
     },
 

@@ -1,4 +1,5 @@
 // What the dataset module hands to a deposit repository and what it gets back.
+import type { Readable } from 'node:stream';
 
 export interface DepositCreator {
   name: string;
@@ -8,8 +9,8 @@ export interface DepositCreator {
 
 export interface DepositFile {
   name: string;
-  /** Where the file is on disk; it is streamed, never read whole into memory. */
-  path: string;
+  /** Opens the stored file (the dataset module reads it from its store); it is streamed, never read whole into memory. Undefined when it is missing. */
+  open(): Promise<Readable | undefined>;
   size: number;
 }
 

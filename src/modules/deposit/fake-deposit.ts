@@ -1,7 +1,6 @@
 // The built-in stand-in for Zenodo, used when ZENODO_ACCESS_TOKEN is unset (decisions section 4),
 // so that uploads synchronize offline. The DOI number is the dataset id: the database hands out
 // each id once, so DOIs never collide, whether after a restart or across instances.
-import { access, constants } from 'node:fs/promises';
 import { DepositError, type DepositRepository, type DepositRequest, type DepositResult } from './deposit.types.ts';
 
 export const FAKE_DOI_PREFIX = '10.1234/fakenodo.';
@@ -14,11 +13,14 @@ export function fakeConceptDoi(datasetId: number): string {
 // Like a real upload, a file that cannot be read fails the push.
 async function checkFilesReadable(request: DepositRequest): Promise<void> {
   for (const file of request.files) {
+    let stream;
     try {
-      await access(file.path, constants.R_OK);
+      stream = await file.open();
     } catch (error) {
       throw new DepositError('upload', null, `The file ${file.name} could not be read for the deposit.`, { cause: error });
     }
+    if (!stream) throw new DepositError('upload', null, `The file ${file.name} could not be read for the deposit.`);
+    stream.destroy();
   }
 }
 

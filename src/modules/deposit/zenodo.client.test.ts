@@ -3,12 +3,12 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
-import { createDepositRepository, createZenodoClient, DepositError, FAKE_DOI_PREFIX, type DepositRequest } from './index.ts';
+import { createDepositRepository, createZenodoClient, DepositError, FAKE_DOI_PREFIX, type DepositFile, type DepositRequest } from './index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hub-zenodo-'));
 const files = [
@@ -19,6 +19,11 @@ const files = [
   writeFileSync(path, f.content);
   return { name: f.name, path, size: Buffer.byteLength(f.content), md5: createHash('md5').update(f.content).digest('hex') };
 });
+
+/** A deposit file read from disk (the hub hands the deposit a stream of its stored file). */
+function onDisk(name: string, path: string, size: number): DepositFile {
+  return { name, size, open: async () => (existsSync(path) ? createReadStream(path) : undefined) };
+}
 
 function request(overrides: Partial<DepositRequest> = {}): DepositRequest {
   return {
@@ -33,7 +38,7 @@ function request(overrides: Partial<DepositRequest> = {}): DepositRequest {
       { name: 'Doe, John', affiliation: 'Some University', orcid: '0000-0002-1825-0097' },
       { name: 'Roe, Jane', affiliation: null, orcid: null },
     ],
-    files: files.map(({ name, path, size }) => ({ name, path, size })),
+    files: files.map(({ name, path, size }) => onDisk(name, path, size)),
     ...overrides,
   };
 }
@@ -239,13 +244,13 @@ describe('Zenodo deposit client', () => {
     const fake = createDepositRepository({ zenodoApiUrl: undefined, zenodoAccessToken: undefined });
     assert.equal(fake.kind, 'fake');
     assert.deepEqual(await fake.publish(request({ datasetId: 42 })), { depositionId: 42, doi: `${FAKE_DOI_PREFIX}42`, conceptDoi: `${FAKE_DOI_PREFIX}concept.42` });
-    await rejectsWith(fake.publish(request({ files: [{ name: 'gone.uvl', path: join(dir, 'gone.uvl'), size: 1 }] })), 'upload', null);
+    await rejectsWith(fake.publish(request({ files: [onDisk('gone.uvl', join(dir, 'gone.uvl'), 1)] })), 'upload', null);
     assert.deepEqual(await fake.newVersion(42, request({ datasetId: 43 })), { depositionId: 43, doi: `${FAKE_DOI_PREFIX}43`, conceptDoi: null });
-    await rejectsWith(fake.newVersion(42, request({ datasetId: 44, files: [{ name: 'gone.uvl', path: join(dir, 'gone.uvl'), size: 1 }] })), 'upload', null);
+    await rejectsWith(fake.newVersion(42, request({ datasetId: 44, files: [onDisk('gone.uvl', join(dir, 'gone.uvl'), 1)] })), 'upload', null);
   });
 
   describe('new version', () => {
-    const only = [files[0]!].map(({ name, path, size }) => ({ name, path, size }));
+    const only = [files[0]!].map(({ name, path, size }) => onDisk(name, path, size));
     const published = async () => {
       const first = await client().publish(request());
       zenodo.reset();

@@ -2,7 +2,6 @@
 // each file to its bucket, set the metadata, publish, read the DOI. Every failure becomes a
 // DepositError; a draft left behind by a failed push is discarded on a best-effort basis.
 // A published record's metadata is changed through an edit (open, set, publish; discarded on failure).
-import { createReadStream, openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
 import {
   DepositError, type DepositFile, type DepositRepository, type DepositRequest, type DepositResult, type DepositStep,
@@ -95,22 +94,29 @@ export function createZenodoClient(options: ZenodoClientOptions): DepositReposit
     return body;
   }
 
+  async function openFile(file: DepositFile): Promise<Readable> {
+    const stream = await file.open();
+    if (!stream) throw new DepositError('upload', null, `The file ${file.name} could not be read for the deposit.`);
+    return stream;
+  }
+
   async function uploadFile(deposition: Deposition, file: DepositFile): Promise<void> {
     const bucket = deposition.links?.bucket;
     if (bucket) {
-      // The files API of Zenodo: a raw PUT of the bytes to <bucket>/<name>, streamed from disk.
+      // The files API of Zenodo: a raw PUT of the bytes to <bucket>/<name>, streamed from the store.
       await call('upload', `${bucket.replace(/\/+$/, '')}/${encodeURIComponent(file.name)}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/octet-stream', 'content-length': String(file.size) },
-        body: Readable.toWeb(createReadStream(file.path)) as unknown as BodyInit,
+        body: Readable.toWeb(await openFile(file)) as unknown as BodyInit,
         duplex: 'half',
       }, uploadTimeoutMs);
       return;
     }
-    // Older deployments without buckets take a multipart POST on the deposition's files.
+    // Older deployments without buckets take a multipart POST on the deposition's files. FormData
+    // wants a Blob, so this legacy path holds the file in memory (a model is at most MAX_UPLOAD_BYTES).
     const form = new FormData();
     form.set('name', file.name);
-    form.set('file', await openAsBlob(file.path), file.name);
+    form.set('file', await new Response(Readable.toWeb(await openFile(file)) as unknown as BodyInit).blob(), file.name);
     await call('upload', `${base}/deposit/depositions/${deposition.id}/files`, { method: 'POST', body: form }, uploadTimeoutMs);
   }
 

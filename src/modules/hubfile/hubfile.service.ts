@@ -1,10 +1,11 @@
 // Hubfile service (service contract: hubfile). Owns the file rows, their view and download
-// records and where a file lives on disk: <WORKING_DIR>/<UPLOADS_DIR>/user_<uid>/dataset_<did>/<name>.
+// records and where a file lives: the store's key user_<uid>/dataset_<did>/<name> (in the uploads
+// folder, <WORKING_DIR>/<UPLOADS_DIR>/ followed by that key). Every read goes through the store.
 // The owning dataset is resolved through the featuremodel service (file → feature model →
 // dataset → user, specification Hubfile), never by reading the dataset tables.
-import type { ReadStream } from 'node:fs';
-import { open, readFile, realpath, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { text as streamText } from 'node:stream/consumers';
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import { humanSize } from '../../core/http/filters.ts';
@@ -24,7 +25,10 @@ export interface StoredFile extends HubfileView {
   userId: number;
   /** The owning dataset's DOI; null while it is unsynchronized (then only its owner sees the file). */
   doi: string | null;
+  /** Where the file is in the uploads folder (the writers still place files there by path). */
   path: string;
+  /** Its key in the store (ctx.store): how every read reaches it. */
+  key: string;
 }
 
 export class UnsafeFileNameError extends Error {}
@@ -44,8 +48,6 @@ export function parseFileId(raw: unknown): number | undefined {
   return id >= 1 && id <= 2147483647 ? id : undefined;
 }
 
-const missingOnDisk = (error: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException)?.code ?? '');
-
 function view(row: repo.FileRow): HubfileView {
   return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id };
 }
@@ -61,17 +63,27 @@ export function createHubfileService(ctx: ModuleContext) {
     return join(uploadsRoot, `user_${userId}`, `dataset_${datasetId}`);
   }
 
+  /** The store prefix of a dataset's files (ends with "/"). */
+  function datasetPrefix(userId: number, datasetId: number): string {
+    datasetFolder(userId, datasetId);
+    return `user_${userId}/dataset_${datasetId}/`;
+  }
+
   async function getFile(fileId: number): Promise<StoredFile | undefined> {
     const row = await repo.findFile(db, fileId);
     if (!row) return undefined;
     const ref = await ctx.services.featuremodel.getDatasetRef(row.feature_model_id);
     if (!ref) return undefined;
     if (!isSafeFileName(row.name)) throw new UnsafeFileNameError(`File ${row.id} has a stored name that is not a plain file name`);
-    return { ...view(row), datasetId: ref.datasetId, userId: ref.userId, doi: ref.doi, path: join(datasetFolder(ref.userId, ref.datasetId), row.name) };
+    return {
+      ...view(row), datasetId: ref.datasetId, userId: ref.userId, doi: ref.doi,
+      path: join(datasetFolder(ref.userId, ref.datasetId), row.name), key: `${datasetPrefix(ref.userId, ref.datasetId)}${row.name}`,
+    };
   }
 
   return {
     datasetFolder,
+    datasetPrefix,
     getFile,
 
     /**
@@ -121,69 +133,48 @@ export function createHubfileService(ctx: ModuleContext) {
       return { views, downloads };
     },
 
-    /** The file's text, or undefined when its row exists but the disk file does not. */
+    /** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
+    async openByName(userId: number, datasetId: number, name: string): Promise<Readable | undefined> {
+      if (!isSafeFileName(name)) return undefined;
+      return (await ctx.store.get(`${datasetPrefix(userId, datasetId)}${name}`))?.body;
+    },
+
+    /** Whether a dataset's file is in the store. */
+    async existsByName(userId: number, datasetId: number, name: string): Promise<boolean> {
+      return isSafeFileName(name) && (await ctx.store.stat(`${datasetPrefix(userId, datasetId)}${name}`)) !== undefined;
+    },
+
+    /** The file's text, or undefined when its row exists but the stored file does not. */
     async readText(file: StoredFile): Promise<string | undefined> {
-      try {
-        return await readFile(file.path, 'utf8');
-      } catch (error) {
-        if (missingOnDisk(error)) return undefined;
-        throw error;
-      }
+      const content = await ctx.store.get(file.key);
+      return content === undefined ? undefined : streamText(content.body);
     },
 
-    /** The file's size and modification time (HTTP validators), or undefined when it is missing on disk. */
+    /** The file's size and modification time (HTTP validators), or undefined when it is missing from the store. */
     async fileStat(file: StoredFile): Promise<{ size: number; mtimeMs: number } | undefined> {
-      try {
-        const info = await stat(file.path);
-        return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined;
-      } catch (error) {
-        if (missingOnDisk(error)) return undefined;
-        throw error;
-      }
+      const found = await ctx.store.stat(file.key);
+      return found && { size: found.size, mtimeMs: found.lastModified.getTime() };
     },
 
-    /** An open stream over the file, its size and modification time, or undefined when it is missing on disk. */
-    async openStream(file: StoredFile): Promise<{ stream: ReadStream; size: number; mtimeMs: number } | undefined> {
-      let handle;
-      try {
-        handle = await open(file.path, 'r');
-      } catch (error) {
-        if (missingOnDisk(error)) return undefined;
-        throw error;
-      }
-      try {
-        const info = await handle.stat();
-        if (!info.isFile()) {
-          await handle.close();
-          return undefined;
-        }
-        // The stream owns the handle from here: it closes it at the end, on error or when destroyed.
-        return { stream: handle.createReadStream(), size: info.size, mtimeMs: info.mtimeMs };
-      } catch (error) {
-        await handle.close().catch(() => {});
-        throw error;
-      }
+    /** An open stream over the file, its size and modification time, or undefined when it is missing from the store. */
+    async openStream(file: StoredFile): Promise<{ stream: Readable; size: number; mtimeMs: number } | undefined> {
+      const content = await ctx.store.get(file.key);
+      return content && { stream: content.body, size: content.size, mtimeMs: content.lastModified.getTime() };
     },
 
     /**
      * Another file of the same dataset, for resolving a model's imports: `relativePath` is a
-     * '/'-separated path inside the dataset folder. Nothing outside that folder is ever read:
-     * no `..` or hidden components, and the real path (symbolic links followed) must stay inside.
+     * '/'-separated path inside the dataset's prefix. Nothing outside it is ever read: no `..` or
+     * hidden components (the store refuses anything else, and follows no symbolic link).
      */
     async readSibling(file: StoredFile, relativePath: string): Promise<string | undefined> {
       const parts = relativePath.split('/');
       if (parts.some((p) => !isSafeFileName(p) || p.startsWith('.'))) return undefined;
-      const folder = datasetFolder(file.userId, file.datasetId);
-      try {
-        const [realFolder, realTarget] = await Promise.all([realpath(folder), realpath(join(folder, ...parts))]);
-        if (!realTarget.startsWith(realFolder + sep)) return undefined;
-        const info = await stat(realTarget);
-        if (!info.isFile() || info.size > config.maxUploadBytes) return undefined;
-        return await readFile(realTarget, 'utf8');
-      } catch (error) {
-        if (missingOnDisk(error) || (error as NodeJS.ErrnoException)?.code === 'ELOOP') return undefined;
-        throw error;
-      }
+      const key = `${datasetPrefix(file.userId, file.datasetId)}${parts.join('/')}`;
+      const found = await ctx.store.stat(key);
+      if (!found || found.size > config.maxUploadBytes) return undefined;
+      const content = await ctx.store.get(key);
+      return content === undefined ? undefined : streamText(content.body);
     },
 
     /** One record per (user or anonymous, file, cookie); a repeat is ignored. Answers whether it was new. */
