@@ -3,13 +3,10 @@
 // never points at a missing object; a failure before the commit removes what was written, and
 // a crash in between leaves only unreferenced objects in a folder no row names, never a row
 // without its file.
-import type { FileStore } from './file-store.ts';
+import type { FileStore, PutSource } from './file-store.ts';
 
-export interface PendingObject {
-  /** The key of the object to copy (e.g. a claimed staged file). */
-  sourceKey: string;
-  name: string;
-}
+/** What to place under `<folder><name>`: another object of the store (copied there) or bytes from outside it. */
+export type PendingObject = { name: string } & ({ sourceKey: string } | { source: PutSource });
 
 export interface ObjectPlacement {
   /** The folder prefix, ending with `/`. */
@@ -32,9 +29,14 @@ export function placeObjects(store: FileStore, folder: string): ObjectPlacement 
       for (const file of files) {
         const key = folder + file.name;
         // A placement never replaces a confirmed object: the folder belongs to a dataset being created.
-        if (await store.stat(key)) throw new PlacementConflictError(`${key} exists already`);
-        written.push(key);
-        await store.copy(file.sourceKey, key);
+        if ('sourceKey' in file) {
+          if (await store.stat(key)) throw new PlacementConflictError(`${key} exists already`);
+          written.push(key);
+          await store.copy(file.sourceKey, key);
+        } else {
+          if (!(await store.putIfAbsent(key, file.source))) throw new PlacementConflictError(`${key} exists already`);
+          written.push(key);
+        }
       }
     },
     async commit() {

@@ -1,14 +1,12 @@
 // The dataset REST resource (/api/v1/datasets/, decisions sections 4 and 7) and the API's write
 // flow (extensions section 3: an unsynchronized dataset, files one by one, then the deposit).
 // Split from the dataset service, which hands it the parts it shares with the upload form.
-import { readFile, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { charCount, hasControlCharacters, type FieldErrors } from '../../core/http/forms.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.ts';
 import { nowIso } from '../../core/db/database.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './dataset.repository.ts';
-import { placeFiles } from './dataset.files.ts';
 import { isPublicationType } from './publication-types.ts';
 import { safeUvlName, type Staging } from './staging.ts';
 import { checkModelText } from './model-check.ts';
@@ -187,7 +185,7 @@ export function createDatasetRest(deps: DatasetRestDeps) {
           throw conflict(message, { message });
         }
         const { hubfile, featuremodel } = ctx.services;
-        const placement = placeFiles(hubfile.datasetFolder(row.user_id, datasetId));
+        const placement = hubfile.placeFiles(row.user_id, datasetId);
         let fileId: number;
         try {
           fileId = await db.transaction().execute(async (trx) => {
@@ -197,7 +195,7 @@ export function createDatasetRest(deps: DatasetRestDeps) {
             });
             const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size });
             if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
-            await placement.stage([{ source: stored.path, name }]);
+            await placement.stage([{ source: { file: stored.path }, name }]);
             return id;
           });
         } catch (error) {
@@ -218,13 +216,13 @@ export function createDatasetRest(deps: DatasetRestDeps) {
       const file = await ctx.services.hubfile.getFile(fileId);
       if (!file || file.datasetId !== datasetId) throw notFound('File not found', { message: 'File not found' });
       if (row.dataset_doi !== null) throw conflict(PUBLISHED, { message: PUBLISHED });
-      const text = await readFile(file.path, 'utf8').catch(() => '');
+      const text = (await ctx.services.hubfile.readText(file)) ?? '';
       const features = checkModelText(text).features;
       await db.transaction().execute(async (trx) => {
         await ctx.services.featuremodel.deleteFeatureModel(trx, file.featureModelId);
         if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, -1, -features);
       });
-      await rm(file.path, { force: true }).catch((e) => ctx.log.warn({ err: e }, 'the disk file of a removed model could not be deleted'));
+      await ctx.services.hubfile.removeStoredFile(file).catch((e) => ctx.log.warn({ err: e }, 'the stored file of a removed model could not be deleted'));
       await contentChanged(datasetId);
     },
 

@@ -13,7 +13,7 @@ import { isUniqueViolation, type DbOrTrx } from '../../core/db/connect.ts';
 import { groupCommit } from '../../core/db/group-commit.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './dataset.repository.ts';
-import { placeFiles, setFolderAside, type Placement } from './dataset.files.ts';
+import type { ObjectPlacement } from '../../core/storage/index.ts';
 import { restDataset, searchResult } from './dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import { publicationTypeLabel } from './publication-types.ts';
@@ -211,9 +211,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     input: DatasetMetadata,
     models: PreparedModel[],
     extra: { doi?: string | null; createdAt?: string; version?: { conceptId: number; number: number; conceptDoi: string | null } } = {},
-  ): Promise<{ datasetId: number; metaId: number; folder: string }> {
+  ): Promise<{ datasetId: number; metaId: number }> {
     const { featuremodel, hubfile } = ctx.services;
-    let placement: Placement | undefined;
+    let placement: ObjectPlacement | undefined;
     let committed: { datasetId: number; metaId: number } | undefined;
     try {
       committed = await db.transaction().execute(async (trx) => {
@@ -243,12 +243,12 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
           });
           await hubfile.createFile(trx, fmId, { name: m.name, checksum: m.checksum, size: m.size });
         }
-        placement = placeFiles(hubfile.datasetFolder(userId, ids.datasetId));
-        await placement.stage(models.map((m) => ({ source: m.source, name: m.name })));
+        placement = hubfile.placeFiles(userId, ids.datasetId);
+        await placement.stage(models.map((m) => ({ source: { file: m.source }, name: m.name })));
         return ids;
       });
       await placement!.commit();
-      return { ...committed, folder: placement!.folder };
+      return committed;
     } catch (error) {
       await placement?.abort().catch((e) => ctx.log.error({ err: e }, 'could not remove the copies of a failed upload'));
       if (committed) {
@@ -326,19 +326,18 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     }
   }
 
-  /** Rows and files of a dataset, folder set aside first (like the API's delete). */
+  /**
+   * Rows and files of a dataset (like the API's delete): the rows go first, in one transaction,
+   * then the stored files, so a failure at any point never leaves a row without its file (at
+   * worst files that no row names).
+   */
   async function removeDataset(row: repo.DatasetRow): Promise<void> {
-    const aside = await setFolderAside(ctx.services.hubfile.datasetFolder(row.user_id, row.id));
-    try {
-      await db.transaction().execute(async (trx) => {
-        await ctx.services.featuremodel.deleteByDataset(trx, row.id);
-        await repo.deleteDatasetRows(trx, row);
-      });
-    } catch (error) {
-      await aside.restore();
-      throw error;
-    }
-    await aside.discard().catch((e) => ctx.log.warn({ err: e }, 'the folder of a removed dataset could not be removed'));
+    await db.transaction().execute(async (trx) => {
+      await ctx.services.featuremodel.deleteByDataset(trx, row.id);
+      await repo.deleteDatasetRows(trx, row);
+    });
+    await ctx.services.hubfile.removeDatasetFiles(row.user_id, row.id)
+      .catch((e) => ctx.log.warn({ err: e }, 'the files of a removed dataset could not be removed'));
   }
 
   /**

@@ -10,7 +10,6 @@ import * as repo from './dataset.repository.ts';
 import * as versionsRepo from './dataset.versions.repository.ts';
 import type { VersionRow } from './dataset.versions.repository.ts';
 import { StagingError, type Claim, type Staging } from './staging.ts';
-import { join } from 'node:path';
 import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from './upload-form.ts';
 import type { DatasetSummary, PreparedModel, UploadOutcome } from './dataset.service.ts';
 
@@ -44,7 +43,7 @@ export interface VersionDeps {
   persist(
     userId: number, input: Omit<UploadInput, 'featureModels'>, models: PreparedModel[],
     extra: { version?: { conceptId: number; number: number; conceptDoi: string | null } },
-  ): Promise<{ datasetId: number; metaId: number; folder: string }>;
+  ): Promise<{ datasetId: number; metaId: number }>;
   /** The upload's claim, check and save of the staged files (dataset.service); the claim stays open. */
   saveStagedUpload(
     userId: number, input: UploadInput, defaultAuthors: () => Promise<AuthorInput[]>,
@@ -150,9 +149,10 @@ export function createDatasetVersions(deps: VersionDeps) {
     async startNewVersion(datasetId: number, userId: number): Promise<void> {
       const { row } = await versionBase(datasetId, userId);
       const dataset = (await deps.summary(row.id))!;
-      const folder = ctx.services.hubfile.datasetFolder(row.user_id, row.id);
+      const names = dataset.files.map((f) => f.name);
       try {
-        await deps.staging.copyIn(userId, dataset.files.map((f) => ({ name: f.name, path: join(folder, f.name) })));
+        await ctx.services.hubfile.withLocalFiles(row.user_id, row.id, names, (paths) =>
+          deps.staging.copyIn(userId, names.map((name, i) => ({ name, path: paths[i]! }))));
       } catch (error) {
         // A full staging area (or a name that cannot be staged): say so, keep what was staged.
         if (error instanceof StagingError) throw conflict(error.message, { message: error.message });
@@ -223,25 +223,26 @@ export function createDatasetVersions(deps: VersionDeps) {
     async createUnsynchronizedVersion(datasetId: number, userId: number): Promise<number> {
       const base = await versionBase(datasetId, userId);
       const dataset = (await deps.summary(base.row.id))!;
-      const folder = ctx.services.hubfile.datasetFolder(base.row.user_id, base.row.id);
-      const prepared: PreparedModel[] = [];
-      for (const [index, fm] of dataset.featureModels.entries()) {
-        for (const file of fm.files) {
-          const { model } = await deps.prepare({
-            index, uvlFilename: file.name, title: fm.meta.title, description: fm.meta.description,
-            publicationType: fm.meta.publication_type, publicationDoi: fm.meta.publication_doi,
-            tags: fm.meta.tags.join(', ') || null, version: fm.meta.uvl_version,
-            authors: fm.authors.map((a) => ({ name: a.name, affiliation: a.affiliation ?? null, orcid: a.orcid ?? null })),
-          }, join(folder, file.name), file.name);
-          prepared.push(model);
-        }
-      }
+      const models = dataset.featureModels.flatMap((fm, index) => fm.files.map((file) => ({ fm, index, file })));
       const input: Omit<UploadInput, 'featureModels'> = {
         title: dataset.title, description: dataset.description, publicationType: dataset.publicationType,
         publicationDoi: dataset.publicationDoi, tags: dataset.tags.join(', ') || null, authors: dataset.authors, license: dataset.license,
       };
       try {
-        const { datasetId: created } = await deps.persist(userId, input, prepared, { version: versionFields(base) });
+        // The version's files as local files for the check and the copy (temporary ones from an object store).
+        const created = await ctx.services.hubfile.withLocalFiles(base.row.user_id, base.row.id, models.map((m) => m.file.name), async (paths) => {
+          const prepared: PreparedModel[] = [];
+          for (const [i, { fm, index, file }] of models.entries()) {
+            const { model } = await deps.prepare({
+              index, uvlFilename: file.name, title: fm.meta.title, description: fm.meta.description,
+              publicationType: fm.meta.publication_type, publicationDoi: fm.meta.publication_doi,
+              tags: fm.meta.tags.join(', ') || null, version: fm.meta.uvl_version,
+              authors: fm.authors.map((a) => ({ name: a.name, affiliation: a.affiliation ?? null, orcid: a.orcid ?? null })),
+            }, paths[i]!, file.name);
+            prepared.push(model);
+          }
+          return (await deps.persist(userId, input, prepared, { version: versionFields(base) })).datasetId;
+        });
         await deps.contentChanged(created);
         return created;
       } catch (error) {

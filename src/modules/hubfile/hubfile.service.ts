@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { text as streamText } from 'node:stream/consumers';
 import type { DbOrTrx } from '../../core/db/connect.ts';
+import { placeObjects, type ObjectPlacement } from '../../core/storage/index.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import * as repo from './hubfile.repository.ts';
@@ -131,6 +132,33 @@ export function createHubfileService(ctx: ModuleContext) {
         repo.countRecords(db, 'file_download_record', fileId),
       ]);
       return { views, downloads };
+    },
+
+    /** The placement of a new dataset's (or an added model's) files under the dataset's prefix (core/storage/placement.ts). */
+    placeFiles(userId: number, datasetId: number): ObjectPlacement {
+      return placeObjects(ctx.store, datasetPrefix(userId, datasetId));
+    },
+
+    /** Removes every stored file of a dataset (called once its rows are gone). */
+    async removeDatasetFiles(userId: number, datasetId: number): Promise<void> {
+      await ctx.store.deletePrefix(datasetPrefix(userId, datasetId));
+    },
+
+    /** Removes one stored file (called once its row is gone). */
+    async removeStoredFile(file: StoredFile): Promise<void> {
+      await ctx.store.delete(file.key);
+    },
+
+    /**
+     * Runs `work` with local paths of a dataset's stored files, in the order of `names`: the files
+     * themselves in the uploads folder, temporary copies (removed afterwards) from an object store.
+     */
+    async withLocalFiles<T>(userId: number, datasetId: number, names: string[], work: (paths: string[]) => Promise<T>): Promise<T> {
+      const prefix = datasetPrefix(userId, datasetId);
+      const open = async (i: number, paths: string[]): Promise<T> => (i === names.length
+        ? work(paths)
+        : ctx.store.withLocalFile(`${prefix}${names[i]}`, (path) => open(i + 1, [...paths, path])));
+      return open(0, []);
     },
 
     /** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
