@@ -157,8 +157,6 @@ export async function loadModules(names: string[]): Promise<HubModule[]> {
   return modules;
 }
 
-export const S3_NOT_YET = 'STORAGE_URL=s3://… is not usable yet: the modules still keep uploads in the uploads folder (issue 12; docs/storage.md). Leave STORAGE_URL unset.';
-
 export function createModuleContext(
   config: Config,
   db: Db,
@@ -166,9 +164,6 @@ export function createModuleContext(
   modules: HubModule[],
   store: FileStore = createFileStore(config),
 ): ModuleContext {
-  // The object store exists (core/storage, with its contract tests) but the modules still read and
-  // write the uploads folder by path: an S3 STORAGE_URL would silently not be used, so it is refused.
-  if (config.storage) throw new ConfigError(S3_NOT_YET);
   const built = new Map<string, unknown>();
   const enabled = new Set(modules.map((m) => m.name));
   const services = new Proxy({} as ServiceRegistry, {

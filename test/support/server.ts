@@ -8,6 +8,7 @@ import { loadConfig, projectPath } from '../../src/core/config.ts';
 import { connect } from '../../src/core/db/connect.ts';
 import { runSeeders } from '../../src/core/modules.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
+import { startS3, testStorageIsS3, type TestS3 } from './s3.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -32,6 +33,11 @@ export interface TestServerOptions {
   workingDir?: string;
   /** Called with the SQL of every query the hub runs. */
   onQuery?: (sql: string) => void;
+  /**
+   * The file store: 'folder' (the uploads folder) or 's3' (a fresh bucket on a test S3 server
+   * started for this server). Default: 's3' when TEST_STORAGE=s3 (the second pass of `npm test`).
+   */
+  storage?: 'folder' | 's3';
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -40,12 +46,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     : await createTestDatabase(options.databaseBaseUrl ?? 'sqlite:');
   const ownsWorkingDir = !options.workingDir;
   const workingDir = options.workingDir ?? mkdtempSync(join(tmpdir(), 'hub-work-'));
+  const wantsS3 = (options.storage ?? (testStorageIsS3() ? 's3' : 'folder')) === 's3' && options.env?.STORAGE_URL === undefined;
+  const s3: TestS3 | undefined = wantsS3 ? await startS3() : undefined;
   const config = loadConfig({
     WORKING_DIR: workingDir,
     DATABASE_URL: database.url,
     SECRET_KEY: 'test-secret-key-that-is-long-enough-for-sessions',
     HUB_MODULES_FILE: projectPath('modules.json'),
     LOG_LEVEL: 'warn',
+    ...s3?.env,
     ...options.env,
   });
   const db = connect(database.url, { onQuery: options.onQuery });
@@ -62,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await hub.app.close();
       await db.destroy();
       await database.drop();
+      await s3?.close();
       if (ownsWorkingDir) rmSync(workingDir, { recursive: true, force: true });
     },
   };

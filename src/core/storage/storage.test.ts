@@ -174,9 +174,11 @@ describe('storage configuration', () => {
 });
 
 describe('storage selection in the hub', () => {
-  it('refuses an S3 STORAGE_URL while the modules keep uploads in the folder, instead of ignoring it', async () => {
-    const { createModuleContext, S3_NOT_YET } = await import('../modules.ts');
-    const config = loadConfig({ STORAGE_URL: 's3://hub-files', S3_ENDPOINT: 'http://127.0.0.1:9' });
-    assert.throws(() => createModuleContext(config, undefined as never, undefined as never, []), (error: Error) => error.message === S3_NOT_YET);
+  it('gives the modules the S3 store when STORAGE_URL names a bucket', async () => {
+    const { createModuleContext } = await import('../modules.ts');
+    const config = loadConfig({ STORAGE_URL: 's3://hub-files/a', S3_ENDPOINT: 'http://127.0.0.1:9' });
+    const ctx = createModuleContext(config, undefined as never, undefined as never, []);
+    assert.equal(ctx.store.kind, 's3');
+    assert.equal(ctx.store.location, 's3://hub-files/a');
   });
 });

@@ -12,7 +12,7 @@ import { safeUvlName, type Staging } from './staging.ts';
 import { checkModelText } from './model-check.ts';
 import { MAX_DESCRIPTION, MAX_FEATURE_MODELS, ORCID_PATTERN, normalizeTags, type AuthorInput, type FeatureModelInput } from './upload-form.ts';
 import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from './licenses.ts';
-import type { DatasetSummary, PreparedModel, UploadOutcome } from './dataset.types.ts';
+import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from './dataset.types.ts';
 import type { restDataset } from './dataset.presenter.ts';
 
 const NOT_FOUND_BODY = { message: 'DataSet not found' };
@@ -28,7 +28,7 @@ export interface DatasetRestDeps {
   defaultAuthors(userId: number): Promise<AuthorInput[]>;
   contentChanged(datasetId: number): Promise<void>;
   removeDataset(row: repo.DatasetRow): Promise<void>;
-  prepare(input: FeatureModelInput, source: string, name: string): Promise<{ model: PreparedModel; check: { valid: boolean; errors: string[] } }>;
+  prepare(input: FeatureModelInput, origin: ModelOrigin, name: string): Promise<{ model: PreparedModel; check: { valid: boolean; errors: string[] } }>;
   pushOutcome(datasetId: number): Promise<Exclude<UploadOutcome, { status: 'invalid' }>>;
   publicUrl(doi: string): string;
 }
@@ -175,7 +175,7 @@ export function createDatasetRest(deps: DatasetRestDeps) {
         const { model, check } = await prepare({
           index: 0, uvlFilename: name, title: name.replace(/\.uvl$/i, ''), description: '', publicationType: 'none',
           publicationDoi: null, tags: null, version: null, authors: [],
-        }, stored.path, name);
+        }, { key: stored.key }, name);
         if (!check.valid) {
           throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
         }
@@ -195,7 +195,7 @@ export function createDatasetRest(deps: DatasetRestDeps) {
             });
             const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size });
             if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
-            await placement.stage([{ source: { file: stored.path }, name }]);
+            await placement.stage([{ sourceKey: stored.key, name }]);
             return id;
           });
         } catch (error) {

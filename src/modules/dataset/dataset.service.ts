@@ -2,9 +2,9 @@
 // transaction, the push to the deposit repository, pages' data, metrics, and what explore and
 // the landing page read (the REST resource is dataset.rest.ts, its shapes dataset.types.ts). It never sees the request or the session.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { buffer as streamBytes } from 'node:stream/consumers';
 import type { FieldErrors } from '../../core/http/forms.ts';
 import { notFound } from '../../core/http/errors.ts';
 import { humanSize } from '../../core/http/filters.ts';
@@ -17,7 +17,7 @@ import type { ObjectPlacement } from '../../core/storage/index.ts';
 import { restDataset, searchResult } from './dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import { publicationTypeLabel } from './publication-types.ts';
-import { createStaging, StagingError, type Claim } from './staging.ts';
+import { createStaging, StagingError, type Claim, type StagedFile } from './staging.ts';
 import { createDatasetVersions, type VersionUploadOutcome } from './dataset.versions.ts';
 import { createComparison } from './dataset.compare.ts';
 import { checkModelText } from './model-check.ts';
@@ -30,7 +30,7 @@ import { createDatasetEditing, depositRequest } from './dataset.edit.ts';
 import { createDatasetRest } from './dataset.rest.ts';
 import {
   datasetHref, doiPath,
-  type DatasetListItem, type DatasetSummary, type DoiResolution, type PreparedModel, type StagedCheck, type UploadOutcome,
+  type DatasetListItem, type DatasetSummary, type DoiResolution, type ModelOrigin, type PreparedModel, type StagedCheck, type UploadOutcome,
 } from './dataset.types.ts';
 
 // The shapes and addresses moved to dataset.types.ts; importers of the service keep finding them here.
@@ -50,10 +50,10 @@ const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
 export function createDatasetService(ctx: ModuleContext, options: DatasetServiceOptions = {}) {
   const { db, config } = ctx;
   const loadDeposit = options.loadDeposit ?? (() => import('../deposit/index.ts'));
-  const staging = createStaging(resolve(config.workingDir, config.uploadsDir));
+  const staging = createStaging(ctx.store);
   // Files sent to the API pass through a staging area of their own (same checks and limits),
   // so they never mix with what the user staged in the browser.
-  const apiStaging = createStaging(resolve(config.workingDir, config.uploadsDir, 'temp', '.api'));
+  const apiStaging = createStaging(ctx.store, 'temp/.api/');
 
   const publicUrl = (doi: string) => `http://${config.domain}/doi/${doiPath(doi)}`;
 
@@ -189,9 +189,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     };
   }
 
-  async function checkStaged(filename: string, path: string, size: number): Promise<StagedCheck> {
-    const result = checkModelText(await readFile(path, 'utf8'));
-    return { filename, size, valid: result.valid, errors: result.errors, warnings: result.warnings };
+  async function checkStaged(file: StagedFile): Promise<StagedCheck> {
+    const result = checkModelText((await staging.read(file)).toString('utf8'));
+    return { filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings };
   }
 
   /** The uploader's profile as the first author, when the form names none (decisions section 4). */
@@ -244,7 +244,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
           await hubfile.createFile(trx, fmId, { name: m.name, checksum: m.checksum, size: m.size });
         }
         placement = hubfile.placeFiles(userId, ids.datasetId);
-        await placement.stage(models.map((m) => ({ source: { file: m.source }, name: m.name })));
+        await placement.stage(models.map((m) => ('key' in m.origin ? { sourceKey: m.origin.key, name: m.name } : { source: m.origin, name: m.name })));
         return ids;
       });
       await placement!.commit();
@@ -264,11 +264,17 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   }
 
   /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
-  async function prepare(input: FeatureModelInput, source: string, name: string) {
-    const bytes = await readFile(source);
+  async function readStored(key: string): Promise<Buffer> {
+    const content = await ctx.store.get(key);
+    if (!content) throw new Error(`${key} is missing from the file store`);
+    return streamBytes(content.body);
+  }
+
+  async function prepare(input: FeatureModelInput, origin: ModelOrigin, name: string) {
+    const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(origin.key);
     const check = checkModelText(bytes.toString('utf8'));
     const model: PreparedModel = {
-      input, source, name, size: bytes.length,
+      input, origin, name, size: bytes.length,
       checksum: createHash('md5').update(bytes).digest('hex'),
       features: check.features,
     };
@@ -368,7 +374,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       const prepared: PreparedModel[] = [];
       for (const [i, fm] of input.featureModels.entries()) {
         const staged = claim.files[i]!;
-        const { model, check } = await prepare(fm, staged.path, staged.name);
+        const { model, check } = await prepare(fm, { key: staged.key }, staged.name);
         // A model with syntax errors is refused, with its errors (decisions section 7).
         if (!check.valid) errors[field(fm)] = check.errors.map((e) => `${staged.name}: ${e}`);
         prepared.push(model);
@@ -420,7 +426,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
     async stageFile(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
       const stored = await staging.store(userId, clientName, content, isTruncated);
-      return checkStaged(stored.name, stored.path, stored.size);
+      return checkStaged(stored);
     },
 
     async deleteStagedFile(userId: number, name: string): Promise<void> {
@@ -429,7 +435,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
 
     async listStagedFiles(userId: number): Promise<StagedCheck[]> {
       const files = await staging.list(userId);
-      return Promise.all(files.map((f) => checkStaged(f.name, f.path, f.size)));
+      return Promise.all(files.map(checkStaged));
     },
 
     // ---- the upload (specification, States; decisions section 4) ------------------------------
@@ -458,7 +464,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     ): Promise<number> {
       const prepared: PreparedModel[] = [];
       for (const [index, f] of files.entries()) {
-        const { model, check } = await prepare({ ...f.meta, index, uvlFilename: f.meta.name }, f.path, f.meta.name);
+        const { model, check } = await prepare({ ...f.meta, index, uvlFilename: f.meta.name }, { file: f.path }, f.meta.name);
         if (!check.valid) throw new Error(`${f.path} is not a valid UVL model: ${check.errors.join('; ')}`);
         prepared.push(model);
       }

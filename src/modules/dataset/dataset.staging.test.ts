@@ -1,11 +1,12 @@
 // Staging over HTTP (decisions section 4): POST /dataset/file/upload and POST /dataset/file/delete.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { isStored, putStored, storedEntries, storedText } from '../../../test/support/stored.ts';
 import { INVALID_UVL, VALID_UVL, newUser, stage } from './dataset.test-support.ts';
 
 const LIMIT = 4096;
@@ -18,8 +19,9 @@ for (const dialect of testDialects()) {
     });
     after(async () => { await server?.close(); });
 
-    const folder = (userId: number) => join(server.workingDir, 'uploads', 'temp', String(userId));
-    const listing = (userId: number) => (existsSync(folder(userId)) ? readdirSync(folder(userId)).sort() : []);
+    // Through the store, so that the same checks hold on the uploads folder and on S3.
+    const folder = (userId: number) => `temp/${userId}/`;
+    const listing = (userId: number) => storedEntries(server, folder(userId));
 
     it('redirects anonymous staging and deletion to /login, before any CSRF check', async () => {
       const anonymous = new TestClient(server.baseUrl);
@@ -39,8 +41,8 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.valid, true);
       assert.deepEqual(res.json.errors, []);
       assert.equal(typeof res.json.message, 'string');
-      assert.deepEqual(listing(userId), ['phone.uvl'], 'no temporary file is left behind');
-      assert.equal(readFileSync(join(folder(userId), 'phone.uvl'), 'utf8'), VALID_UVL);
+      assert.deepEqual(await listing(userId), ['phone.uvl'], 'no temporary file is left behind');
+      assert.equal(await storedText(server, `${folder(userId)}phone.uvl`), VALID_UVL);
     });
 
     it('stages an invalid model too, answering valid false with errors carrying line and column', async () => {
@@ -50,7 +52,7 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.valid, false);
       assert.ok(res.json.errors.length > 0);
       for (const error of res.json.errors) assert.match(error, /Line \d+:\d+ - /);
-      assert.deepEqual(listing(userId), ['broken.uvl']);
+      assert.deepEqual(await listing(userId), ['broken.uvl']);
     });
 
     it('accepts the extension in any case and refuses anything but .uvl with 400 {message}, storing nothing', async () => {
@@ -61,7 +63,7 @@ for (const dialect of testDialects()) {
         assert.equal(res.status, 400, name);
         assert.equal(typeof res.json.message, 'string');
       }
-      assert.deepEqual(listing(userId), ['UPPER.UVL']);
+      assert.deepEqual(await listing(userId), ['UPPER.UVL']);
     });
 
     it('refuses a file over MAX_UPLOAD_BYTES with 413 {message} and stores nothing', async () => {
@@ -70,7 +72,7 @@ for (const dialect of testDialects()) {
       const res = await stage(client, 'big.uvl', big);
       assert.equal(res.status, 413);
       assert.equal(typeof res.json.message, 'string');
-      assert.deepEqual(listing(userId), []);
+      assert.deepEqual(await listing(userId), []);
       const fits = await stage(client, 'fits.uvl', VALID_UVL);
       assert.equal(fits.status, 200, 'the next upload works');
     });
@@ -86,9 +88,10 @@ for (const dialect of testDialects()) {
         const res = await stage(client, name, VALID_UVL);
         assert.equal(res.status, 400, `${name} is refused`);
       }
-      assert.deepEqual(listing(userId), ['escape.uvl', 'win.uvl']);
+      assert.deepEqual(await listing(userId), ['escape.uvl', 'win.uvl']);
       assert.equal(existsSync(join(server.workingDir, 'escape.uvl')), false);
-      assert.equal(existsSync(join(server.workingDir, 'uploads', 'escape.uvl')), false);
+      assert.equal(await isStored(server, 'escape.uvl'), false);
+      assert.equal(await isStored(server, 'temp/escape.uvl'), false);
     });
 
     it('gives a colliding name a " (n)" suffix before the extension', async () => {
@@ -96,7 +99,7 @@ for (const dialect of testDialects()) {
       const names = [];
       for (let i = 0; i < 3; i++) names.push((await stage(client, 'model.uvl', `${VALID_UVL}// copy ${i}\n`)).json.filename);
       assert.deepEqual(names, ['model.uvl', 'model (1).uvl', 'model (2).uvl']);
-      assert.match(readFileSync(join(folder(userId), 'model (2).uvl'), 'utf8'), /copy 2/);
+      assert.match((await storedText(server, `${folder(userId)}model (2).uvl`))!, /copy 2/);
     });
 
     it('refuses a request without the CSRF header, a wrong field name and a non-multipart body', async () => {
@@ -107,7 +110,7 @@ for (const dialect of testDialects()) {
       assert.equal(typeof wrongField.json.message, 'string');
       const json = await client.post('/dataset/file/upload', { json: { file: 'a.uvl' } });
       assert.equal(json.status, 400);
-      assert.deepEqual(listing(userId), []);
+      assert.deepEqual(await listing(userId), []);
     });
 
     it('takes the CSRF token as the multipart field csrf_token before the file; a wrong or late field is refused', async () => {
@@ -124,11 +127,11 @@ for (const dialect of testDialects()) {
       assert.equal(typeof wrong.json.message, 'string');
       const late = await withField(client.csrfToken!, false);
       assert.equal(late.status, 400);
-      assert.deepEqual(listing(userId), []);
+      assert.deepEqual(await listing(userId), []);
       const ok = await withField(client.csrfToken!);
       assert.equal(ok.status, 200, ok.text);
       assert.equal(ok.json.filename, 'field.uvl');
-      assert.deepEqual(listing(userId), ['field.uvl']);
+      assert.deepEqual(await listing(userId), ['field.uvl']);
     });
 
     it('deletes a staged file: 200 {message}; unknown 404 {error}; missing name 400; no CSRF 400', async () => {
@@ -137,11 +140,11 @@ for (const dialect of testDialects()) {
       await stage(client, 'drop.uvl', VALID_UVL);
       const noCsrf = await client.post('/dataset/file/delete', { json: { file: 'drop.uvl' }, csrf: false });
       assert.equal(noCsrf.status, 400);
-      assert.deepEqual(listing(userId), ['drop.uvl', 'keep.uvl']);
+      assert.deepEqual(await listing(userId), ['drop.uvl', 'keep.uvl']);
       const ok = await client.post('/dataset/file/delete', { json: { file: 'drop.uvl' } });
       assert.equal(ok.status, 200);
       assert.equal(typeof ok.json.message, 'string');
-      assert.deepEqual(listing(userId), ['keep.uvl']);
+      assert.deepEqual(await listing(userId), ['keep.uvl']);
       const names = ['drop.uvl', 'nothing.uvl', './keep.uvl', `../${userId}/keep.uvl`, '..', 'dir\\keep.uvl', `${'a'.repeat(5000)}.uvl`, '.claim-x'];
       for (const name of names) {
         const res = await client.post('/dataset/file/delete', { json: { file: name } });
@@ -154,7 +157,7 @@ for (const dialect of testDialects()) {
       assert.match(nul.json.message, /NUL/);
       const missing = await client.post('/dataset/file/delete', { json: {} });
       assert.equal(missing.status, 400);
-      assert.deepEqual(listing(userId), ['keep.uvl']);
+      assert.deepEqual(await listing(userId), ['keep.uvl']);
     });
 
     it("cannot delete another user's staged file", async () => {
@@ -165,17 +168,17 @@ for (const dialect of testDialects()) {
       assert.equal(res.status, 404);
       const sneaky = await other.client.post('/dataset/file/delete', { json: { file: `../${owner.userId}/mine.uvl` } });
       assert.equal(sneaky.status, 404);
-      assert.deepEqual(listing(owner.userId), ['mine.uvl']);
+      assert.deepEqual(await listing(owner.userId), ['mine.uvl']);
     });
 
     it('refuses a 201st staged file (a dataset holds at most 200)', async () => {
       const { client, userId } = await newUser(server);
       assert.equal((await stage(client, 'first.uvl', VALID_UVL)).status, 200);
-      for (let i = 0; i < 199; i++) writeFileSync(join(folder(userId), `filler-${i}.uvl`), VALID_UVL);
+      for (let i = 0; i < 199; i++) await putStored(server, `${folder(userId)}filler-${i}.uvl`, VALID_UVL);
       const res = await stage(client, 'one-more.uvl', VALID_UVL);
       assert.equal(res.status, 400);
       assert.match(res.json.message, /200 staged files/);
-      assert.equal(listing(userId).length, 200);
+      assert.equal((await listing(userId)).length, 200);
       await client.post('/dataset/file/delete', { json: { file: 'first.uvl' } });
       assert.equal((await stage(client, 'one-more.uvl', VALID_UVL)).status, 200);
     });
@@ -195,21 +198,23 @@ for (const dialect of testDialects()) {
       const { client, userId } = await newUser(server);
       await stage(client, 'fresh.uvl', VALID_UVL);
       await stage(client, 'kept.uvl', VALID_UVL);
-      const stale = join(folder(userId), '.claim-stale');
-      const recent = join(folder(userId), '.claim-recent');
-      mkdirSync(stale);
-      mkdirSync(recent);
-      writeFileSync(join(stale, 'lost.uvl'), VALID_UVL);
-      writeFileSync(join(stale, 'kept.uvl'), SECOND);
-      writeFileSync(join(recent, 'busy.uvl'), VALID_UVL);
+      // A claim is a folder of the claimed files and `.claimed-at`, the date it was made.
+      const stale = `${folder(userId)}.claim-stale/`;
+      const recent = `${folder(userId)}.claim-recent/`;
       const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-      utimesSync(stale, twoHoursAgo, twoHoursAgo);
+      await putStored(server, `${stale}.claimed-at`, twoHoursAgo.toISOString());
+      await putStored(server, `${stale}lost.uvl`, VALID_UVL);
+      await putStored(server, `${stale}kept.uvl`, SECOND);
+      await putStored(server, `${recent}.claimed-at`, new Date().toISOString());
+      await putStored(server, `${recent}busy.uvl`, VALID_UVL);
+      // A marker of a file being claimed, left by a crash, no longer blocks that file.
+      await putStored(server, `${folder(userId)}.taking/fresh.uvl`, twoHoursAgo.toISOString());
       const page = await client.get('/dataset/upload');
       assert.equal(page.status, 200);
       // The name staged again meanwhile keeps its file; the returning one gets a " (1)" suffix.
-      assert.deepEqual(listing(userId), ['.claim-recent', 'fresh.uvl', 'kept (1).uvl', 'kept.uvl', 'lost.uvl']);
-      assert.equal(readFileSync(join(folder(userId), 'kept (1).uvl'), 'utf8'), SECOND);
-      assert.deepEqual(readdirSync(recent), ['busy.uvl'], 'a claim of a running upload is left alone');
+      assert.deepEqual(await listing(userId), ['.claim-recent', 'fresh.uvl', 'kept (1).uvl', 'kept.uvl', 'lost.uvl']);
+      assert.equal(await storedText(server, `${folder(userId)}kept (1).uvl`), SECOND);
+      assert.deepEqual(await storedEntries(server, recent), ['.claimed-at', 'busy.uvl'], 'a claim of a running upload is left alone');
       assert.match(page.text, /lost\.uvl/);
       assert.doesNotMatch(page.text, /busy\.uvl|\.claim-/);
     });

@@ -68,10 +68,13 @@ export type DoiResolution =
   | { kind: 'moved'; doi: string }
   | { kind: 'missing' };
 
+/** Where a model's bytes come from: an object of the file store (staged or stored) or a local file (seeders). */
+export type ModelOrigin = { key: string } | { file: string };
+
 /** A model ready to be stored: its file read once for the check, the checksum and the feature count. */
 export interface PreparedModel {
   input: FeatureModelInput;
-  source: string;
+  origin: ModelOrigin;
   name: string;
   size: number;
   checksum: string;

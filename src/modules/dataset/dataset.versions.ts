@@ -11,7 +11,7 @@ import * as versionsRepo from './dataset.versions.repository.ts';
 import type { VersionRow } from './dataset.versions.repository.ts';
 import { StagingError, type Claim, type Staging } from './staging.ts';
 import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from './upload-form.ts';
-import type { DatasetSummary, PreparedModel, UploadOutcome } from './dataset.service.ts';
+import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from './dataset.service.ts';
 
 export interface VersionLink {
   id: number;
@@ -39,7 +39,7 @@ export interface VersionDeps {
   ctx: ModuleContext;
   staging: Staging;
   summary(id: number): Promise<DatasetSummary | undefined>;
-  prepare(input: FeatureModelInput, source: string, name: string): Promise<{ model: PreparedModel; check: { valid: boolean; errors: string[] } }>;
+  prepare(input: FeatureModelInput, origin: ModelOrigin, name: string): Promise<{ model: PreparedModel; check: { valid: boolean; errors: string[] } }>;
   persist(
     userId: number, input: Omit<UploadInput, 'featureModels'>, models: PreparedModel[],
     extra: { version?: { conceptId: number; number: number; conceptDoi: string | null } },
@@ -151,8 +151,8 @@ export function createDatasetVersions(deps: VersionDeps) {
       const dataset = (await deps.summary(row.id))!;
       const names = dataset.files.map((f) => f.name);
       try {
-        await ctx.services.hubfile.withLocalFiles(row.user_id, row.id, names, (paths) =>
-          deps.staging.copyIn(userId, names.map((name, i) => ({ name, path: paths[i]! }))));
+        const prefix = ctx.services.hubfile.datasetPrefix(row.user_id, row.id);
+        await deps.staging.copyIn(userId, names.map((name) => ({ name, key: prefix + name })));
       } catch (error) {
         // A full staging area (or a name that cannot be staged): say so, keep what was staged.
         if (error instanceof StagingError) throw conflict(error.message, { message: error.message });
@@ -229,20 +229,18 @@ export function createDatasetVersions(deps: VersionDeps) {
         publicationDoi: dataset.publicationDoi, tags: dataset.tags.join(', ') || null, authors: dataset.authors, license: dataset.license,
       };
       try {
-        // The version's files as local files for the check and the copy (temporary ones from an object store).
-        const created = await ctx.services.hubfile.withLocalFiles(base.row.user_id, base.row.id, models.map((m) => m.file.name), async (paths) => {
-          const prepared: PreparedModel[] = [];
-          for (const [i, { fm, index, file }] of models.entries()) {
-            const { model } = await deps.prepare({
-              index, uvlFilename: file.name, title: fm.meta.title, description: fm.meta.description,
-              publicationType: fm.meta.publication_type, publicationDoi: fm.meta.publication_doi,
-              tags: fm.meta.tags.join(', ') || null, version: fm.meta.uvl_version,
-              authors: fm.authors.map((a) => ({ name: a.name, affiliation: a.affiliation ?? null, orcid: a.orcid ?? null })),
-            }, paths[i]!, file.name);
-            prepared.push(model);
-          }
-          return (await deps.persist(userId, input, prepared, { version: versionFields(base) })).datasetId;
-        });
+        const prefix = ctx.services.hubfile.datasetPrefix(base.row.user_id, base.row.id);
+        const prepared: PreparedModel[] = [];
+        for (const { fm, index, file } of models) {
+          const { model } = await deps.prepare({
+            index, uvlFilename: file.name, title: fm.meta.title, description: fm.meta.description,
+            publicationType: fm.meta.publication_type, publicationDoi: fm.meta.publication_doi,
+            tags: fm.meta.tags.join(', ') || null, version: fm.meta.uvl_version,
+            authors: fm.authors.map((a) => ({ name: a.name, affiliation: a.affiliation ?? null, orcid: a.orcid ?? null })),
+          }, { key: prefix + file.name }, file.name);
+          prepared.push(model);
+        }
+        const created = (await deps.persist(userId, input, prepared, { version: versionFields(base) })).datasetId;
         await deps.contentChanged(created);
         return created;
       } catch (error) {

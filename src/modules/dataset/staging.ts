@@ -1,12 +1,17 @@
-// The staging folder `<WORKING_DIR>/<UPLOADS_DIR>/temp/<user_id>` (decisions section 7): files a user
-// uploaded for a dataset that is not saved yet. Nothing a client sends becomes a path unchecked.
+// The staging area `temp/<user_id>/` of the file store (decisions section 7: the folder
+// `<WORKING_DIR>/<UPLOADS_DIR>/temp/<user_id>` on the local store): files a user uploaded for a
+// dataset that is not saved yet. Nothing a client sends becomes a key unchecked. Everything goes
+// through the FileStore, so staging works the same on the uploads folder and on S3.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, stat, unlink, constants } from 'node:fs/promises';
-import { basename, extname, join, resolve, sep } from 'node:path';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { hasControlCharacters } from '../../core/http/forms.ts';
 import { pipeline } from 'node:stream/promises';
+import { buffer, text } from 'node:stream/consumers';
+import { hasControlCharacters } from '../../core/http/forms.ts';
+import type { FileStore, StoredObject } from '../../core/storage/index.ts';
 
 /** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
 const MAX_NAME_BYTES = 200;
@@ -14,8 +19,12 @@ const MAX_NAME_BYTES = 200;
 const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
 /** What file systems allow for one name; a file put back from a claim may need a further suffix. */
 const FILE_NAME_BYTES = 255;
-/** Claim folders are hidden names inside the staging folder, so that a claim is a rename on one file system. */
+/** Claim folders are hidden names inside the staging area: listings of staged files skip them. */
 const CLAIM_PREFIX = '.claim-';
+/** The object inside a claim folder that dates the claim (S3 has no folder dates). */
+const CLAIMED_AT = '.claimed-at';
+/** Per-name markers: whoever writes `.taking/<name>` first may move that file into its claim. */
+const TAKING = '.taking/';
 /** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
 const STALE_CLAIM_MS = 60 * 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
@@ -54,13 +63,14 @@ function candidateName(name: string, n: number): string {
 
 export interface StagedFile {
   name: string;
-  path: string;
+  /** The file's key in the store. */
+  key: string;
   size: number;
 }
 
 /**
  * Staged files taken out of the staging area for one upload. Exactly one upload can claim a
- * file (a rename succeeds once), so two submits of the same files cannot both use them.
+ * file (its marker is written once), so two submits of the same files cannot both use them.
  */
 export interface Claim {
   /** The claimed files, in the order asked, at their place inside the claim folder. */
@@ -76,85 +86,170 @@ export type ClaimOutcome =
   /** Names that are not (or no longer) in the staging area: nothing was claimed. */
   | { ok: false; missing: string[] };
 
-export function createStaging(uploadsRoot: string) {
-  const folderOf = (userId: number) => join(uploadsRoot, 'temp', String(userId));
+/** A plain staged name: no separator, not hidden, no control character, not longer than a stored name. */
+function isStagedName(name: string): boolean {
+  return typeof name === 'string' && name !== '' && name === basename(name) && !name.includes('\\') && !name.startsWith('.')
+    && !hasControlCharacters(name) && Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES;
+}
 
-  /** The path of a staged file, or undefined when `name` is not a plain name inside the folder. */
-  function pathOf(userId: number, name: string): string | undefined {
+/**
+ * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
+ * folder per user, on any FileStore.
+ */
+export function createStaging(store: FileStore, root = 'temp/') {
+  const folderOf = (userId: number) => `${root}${userId}/`;
+
+  /** The key of a staged file, or undefined when `name` is not a plain name inside the folder. */
+  function keyOf(userId: number, name: string): string | undefined {
+    return isStagedName(name) ? folderOf(userId) + name : undefined;
+  }
+
+  /** The staged files directly in the folder (not claims, markers or writes in progress). */
+  async function stagedObjects(userId: number): Promise<(StoredObject & { name: string })[]> {
     const folder = folderOf(userId);
-    if (typeof name !== 'string' || name === '' || name !== basename(name) || name.includes('\\') || name.startsWith('.')) return undefined;
-    // No stored name has control characters (NUL would make the file system call throw) or
-    // exceeds the stored-name limit (the file system would answer ENAMETOOLONG).
-    if (hasControlCharacters(name) || Buffer.byteLength(name) > MAX_STORED_NAME_BYTES) return undefined;
-    const path = resolve(folder, name);
-    return path.startsWith(folder + sep) ? path : undefined;
+    return (await store.list(folder))
+      .map((o) => ({ ...o, name: o.key.slice(folder.length) }))
+      .filter((o) => !o.name.includes('/') && !o.name.startsWith('.'));
+  }
+
+  async function refuseWhenFull(userId: number, adding: number, message: string): Promise<void> {
+    if ((await stagedObjects(userId)).length + adding > MAX_STAGED_FILES) throw new StagingError('full', message);
+  }
+
+  /**
+   * Writes `source` (a local file) under `name`, or `name (n)` with the first free n, never
+   * overwriting: putIfAbsent lets exactly one of concurrent writers have a name. Answers the name.
+   */
+  async function placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number): Promise<string> {
+    for (let n = 0; ; n++) {
+      const candidate = candidateName(name, n);
+      if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
+      if (await store.putIfAbsent(folder + candidate, { file })) return candidate;
+    }
   }
 
   /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
-  async function putBack(folder: string, claimed: string, name: string): Promise<void> {
-    await placeUnderFreeName(claimed, folder, name, FILE_NAME_BYTES);
-    await rm(claimed, { force: true });
+  async function putBack(folder: string, claimedKey: string, name: string): Promise<void> {
+    await store.withLocalFile(claimedKey, (path) => placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
+    await store.delete(claimedKey);
   }
 
-  async function releaseFolder(folder: string, claimFolder: string): Promise<void> {
-    const names = await readdir(claimFolder).catch(() => [] as string[]);
-    for (const name of names) await putBack(folder, join(claimFolder, name), name);
-    await rm(claimFolder, { recursive: true, force: true });
+  async function releaseClaim(folder: string, claimFolder: string): Promise<void> {
+    for (const object of await store.list(claimFolder)) {
+      const name = object.key.slice(claimFolder.length);
+      if (name !== CLAIMED_AT) await putBack(folder, object.key, name);
+    }
+    await store.deletePrefix(claimFolder);
   }
 
-  /** Claims left by a process that stopped in the middle of an upload go back to the staging area. */
-  async function recoverStaleClaims(folder: string): Promise<void> {
-    const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.startsWith(CLAIM_PREFIX))) {
-      const path = join(folder, name);
-      const info = await stat(path).catch(() => undefined);
-      if (info?.isDirectory() && Date.now() - info.mtimeMs > STALE_CLAIM_MS) await releaseFolder(folder, path).catch(() => {});
+  /** Whether a claim or marker object, which holds the date it was written, was left by a crash. */
+  async function isStale(key: string): Promise<boolean> {
+    const content = await store.get(key);
+    if (!content) return false;
+    const written = Date.parse(await text(content.body));
+    return !Number.isFinite(written) || Date.now() - written > STALE_CLAIM_MS;
+  }
+
+  /**
+   * Claims and markers left by a process that stopped in the middle of an upload: files go back,
+   * markers go. The date is read from the object (S3 cannot date a folder, nor back-date an object).
+   */
+  async function recoverStale(userId: number): Promise<void> {
+    const folder = folderOf(userId);
+    for (const object of await store.list(folder)) {
+      const rest = object.key.slice(folder.length);
+      const isClaim = rest.startsWith(CLAIM_PREFIX) && rest.endsWith(`/${CLAIMED_AT}`);
+      if (!isClaim && !rest.startsWith(TAKING)) continue;
+      if (!(await isStale(object.key).catch(() => false))) continue;
+      if (isClaim) await releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+      else await store.delete(object.key).catch(() => {});
+    }
+  }
+
+  /**
+   * Moves one staged file into the claim folder, or answers false when another upload has it (or
+   * it is gone). The marker makes the move exclusive on stores without an atomic rename.
+   */
+  async function take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
+    const marker = `${folder}${TAKING}${name}`;
+    if (!(await store.putIfAbsent(marker, new Date().toISOString()))) return false;
+    try {
+      const from = folder + name;
+      const found = await store.stat(from);
+      if (!found) return false;
+      const target = claimFolder + name;
+      try {
+        await store.move(from, target);
+      } catch (error) {
+        // Removed by its owner meanwhile: not taken, nothing to undo.
+        if (!(await store.stat(from)) && !(await store.stat(target))) return false;
+        throw error;
+      }
+      return { name, key: target, size: found.size };
+    } finally {
+      await store.delete(marker);
+    }
+  }
+
+  /** Receives an upload into a local temporary file (the size limit is known only at its end). */
+  async function receive<T>(content: Readable, isTruncated: () => boolean, work: (file: string, size: number) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(join(tmpdir(), 'hub-upload-'));
+    try {
+      const file = join(dir, 'upload');
+      try {
+        await pipeline(content, createWriteStream(file, { flags: 'wx' }));
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new StagingError('too_large', 'The file is larger than the upload limit.');
+        throw error;
+      }
+      if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
+      return await work(file, (await stat(file)).size);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }
 
   return {
     folderOf,
-    pathOf,
+    keyOf,
 
     /**
      * Takes the named staged files out of the staging area for one upload, all or none: each is
-     * renamed into a fresh claim folder (atomic on one file system, also across processes), so a
-     * concurrent upload naming the same files finds them gone and is refused.
+     * moved into a fresh claim folder under its marker, so a concurrent upload naming the same
+     * files finds them gone and is refused.
      */
     async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
       const folder = folderOf(userId);
-      const exists = async (name: string) => {
-        const path = pathOf(userId, name);
-        return path !== undefined && (await stat(path).then((info) => info.isFile(), () => false));
-      };
       const absent = async () => {
-        const found = await Promise.all(names.map(exists));
+        const found = await Promise.all(names.map(async (name) => {
+          const key = keyOf(userId, name);
+          return key !== undefined && (await store.stat(key)) !== undefined;
+        }));
         return names.filter((_, i) => !found[i]);
       };
       const missing = await absent();
       if (missing.length > 0) return { ok: false, missing };
-      const claimFolder = join(folder, `${CLAIM_PREFIX}${randomUUID()}`);
-      await mkdir(claimFolder, { recursive: true });
+      const claimFolder = `${folder}${CLAIM_PREFIX}${randomUUID()}/`;
+      await store.put(claimFolder + CLAIMED_AT, new Date().toISOString());
       // Always in the same order, stopping at the first file already taken: of several submits
       // sharing files, the one that takes the first shared file can take all the others.
       const claimed = new Map<string, StagedFile>();
       let taken: string | undefined;
-      for (const name of [...new Set(names)].sort()) {
-        const target = join(claimFolder, name);
-        try {
-          await rename(pathOf(userId, name)!, target);
-          claimed.set(name, { name, path: target, size: (await stat(target)).size });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-            await releaseFolder(folder, claimFolder);
-            throw error;
+      try {
+        for (const name of [...new Set(names)].sort()) {
+          const file = await take(folder, claimFolder, name);
+          if (!file) {
+            taken = name;
+            break;
           }
-          taken = name;
-          break;
+          claimed.set(name, file);
         }
+      } catch (error) {
+        await releaseClaim(folder, claimFolder);
+        throw error;
       }
       if (taken !== undefined) {
-        await releaseFolder(folder, claimFolder);
+        await releaseClaim(folder, claimFolder);
         const gone = await absent();
         return { ok: false, missing: gone.length > 0 ? gone : [taken] };
       }
@@ -162,87 +257,62 @@ export function createStaging(uploadsRoot: string) {
         ok: true,
         claim: {
           files: names.map((name) => claimed.get(name)!),
-          release: () => releaseFolder(folder, claimFolder),
-          discard: () => rm(claimFolder, { recursive: true, force: true }),
+          release: () => releaseClaim(folder, claimFolder),
+          discard: () => store.deletePrefix(claimFolder),
         },
       };
     },
 
     /**
-     * Writes the upload to a temporary name, then gives it its final name without ever
-     * overwriting: link() fails when the name exists, so concurrent uploads of the same
-     * name get distinct suffixes.
+     * Receives the upload, then gives it its final name without ever overwriting: concurrent
+     * uploads of the same name get distinct suffixes.
      */
     async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
       const name = safeUvlName(clientName);
-      const folder = folderOf(userId);
-      await mkdir(folder, { recursive: true });
-      const staged = (await readdir(folder)).filter((n) => !n.startsWith('.')).length;
-      if (staged >= MAX_STAGED_FILES) {
-        throw new StagingError('full', `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
-      }
-      const temp = join(folder, `.${randomUUID()}.part`);
-      try {
-        await pipeline(content, createWriteStream(temp, { flags: 'wx' }));
-        if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
-        const finalName = await placeUnderFreeName(temp, folder, name, MAX_STORED_NAME_BYTES);
-        const target = join(folder, finalName);
-        const { size } = await stat(target);
-        return { name: finalName, path: target, size };
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new StagingError('too_large', 'The file is larger than the upload limit.');
-        }
-        throw error;
-      } finally {
-        await rm(temp, { force: true });
-      }
+      await refuseWhenFull(userId, 1, `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
+      return receive(content, isTruncated, async (file, size) => {
+        const finalName = await placeUnderFreeName(folderOf(userId), file, name, MAX_STORED_NAME_BYTES);
+        return { name: finalName, key: folderOf(userId) + finalName, size };
+      });
     },
 
     async remove(userId: number, name: string): Promise<void> {
-      const path = pathOf(userId, name);
-      if (!path) throw new StagingError('not_found', 'No staged file with this name.');
-      try {
-        await unlink(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StagingError('not_found', 'No staged file with this name.');
-        throw error;
-      }
+      const key = keyOf(userId, name);
+      if (!key || !(await store.stat(key))) throw new StagingError('not_found', 'No staged file with this name.');
+      await store.delete(key);
     },
 
     /** The staged file, or undefined when it does not exist (or the name is not a plain name). */
     async find(userId: number, name: string): Promise<StagedFile | undefined> {
-      const path = pathOf(userId, name);
-      if (!path) return undefined;
-      try {
-        const info = await stat(path);
-        return info.isFile() ? { name, path, size: info.size } : undefined;
-      } catch {
-        return undefined;
-      }
+      const key = keyOf(userId, name);
+      const found = key && (await store.stat(key));
+      return found ? { name, key: found.key, size: found.size } : undefined;
+    },
+
+    /** The bytes of a staged (or claimed) file. */
+    async read(file: StagedFile): Promise<Buffer> {
+      const content = await store.get(file.key);
+      if (!content) throw new StagingError('not_found', 'No staged file with this name.');
+      return buffer(content.body);
     },
 
     /**
-     * Copies files (a published version's) into the user's staging area for a new version, each
-     * under its own name or ` (n)` when that name is staged already; nothing is overwritten. All
-     * or none: a failure removes the copies made so far. Answers the stored names, in order.
+     * Copies stored files (a published version's) into the user's staging area for a new version,
+     * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
+     * All or none: a failure removes the copies made so far. Answers the stored names, in order.
      */
-    async copyIn(userId: number, files: { name: string; path: string }[]): Promise<StagedFile[]> {
+    async copyIn(userId: number, files: { name: string; key: string }[]): Promise<StagedFile[]> {
       const folder = folderOf(userId);
-      await mkdir(folder, { recursive: true });
-      const staged = (await readdir(folder)).filter((n) => !n.startsWith('.')).length;
-      if (staged + files.length > MAX_STAGED_FILES) {
-        throw new StagingError('full', `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
-      }
+      await refuseWhenFull(userId, files.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
       const copied: StagedFile[] = [];
       try {
         for (const file of files) {
-          const name = await placeUnderFreeName(file.path, folder, safeUvlName(file.name), MAX_STORED_NAME_BYTES);
-          const path = join(folder, name);
-          copied.push({ name, path, size: (await stat(path)).size });
+          const name = await store.withLocalFile(file.key, (path) => placeUnderFreeName(folder, path, safeUvlName(file.name), MAX_STORED_NAME_BYTES));
+          const found = await store.stat(folder + name);
+          copied.push({ name, key: folder + name, size: found?.size ?? 0 });
         }
       } catch (error) {
-        for (const file of copied) await rm(file.path, { force: true });
+        for (const file of copied) await store.delete(file.key).catch(() => {});
         throw error;
       }
       return copied;
@@ -250,53 +320,13 @@ export function createStaging(uploadsRoot: string) {
 
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
     async list(userId: number): Promise<StagedFile[]> {
-      const folder = folderOf(userId);
-      await recoverStaleClaims(folder);
-      let names: string[];
-      try {
-        names = await readdir(folder);
-      } catch {
-        return [];
-      }
-      const files: (StagedFile & { mtime: number })[] = [];
-      for (const name of names) {
-        if (name.startsWith('.') || !/\.uvl$/i.test(name)) continue;
-        const info = await stat(join(folder, name)).catch(() => undefined);
-        if (info?.isFile()) files.push({ name, path: join(folder, name), size: info.size, mtime: info.mtimeMs });
-      }
-      return files.sort((a, b) => a.mtime - b.mtime || a.name.localeCompare(b.name)).map(({ mtime: _m, ...f }) => f);
+      await recoverStale(userId);
+      const files = (await stagedObjects(userId)).filter((o) => /\.uvl$/i.test(o.name));
+      return files
+        .sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || a.name.localeCompare(b.name))
+        .map((o) => ({ name: o.name, key: o.key, size: o.size }));
     },
   };
 }
 
-/** link() refuses an existing target; where hard links are not allowed, an exclusive copy does the same. */
-/**
- * Places `source` in `folder` under `name`, or under `name (n)` with the first free n, never
- * overwriting (concurrent writers get distinct names). Answers the name used.
- */
-async function placeUnderFreeName(source: string, folder: string, name: string, maxBytes: number): Promise<string> {
-  for (let n = 0; ; n++) {
-    const candidate = candidateName(name, n);
-    if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
-    try {
-      await placeWithoutOverwrite(source, join(folder, candidate));
-      return candidate;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
-
-async function placeWithoutOverwrite(source: string, target: string): Promise<void> {
-  try {
-    await link(source, target);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw error;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
-    await copyFile(source, target, constants.COPYFILE_EXCL);
-  }
-}
-
 export type Staging = ReturnType<typeof createStaging>;
-export { placeWithoutOverwrite };

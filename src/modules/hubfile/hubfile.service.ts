@@ -149,18 +149,6 @@ export function createHubfileService(ctx: ModuleContext) {
       await ctx.store.delete(file.key);
     },
 
-    /**
-     * Runs `work` with local paths of a dataset's stored files, in the order of `names`: the files
-     * themselves in the uploads folder, temporary copies (removed afterwards) from an object store.
-     */
-    async withLocalFiles<T>(userId: number, datasetId: number, names: string[], work: (paths: string[]) => Promise<T>): Promise<T> {
-      const prefix = datasetPrefix(userId, datasetId);
-      const open = async (i: number, paths: string[]): Promise<T> => (i === names.length
-        ? work(paths)
-        : ctx.store.withLocalFile(`${prefix}${names[i]}`, (path) => open(i + 1, [...paths, path])));
-      return open(0, []);
-    },
-
     /** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
     async openByName(userId: number, datasetId: number, name: string): Promise<Readable | undefined> {
       if (!isSafeFileName(name)) return undefined;
