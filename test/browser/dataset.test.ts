@@ -4,10 +4,10 @@
 // highlighting, run the check, download the zip. Screenshots go to test-output/screenshots/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { storedEntries } from '../support/stored.ts';
 import { browserSkipReason, dropFiles, launchBrowser, screenshotPath } from './support.ts';
 import { INVALID_UVL, VALID_UVL, unzip } from '../../src/modules/dataset/dataset.test-support.ts';
 
@@ -39,8 +39,7 @@ describe('dataset journey in a browser', { skip }, () => {
 
   const stagingFolder = async () => {
     const id = (await server.hub.db.selectFrom('user').select('id').where('email', '=', 'user1@example.com').executeTakeFirstOrThrow()).id;
-    const dir = join(server.workingDir, 'uploads', 'temp', String(id));
-    return existsSync(dir) ? readdirSync(dir).sort() : [];
+    return storedEntries(server, `temp/${id}/`);
   };
 
   it('uploads a dataset from the upload page and uses its DOI page', async () => {

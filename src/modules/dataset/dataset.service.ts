@@ -17,6 +17,7 @@ import type { ObjectPlacement } from '../../core/storage/index.ts';
 import { restDataset, searchResult } from './dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import { publicationTypeLabel } from './publication-types.ts';
+import { claimLedger } from './staging.repository.ts';
 import { createStaging, StagingError, type Claim, type StagedFile } from './staging.ts';
 import { createDatasetVersions, type VersionUploadOutcome } from './dataset.versions.ts';
 import { createComparison } from './dataset.compare.ts';
@@ -50,10 +51,12 @@ const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
 export function createDatasetService(ctx: ModuleContext, options: DatasetServiceOptions = {}) {
   const { db, config } = ctx;
   const loadDeposit = options.loadDeposit ?? (() => import('../deposit/index.ts'));
-  const staging = createStaging(ctx.store);
+  // One ledger in the database for both areas: it decides which upload takes a staged file.
+  const ledger = claimLedger(db);
+  const staging = createStaging(ctx.store, ledger);
   // Files sent to the API pass through a staging area of their own (same checks and limits),
   // so they never mix with what the user staged in the browser.
-  const apiStaging = createStaging(ctx.store, 'temp/.api/');
+  const apiStaging = createStaging(ctx.store, ledger, 'temp/.api/');
 
   const publicUrl = (doi: string) => `http://${config.domain}/doi/${doiPath(doi)}`;
 

@@ -207,8 +207,6 @@ for (const dialect of testDialects()) {
       await putStored(server, `${stale}kept.uvl`, SECOND);
       await putStored(server, `${recent}.claimed-at`, new Date().toISOString());
       await putStored(server, `${recent}busy.uvl`, VALID_UVL);
-      // A marker of a file being claimed, left by a crash, no longer blocks that file.
-      await putStored(server, `${folder(userId)}.taking/fresh.uvl`, twoHoursAgo.toISOString());
       const page = await client.get('/dataset/upload');
       assert.equal(page.status, 200);
       // The name staged again meanwhile keeps its file; the returning one gets a " (1)" suffix.

@@ -65,6 +65,14 @@ export interface DatasetEditTable {
   fields: string;
 }
 
+/** A staged file an upload is taking (migration 2026_11_25_0100): one row per folder and name. */
+export interface StagedClaimTable {
+  folder: string;
+  name: string;
+  claim_id: string;
+  claimed_at: string;
+}
+
 export interface DOIMappingTable {
   id: Id;
   dataset_doi_old: string;
@@ -81,5 +89,6 @@ declare module '../../core/db/database.ts' {
     ds_view_record: DSRecordTable;
     doi_mapping: DOIMappingTable;
     dataset_edit: DatasetEditTable;
+    staged_claim: StagedClaimTable;
   }
 }

@@ -5,11 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { storedEntries, storedText } from '../../../test/support/stored.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { INVALID_UVL, VALID_UVL, count, modeltool, newUser, stage, uploadForm } from './dataset.test-support.ts';
 
@@ -21,7 +20,7 @@ const SECOND_UVL = `features
 `;
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-const folderOf = (server: TestServer, userId: number, datasetId: number) => join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${datasetId}`);
+const folderOf = (server: TestServer, userId: number, datasetId: number) => server.hub.ctx.services.hubfile.datasetPrefix(userId, datasetId);
 
 for (const dialect of testDialects()) {
   describe(`dataset upload over HTTP [${dialect.name}]`, () => {
@@ -33,10 +32,8 @@ for (const dialect of testDialects()) {
     });
     after(async () => { await server?.close(); });
 
-    const stagingListing = (userId: number) => {
-      const dir = join(server.workingDir, 'uploads', 'temp', String(userId));
-      return existsSync(dir) ? readdirSync(dir).sort() : [];
-    };
+    // Read through the store, so that the same checks hold on the uploads folder and on S3.
+    const stagingListing = (userId: number) => storedEntries(server, `temp/${userId}/`);
 
     it('shows the upload form only to logged-in users', async () => {
       const anonymous = new TestClient(server.baseUrl);
@@ -89,7 +86,7 @@ for (const dialect of testDialects()) {
       ]);
       for (const messages of Object.values(res.json.errors)) assert.ok(Array.isArray(messages) && messages.length > 0);
       assert.deepEqual(await Promise.all([count(server, 'data_set'), count(server, 'ds_meta_data'), count(server, 'author'), count(server, 'file')]), before);
-      assert.deepEqual(stagingListing(userId), ['a.uvl']);
+      assert.deepEqual(await stagingListing(userId), ['a.uvl']);
     });
 
     it('needs at least one feature model, at most 200, each staged by this user and listed once', async () => {
@@ -123,7 +120,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(Object.keys(res.json.errors), ['feature_models-1-uvl_filename']);
       for (const error of res.json.errors['feature_models-1-uvl_filename']) assert.match(error, /bad\.uvl: Line \d+:\d+ - /);
       assert.equal(await count(server, 'data_set'), before);
-      assert.deepEqual(stagingListing(userId), ['bad.uvl', 'good.uvl']);
+      assert.deepEqual(await stagingListing(userId), ['bad.uvl', 'good.uvl']);
     });
 
     it('saves rows and files together, defaults the first author to the profile, pushes to the built-in fake', async () => {
@@ -175,9 +172,9 @@ for (const dialect of testDialects()) {
         ['phone (1).uvl', md5(SECOND_UVL), Buffer.byteLength(SECOND_UVL)],
       ]);
       const folder = folderOf(server, userId, id);
-      assert.deepEqual(readdirSync(folder).sort(), ['phone (1).uvl', 'phone.uvl'], 'final names only, no temporary copies');
-      assert.equal(readFileSync(join(folder, 'phone (1).uvl'), 'utf8'), SECOND_UVL);
-      assert.deepEqual(stagingListing(userId), [], 'the staged files are gone');
+      assert.deepEqual(await storedEntries(server, folder), ['phone (1).uvl', 'phone.uvl'], 'final names only, no temporary copies');
+      assert.equal(await storedText(server, `${folder}phone (1).uvl`), SECOND_UVL);
+      assert.deepEqual(await stagingListing(userId), [], 'the staged files are gone');
       assert.ok(saved.includes(id), 'dataset.saved was emitted');
       const page = await client.get(`/doi/10.1234/fakenodo.${id}/`);
       assert.equal(page.status, 200);
@@ -256,9 +253,9 @@ for (const dialect of testDialects()) {
       const names = await server.hub.db.selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')
         .select('file.name').where('feature_model.data_set_id', '=', datasetId).orderBy('file.name').execute();
       assert.deepEqual(names.map((n) => n.name), ['first.uvl', 'second.uvl']);
-      assert.deepEqual(readdirSync(folderOf(server, userId, datasetId)).sort(), ['first.uvl', 'second.uvl']);
-      assert.equal(readFileSync(join(folderOf(server, userId, datasetId), 'second.uvl'), 'utf8'), SECOND_UVL);
-      assert.deepEqual(stagingListing(userId), [], 'the files left the staging area, and no claim is left behind');
+      assert.deepEqual(await storedEntries(server, folderOf(server, userId, datasetId)), ['first.uvl', 'second.uvl']);
+      assert.equal(await storedText(server, `${folderOf(server, userId, datasetId)}second.uvl`), SECOND_UVL);
+      assert.deepEqual(await stagingListing(userId), [], 'the files left the staging area, and no claim is left behind');
     });
 
     it('puts the claimed files back when the submit is refused for a syntax error', async () => {
@@ -267,25 +264,31 @@ for (const dialect of testDialects()) {
       await stage(client, 'broken.uvl', INVALID_UVL);
       const res = await client.post('/dataset/upload', { form: uploadForm(['ok.uvl', 'broken.uvl']) });
       assert.equal(res.status, 400);
-      assert.deepEqual(stagingListing(userId), ['broken.uvl', 'ok.uvl']);
-      assert.equal(readFileSync(join(server.workingDir, 'uploads', 'temp', String(userId), 'broken.uvl'), 'utf8'), INVALID_UVL);
+      assert.deepEqual(await stagingListing(userId), ['broken.uvl', 'ok.uvl']);
+      assert.equal(await storedText(server, `temp/${userId}/broken.uvl`), INVALID_UVL);
       const again = await client.post('/dataset/upload', { form: uploadForm(['ok.uvl']) });
       assert.equal(again.status, 200);
-      assert.deepEqual(stagingListing(userId), ['broken.uvl']);
+      assert.deepEqual(await stagingListing(userId), ['broken.uvl']);
     });
 
     it('leaves no rows and no files when the files cannot be placed', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'a.uvl', VALID_UVL);
-      // A plain file where the user's uploads folder should be makes every copy fail.
-      writeFileSync(join(server.workingDir, 'uploads', `user_${userId}`), 'in the way');
+      // The store refuses every copy into the user's folder (a full disk, a bucket policy).
+      const store = server.hub.ctx.store;
+      const copy = store.copy;
+      store.copy = async (from, to) => {
+        if (to.startsWith(`user_${userId}/`)) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return copy.call(store, from, to);
+      };
       const before = await Promise.all([count(server, 'data_set'), count(server, 'ds_meta_data'), count(server, 'feature_model'), count(server, 'file'), count(server, 'ds_metrics')]);
-      const res = await client.post('/dataset/upload', { form: uploadForm(['a.uvl']) });
+      const res = await client.post('/dataset/upload', { form: uploadForm(['a.uvl']) }).finally(() => { store.copy = copy; });
       assert.equal(res.status, 500);
       assert.equal(typeof res.json.error, 'string');
-      assert.doesNotMatch(res.text, /ENOTDIR|at .*\.ts/, 'no internals in the answer');
+      assert.doesNotMatch(res.text, /ENOSPC|at .*\.ts/, 'no internals in the answer');
+      assert.deepEqual(await storedEntries(server, `user_${userId}/`), [], 'no file was left');
       assert.deepEqual(await Promise.all([count(server, 'data_set'), count(server, 'ds_meta_data'), count(server, 'feature_model'), count(server, 'file'), count(server, 'ds_metrics')]), before);
-      assert.deepEqual(stagingListing(userId), ['a.uvl'], 'the staged file is kept for another try');
+      assert.deepEqual(await stagingListing(userId), ['a.uvl'], 'the staged file is kept for another try');
     });
   });
 
@@ -332,7 +335,7 @@ for (const dialect of testDialects()) {
         const meta = await server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data', 'ds_meta_data.id', 'data_set.ds_meta_data_id')
           .select(['dataset_doi', 'deposition_id']).where('data_set.id', '=', id).executeTakeFirstOrThrow();
         assert.equal(meta.dataset_doi, null);
-        assert.equal(readFileSync(join(folderOf(server, userId, id), 'kept.uvl'), 'utf8'), VALID_UVL, 'the file is kept');
+        assert.equal(await storedText(server, `${folderOf(server, userId, id)}kept.uvl`), VALID_UVL, 'the file is kept');
         const page = await client.get(`/dataset/unsynchronized/${id}/`);
         assert.equal(page.status, 200);
         assert.match(page.text, new RegExp(`Partial ${step}`));
@@ -374,7 +377,7 @@ for (const dialect of testDialects()) {
       const meta = await server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data', 'ds_meta_data.id', 'data_set.ds_meta_data_id')
         .select(['dataset_doi']).where('data_set.id', '=', id).executeTakeFirstOrThrow();
       assert.equal(meta.dataset_doi, null);
-      assert.equal(readFileSync(join(folderOf(server, userId, id), 'offline.uvl'), 'utf8'), VALID_UVL);
+      assert.equal(await storedText(server, `${folderOf(server, userId, id)}offline.uvl`), VALID_UVL);
       assert.equal((await client.get(`/dataset/unsynchronized/${id}/`)).status, 200);
       const api = await client.get(`/api/v1/datasets/${id}`);
       assert.equal(api.json.doi, null);

@@ -4,9 +4,8 @@
 // banner, the REST fields and POST /api/v1/datasets/<id>/versions.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
+import { putStored, storedEntries } from '../../../test/support/stored.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { useHubWithFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../test/support/fake-zenodo.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
@@ -129,12 +128,11 @@ for (const dialect of testDialects()) {
     it('a staging area too full for the copies: 409 with the reason, nothing copied', async () => {
       const owner = await publishedDataset(server);
       const folder = server.hub.ctx.services.dataset.stagingFolder(owner.userId);
-      mkdirSync(folder, { recursive: true });
-      for (let i = 0; i < 199; i++) writeFileSync(join(folder, `m${i}.uvl`), VALID_UVL);
+      for (let i = 0; i < 199; i++) await putStored(server, `${folder}m${i}.uvl`, VALID_UVL);
       const res = await owner.client.post(`/dataset/${owner.id}/new-version`, { form: {} });
       assert.equal(res.status, 409);
       assert.match(res.text, /staging area can hold 200 files/);
-      assert.equal(readdirSync(folder).filter((n) => !n.startsWith('.')).length, 199);
+      assert.equal((await storedEntries(server, folder)).filter((n) => !n.startsWith('.')).length, 199);
     });
 
     it('POST /api/v1/datasets/<id>/versions: an unsynchronized version with copies of the files, published as a new version', async () => {
@@ -148,8 +146,7 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.name, 'API versions');
       assert.deepEqual(res.json.files.map((f: { file_name: string }) => f.file_name).sort(), ['car.uvl', 'phone.uvl']);
       const id = res.json.dataset_id as number;
-      const folder = server.hub.ctx.services.hubfile.datasetFolder(owner.userId, id);
-      assert.deepEqual(readdirSync(folder).sort(), ['car.uvl', 'phone.uvl']);
+      assert.deepEqual(await storedEntries(server, server.hub.ctx.services.hubfile.datasetPrefix(owner.userId, id)), ['car.uvl', 'phone.uvl']);
       // A second one while this one waits: refused.
       assert.equal((await owner.client.post(`/api/v1/datasets/${owner.id}/versions`, { json: {} })).status, 409);
       const published = await owner.client.post(`/api/v1/datasets/${id}/publish`, { json: {} });

@@ -23,10 +23,8 @@ const FILE_NAME_BYTES = 255;
 const CLAIM_PREFIX = '.claim-';
 /** The object inside a claim folder that dates the claim (S3 has no folder dates). */
 const CLAIMED_AT = '.claimed-at';
-/** Per-name markers: whoever writes `.taking/<name>` first may move that file into its claim. */
-const TAKING = '.taking/';
 /** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
-const STALE_CLAIM_MS = 60 * 60 * 1000;
+export const STALE_CLAIM_MS = 60 * 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
 
@@ -70,7 +68,7 @@ export interface StagedFile {
 
 /**
  * Staged files taken out of the staging area for one upload. Exactly one upload can claim a
- * file (its marker is written once), so two submits of the same files cannot both use them.
+ * file (the ledger records it once), so two submits of the same files cannot both use them.
  */
 export interface Claim {
   /** The claimed files, in the order asked, at their place inside the claim folder. */
@@ -79,6 +77,17 @@ export interface Claim {
   release(): Promise<void>;
   /** Removes the claimed files for good (the dataset was saved with copies of them). */
   discard(): Promise<void>;
+}
+
+/**
+ * Where uploads record which staged files they are taking, shared by every instance (the
+ * database): `hold` succeeds for exactly one of the claims naming a file. Object stores have
+ * neither an atomic rename nor (everywhere) conditional writes, so the store alone cannot decide.
+ */
+export interface ClaimLedger {
+  /** Records the claim of every name, all or none; answers the names other claims hold when it cannot. */
+  hold(folder: string, names: string[], claimId: string): Promise<{ ok: true } | { ok: false; held: string[] }>;
+  free(claimId: string): Promise<void>;
 }
 
 export type ClaimOutcome =
@@ -96,15 +105,16 @@ function isStagedName(name: string): boolean {
  * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
  * folder per user, on any FileStore.
  */
-export function createStaging(store: FileStore, root = 'temp/') {
+export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'temp/') {
   const folderOf = (userId: number) => `${root}${userId}/`;
+  const claimIdOf = (claimFolder: string) => claimFolder.slice(0, -1).split('/').pop()!.slice(CLAIM_PREFIX.length);
 
   /** The key of a staged file, or undefined when `name` is not a plain name inside the folder. */
   function keyOf(userId: number, name: string): string | undefined {
     return isStagedName(name) ? folderOf(userId) + name : undefined;
   }
 
-  /** The staged files directly in the folder (not claims, markers or writes in progress). */
+  /** The staged files directly in the folder (not claims or writes in progress). */
   async function stagedObjects(userId: number): Promise<(StoredObject & { name: string })[]> {
     const folder = folderOf(userId);
     return (await store.list(folder))
@@ -140,9 +150,15 @@ export function createStaging(store: FileStore, root = 'temp/') {
       if (name !== CLAIMED_AT) await putBack(folder, object.key, name);
     }
     await store.deletePrefix(claimFolder);
+    await ledger.free(claimIdOf(claimFolder));
   }
 
-  /** Whether a claim or marker object, which holds the date it was written, was left by a crash. */
+  async function discardClaim(claimFolder: string): Promise<void> {
+    await store.deletePrefix(claimFolder);
+    await ledger.free(claimIdOf(claimFolder));
+  }
+
+  /** Whether a claim, whose `.claimed-at` holds the date it was made, was left by a crash. */
   async function isStale(key: string): Promise<boolean> {
     const content = await store.get(key);
     if (!content) return false;
@@ -151,44 +167,34 @@ export function createStaging(store: FileStore, root = 'temp/') {
   }
 
   /**
-   * Claims and markers left by a process that stopped in the middle of an upload: files go back,
-   * markers go. The date is read from the object (S3 cannot date a folder, nor back-date an object).
+   * Claims left by a process that stopped in the middle of an upload: their files go back. The
+   * date is read from the object (S3 cannot date a folder, nor back-date an object).
    */
   async function recoverStale(userId: number): Promise<void> {
     const folder = folderOf(userId);
     for (const object of await store.list(folder)) {
       const rest = object.key.slice(folder.length);
-      const isClaim = rest.startsWith(CLAIM_PREFIX) && rest.endsWith(`/${CLAIMED_AT}`);
-      if (!isClaim && !rest.startsWith(TAKING)) continue;
-      if (!(await isStale(object.key).catch(() => false))) continue;
-      if (isClaim) await releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
-      else await store.delete(object.key).catch(() => {});
+      if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
+      if (await isStale(object.key).catch(() => false)) {
+        await releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+      }
     }
   }
 
-  /**
-   * Moves one staged file into the claim folder, or answers false when another upload has it (or
-   * it is gone). The marker makes the move exclusive on stores without an atomic rename.
-   */
+  /** Moves one staged file into the claim folder, or answers false when it is gone. */
   async function take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
-    const marker = `${folder}${TAKING}${name}`;
-    if (!(await store.putIfAbsent(marker, new Date().toISOString()))) return false;
+    const from = folder + name;
+    const found = await store.stat(from);
+    if (!found) return false;
+    const target = claimFolder + name;
     try {
-      const from = folder + name;
-      const found = await store.stat(from);
-      if (!found) return false;
-      const target = claimFolder + name;
-      try {
-        await store.move(from, target);
-      } catch (error) {
-        // Removed by its owner meanwhile: not taken, nothing to undo.
-        if (!(await store.stat(from)) && !(await store.stat(target))) return false;
-        throw error;
-      }
-      return { name, key: target, size: found.size };
-    } finally {
-      await store.delete(marker);
+      await store.move(from, target);
+    } catch (error) {
+      // Removed by its owner meanwhile: not taken, nothing to undo.
+      if (!(await store.stat(from)) && !(await store.stat(target))) return false;
+      throw error;
     }
+    return { name, key: target, size: found.size };
   }
 
   /** Receives an upload into a local temporary file (the size limit is known only at its end). */
@@ -214,33 +220,47 @@ export function createStaging(store: FileStore, root = 'temp/') {
     keyOf,
 
     /**
-     * Takes the named staged files out of the staging area for one upload, all or none: each is
-     * moved into a fresh claim folder under its marker, so a concurrent upload naming the same
-     * files finds them gone and is refused.
+     * Takes the named staged files out of the staging area for one upload, all or none: the
+     * ledger records the claim, then each file is moved into a fresh claim folder, so a
+     * concurrent upload naming the same files is refused.
      */
     async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
       const folder = folderOf(userId);
+      const present = async (name: string) => {
+        const key = keyOf(userId, name);
+        return key !== undefined && (await store.stat(key)) !== undefined;
+      };
       const absent = async () => {
-        const found = await Promise.all(names.map(async (name) => {
-          const key = keyOf(userId, name);
-          return key !== undefined && (await store.stat(key)) !== undefined;
-        }));
-        return names.filter((_, i) => !found[i]);
+        const found = await Promise.all(names.map(present));
+        if (found.every(Boolean)) return [];
+        // Looked at all at once, a claim running meanwhile may seem to have taken a later file
+        // but not an earlier one. Claims take files in sorted order and never give one back
+        // unless they fail, so looking again from the last name to the first names every file
+        // already taken, the first one included.
+        const gone = new Set<string>();
+        for (const name of [...new Set(names)].sort().reverse()) if (!(await present(name))) gone.add(name);
+        return names.filter((name) => gone.has(name));
       };
       const missing = await absent();
       if (missing.length > 0) return { ok: false, missing };
-      const claimFolder = `${folder}${CLAIM_PREFIX}${randomUUID()}/`;
-      await store.put(claimFolder + CLAIMED_AT, new Date().toISOString());
-      // Always in the same order, stopping at the first file already taken: of several submits
-      // sharing files, the one that takes the first shared file can take all the others.
+      // The ledger decides which of several submits naming the same files gets them, all or none.
+      const claimId = randomUUID();
+      const sorted = [...new Set(names)].sort();
+      const held = await ledger.hold(folder, sorted, claimId);
+      if (!held.ok) {
+        const gone = await absent();
+        return { ok: false, missing: gone.length > 0 ? gone : names.filter((name) => held.held.includes(name)) };
+      }
+      const claimFolder = `${folder}${CLAIM_PREFIX}${claimId}/`;
       const claimed = new Map<string, StagedFile>();
-      let taken: string | undefined;
       try {
-        for (const name of [...new Set(names)].sort()) {
+        await store.put(claimFolder + CLAIMED_AT, new Date().toISOString());
+        for (const name of sorted) {
           const file = await take(folder, claimFolder, name);
+          // Removed by its owner after the first look: nothing is claimed.
           if (!file) {
-            taken = name;
-            break;
+            await releaseClaim(folder, claimFolder);
+            return { ok: false, missing: await absent() };
           }
           claimed.set(name, file);
         }
@@ -248,17 +268,12 @@ export function createStaging(store: FileStore, root = 'temp/') {
         await releaseClaim(folder, claimFolder);
         throw error;
       }
-      if (taken !== undefined) {
-        await releaseClaim(folder, claimFolder);
-        const gone = await absent();
-        return { ok: false, missing: gone.length > 0 ? gone : [taken] };
-      }
       return {
         ok: true,
         claim: {
           files: names.map((name) => claimed.get(name)!),
           release: () => releaseClaim(folder, claimFolder),
-          discard: () => store.deletePrefix(claimFolder),
+          discard: () => discardClaim(claimFolder),
         },
       };
     },
