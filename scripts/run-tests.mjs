@@ -6,6 +6,28 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+// The test files that stage, upload, serve, zip, export or analyse stored files: after the main
+// run they run a second time with every test server on its own bucket of a test S3 server
+// (TEST_STORAGE=s3, test/support/server.ts), on SQLite (the store does not depend on the database).
+const STORED_FILE_TESTS = [
+  'src/modules/analysis/analysis.test.ts',
+  'src/modules/analysis/analysis.edit.test.ts',
+  'src/modules/api/api.flow.test.ts',
+  'src/modules/dataset/dataset.api.test.ts',
+  'src/modules/dataset/dataset.doi-page.test.ts',
+  'src/modules/dataset/dataset.edit.test.ts',
+  'src/modules/dataset/dataset.everyday.test.ts',
+  'src/modules/dataset/dataset.pages.test.ts',
+  'src/modules/dataset/dataset.staging.test.ts',
+  'src/modules/dataset/dataset.upload.test.ts',
+  'src/modules/dataset/dataset.versions.test.ts',
+  'src/modules/hubfile/hubfile.routes.test.ts',
+  'src/modules/model/model.routes.test.ts',
+  'src/modules/modeltool/modeltool.routes.test.ts',
+  'test/browser/dataset.test.ts',
+  'test/browser/lifecycle.test.ts',
+];
 const roots = ['packages', 'src', 'test'];
 const filters = process.argv.slice(2);
 
@@ -33,7 +55,16 @@ if (filters.length === 0 || process.env.TYPECHECK === '1') {
 if (files.length === 0) { console.error('No test files found.'); process.exit(1); }
 console.log(`Running ${files.length} test files…`);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const run = spawnSync(process.execPath, [
-  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files,
-], { stdio: 'inherit', cwd: root, env: process.env });
-process.exit(run.status ?? 1);
+const runFiles = (list, env) => spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...list,
+], { stdio: 'inherit', cwd: root, env }).status ?? 1;
+const status = runFiles(files, process.env);
+if (status !== 0) process.exit(status);
+
+if (filters.length === 0 && process.env.TEST_STORAGE === undefined) {
+  const missing = STORED_FILE_TESTS.filter((f) => !files.includes(f));
+  if (missing.length > 0) { console.error(`STORED_FILE_TESTS names files that do not exist: ${missing.join(', ')}`); process.exit(1); }
+  console.log(`Running ${STORED_FILE_TESTS.length} test files again on the test S3 server (TEST_STORAGE=s3, SQLite)…`);
+  process.exit(runFiles(STORED_FILE_TESTS, { ...process.env, TEST_STORAGE: 's3', TEST_DATABASE_URLS: '' }));
+}
+process.exit(0);

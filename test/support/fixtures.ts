@@ -1,7 +1,5 @@
 // Row fixtures for tests that need data owned by a module not under test.
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Db } from '../../src/core/db/connect.ts';
 import { nowIso } from '../../src/core/db/database.ts';
 import type { TestServer } from './server.ts';
@@ -25,12 +23,13 @@ let storedModels = 0;
 
 /**
  * A dataset row (synchronized unless `doi` is null) with one feature model and one file, made
- * through the featuremodel and hubfile services, the file written where hubfile says it lives.
+ * through the featuremodel and hubfile services, the file put in the store under the key hubfile
+ * reads it from (the uploads folder, or the bucket with TEST_STORAGE=s3).
  */
 export async function storeModelFile(
   server: TestServer,
   options: { label: string; content: string; owner?: string; doi?: string | null; name?: string; modelTitle?: string },
-): Promise<{ datasetId: number; fileId: number; folder: string; path: string; doi: string | null }> {
+): Promise<{ datasetId: number; fileId: number; prefix: string; key: string; doi: string | null }> {
   const { db, ctx } = server.hub;
   const name = options.name ?? 'model.uvl';
   const userId = await userIdByEmail(db, options.owner ?? 'user1@example.com');
@@ -44,8 +43,7 @@ export async function storeModelFile(
   const fileId = await ctx.services.hubfile.createFile(db, fmId, {
     name, checksum: createHash('md5').update(options.content).digest('hex'), size: Buffer.byteLength(options.content),
   });
-  const folder = ctx.services.hubfile.datasetFolder(userId, datasetId);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, name), options.content);
-  return { datasetId, fileId, folder, path: join(folder, name), doi };
+  const prefix = ctx.services.hubfile.datasetPrefix(userId, datasetId);
+  await ctx.store.put(`${prefix}${name}`, options.content);
+  return { datasetId, fileId, prefix, key: `${prefix}${name}`, doi };
 }

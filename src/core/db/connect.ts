@@ -171,6 +171,12 @@ export function isUniqueViolation(error: unknown): boolean {
     || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** True when the database gave up a statement to break a lock cycle (it may be run again). */
+export function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number } | undefined;
+  return e?.code === '40P01' || e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
+}
+
 /** IN lists are cut into parts of this size, far below every dialect's bound-parameter limit (SQLite 32766, PostgreSQL 65535). */
 export const IN_LIST_CHUNK = 500;
 

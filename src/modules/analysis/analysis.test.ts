@@ -8,6 +8,22 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { BIG_COUNT, BIG_UVL, DEAD_UVL, FREE_UVL, VOID_UVL, fetchJson, uploadDataset, waitForAnalyses } from './analysis.test-support.ts';
 
+/**
+ * The environment that points another instance at this server's S3 bucket (empty on the uploads
+ * folder, which the shared working folder already gives): a file one instance stores must be
+ * there for the other's analysis worker.
+ */
+function sameBucket(server: TestServer): Record<string, string> {
+  const storage = server.hub.ctx.config.storage;
+  if (!storage) return {};
+  const env: Record<string, string | undefined> = {
+    STORAGE_URL: `s3://${storage.bucket}${storage.prefix ? `/${storage.prefix}` : ''}`,
+    S3_ENDPOINT: storage.endpoint, S3_REGION: storage.region,
+    S3_ACCESS_KEY_ID: storage.accessKeyId, S3_SECRET_ACCESS_KEY: storage.secretAccessKey,
+  };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 for (const dialect of testDialects()) {
   describe(`analysis in the hub [${dialect.name}]`, () => {
     let server: TestServer;
@@ -105,9 +121,11 @@ for (const dialect of testDialects()) {
       // An unsynchronized dataset (its deposit failed), uploaded through a second instance.
       const failing = await startTestServer({
         databaseUrl: server.database.url, workingDir: server.workingDir,
-        env: { ZENODO_ACCESS_TOKEN: 'token', ZENODO_API_URL: 'http://127.0.0.1:9/api', ANALYSIS_WORKERS: '0' },
+        env: { ...sameBucket(server), ZENODO_ACCESS_TOKEN: 'token', ZENODO_API_URL: 'http://127.0.0.1:9/api', ANALYSIS_WORKERS: '0' },
       });
       try {
+        // Every test S3 server has a bucket of the same name: the endpoint tells them apart.
+        assert.deepEqual([failing.hub.ctx.store.location, failing.hub.ctx.config.storage?.endpoint], [server.hub.ctx.store.location, server.hub.ctx.config.storage?.endpoint], 'both instances keep their files in one place');
         const owner = new TestClient(failing.baseUrl);
         await owner.login('user2@example.com', '1234');
         await owner.get('/dataset/upload');

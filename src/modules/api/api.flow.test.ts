@@ -3,12 +3,11 @@
 // files and search; the same rules as the pages (model check, limits, ownership, deposit outcome).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import type { TestServer } from '../../../test/support/server.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { newUser } from '../../../test/support/accounts.ts';
+import { isStored, storedEntries } from '../../../test/support/stored.ts';
 import { BROKEN_UVL as INVALID_UVL, CAR_UVL as SECOND_UVL, PHONE_UVL as VALID_UVL, bearer, createToken, uvlForm } from '../../../test/support/api.ts';
 
 const DOMAIN = 'hub.example.org';
@@ -43,14 +42,14 @@ for (const dialect of testDialects()) {
       assert.deepEqual(early.json.files.map((f: { file_name: string }) => f.file_name), ['phone.uvl']);
       const second = await api(token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('car.uvl', SECOND_UVL));
       assert.equal(second.status, 201);
-      const folder = join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`);
-      assert.ok(existsSync(join(folder, 'phone.uvl')) && existsSync(join(folder, 'car.uvl')));
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
+      assert.ok(await isStored(server, `${prefix}phone.uvl`) && await isStored(server, `${prefix}car.uvl`));
 
       const duplicate = await api(token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('car.uvl', SECOND_UVL));
       assert.equal(duplicate.status, 409);
       const removed = await api(token, 'DELETE', `/api/v1/datasets/${id}/files/${second.json.file_id}`);
       assert.equal(removed.status, 204);
-      assert.equal(existsSync(join(folder, 'car.uvl')), false);
+      assert.equal(await isStored(server, `${prefix}car.uvl`), false);
       assert.equal((await api(token, 'GET', `/api/v1/files/${second.json.file_id}`)).status, 404);
       const again = await api(token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('car.uvl', SECOND_UVL));
       assert.equal(again.status, 201);
@@ -105,8 +104,8 @@ for (const dialect of testDialects()) {
       const empty = await api(token, 'POST', `/api/v1/datasets/${id}/publish`);
       assert.equal(empty.status, 400, 'a dataset without models is not published');
       assert.equal((await api(token, 'GET', `/api/v1/datasets/${id}`)).json.files.length, 0);
-      assert.equal(existsSync(join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`)), false);
-      assert.equal(existsSync(join(server.workingDir, 'uploads', 'temp', String(userId))), false, 'the browser staging area is untouched');
+      assert.deepEqual(await storedEntries(server, server.hub.ctx.services.hubfile.datasetPrefix(userId, id)), []);
+      assert.deepEqual(await storedEntries(server, `temp/${userId}/`), [], 'the browser staging area is untouched');
     });
 
     it('a failed deposit answers partial and leaves the dataset unsynchronized; a later publish succeeds', async () => {

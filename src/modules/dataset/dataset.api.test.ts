@@ -1,11 +1,13 @@
 // REST /api/v1/datasets/ over HTTP (decisions sections 4 and 7).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { isStored, storedEntries } from '../../../test/support/stored.ts';
 import { VALID_UVL, count, loggedIn, newUser, stage, uploadForm } from './dataset.test-support.ts';
 
 const DOMAIN = 'hub.example.org';
@@ -189,7 +191,7 @@ for (const dialect of testDialects()) {
       const { client, userId } = await newUser(server);
       await stage(client, 'a.uvl', VALID_UVL);
       const id = (await client.post('/api/v1/datasets/', { json: { name: 'To delete' } })).json.id;
-      const folder = join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`);
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
       const other = await loggedIn(server, 'user1@example.com');
       assert.equal((await other.request('DELETE', `/api/v1/datasets/${id}`)).status, 404);
       events.length = 0;
@@ -197,7 +199,7 @@ for (const dialect of testDialects()) {
       assert.equal(res.status, 204);
       assert.equal(res.text, '');
       assert.equal(await server.hub.db.selectFrom('data_set').select('id').where('id', '=', id).executeTakeFirst(), undefined);
-      assert.equal(existsSync(folder), false);
+      assert.deepEqual(await storedEntries(server, prefix), []);
       assert.deepEqual(events, [`deleted:${id}`]);
       assert.equal((await client.request('DELETE', `/api/v1/datasets/${id}`)).status, 404);
       const up = await client.post('/dataset/upload', { form: uploadForm(['a.uvl']) });
@@ -209,21 +211,23 @@ for (const dialect of testDialects()) {
       assert.equal((await other.request('DELETE', `/api/v1/datasets/${await idOf('10.1234/dataset2')}`)).status, 403);
     });
 
-    it('removes the files, file rows and records of a deleted dataset that had models', async () => {
+    it('removes the files, file rows and records of a deleted dataset that had models', async (t) => {
       const { client, userId } = await newUser(server);
-      await stage(client, 'gone.uvl', VALID_UVL);
+      // createFromFiles reads a local file (as the seeders do), wherever the store keeps its copy.
+      const source = mkdtempSync(join(tmpdir(), 'dataset-api-test-'));
+      t.after(() => rmSync(source, { recursive: true, force: true }));
+      writeFileSync(join(source, 'gone.uvl'), VALID_UVL);
       const service = server.hub.ctx.services.dataset;
-      const staged = join(server.workingDir, 'uploads', 'temp', String(userId), 'gone.uvl');
       const id = await service.createFromFiles(userId, {
         title: 'With files', description: 'x', publicationType: 'none', publicationDoi: null, tags: null, authors: [],
-      }, [{ path: staged, meta: { name: 'gone.uvl', title: 'Gone', description: '', publicationType: 'none', publicationDoi: null, tags: null, version: null, authors: [] } }]);
-      const folder = join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`);
-      assert.ok(existsSync(join(folder, 'gone.uvl')));
+      }, [{ path: join(source, 'gone.uvl'), meta: { name: 'gone.uvl', title: 'Gone', description: '', publicationType: 'none', publicationDoi: null, tags: null, version: null, authors: [] } }]);
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
+      assert.ok(await isStored(server, `${prefix}gone.uvl`));
       const files = await count(server, 'file');
       const res = await client.request('DELETE', `/api/v1/datasets/${id}`);
       assert.equal(res.status, 204);
       assert.equal(await count(server, 'file'), files - 1);
-      assert.equal(existsSync(folder), false);
+      assert.deepEqual(await storedEntries(server, prefix), []);
     });
 
     it('answers 405 for methods the resource does not have', async () => {

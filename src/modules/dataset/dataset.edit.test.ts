@@ -3,12 +3,14 @@
 // and with the app pointed at a Zenodo-speaking server with a fault injected at each step.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { isStored, storedEntries } from '../../../test/support/stored.ts';
 import { VALID_UVL, loggedIn, newUser, stage, uploadForm } from './dataset.test-support.ts';
 
 /** The edit form's fields for the given values (the upload form's names). */
@@ -288,25 +290,28 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch((await owner.client.get(`/doi/10.1234/fakenodo.${id}/`)).text, /js-publish-form/, 'no publish button once synchronized');
     });
 
-    it('deletes an unsynchronized dataset with its files (302 to /dataset/list); 404 for others, CSRF required, 409 when synchronized', async () => {
+    it('deletes an unsynchronized dataset with its files (302 to /dataset/list); 404 for others, CSRF required, 409 when synchronized', async (t) => {
       const owner = await newUser(server);
-      await stage(owner.client, 'doomed.uvl', VALID_UVL);
+      // createFromFiles reads a local file (as the seeders do), wherever the store keeps its copy.
+      const source = mkdtempSync(join(tmpdir(), 'dataset-edit-test-'));
+      t.after(() => rmSync(source, { recursive: true, force: true }));
+      writeFileSync(join(source, 'doomed.uvl'), VALID_UVL);
       const id = await server.hub.ctx.services.dataset.createFromFiles(owner.userId, {
         title: 'Doomed', description: 'x', publicationType: 'none', publicationDoi: null, tags: null, authors: [],
-      }, [{ path: join(server.workingDir, 'uploads', 'temp', String(owner.userId), 'doomed.uvl'), meta: { name: 'doomed.uvl', title: 'Doomed', description: '', publicationType: 'none', publicationDoi: null, tags: null, version: null, authors: [] } }]);
+      }, [{ path: join(source, 'doomed.uvl'), meta: { name: 'doomed.uvl', title: 'Doomed', description: '', publicationType: 'none', publicationDoi: null, tags: null, version: null, authors: [] } }]);
       await owner.client.post(`/dataset/${id}/edit`, { form: editForm() });
-      const folder = join(server.workingDir, 'uploads', `user_${owner.userId}`, `dataset_${id}`);
-      assert.ok(existsSync(join(folder, 'doomed.uvl')));
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(owner.userId, id);
+      assert.ok(await isStored(server, `${prefix}doomed.uvl`));
       const stranger = await newUser(server);
       assert.equal((await stranger.client.post(`/dataset/${id}/delete`, { form: {} })).status, 404);
       assert.equal((await owner.client.post(`/dataset/${id}/delete`, { form: {}, csrf: false })).status, 400);
-      assert.ok(existsSync(folder));
+      assert.ok(await isStored(server, `${prefix}doomed.uvl`));
       const res = await owner.client.post(`/dataset/${id}/delete`, { form: {} });
       assert.equal(res.status, 302);
       assert.equal(res.location, '/dataset/list');
       assert.equal(await server.hub.db.selectFrom('data_set').select('id').where('id', '=', id).executeTakeFirst(), undefined);
       assert.equal((await server.hub.db.selectFrom('dataset_edit').select('id').where('dataset_id', '=', id).execute()).length, 0, 'its history went with it');
-      assert.equal(existsSync(folder), false);
+      assert.deepEqual(await storedEntries(server, prefix), []);
       assert.match((await owner.client.get('/dataset/list')).text, /The dataset &quot;Edited title&quot; was deleted, with its files\./);
       assert.equal((await owner.client.post(`/dataset/${id}/delete`, { form: {} })).status, 404);
       const up = await upload(owner.client, 'kept.uvl');

@@ -4,12 +4,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import { projectPath } from '../../core/config.ts';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { deleteStored, isStored } from '../../../test/support/stored.ts';
 import { VALID_UVL, count, modeltool, download, loggedIn, newUser, stage, unzip, uploadForm } from './dataset.test-support.ts';
 
 const TWO_YEARS = 63072000;
@@ -54,10 +55,13 @@ for (const dialect of testDialects()) {
           .select(['file.name', 'file.checksum']).where('data_set_id', '=', row.id).execute();
         assert.equal(files.length, 3);
         for (const file of files) {
-          const onDisk = readFileSync(join(server.workingDir, 'uploads', `user_${row.user_id}`, `dataset_${row.id}`, file.name));
-          assert.equal(createHash('md5').update(onDisk).digest('hex'), file.checksum);
-          assert.deepEqual(onDisk, readFileSync(projectPath('src/modules/dataset/seed', file.name)), 'copied from the seed folder');
-          assert.ok(modeltool(server).checkText(onDisk.toString('utf8')).valid, `${file.name} is a valid model`);
+          const key = `${server.hub.ctx.services.hubfile.datasetPrefix(row.user_id, row.id)}${file.name}`;
+          const content = await server.hub.ctx.store.get(key);
+          assert.ok(content, `${key} is stored`);
+          const stored = await buffer(content.body);
+          assert.equal(createHash('md5').update(stored).digest('hex'), file.checksum);
+          assert.deepEqual(stored, readFileSync(projectPath('src/modules/dataset/seed', file.name)), 'copied from the seed folder');
+          assert.ok(modeltool(server).checkText(stored.toString('utf8')).valid, `${file.name} is a valid model`);
           seen.add(file.name);
         }
       }
@@ -217,7 +221,9 @@ for (const dialect of testDialects()) {
       for (const path of ['/dataset/download/999999', '/dataset/download/abc', '/dataset/download/99999999999']) {
         assert.equal((await download(c, path)).status, 404, path);
       }
-      rmSync(join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`, 'model.uvl'));
+      const key = `${server.hub.ctx.services.hubfile.datasetPrefix(userId, id)}model.uvl`;
+      assert.ok(await isStored(server, key));
+      await deleteStored(server, key);
       const before = await count(server, 'ds_download_record');
       const res = await download(c, `/dataset/download/${id}`);
       assert.equal(res.status, 404);

@@ -1,14 +1,15 @@
 // GET /file/download/<id> and GET /file/view/<id> at HTTP level, on every dialect
 // (specification, hubfile rules 1 to 4). Rows are made through the featuremodel and hubfile
-// services, the dataset row is a fixture, and the file is written where the service says.
+// services, the dataset row is a fixture, and the file is stored under the key the service reads.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, symlink, writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient, type TestResponse } from '../../../test/support/client.ts';
 import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
+import { deleteStored, putStored } from '../../../test/support/stored.ts';
 
 const MODEL = 'features\n    Root\n        optional\n            Alpha\n            Beta\n';
 const TWO_YEARS = 63072000;
@@ -16,11 +17,11 @@ const TWO_YEARS = 63072000;
 interface Stored {
   datasetId: number;
   fileId: number;
-  folder: string;
-  path: string;
+  prefix: string;
+  key: string;
 }
 
-/** A dataset (synchronized unless doi is null) with one feature model and one file on disk. */
+/** A dataset (synchronized unless doi is null) with one feature model and one stored file. */
 function storeFile(server: TestServer, options: { owner?: string; doi?: string | null; name?: string; content?: string } = {}): Promise<Stored> {
   return storeModelFile(server, { ...options, label: 'Hubfile', content: options.content ?? MODEL });
 }
@@ -160,7 +161,7 @@ for (const dialect of testDialects()) {
 
       it('answers 404 JSON when the row exists but the disk file is missing, and counts nothing', async () => {
         const stored = await storeFile(server);
-        await rm(stored.path);
+        await deleteStored(server, stored.key);
         const res = await client().get(`/file/download/${stored.fileId}`);
         assert.equal(res.status, 404);
         assert.match(res.json.error, /missing from disk/);
@@ -239,7 +240,7 @@ for (const dialect of testDialects()) {
 
       it('answers JSON 404 when the row exists but the disk file is missing, and counts nothing', async () => {
         const stored = await storeFile(server);
-        await rm(stored.path);
+        await deleteStored(server, stored.key);
         const res = await client().get(`/file/view/${stored.fileId}`);
         assert.equal(res.status, 404);
         assert.equal(res.json.success, false);
@@ -308,22 +309,28 @@ for (const dialect of testDialects()) {
         assert.ok(file);
         assert.equal(file.datasetId, stored.datasetId);
         assert.equal(file.userId, userId);
-        assert.equal(file.path, stored.path);
+        assert.equal(file.key, stored.key);
+        assert.equal(file.path, join(server.hub.ctx.services.hubfile.datasetFolder(userId, stored.datasetId), 'model.uvl'));
         assert.equal(file.sizeHuman, `${Buffer.byteLength(MODEL)} bytes`);
         assert.equal(await server.hub.ctx.services.hubfile.getFile(987654), undefined);
       });
 
       it('reads sibling files of the same dataset only', async () => {
         const stored = await storeFile(server);
-        await writeFile(join(stored.folder, 'sub.uvl'), 'features\n    Sub\n');
-        await writeFile(join(stored.folder, '.hidden.uvl'), 'features\n    Hidden\n');
-        const secret = join(server.workingDir, 'secret.uvl');
-        await writeFile(secret, 'features\n    Secret\n');
-        await symlink(secret, join(stored.folder, 'link.uvl'));
         const hubfile = server.hub.ctx.services.hubfile;
         const file = (await hubfile.getFile(stored.fileId))!;
+        await putStored(server, `${stored.prefix}sub.uvl`, 'features\n    Sub\n');
+        await putStored(server, `${stored.prefix}.hidden.uvl`, 'features\n    Hidden\n');
+        // Outside the dataset's prefix, at the root of the store, where "../../" would lead.
+        await putStored(server, 'secret.uvl', 'features\n    Secret\n');
+        if (server.hub.ctx.store.kind === 'local') {
+          // Only a folder holds symbolic links: one out of the dataset folder must not be followed.
+          const secret = join(server.workingDir, 'secret.uvl');
+          await writeFile(secret, 'features\n    Secret\n');
+          await symlink(secret, join(hubfile.datasetFolder(file.userId, file.datasetId), 'link.uvl'));
+        }
         assert.equal(await hubfile.readSibling(file, 'sub.uvl'), 'features\n    Sub\n');
-        for (const path of ['../../../secret.uvl', '.hidden.uvl', 'nested/../sub.uvl', 'missing.uvl', '/etc/passwd', 'link.uvl']) {
+        for (const path of ['../../secret.uvl', '../../../secret.uvl', '.hidden.uvl', 'nested/../sub.uvl', 'missing.uvl', '/etc/passwd', 'link.uvl']) {
           assert.equal(await hubfile.readSibling(file, path), undefined, path);
         }
       });

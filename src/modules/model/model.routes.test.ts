@@ -4,10 +4,10 @@
 // diagram (the analysis module's real workers analyse the fixture).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { deleteStored } from '../../../test/support/stored.ts';
 import { storeModel } from './model.test-support.ts';
 
 /** Polls the page's own JSON until the analysis has left `pending` (a short poll, no fixed sleep). */
@@ -155,8 +155,8 @@ for (const dialect of testDialects()) {
         assert.equal((await anonymous().get(`/model/${id}/analysis.json`)).status, 404, id);
       }
       for (const id of ['abc', '1e3', '-1']) assert.equal((await anonymous().get(`/model/${id}/`)).status, 404, id);
-      const { fileId, path } = await storeModel(server);
-      await rm(path);
+      const { fileId, key } = await storeModel(server);
+      await deleteStored(server, key);
       const res = await anonymous().get(`/model/${fileId}/`);
       assert.equal(res.status, 404);
       assert.match(res.text, /missing from disk/);

@@ -18,7 +18,7 @@ constraints
     "Diesel <V6>"
 `;
 
-/** A dataset (synchronized unless doi is null) with one feature model and its file on disk. */
+/** A dataset (synchronized unless doi is null) with one feature model and its file in the store. */
 export function storeModel(server: TestServer, options: { owner?: string; doi?: string | null; content?: string; name?: string } = {}) {
   return storeModelFile(server, { ...options, label: 'Model', content: options.content ?? DEAD_MODEL, name: options.name ?? 'cars.uvl', modelTitle: 'Cars with a dead turbo' });
 }

@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +18,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { insertDatasetRow, userIdByEmail } from '../../../test/support/fixtures.ts';
+import { deleteStored, isStored, putStored } from '../../../test/support/stored.ts';
 import { nowIso } from '../../core/db/database.ts';
 
 const SHOP = [
@@ -78,24 +78,23 @@ function assertWellFormedXml(text: string): void {
 
 let fixtureCount = 0;
 
-/** A dataset with one feature model per file, the files written where the hubfile service says. */
+/** A dataset with one feature model per file, the files stored under the prefix the hubfile service gives. */
 async function storeDataset(server: TestServer, files: Record<string, string>, options: { owner?: string; synchronized?: boolean } = {}) {
   const { db, ctx } = server.hub;
   const userId = await userIdByEmail(db, options.owner ?? 'user1@example.com');
   fixtureCount += 1;
   const doi = options.synchronized === false ? null : `10.9999/modeltool.${fixtureCount}`;
   const datasetId = await insertDatasetRow(db, userId, { title: `Modeltool fixture ${fixtureCount}`, doi, createdAt: nowIso() });
-  const folder = ctx.services.hubfile.datasetFolder(userId, datasetId);
-  await mkdir(folder, { recursive: true });
+  const prefix = ctx.services.hubfile.datasetPrefix(userId, datasetId);
   const ids: Record<string, number> = {};
   for (const [name, text] of Object.entries(files)) {
     const fmId = await ctx.services.featuremodel.createFeatureModel(db, datasetId, {
       uvl_filename: name, title: name, description: '', publication_type: 'none', publication_doi: null, tags: null, uvl_version: null, authors: [],
     });
     ids[name] = await ctx.services.hubfile.createFile(db, fmId, { name, checksum: createHash('md5').update(text).digest('hex'), size: Buffer.byteLength(text) });
-    await writeFile(join(folder, name), text);
+    await putStored(server, `${prefix}${name}`, text);
   }
-  return { datasetId, folder, ids };
+  return { datasetId, prefix, ids };
 }
 
 for (const dialect of testDialects()) {
@@ -112,7 +111,8 @@ for (const dialect of testDialects()) {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true });
       const stored = await storeDataset(server, { 'shop.uvl': SHOP, 'broken.uvl': BROKEN, 'tabbed.uvl': TAB_HINT, 'ghost.uvl': GHOST, 'gone.uvl': SHOP });
       ({ 'shop.uvl': shop, 'broken.uvl': broken, 'tabbed.uvl': tabbed, 'ghost.uvl': ghost, 'gone.uvl': missing } = stored.ids as Record<string, number>);
-      await rm(join(stored.folder, 'gone.uvl'));
+      assert.ok(await isStored(server, `${stored.prefix}gone.uvl`));
+      await deleteStored(server, `${stored.prefix}gone.uvl`);
     });
     after(async () => {
       await server?.close();
