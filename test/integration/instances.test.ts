@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { testDialects } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { TestClient } from '../support/client.ts';
+import { TestClient, browserOn } from '../support/client.ts';
 
 const dialect = testDialects().find((d) => d.name !== 'sqlite') ?? testDialects()[0]!;
 
@@ -22,14 +22,6 @@ describe(`two instances on one ${dialect.name} database`, () => {
     await b?.close();
     await a?.close();
   });
-
-  /** The same browser (one cookie jar) talking to whichever instance the proxy picks. */
-  function browserOn(server: TestServer, jar: TestClient): TestClient {
-    const client = new TestClient(server.baseUrl);
-    for (const [name, value] of jar.cookies) client.cookies.set(name, value);
-    client.csrfToken = jar.csrfToken;
-    return client;
-  }
 
   it('a session created on one instance is valid on the other', async () => {
     const onA = new TestClient(a.baseUrl);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { testDialects } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
-import { TestClient } from '../support/client.ts';
+import { TestClient, browserOn } from '../support/client.ts';
 import { storedEntries } from '../support/stored.ts';
 import { waitForAnalyses } from '../../src/modules/analysis/analysis.test-support.ts';
 import { VALID_UVL, download, newUser, stage, unzip, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
@@ -29,14 +29,6 @@ describe(`two instances sharing one ${dialect.name} database and one S3 store`, 
     await a?.close();
     await s3?.close();
   });
-
-  /** The same browser (one cookie jar) talking to whichever instance the proxy picks. */
-  function browserOn(server: TestServer, jar: TestClient): TestClient {
-    const client = new TestClient(server.baseUrl);
-    for (const [name, value] of jar.cookies) client.cookies.set(name, value);
-    client.csrfToken = jar.csrfToken;
-    return client;
-  }
 
   it('stages on one instance, uploads on the other, and both serve, zip and analyse the files', async () => {
     assert.equal(a.hub.ctx.store.kind, 's3');

@@ -78,3 +78,11 @@ export class TestClient {
     return this.post('/login', { form: { email, password } });
   }
 }
+
+/** The same browser (one cookie jar) talking to another instance, as behind a load balancer. */
+export function browserOn(server: { baseUrl: string }, jar: TestClient): TestClient {
+  const client = new TestClient(server.baseUrl);
+  for (const [name, value] of jar.cookies) client.cookies.set(name, value);
+  client.csrfToken = jar.csrfToken;
+  return client;
+}
