@@ -18,12 +18,13 @@ import { projectPath } from './config.ts';
 import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
-import { ANONYMOUS_HINT_COOKIE, DatabaseSessionStore } from './http/session-store.ts';
+import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './http/session-store.ts';
 import { HttpError, badRequest } from './http/errors.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 import { AssetTable } from './http/assets.ts';
+import { LruMap } from './lru-map.ts';
 import { cutAtMarkers, ReusablePageCache, slotMarker, type ReusablePage } from './http/reusable-page.ts';
 
 export interface BuildOptions {
@@ -134,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySession, {
     // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
-    secret: createHash('sha256').update(config.secretKey).digest('hex'),
+    secret: new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex')),
     cookieName: 'session',
     store: sessionStore,
     saveUninitialized: false,
@@ -209,18 +210,31 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // U+0000 in a path or query is never meaningful, and PostgreSQL cannot compare text holding it:
   // refused here once (400) rather than answered with a database error by whichever route it reaches.
-  app.addHook('onRequest', async (request) => {
-    if (/%00/i.test(request.url)) throw badRequest('The address contains a NUL character.');
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(/%00/i.test(request.url) ? badRequest('The address contains a NUL character.') : undefined);
   });
 
   // The same for the strings of a JSON body: one 400 here, whichever module's column it would reach.
   // (Forms are validated field by field by their modules, which answer with a field error.)
-  app.addHook('preValidation', async (request) => {
-    const json = /\bjson\b/i.test(request.headers['content-type'] ?? '');
-    if (json && request.body !== null && typeof request.body === 'object' && containsNul(request.body)) {
-      throw badRequest('The request contains a NUL character.');
-    }
+  app.addHook('preValidation', (request, _reply, done) => {
+    const body = request.body;
+    const json = body !== null && typeof body === 'object' && /\bjson\b/i.test(request.headers['content-type'] ?? '');
+    done(json && containsNul(body as object) ? badRequest('The request contains a NUL character.') : undefined);
   });
+
+  // One token per CSRF secret, made on its session's first page: any token of the secret is
+  // valid, and making one costs a random salt and a hash on every page otherwise.
+  const csrfTokens = new LruMap<string, string>(10_000);
+  const csrfTokenOf = (reply: import('fastify').FastifyReply): string => {
+    const secretOf = () => (reply.request.session as unknown as Record<string, unknown> | undefined)?.[CSRF_SESSION_KEY];
+    const secret = secretOf();
+    const known = typeof secret === 'string' ? csrfTokens.get(secret) : undefined;
+    if (known !== undefined) return known;
+    const token = reply.generateCsrf();
+    const made = secretOf();
+    if (typeof made === 'string') csrfTokens.set(made, token);
+    return token;
+  };
 
   app.decorateRequest('user', null);
   app.decorateReply('page', async function page(this: import('fastify').FastifyReply, template: string, data: Record<string, unknown> = {}) {
@@ -231,7 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return this.view(template, {
       ...data,
       currentUser: request.user,
-      csrfToken: this.generateCsrf(),
+      csrfToken: csrfTokenOf(this),
       nav,
       scripts,
       flashes,
@@ -258,7 +272,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorateReply('sendReusablePage', function sendReusablePage(this: import('fastify').FastifyReply, page: ReusablePage, values: Record<string, string | number> = {}) {
     this.type('text/html; charset=utf-8');
-    return page.fill({ ...values, csrf_token: this.generateCsrf() });
+    return page.fill({ ...values, csrf_token: csrfTokenOf(this) });
   });
 
   for (const module of modules) await module.setup?.(app, ctx);

@@ -83,20 +83,28 @@ export class AssetTable {
     return this.assets.has(path);
   }
 
-  /** onRequest hook: answers GET and HEAD of a known asset; anything else goes on to the routes. */
-  hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+  /**
+   * onRequest hook: answers GET and HEAD of a known asset; anything else goes on to the routes.
+   * A callback hook (no promise per request): it answers by sending without calling `done`.
+   */
+  hook = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    if (!this.answer(request, reply)) done();
+  };
+
+  /** Sends the asset the request asks for; false when it names none. */
+  private answer(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     const url = request.url;
     const q = url.indexOf('?');
     let path = q < 0 ? url : url.slice(0, q);
     let asset = this.assets.get(path);
     if (!asset && path.includes('%')) {
-      try { path = decodeURIComponent(path); } catch { return; }
+      try { path = decodeURIComponent(path); } catch { return false; }
       asset = this.assets.get(path);
     }
-    if (!asset) return;
+    if (!asset) return false;
     const loaded = this.load(asset);
-    if (!loaded) return; // removed from disk since startup: the ordinary 404
+    if (!loaded) return false; // removed from disk since startup: the ordinary 404
     reply.header('cache-control', asset.cacheControl);
     reply.header('last-modified', loaded.lastModified);
     const compressible = loaded.gzip !== undefined;
@@ -106,13 +114,13 @@ export class AssetTable {
     reply.header('etag', tag);
     if (clientHasCurrent(request, loaded.tag, loaded.mtimeMs)) {
       reply.code(304).send();
-      return reply;
+      return true;
     }
     reply.type(TYPES[asset.ext] ?? 'application/octet-stream');
     if (encoding) reply.header('content-encoding', encoding);
     reply.send(encoding === 'br' ? loaded.br : encoding === 'gzip' ? loaded.gzip : loaded.body);
-    return reply;
-  };
+    return true;
+  }
 
   private load(asset: Asset): Loaded | undefined {
     const now = Date.now();

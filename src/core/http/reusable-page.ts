@@ -5,6 +5,7 @@
 // markers, and the rendered text is kept cut at the markers; each answer joins the pieces with
 // its own values. A marker holds a random nonce of this process, so no stored text can forge one.
 import { randomBytes } from 'node:crypto';
+import { LruMap } from '../lru-map.ts';
 
 export class ReusablePage {
   /** The text between the slots, encoded once: an answer is a copy of these bytes, not a new string. */
@@ -65,22 +66,4 @@ function escapeHtml(text: string): string {
 }
 
 /** Least recently used first out; a bounded map of reusable pages under the caller's keys. */
-export class ReusablePageCache {
-  private readonly pages = new Map<string, ReusablePage>();
-  constructor(private readonly limit: number) {}
-
-  get(key: string): ReusablePage | undefined {
-    const page = this.pages.get(key);
-    if (page !== undefined) {
-      this.pages.delete(key);
-      this.pages.set(key, page);
-    }
-    return page;
-  }
-
-  set(key: string, page: ReusablePage): void {
-    this.pages.delete(key);
-    this.pages.set(key, page);
-    while (this.pages.size > this.limit) this.pages.delete(this.pages.keys().next().value!);
-  }
-}
+export class ReusablePageCache extends LruMap<string, ReusablePage> {}

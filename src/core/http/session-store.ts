@@ -16,6 +16,8 @@ import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
 import { compiledOnce, type Db, type DbOrTrx } from '../db/connect.ts';
 import { MysqlAdapter } from 'kysely';
+import { Signer } from '@fastify/cookie';
+import { LruMap } from '../lru-map.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -47,9 +49,17 @@ export class DatabaseSessionStore implements SessionStore {
     this.csrfKey = createHmac('sha256', secretKey).update('anonymous session CSRF secret').digest();
   }
 
+  /** Derived secrets of recent sessions: the same HMAC is otherwise computed on each of their requests. */
+  private readonly derivedSecrets = new LruMap<string, string>(10_000);
+
   /** The CSRF secret of the session with this id when nothing else is stored for it. */
   anonymousCsrfSecret(sid: string): string {
-    return createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
+    let secret = this.derivedSecrets.get(sid);
+    if (secret === undefined) {
+      secret = createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
+      this.derivedSecrets.set(sid, secret);
+    }
+    return secret;
   }
 
   /**
@@ -138,5 +148,31 @@ export class DatabaseSessionStore implements SessionStore {
     if (now - this.sweptAt < 60 * 60 * 1000) return;
     this.sweptAt = now;
     await this.db.deleteFrom('session').where('expires_at', '<', new Date(now).toISOString()).execute();
+  }
+}
+
+/**
+ * The session cookie's signer (@fastify/session takes any object with sign and unsign) that
+ * remembers the cookies it verified: a returning visitor's cookie is otherwise checked with an
+ * HMAC on every request. Only valid answers are kept, under the exact cookie text.
+ */
+export class RememberingSigner {
+  private readonly signer: Signer;
+  private readonly verified = new LruMap<string, ReturnType<Signer['unsign']>>(10_000);
+
+  constructor(secret: string) {
+    this.signer = new Signer(secret);
+  }
+
+  sign(value: string): string {
+    return this.signer.sign(value);
+  }
+
+  unsign(signed: string): ReturnType<Signer['unsign']> {
+    const known = this.verified.get(signed);
+    if (known !== undefined) return known;
+    const answer = this.signer.unsign(signed);
+    if (answer.valid && !answer.renew) this.verified.set(signed, answer);
+    return answer;
   }
 }
