@@ -49,6 +49,9 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 /** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
 const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
 
+const processRequestIds = randomUUID().slice(0, 24);
+let requestCounter = 0;
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Hub> {
   // The selection is checked before anything is opened or served (decisions section 2).
   const modules = await loadModules(options.modules ?? readModuleSelection(config));
@@ -59,8 +62,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Never log credentials: cookies, bearer tokens and form bodies stay out of the logs.
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'],
     },
+    // Unique across instances without a random draw per request: a UUID drawn once per process
+    // whose last group counts the requests.
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
-      ? req.headers['x-request-id'] : randomUUID()),
+      ? req.headers['x-request-id'] : `${processRequestIds}${(requestCounter++).toString(16).padStart(12, '0')}`),
     requestIdHeader: false,
     // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],

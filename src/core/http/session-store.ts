@@ -153,8 +153,9 @@ export class DatabaseSessionStore implements SessionStore {
 
 /**
  * The session cookie's signer (@fastify/session takes any object with sign and unsign) that
- * remembers the cookies it verified: a returning visitor's cookie is otherwise checked with an
- * HMAC on every request. Only valid answers are kept, under the exact cookie text.
+ * remembers what it signed and the cookies it verified: a returning visitor's cookie is otherwise
+ * checked, and its id signed again, with an HMAC each on every request. Only valid answers are
+ * kept, under the exact cookie text.
  */
 export class RememberingSigner {
   private readonly signer: Signer;
@@ -164,8 +165,16 @@ export class RememberingSigner {
     this.signer = new Signer(secret);
   }
 
+  /** Signed ids of recent sessions: @fastify/session signs the id each time it builds a session. */
+  private readonly signed = new LruMap<string, string>(10_000);
+
   sign(value: string): string {
-    return this.signer.sign(value);
+    let signed = this.signed.get(value);
+    if (signed === undefined) {
+      signed = this.signer.sign(value);
+      this.signed.set(value, signed);
+    }
+    return signed;
   }
 
   unsign(signed: string): ReturnType<Signer['unsign']> {
