@@ -6,9 +6,10 @@
  * share a clause): the variable eliminated last ranks highest. Branching on high ranks first
  * decides the separators of a tree decomposition before what they separate, so components
  * split early and stay few (the idea behind tree-decomposition-guided counters). Fill-in is
- * capped: past the budget the remaining variables keep their order by degree.
+ * capped: past the budget the remaining variables keep their order by degree. The width is the
+ * largest neighbourhood eliminated (that of a tree decomposition), null past the budget.
  */
-export function eliminationRanks(numVars: number, binaries: number[], longs: number[][]): Int32Array {
+export function eliminationRanks(numVars: number, binaries: number[], longs: number[][]): { rank: Int32Array; width: number | null } {
   const adj: Set<number>[] = Array.from({ length: numVars + 1 }, () => new Set<number>());
   const link = (a: number, b: number) => {
     if (a === b) return;
@@ -60,6 +61,7 @@ export function eliminationRanks(numVars: number, binaries: number[], longs: num
   };
   for (let v = 1; v <= numVars; v++) push(adj[v]!.size, v);
   let fillBudget = 4_000_000;
+  let width = 0;
   let position = 0;
   while (heapDeg.length > 0) {
     const [d, v] = pop();
@@ -69,6 +71,7 @@ export function eliminationRanks(numVars: number, binaries: number[], longs: num
     }
     eliminated[v] = 1;
     rank[v] = ++position;
+    width = Math.max(width, adj[v]!.size);
     const nbrs = [...adj[v]!];
     for (const u of nbrs) adj[u]!.delete(v);
     if (fillBudget > 0) {
@@ -78,5 +81,6 @@ export function eliminationRanks(numVars: number, binaries: number[], longs: num
     for (const u of nbrs) push(adj[u]!.size, u);
     adj[v]!.clear();
   }
-  return rank;
+  // Past the fill budget the order is by degree alone and its width means nothing.
+  return { rank, width: fillBudget > 0 ? width : null };
 }
