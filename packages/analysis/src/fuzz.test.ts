@@ -207,8 +207,13 @@ describe('random CNFs against brute force', () => {
       });
       const truth = bruteForceCnf({ numVars, clauses: [...assertions, ...definitions] });
       if (truth.count > 0n) nonzero++;
-      const count = countCnf(numVars, assertions.map((c) => [...c]), undefined, definitions.map((c) => [...c]));
-      if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show({ numVars, clauses: assertions })} defs ${JSON.stringify(definitions)}`);
+      // Definitions apart, and inside the clause list (as the analysis passes them); always told apart.
+      const apart = countCnf(numVars, assertions.map((c) => [...c]), undefined, definitions.map((c) => [...c]), { dropUnusedDefinitions: 'always' });
+      const inside = definitions.map((c) => [...c]);
+      const mixed = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always' });
+      for (const count of [apart, mixed]) {
+        if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show({ numVars, clauses: assertions })} defs ${JSON.stringify(definitions)}`);
+      }
     }
     assert.deepEqual(failures, []);
     assert.ok(nonzero > 1_000, `${nonzero} with models`);
