@@ -202,7 +202,8 @@ export function countConfigurations(model: UvlModel, satEncoding: EncodedModel, 
   if (satEncoding.constraints.length === 0 && !satEncoding.sharedNames) return treeFormulaCount(satEncoding.flat);
   // The counter wants linear counters for wide alternative groups; otherwise the SAT encoding is the same.
   const enc = satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
+  // The definitions stand between the tree and the constraints, as in every other CNF of the model.
   const clauses: number[][] = [...enc.tree, ...enc.definitions];
   for (const k of enc.constraints) clauses.push(...k.clauses);
-  return countCnf(enc.numVars, clauses, deadline);
+  return countCnf(enc.numVars, clauses, deadline, enc.definitions);
 }

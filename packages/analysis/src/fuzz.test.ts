@@ -179,4 +179,43 @@ describe('random CNFs against brute force', () => {
     }
     assert.deepEqual(failures, []);
   });
+
+  test('2 000 random circuits: definitions count as the clauses they are, even once unused', { timeout: 600_000 }, () => {
+    // Each gate is a random Boolean function of up to 3 earlier variables, written as the full CNF of
+    // t <=> f(inputs): one value of t for every assignment of the inputs, as countCnf requires. The
+    // asserted clauses mention gates and inputs alike, so that decisions leave some gates unused.
+    const rand = seededRandom(1234);
+    const failures: string[] = [];
+    let nonzero = 0;
+    for (let i = 0; i < 2_000 && failures.length < 5; i++) {
+      const inputs = 2 + Math.floor(rand() * 6);
+      const numVars = inputs + 1 + Math.floor(rand() * (14 - inputs));
+      const definitions: number[][] = [];
+      for (let t = inputs + 1; t <= numVars; t++) {
+        const arity = 1 + Math.floor(rand() * Math.min(3, t - 1));
+        const ins = new Set<number>();
+        while (ins.size < arity) ins.add(1 + Math.floor(rand() * (t - 1)));
+        const vs = [...ins];
+        for (let m = 0; m < 1 << arity; m++) {
+          const value = rand() < 0.5;
+          definitions.push([...vs.map((v, b) => ((m >> b) & 1 ? -v : v)), value ? t : -t]);
+        }
+      }
+      const assertions = Array.from({ length: Math.floor(rand() * 5) }, () => {
+        const width = 1 + Math.floor(rand() * 3);
+        return Array.from({ length: width }, () => (1 + Math.floor(rand() * numVars)) * (rand() < 0.5 ? 1 : -1));
+      });
+      const truth = bruteForceCnf({ numVars, clauses: [...assertions, ...definitions] });
+      if (truth.count > 0n) nonzero++;
+      // Definitions apart, and inside the clause list (as the analysis passes them); always told apart.
+      const apart = countCnf(numVars, assertions.map((c) => [...c]), undefined, definitions.map((c) => [...c]), { dropUnusedDefinitions: 'always' });
+      const inside = definitions.map((c) => [...c]);
+      const mixed = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always' });
+      for (const count of [apart, mixed]) {
+        if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show({ numVars, clauses: assertions })} defs ${JSON.stringify(definitions)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(nonzero > 1_000, `${nonzero} with models`);
+  });
 });

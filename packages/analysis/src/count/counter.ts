@@ -4,6 +4,10 @@
 // the component's variables and active clauses, so that a component met again under another
 // assignment is not counted twice.
 //
+// Auxiliary variables (Tseitin, group counters) come with their definitions marked: a definition
+// that nothing active uses any more counts 1 for any inputs, so it is left out of the components
+// instead of tying together features whose constraint is already satisfied.
+//
 // The search runs on an explicit stack (a model with thousands of features would overflow the
 // call stack). Counts are BigInts: real models have far more than 2^53 configurations.
 //
@@ -14,6 +18,7 @@
 // solver (sat/solver.ts) uses it.
 
 import { Deadline } from '../deadline.ts';
+import { eliminationRanks } from './elimination.ts';
 
 const TRUE = 1;
 const FALSE = -1;
@@ -48,13 +53,43 @@ function buildCsr(size: number, keyOf: (i: number) => number, valueOf: (i: numbe
 }
 
 const MAX_CACHE_CHARS = 64 * 1024 * 1024;
+/**
+ * The decision is the variable of the component with the most occurrences in its active clauses
+ * plus RANK_WEIGHT * (its rank / numVars), or by rank alone (RANK_ONLY) when the elimination order
+ * is narrow (width at most WIDE) or was cut short by its budget. A narrow order is a good tree
+ * decomposition to follow (the CDL models: width about 30, counted in about 1 s by rank, time
+ * out by occurrences); a wide one is not (fm3.uvl: width 123, occurrences plus rank count it in
+ * about 20 s, rank alone takes minutes; 10 beats 3 and 30 there).
+ */
+const WIDE = 64;
+const RANK_WEIGHT = 10;
+const RANK_ONLY = 1e9;
+
+export interface CountOptions {
+  /** When unused definitions are left out: on a wide elimination order only (default), or always (tests). */
+  dropUnusedDefinitions?: 'wide' | 'always';
+}
 
 /**
  * The number of assignments of variables 1..numVars that satisfy every clause (DIMACS literals),
  * or null when the deadline passed first.
+ *
+ * `definitions` are clauses that define auxiliary variables: each defines its largest variable,
+ * and the clauses that define one variable must give it exactly one value for every assignment
+ * of the others (Tseitin definitions in both directions, counters). They count like any clause;
+ * knowing them lets the counter drop a definition whose variable nothing active uses any more
+ * (a constraint already satisfied): such a variable has one value whatever its inputs are, so
+ * its definition no longer ties those inputs into one component. A definition may be given in
+ * both lists (the same array object): it then counts once, at its place in `clauses`.
  */
-export function countCnf(numVars: number, clauses: number[][], deadline: Deadline = Deadline.none()): bigint | null {
-  const counter = new ComponentCounter(numVars, clauses, deadline);
+export function countCnf(
+  numVars: number,
+  clauses: number[][],
+  deadline: Deadline = Deadline.none(),
+  definitions: number[][] = [],
+  options: CountOptions = {},
+): bigint | null {
+  const counter = new ComponentCounter(numVars, clauses, definitions, deadline, options.dropUnusedDefinitions ?? 'wide');
   return counter.count();
 }
 
@@ -74,63 +109,102 @@ class ComponentCounter {
   private clauseStart!: Int32Array;
   private clauseLits!: Int32Array;
   private watches!: number[][];
-  // For component detection: per variable, its long clauses and its binary neighbours.
+  // For component detection: per variable, its long clauses and its binary neighbours (with the
+  // variable each binary clause defines, 0 for none).
   private occStart!: Int32Array;
   private occData!: Int32Array;
   private nbrStart!: Int32Array;
   private nbrData!: Int32Array;
+  private nbrDefines!: Int32Array;
+  /** The variable each long clause defines, 0 for none. */
+  private clauseDefines!: Int32Array;
+  /** Whether a variable has a definition. */
+  private readonly defined: Uint8Array;
 
   private readonly varStamp: Int32Array;
+  private readonly liveStamp: Int32Array;
   private readonly clauseStamp: Int32Array;
   private readonly varBuf: Int32Array;
   private readonly varOwner: Int32Array;
   private readonly clauseOwner: Int32Array;
   private stamp = 0;
 
-  /** Decision priority of each variable: its position in a min-degree elimination order. */
+  /** Position of each variable in a min-degree elimination order (the last eliminated is highest). */
   private readonly rank: Int32Array;
+  /** Whether definitions are told apart (on a wide order only, see the constructor). */
+  private readonly usesDefinitions: boolean;
+  /** What one step of rank is worth against one occurrence (see RANK_WEIGHT). */
+  private readonly rankWeight: number;
+  /** Occurrences of each variable in its component's active clauses, while components are found. */
+  private readonly score: Int32Array;
   private readonly cache = new Map<string, bigint>();
   private cacheChars = 0;
   private steps = 0;
 
-  constructor(numVars: number, input: number[][], deadline: Deadline) {
+  constructor(numVars: number, input: number[][], definitions: number[][], deadline: Deadline, dropUnused: 'wide' | 'always') {
     this.n = numVars;
     this.deadline = deadline;
     this.litVal = new Int8Array(2 * numVars + 2);
     this.trail = new Int32Array(numVars + 1);
     this.varStamp = new Int32Array(numVars + 1);
+    this.liveStamp = new Int32Array(numVars + 1);
     this.varBuf = new Int32Array(numVars + 1);
     this.varOwner = new Int32Array(numVars + 1);
+    this.defined = new Uint8Array(numVars + 1);
 
     const binaries: number[] = [];
+    const binDefines: number[] = [];
     const longs: number[][] = [];
+    const longDefines: number[] = [];
     const units: number[] = [];
-    for (const clause of input) {
+    const take = (clause: number[], isDefinition: boolean): void => {
       const set = new Set<number>();
       let tautology = false;
+      let top = 0;
       for (const d of clause) {
         if (!Number.isInteger(d) || d === 0 || Math.abs(d) > numVars) throw new RangeError(`not a literal of ${numVars} variables: ${d}`);
         const l = d > 0 ? d << 1 : ((-d) << 1) | 1;
         if (set.has(l ^ 1)) tautology = true;
         set.add(l);
+        top = Math.max(top, Math.abs(d));
       }
-      if (tautology) continue;
+      if (tautology) return;
       const lits = [...set];
+      const defines = isDefinition ? top : 0;
+      if (defines) this.defined[defines] = 1;
       if (lits.length === 0) this.contradiction = true;
       else if (lits.length === 1) units.push(lits[0]!);
-      else if (lits.length === 2) binaries.push(lits[0]!, lits[1]!);
-      else longs.push(lits);
+      else if (lits.length === 2) {
+        binaries.push(lits[0]!, lits[1]!);
+        binDefines.push(defines);
+      } else {
+        longs.push(lits);
+        longDefines.push(defines);
+      }
+    };
+    // A definition may also stand in `input` (the same array): it is taken once, where it stands,
+    // so that the clause order (and with it the elimination order's ties) is the caller's.
+    const definitionSet = new Set(definitions);
+    const inInput = new Set<number[]>();
+    for (const clause of input) {
+      const isDefinition = definitionSet.has(clause);
+      if (isDefinition) inInput.add(clause);
+      take(clause, isDefinition);
     }
+    for (const clause of definitions) if (!inInput.has(clause)) take(clause, true);
     this.clauseStamp = new Int32Array(longs.length);
     this.clauseOwner = new Int32Array(longs.length);
+    this.clauseDefines = Int32Array.from(longDefines);
 
     const nb = binaries.length / 2;
     const bin = buildCsr(2 * numVars + 2, (i) => (i < nb ? binaries[2 * i]! ^ 1 : binaries[2 * (i - nb) + 1]! ^ 1), (i) => (i < nb ? binaries[2 * i + 1]! : binaries[2 * (i - nb)]!), 2 * nb);
     this.binStart = bin.start;
     this.binData = bin.data;
-    const nbr = buildCsr(numVars + 1, (i) => (i < nb ? binaries[2 * i]! >> 1 : binaries[2 * (i - nb) + 1]! >> 1), (i) => (i < nb ? binaries[2 * i + 1]! >> 1 : binaries[2 * (i - nb)]! >> 1), 2 * nb);
+    const nbrKey = (i: number) => (i < nb ? binaries[2 * i]! >> 1 : binaries[2 * (i - nb) + 1]! >> 1);
+    const nbr = buildCsr(numVars + 1, nbrKey, (i) => (i < nb ? binaries[2 * i + 1]! >> 1 : binaries[2 * (i - nb)]! >> 1), 2 * nb);
     this.nbrStart = nbr.start;
     this.nbrData = nbr.data;
+    this.nbrDefines = buildCsr(numVars + 1, nbrKey, (i) => binDefines[i < nb ? i : i - nb]!, 2 * nb).data;
 
     this.clauseStart = new Int32Array(longs.length + 1);
     let total = 0;
@@ -157,7 +231,20 @@ class ComponentCounter {
     this.occStart = occ.start;
     this.occData = occ.data;
 
-    this.rank = eliminationRanks(numVars, binaries, longs);
+    const order = eliminationRanks(numVars, binaries, longs);
+    this.rank = order.rank;
+    const wide = order.width !== null && order.width > WIDE;
+    this.rankWeight = wide ? RANK_WEIGHT / numVars : RANK_ONLY;
+    // Dropping unused definitions pays on a wide order (fm3: 6.7 M decisions down to 1.05 M), but
+    // the liveness pass at every split costs more than it saves on a narrow one (a CDL model: 1.0 s
+    // to 4.5 s): there the definitions count as plain clauses.
+    this.usesDefinitions = wide || dropUnused === 'always';
+    if (!this.usesDefinitions) {
+      this.defined.fill(0);
+      this.clauseDefines.fill(0);
+      this.nbrDefines.fill(0);
+    }
+    this.score = new Int32Array(numVars + 1);
     for (const u of units) {
       const val = this.litVal[u];
       if (val === FALSE) this.contradiction = true;
@@ -238,48 +325,107 @@ class ComponentCounter {
     return true;
   }
 
+  private satisfied(c: number): boolean {
+    const litVal = this.litVal;
+    const lits = this.clauseLits;
+    for (let m = this.clauseStart[c]!, e = this.clauseStart[c + 1]!; m < e; m++) if (litVal[lits[m]!] === TRUE) return true;
+    return false;
+  }
+
   /**
-   * The connected components of the unassigned variables among `vars` (sorted), whose active
-   * clauses are among `clauses` (sorted). One-variable components are left out: they are free.
+   * Marks (liveStamp = stamp) the unassigned variables of `vars` that take part in the residual
+   * formula: every variable without a definition, and a defined one that an active clause other
+   * than its own definition uses. A clause of a definition is active while the variable it defines
+   * is assigned or live. A definition's inputs are smaller than the variable it defines, so going
+   * down from the largest variable settles every user before what it uses.
+   */
+  private markLive(vars: Int32Array, stamp: number): void {
+    const litVal = this.litVal;
+    const live = this.liveStamp;
+    if (!this.usesDefinitions) {
+      for (let i = 0; i < vars.length; i++) if (litVal[vars[i]! << 1] === 0) live[vars[i]!] = stamp;
+      return;
+    }
+    const defined = this.defined;
+    for (let i = vars.length - 1; i >= 0; i--) {
+      const v = vars[i]!;
+      if (litVal[v << 1] !== 0) continue;
+      if (!defined[v]) {
+        live[v] = stamp;
+        continue;
+      }
+      let used = false;
+      for (let k = this.nbrStart[v]!, end = this.nbrStart[v + 1]!; k < end && !used; k++) {
+        const d = this.nbrDefines[k]!;
+        if (d === v || litVal[this.nbrData[k]! << 1] !== 0) continue;
+        used = d === 0 || live[d] === stamp;
+      }
+      for (let k = this.occStart[v]!, end = this.occStart[v + 1]!; k < end && !used; k++) {
+        const c = this.occData[k]!;
+        const d = this.clauseDefines[c]!;
+        if (d === v) continue;
+        if (d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) continue;
+        used = !this.satisfied(c);
+      }
+      if (used) live[v] = stamp;
+    }
+  }
+
+  /**
+   * The connected components of the live unassigned variables among `vars` (sorted), whose
+   * active clauses are among `clauses` (sorted), and how many live variables are free (in no
+   * clause: each doubles the count). A variable that is not live has one value whatever the
+   * others are, so it counts once and belongs to no component.
    * The lists come out sorted without sorting: the parent's sorted lists are dealt out to the
    * components in order.
    */
-  private components(vars: Int32Array, clauses: Int32Array): Component[] {
+  private components(vars: Int32Array, clauses: Int32Array): { comps: Component[]; free: number } {
     const stamp = ++this.stamp;
+    this.markLive(vars, stamp);
     const litVal = this.litVal;
+    const live = this.liveStamp;
     const varStamp = this.varStamp;
     const clauseStamp = this.clauseStamp;
     const owner = this.varOwner;
     const clauseOwner = this.clauseOwner;
+    const clauseDefines = this.clauseDefines;
     const rank = this.rank;
     const nbrStart = this.nbrStart;
     const nbrData = this.nbrData;
+    const nbrDefines = this.nbrDefines;
     const occStart = this.occStart;
     const occData = this.occData;
     const clauseStart = this.clauseStart;
     const clauseLits = this.clauseLits;
     const queue = this.varBuf;
+    const score = this.score;
+    const rankWeight = this.rankWeight;
     const sizes: number[] = [];
     const clauseCounts: number[] = [];
     const best: number[] = [];
+    let free = 0;
     for (let i = 0; i < vars.length; i++) {
       const root = vars[i]!;
-      if (varStamp[root] === stamp || litVal[root << 1] !== 0) continue;
+      if (varStamp[root] === stamp || live[root] !== stamp) continue;
       const id = sizes.length;
       varStamp[root] = stamp;
       owner[root] = id;
+      score[root] = 0;
       let nv = 0;
       let nc = 0;
       queue[nv++] = root;
-      let top = root;
       for (let head = 0; head < nv; head++) {
         const u = queue[head]!;
-        if (rank[u]! > rank[top]!) top = u;
         for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
           const w = nbrData[k]!;
-          if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
+          if (live[w] !== stamp) continue;
+          const d = nbrDefines[k]!;
+          if (d !== 0 && live[d] !== stamp) continue;
+          score[u]++;
+          if (varStamp[w] !== stamp) {
             varStamp[w] = stamp;
             owner[w] = id;
+            score[w] = 0;
             queue[nv++] = w;
           }
         }
@@ -287,62 +433,66 @@ class ComponentCounter {
           const c = occData[k]!;
           if (clauseStamp[c] === stamp) continue;
           clauseStamp[c] = stamp;
-          const s = clauseStart[c]!;
-          const e = clauseStart[c + 1]!;
-          let satisfied = false;
-          for (let m = s; m < e; m++) {
-            if (litVal[clauseLits[m]!] === TRUE) {
-              satisfied = true;
-              break;
-            }
-          }
-          if (satisfied) {
+          const d = clauseDefines[c]!;
+          if ((d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) || this.satisfied(c)) {
             clauseOwner[c] = -1;
             continue;
           }
           clauseOwner[c] = id;
           nc++;
-          for (let m = s; m < e; m++) {
+          for (let m = clauseStart[c]!, e = clauseStart[c + 1]!; m < e; m++) {
             const w = clauseLits[m]! >> 1;
-            if (varStamp[w] !== stamp && litVal[w << 1] === 0) {
+            if (litVal[w << 1] !== 0) continue;
+            if (varStamp[w] !== stamp) {
               varStamp[w] = stamp;
               owner[w] = id;
+              score[w] = 1;
               queue[nv++] = w;
-            }
+            } else score[w]++;
           }
+        }
+      }
+      if (nv === 1) {
+        owner[root] = -1;
+        free++;
+        continue;
+      }
+      let top = root;
+      let topScore = -1;
+      for (let q = 0; q < nv; q++) {
+        const u = queue[q]!;
+        const sc = score[u]! + rankWeight * rank[u]!;
+        if (sc > topScore) {
+          topScore = sc;
+          top = u;
         }
       }
       sizes.push(nv);
       clauseCounts.push(nc);
       best.push(top);
     }
-    const varLists: (Int32Array | null)[] = sizes.map((n) => (n >= 2 ? new Int32Array(n) : null));
-    const clauseLists: (Int32Array | null)[] = sizes.map((n, id) => (n >= 2 ? new Int32Array(clauseCounts[id]!) : null));
+    const varLists = sizes.map((n) => new Int32Array(n));
+    const clauseLists = clauseCounts.map((n) => new Int32Array(n));
     const fillV = new Int32Array(sizes.length);
     const fillC = new Int32Array(sizes.length);
     for (let i = 0; i < vars.length; i++) {
       const v = vars[i]!;
       if (varStamp[v] !== stamp || litVal[v << 1] !== 0) continue;
       const id = owner[v]!;
-      const list = varLists[id];
-      if (list) list[fillV[id]!++] = v;
+      if (id >= 0) varLists[id]![fillV[id]!++] = v;
     }
     for (let i = 0; i < clauses.length; i++) {
       const c = clauses[i]!;
       if (clauseStamp[c] !== stamp) continue;
       const id = clauseOwner[c]!;
       if (id < 0) continue;
-      const list = clauseLists[id];
-      if (list) list[fillC[id]!++] = c;
+      clauseLists[id]![fillC[id]!++] = c;
     }
-    const out: Component[] = [];
+    const comps: Component[] = [];
     for (let id = 0; id < sizes.length; id++) {
-      const v = varLists[id];
-      if (!v) continue;
-      const cl = clauseLists[id]!;
-      out.push({ vars: v, clauses: cl, key: componentKey(v, cl), branchVar: best[id]! });
+      comps.push({ vars: varLists[id]!, clauses: clauseLists[id]!, key: componentKey(varLists[id]!, clauseLists[id]!), branchVar: best[id]! });
     }
-    return out;
+    return { comps, free };
   }
 
   private remember(key: string, value: bigint): void {
@@ -365,10 +515,7 @@ class ComponentCounter {
     for (let v = 1; v <= this.n; v++) all[v - 1] = v;
     const allClauses = new Int32Array(this.clauseStamp.length);
     for (let c = 0; c < allClauses.length; c++) allClauses[c] = c;
-    const comps = this.components(all, allClauses);
-    let inComps = 0;
-    for (const c of comps) inComps += c.vars.length;
-    const free = this.n - this.trailSize - inComps;
+    const { comps, free } = this.components(all, allClauses);
     let result = 1n << BigInt(free);
     for (const comp of comps) {
       const c = this.countComponent(comp);
@@ -428,12 +575,9 @@ class ComponentCounter {
         f.branch++;
         continue;
       }
-      const subs = this.components(f.comp.vars, f.comp.clauses);
-      let inSubs = 0;
-      for (const s of subs) inSubs += s.vars.length;
-      const free = f.comp.vars.length - (this.trailSize - f.trailStart) - inSubs;
+      const { comps, free } = this.components(f.comp.vars, f.comp.clauses);
       f.product = 1n << BigInt(free);
-      f.subs = subs;
+      f.subs = comps;
       f.sub = 0;
     }
     return childResult!;
@@ -465,83 +609,4 @@ function componentKey(vars: Int32Array, clauses: Int32Array): string {
   let key = '';
   for (let i = 0; i < codes.length; i += 8192) key += String.fromCharCode.apply(null, codes.slice(i, i + 8192));
   return key;
-}
-/**
- * Ranks variables by a min-degree elimination of the primal graph (variables adjacent when they
- * share a clause): the variable eliminated last ranks highest. Branching on high ranks first
- * decides the separators of a tree decomposition before what they separate, so components
- * split early and stay few (the idea behind tree-decomposition-guided counters). Fill-in is
- * capped: past the budget the remaining variables keep their order by degree.
- */
-function eliminationRanks(numVars: number, binaries: number[], longs: number[][]): Int32Array {
-  const adj: Set<number>[] = Array.from({ length: numVars + 1 }, () => new Set<number>());
-  const link = (a: number, b: number) => {
-    if (a === b) return;
-    adj[a]!.add(b);
-    adj[b]!.add(a);
-  };
-  for (let i = 0; i < binaries.length; i += 2) link(binaries[i]! >> 1, binaries[i + 1]! >> 1);
-  for (const c of longs) for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) link(c[i]! >> 1, c[j]! >> 1);
-  const rank = new Int32Array(numVars + 1);
-  const eliminated = new Uint8Array(numVars + 1);
-  // Binary heap of (degree, variable) with lazy deletion.
-  const heapDeg: number[] = [];
-  const heapVar: number[] = [];
-  const push = (d: number, v: number) => {
-    let i = heapDeg.length;
-    heapDeg.push(d);
-    heapVar.push(v);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (heapDeg[p]! <= d) break;
-      heapDeg[i] = heapDeg[p]!;
-      heapVar[i] = heapVar[p]!;
-      i = p;
-    }
-    heapDeg[i] = d;
-    heapVar[i] = v;
-  };
-  const pop = (): [number, number] => {
-    const d0 = heapDeg[0]!;
-    const v0 = heapVar[0]!;
-    const d = heapDeg.pop()!;
-    const v = heapVar.pop()!;
-    if (heapDeg.length > 0) {
-      let i = 0;
-      const n = heapDeg.length;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && heapDeg[c + 1]! < heapDeg[c]!) c++;
-        if (heapDeg[c]! >= d) break;
-        heapDeg[i] = heapDeg[c]!;
-        heapVar[i] = heapVar[c]!;
-        i = c;
-      }
-      heapDeg[i] = d;
-      heapVar[i] = v;
-    }
-    return [d0, v0];
-  };
-  for (let v = 1; v <= numVars; v++) push(adj[v]!.size, v);
-  let fillBudget = 4_000_000;
-  let position = 0;
-  while (heapDeg.length > 0) {
-    const [d, v] = pop();
-    if (eliminated[v] || d !== adj[v]!.size) {
-      if (!eliminated[v]) push(adj[v]!.size, v);
-      continue;
-    }
-    eliminated[v] = 1;
-    rank[v] = ++position;
-    const nbrs = [...adj[v]!];
-    for (const u of nbrs) adj[u]!.delete(v);
-    if (fillBudget > 0) {
-      fillBudget -= nbrs.length * nbrs.length;
-      for (let i = 0; i < nbrs.length; i++) for (let j = i + 1; j < nbrs.length; j++) link(nbrs[i]!, nbrs[j]!);
-    }
-    for (const u of nbrs) push(adj[u]!.size, u);
-    adj[v]!.clear();
-  }
-  return rank;
 }
