@@ -21,8 +21,8 @@ describe('reusable pages', () => {
     assert.equal(withoutIndentation(html), '<div>\n<p>one\ntwo</p>\n<pre>\n\tkept = {\n\t  x }\n</pre>\n<textarea>\n  kept</textarea>\n<script type="application/ld+json">\n  {"a": 1}</script>\n</div>');
   });
 
-  it('keeps at most its limit of pages, the least recently used leaving first', () => {
-    const cache = new ReusablePageCache(2);
+  it('keeps at most its limit of pages: a page in use stays, one unused for longest leaves', () => {
+    const cache = new ReusablePageCache(4);
     const page = cutAtMarkers('x');
     cache.set('a', page);
     cache.set('b', page);
@@ -31,5 +31,9 @@ describe('reusable pages', () => {
     assert.equal(cache.get('b'), undefined);
     assert.ok(cache.get('a'));
     assert.ok(cache.get('c'));
+    for (const key of ['d', 'e', 'f', 'g', 'h']) cache.set(key, page);
+    const kept = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].filter((key) => cache.get(key) !== undefined);
+    assert.ok(kept.length <= 4, kept.join());
+    assert.ok(kept.includes('h'), 'the newest page is kept');
   });
 });

@@ -11,6 +11,7 @@ import { humanSize } from '../../core/http/filters.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation, type DbOrTrx } from '../../core/db/connect.ts';
 import { groupCommit } from '../../core/db/group-commit.ts';
+import { LruMap } from '../../core/lru-map.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './dataset.repository.ts';
 import type { ObjectPlacement } from '../../core/storage/index.ts';
@@ -118,17 +119,15 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
    * visitor's view need not reach the database. Records are never removed while their dataset
    * exists, and dataset ids are not reused, so a kept key never hides a record that is missing.
    */
-  const knownRecords = new Set<string>();
+  const knownRecords = new LruMap<string, true>(100_000);
   // Many first visits at once share their commits (core/db/group-commit.ts).
   const insertRecord = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
-  const KNOWN_RECORDS_KEPT = 100_000;
 
   async function recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
     const key = `${table}\n${datasetId}\n${userId ?? 0}\n${cookie}`;
     if (knownRecords.has(key)) return false;
     const added = await insertRecord({ table, values: { datasetId, userId, cookie, date: nowIso() } });
-    knownRecords.add(key);
-    if (knownRecords.size > KNOWN_RECORDS_KEPT) knownRecords.delete(knownRecords.values().next().value!);
+    knownRecords.set(key, true);
     return added;
   }
 
