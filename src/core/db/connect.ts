@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
+import { LruMap } from '../lru-map.ts';
 import pg from 'pg';
 import { createPool } from 'mysql2';
 import type { Database } from './database.ts';
@@ -32,21 +33,18 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Makes `prepare` answer the statement already prepared for the same SQL text (least recently
- * used first out). Safe with Kysely's SQLite driver: it runs one query at a time on its single
- * connection and runs each statement to completion (no query of the hub streams rows).
+ * used first out, core/lru-map.ts). Safe with Kysely's SQLite driver: it runs one query at a time
+ * on its single connection and runs each statement to completion (no query of the hub streams rows).
  */
 function cacheStatements(database: SQLite.Database): void {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LruMap<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   const prepare = database.prepare.bind(database);
   database.prepare = ((source: string) => {
     let statement = cache.get(source);
-    if (statement) {
-      cache.delete(source);
-    } else {
+    if (statement === undefined) {
       statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
     }
-    cache.set(source, statement);
     return statement;
   }) as typeof database.prepare;
 }
