@@ -33,11 +33,6 @@ export interface TestServerOptions {
   workingDir?: string;
   /** Called with the SQL of every query the hub runs. */
   onQuery?: (sql: string) => void;
-  /**
-   * The file store: 'folder' (the uploads folder) or 's3' (a fresh bucket on a test S3 server
-   * started for this server). Default: 's3' when TEST_STORAGE=s3 (the second pass of `npm test`).
-   */
-  storage?: 'folder' | 's3';
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -46,7 +41,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     : await createTestDatabase(options.databaseBaseUrl ?? 'sqlite:');
   const ownsWorkingDir = !options.workingDir;
   const workingDir = options.workingDir ?? mkdtempSync(join(tmpdir(), 'hub-work-'));
-  const wantsS3 = (options.storage ?? (testStorageIsS3() ? 's3' : 'folder')) === 's3' && options.env?.STORAGE_URL === undefined;
+  // With TEST_STORAGE=s3 (the second pass of `npm test`) each server gets a fresh bucket on its own
+  // test S3 server, unless the test names a store itself.
+  const wantsS3 = testStorageIsS3() && options.env?.STORAGE_URL === undefined;
   const s3: TestS3 | undefined = wantsS3 ? await startS3() : undefined;
   const config = loadConfig({
     WORKING_DIR: workingDir,

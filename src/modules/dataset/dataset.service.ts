@@ -192,7 +192,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   }
 
   async function checkStaged(file: StagedFile): Promise<StagedCheck> {
-    const result = checkModelText((await staging.read(file)).toString('utf8'));
+    const result = checkModelText((await readStored(file.key)).toString('utf8'));
     return { filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings };
   }
 
@@ -265,13 +265,14 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     }
   }
 
-  /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
+  /** The bytes of a stored object (a staged, claimed or dataset file). */
   async function readStored(key: string): Promise<Buffer> {
     const content = await ctx.store.get(key);
     if (!content) throw new Error(`${key} is missing from the file store`);
     return streamBytes(content.body);
   }
 
+  /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
   async function prepare(input: FeatureModelInput, origin: ModelOrigin, name: string) {
     const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(origin.key);
     const check = checkModelText(bytes.toString('utf8'));

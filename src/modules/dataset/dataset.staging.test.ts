@@ -1,7 +1,7 @@
 // Staging over HTTP (decisions section 4): POST /dataset/file/upload and POST /dataset/file/delete.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
@@ -43,6 +43,10 @@ for (const dialect of testDialects()) {
       assert.equal(typeof res.json.message, 'string');
       assert.deepEqual(await listing(userId), ['phone.uvl'], 'no temporary file is left behind');
       assert.equal(await storedText(server, `${folder(userId)}phone.uvl`), VALID_UVL);
+      // Decisions section 7 names the folder on disk: on the uploads folder the key is that path.
+      if (server.hub.ctx.store.kind === 'local') {
+        assert.equal(readFileSync(join(server.workingDir, 'uploads', 'temp', String(userId), 'phone.uvl'), 'utf8'), VALID_UVL);
+      }
     });
 
     it('stages an invalid model too, answering valid false with errors carrying line and column', async () => {

@@ -5,6 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
@@ -174,6 +176,10 @@ for (const dialect of testDialects()) {
       const folder = folderOf(server, userId, id);
       assert.deepEqual(await storedEntries(server, folder), ['phone (1).uvl', 'phone.uvl'], 'final names only, no temporary copies');
       assert.equal(await storedText(server, `${folder}phone (1).uvl`), SECOND_UVL);
+      // On the uploads folder the keys are the layout of the original: user_<id>/dataset_<id>/<name>.
+      if (server.hub.ctx.store.kind === 'local') {
+        assert.equal(readFileSync(join(server.workingDir, 'uploads', `user_${userId}`, `dataset_${id}`, 'phone (1).uvl'), 'utf8'), SECOND_UVL);
+      }
       assert.deepEqual(await stagingListing(userId), [], 'the staged files are gone');
       assert.ok(saved.includes(id), 'dataset.saved was emitted');
       const page = await client.get(`/doi/10.1234/fakenodo.${id}/`);
@@ -256,6 +262,21 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await storedEntries(server, folderOf(server, userId, datasetId)), ['first.uvl', 'second.uvl']);
       assert.equal(await storedText(server, `${folderOf(server, userId, datasetId)}second.uvl`), SECOND_UVL);
       assert.deepEqual(await stagingListing(userId), [], 'the files left the staging area, and no claim is left behind');
+    });
+
+    it('a claim row left by a crash blocks its files for an hour, not longer', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'held.uvl', VALID_UVL);
+      const row = (claimedAt: Date) => ({ folder: `temp/${userId}/`, name: 'held.uvl', claim_id: 'crashed-upload', claimed_at: claimedAt.toISOString() });
+      await server.hub.db.insertInto('staged_claim').values(row(new Date(Date.now() - 5 * 60 * 1000))).execute();
+      const blocked = await client.post('/dataset/upload', { form: uploadForm(['held.uvl']) });
+      assert.equal(blocked.status, 400, 'a recent claim still holds the file');
+      assert.match(blocked.json.errors['feature_models-0-uvl_filename'][0], /held\.uvl is not in your staging area/);
+      await server.hub.db.updateTable('staged_claim').set({ claimed_at: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString() })
+        .where('claim_id', '=', 'crashed-upload').execute();
+      const saved = await client.post('/dataset/upload', { form: uploadForm(['held.uvl']) });
+      assert.equal(saved.status, 200, saved.text.slice(0, 300));
+      assert.equal((await server.hub.db.selectFrom('staged_claim').select('name').where('folder', '=', `temp/${userId}/`).execute()).length, 0, 'no claim row is left');
     });
 
     it('puts the claimed files back when the submit is refused for a syntax error', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { buffer, text } from 'node:stream/consumers';
+import { text } from 'node:stream/consumers';
 import { hasControlCharacters } from '../../core/http/forms.ts';
 import type { FileStore, StoredObject } from '../../core/storage/index.ts';
 
@@ -114,10 +114,10 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
     return isStagedName(name) ? folderOf(userId) + name : undefined;
   }
 
-  /** The staged files directly in the folder (not claims or writes in progress). */
-  async function stagedObjects(userId: number): Promise<(StoredObject & { name: string })[]> {
+  /** The staged files directly in the folder (not claims or writes in progress), from a listing of it or a new one. */
+  async function stagedObjects(userId: number, listing?: StoredObject[]): Promise<(StoredObject & { name: string })[]> {
     const folder = folderOf(userId);
-    return (await store.list(folder))
+    return (listing ?? await store.list(folder))
       .map((o) => ({ ...o, name: o.key.slice(folder.length) }))
       .filter((o) => !o.name.includes('/') && !o.name.startsWith('.'));
   }
@@ -167,18 +167,22 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
   }
 
   /**
-   * Claims left by a process that stopped in the middle of an upload: their files go back. The
-   * date is read from the object (S3 cannot date a folder, nor back-date an object).
+   * Claims left by a process that stopped in the middle of an upload, found in a listing of the
+   * folder: their files go back. The date is read from the object (S3 cannot date a folder, nor
+   * back-date an object). Answers whether any claim was released (the listing is then out of date).
    */
-  async function recoverStale(userId: number): Promise<void> {
+  async function recoverStale(userId: number, listing: StoredObject[]): Promise<boolean> {
     const folder = folderOf(userId);
-    for (const object of await store.list(folder)) {
+    let released = false;
+    for (const object of listing) {
       const rest = object.key.slice(folder.length);
       if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
       if (await isStale(object.key).catch(() => false)) {
         await releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+        released = true;
       }
     }
+    return released;
   }
 
   /** Moves one staged file into the claim folder, or answers false when it is gone. */
@@ -217,7 +221,6 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
 
   return {
     folderOf,
-    keyOf,
 
     /**
      * Takes the named staged files out of the staging area for one upload, all or none: the
@@ -297,20 +300,6 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
       await store.delete(key);
     },
 
-    /** The staged file, or undefined when it does not exist (or the name is not a plain name). */
-    async find(userId: number, name: string): Promise<StagedFile | undefined> {
-      const key = keyOf(userId, name);
-      const found = key && (await store.stat(key));
-      return found ? { name, key: found.key, size: found.size } : undefined;
-    },
-
-    /** The bytes of a staged (or claimed) file. */
-    async read(file: StagedFile): Promise<Buffer> {
-      const content = await store.get(file.key);
-      if (!content) throw new StagingError('not_found', 'No staged file with this name.');
-      return buffer(content.body);
-    },
-
     /**
      * Copies stored files (a published version's) into the user's staging area for a new version,
      * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
@@ -335,8 +324,9 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
 
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
     async list(userId: number): Promise<StagedFile[]> {
-      await recoverStale(userId);
-      const files = (await stagedObjects(userId)).filter((o) => /\.uvl$/i.test(o.name));
+      const listing = await store.list(folderOf(userId));
+      const released = await recoverStale(userId, listing);
+      const files = (await stagedObjects(userId, released ? undefined : listing)).filter((o) => /\.uvl$/i.test(o.name));
       return files
         .sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || a.name.localeCompare(b.name))
         .map((o) => ({ name: o.name, key: o.key, size: o.size }));
