@@ -79,8 +79,11 @@ describe('auth and profile in Chromium', { skip }, () => {
       assert.ok(await page.isVisible('.navbar-toggler'), 'the toggler shows on a phone');
       assert.equal(await page.isVisible('#user-menu'), false, 'the menu is collapsed');
       await page.click('.navbar-toggler');
-      await page.waitForSelector('#user-menu', { state: 'visible' });
+      // Bootstrap sets `.show` once the collapse transition has ended; a tap on the menu during
+      // the transition can be lost on a loaded machine, and a person waits for the menu to open.
+      await page.waitForSelector('.navbar-collapse.show:not(.collapsing)', { state: 'visible' });
       await page.click('#user-menu');
+      await page.waitForSelector('#user-menu[aria-expanded="true"]');
       await page.waitForSelector('text=Log out', { state: 'visible' });
     }
     assert.deepEqual(errors, [], 'no script errors or CSP violations in the console');
