@@ -25,6 +25,7 @@ import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 import { AssetTable } from './http/assets.ts';
 import { LruMap } from './lru-map.ts';
+import { lazyChildLogger } from './http/lazy-logger.ts';
 import { cutAtMarkers, ReusablePageCache, slotMarker, type ReusablePage } from './http/reusable-page.ts';
 
 export interface BuildOptions {
@@ -49,6 +50,14 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 /** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
 const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
 
+/**
+ * A session cookie `secure` value that @fastify/session does not read as "HTTPS only, else
+ * withhold the cookie" (it compares with `true`), and that the cookie serializer, which tests for
+ * a truthy value, writes as the Secure attribute. The production test of the session cookie
+ * (auth.routes.test.ts) fails if either library changes that.
+ */
+const SECURE_OVER_ANY_CONNECTION = 'always' as unknown as boolean;
+
 const processRequestIds = randomUUID().slice(0, 24);
 let requestCounter = 0;
 
@@ -67,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
       ? req.headers['x-request-id'] : `${processRequestIds}${(requestCounter++).toString(16).padStart(12, '0')}`),
     requestIdHeader: false,
+    childLoggerFactory: lazyChildLogger,
     // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
     bodyLimit: 2 * 1024 * 1024,
@@ -102,6 +112,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     hsts: config.env === 'production',
     crossOriginEmbedderPolicy: false,
+    // Three of helmet's defaults speak to software no visitor runs any more: Internet Explorer 8's
+    // download prompt, Flash's cross-domain policies, and the XSS auditor that browsers removed
+    // (helmet sends that one only to switch it off). Each costs every answer a header line.
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
   });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(securityHeaders);
@@ -138,6 +154,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (dot > 0) sessionStore.forgetHint(cookie!.slice(0, dot));
     done();
   });
+  if (config.env === 'production') {
+    // Decisions section 3: the session cookie is Secure in production. Like Flask's
+    // SESSION_COOKIE_SECURE, it is always sent with the flag and the browser enforces it. The
+    // plugin sends no cookie at all over plain HTTP when `secure` is `true`, so that a login could
+    // never work there; given this marker it writes the flag and still sends the cookie. Registered
+    // before the plugin so that it runs before the plugin saves the session, on the session the
+    // request ends with (a login replaces it).
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      const cookie = (request.session as Partial<import('fastify').Session> | null | undefined)?.cookie;
+      if (cookie) cookie.secure = SECURE_OVER_ANY_CONNECTION;
+      done(null, payload);
+    });
+  }
   await app.register(fastifySession, {
     // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
     secret: new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex')),
@@ -149,27 +178,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      // Production marks the cookie Secure in the hook below rather than here: given `secure`, the
-      // plugin silently sends no cookie at all over plain HTTP, so a login could never work there.
+      // Production marks every session's cookie Secure in the onRequest hook below, restored
+      // sessions included (SECURE_OVER_ANY_CONNECTION).
       secure: false,
       // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
       maxAge: ANONYMOUS_SESSION_MS,
     },
   });
-  if (config.env === 'production') {
-    // Decisions section 3: the session cookie is Secure in production. Like Flask's
-    // SESSION_COOKIE_SECURE, it is always sent with the flag and the browser enforces it.
-    app.addHook('onSend', async (_request, reply, payload) => {
-      const header = reply.getHeader('set-cookie');
-      if (header === undefined) return payload;
-      const cookies = (Array.isArray(header) ? header : [String(header)]).map((c) =>
-        (c.startsWith('session=') && !/;\s*secure\b/i.test(c) ? `${c}; Secure` : c));
-      // Fastify appends to set-cookie: the old values are removed first.
-      reply.removeHeader('set-cookie');
-      reply.header('set-cookie', cookies);
-      return payload;
-    });
-  }
   // After the plugin has saved the session: the hint follows whether a row is left.
   app.addHook('onSend', (request, reply, payload, done) => {
     const write = sessionStore.writeOf(request.session);
@@ -185,7 +200,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A new session gets the CSRF secret derived from its id, so that it needs no row while it holds nothing else.
   app.addHook('onRequest', (request, _reply, done) => {
     const session = request.session;
-    if (session?.sessionId) sessionStore.deriveCsrfSecret(session, request.cookies.session !== session.encryptedSessionId);
+    if (session?.sessionId) {
+      sessionStore.deriveCsrfSecret(session, request.cookies.session !== session.encryptedSessionId);
+    }
     done();
   });
   await app.register(fastifyCsrf, {

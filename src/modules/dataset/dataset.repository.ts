@@ -1,5 +1,6 @@
 // Queries on the dataset module's own tables: data_set, ds_meta_data, ds_metrics,
 // the dataset authors, the dataset view/download records and doi_mapping.
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import { compiledOnce, inChunks, insertAndGetId, insertUnlessDuplicateQuery, isUniqueViolation } from '../../core/db/connect.ts';
 
@@ -91,14 +92,12 @@ const doiPageStateQuery = compiledOnce((db: DbOrTrx, doi: string, mappedDoi: str
   db.selectFrom('ds_meta_data as md').innerJoin('data_set as ds', 'ds.ds_meta_data_id', 'md.id')
     .select(['ds.id', 'ds.revision', 'ds.view_count', 'ds.download_count', 'md.dataset_doi'])
     .select((eb) => eb.selectFrom('doi_mapping').select('dataset_doi_new').where('dataset_doi_old', '=', mappedDoi).as('moved_to'))
+    // One number for the whole version family, changed by any write of any version and by a
+    // version added or removed: sum(revision) * 2^20 + count (a family never nears 2^20 versions).
     .select((eb) => eb.selectFrom('data_set as v')
-      .select((v) => v.fn.countAll().as('n'))
+      .select((v) => sql<number>`sum(${v.ref('v.revision')}) * 1048576 + count(*)`.as('n'))
       .where((v) => v.or([v('v.id', '=', v.fn.coalesce('ds.concept_id', 'ds.id')), v('v.concept_id', '=', v.fn.coalesce('ds.concept_id', 'ds.id'))]))
-      .as('versions'))
-    .select((eb) => eb.selectFrom('data_set as v')
-      .select((v) => v.fn.sum('v.revision').as('r'))
-      .where((v) => v.or([v('v.id', '=', v.fn.coalesce('ds.concept_id', 'ds.id')), v('v.concept_id', '=', v.fn.coalesce('ds.concept_id', 'ds.id'))]))
-      .as('versions_revision'))
+      .as('family'))
     .where('md.dataset_doi', '=', doi));
 
 export interface DoiPageState {
@@ -118,7 +117,7 @@ export async function doiPageState(db: DbOrTrx, doi: string): Promise<DoiPageSta
     id: Number(row.id),
     doi: row.dataset_doi,
     movedTo: row.moved_to ?? null,
-    stamp: `${Number(row.revision)}.${Number(row.versions)}.${Number(row.versions_revision)}`,
+    stamp: `${Number(row.revision)}.${Number(row.family)}`,
     views: Number(row.view_count),
     downloads: Number(row.download_count),
   };
