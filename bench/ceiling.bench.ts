@@ -21,6 +21,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Each page measured this many times (bare, hub, bare each); with more than one, the median share is printed too. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+/** Only the pages whose label matches this regular expression (case-insensitive), e.g. BENCH_PAGES='first visit'. */
+const PAGES = new RegExp(process.env.BENCH_PAGES ?? '', 'i');
 
 /** What the bare server runs: the smallest useful answer, a short HTML page. */
 const BARE_SERVER = `
@@ -128,7 +130,7 @@ async function run(name: string, databaseUrl: string, only?: (p: Page) => boolea
   const bare = await startBare();
   const hub = await startHub(databaseUrl);
   try {
-    const pages = (await pagesOf(hub.base)).filter(only ?? (() => true));
+    const pages = (await pagesOf(hub.base)).filter((p) => PAGES.test(p.label) && (only ?? (() => true))(p));
     console.log(`\n== hub on ${name}: ${DURATION} s per measurement, ${CONNECTIONS} connections`);
     console.log(`${'page'.padEnd(46)} ${'bare'.padStart(8)} ${'hub'.padStart(8)} ${'bare'.padStart(8)}   share`);
     for (const page of pages) {
