@@ -317,17 +317,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   // Guards, in the order of decisions section 3: the login redirect comes before the CSRF check.
-  app.addHook('preHandler', async (request, reply) => {
+  // Callback style: a page read passes with no promise made (only a CSRF check waits).
+  app.addHook('preHandler', (request, reply, done) => {
     // An unknown path changes nothing and must answer 404, not a CSRF refusal (e.g. /webhook/deploy where webhook is off).
-    if (request.is404) return;
+    if (request.is404) return done();
     const routeConfig = request.routeOptions.config;
     if (routeConfig.loginRequired && !request.user) {
       // Extensions section 5: the login returns to the page asked for. Only a page (GET) is
       // returned to; a refused form post goes to the plain login.
       const page = request.method === 'GET' || request.method === 'HEAD';
-      return reply.redirect(page ? `/login?next=${encodeURIComponent(request.url)}` : '/login');
+      // A hook that answers does not go on to the handler (done is not called).
+      reply.redirect(page ? `/login?next=${encodeURIComponent(request.url)}` : '/login');
+      return;
     }
-    if (routeConfig.anonymousOnly && request.user) return reply.redirect('/');
+    if (routeConfig.anonymousOnly && request.user) {
+      reply.redirect('/');
+      return;
+    }
     const method = request.method;
     // A request authenticated by a personal access token carries no session, so no CSRF token (extensions section 3).
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false && !request.user?.token) {
@@ -335,10 +341,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (routeConfig.csrfInMultipart && header === undefined && request.isMultipart()) {
         // The token is a field of the body, which only the handler reads: it calls request.checkCsrf.
         request.csrfPending = true;
-        return;
+        return done();
       }
-      await verifyCsrf(request);
+      verifyCsrf(request).then(() => done(), done);
+      return;
     }
+    done();
   });
 
   // Before any route registers: an error handler applies to the routes registered after it.

@@ -30,16 +30,21 @@ export function countOnSuccess(request: FastifyRequest, record: Recorder): void 
 }
 
 export function recordWhenBuilt(cookieName: string): onSendHookHandler {
-  return async function onSend(request, reply, payload) {
+  // Callback style: the answers with nothing to record pass without a promise made.
+  return function onSend(request, reply, payload, done) {
     const record = pending.get(request);
-    if (!record || reply.statusCode !== 200 || request.method !== 'GET') return payload;
+    if (!record || reply.statusCode !== 200 || request.method !== 'GET') return done(null, payload);
     pending.delete(request);
+    let written: Promise<unknown>;
     try {
-      await record(trackingCookie(request, reply, cookieName));
+      written = record(trackingCookie(request, reply, cookieName));
     } catch (error) {
+      written = Promise.reject(error);
+    }
+    written.then(() => done(null, payload), (error: unknown) => {
       // A failed count must not cost the visitor the page or the file.
       request.log.error({ err: error }, `could not record (${cookieName})`);
-    }
-    return payload;
+      done(null, payload);
+    });
   };
 }

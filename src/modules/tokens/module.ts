@@ -12,25 +12,34 @@ export const tokensModule = defineModule({
   setup: (app, ctx) => {
     // preParsing runs after every onRequest hook, so the token wins over a session cookie
     // sent along (auth resolves the session in onRequest), whatever the module order.
-    app.addHook('preParsing', async (request) => {
+    // Callback style, like the other hooks every request passes: only API requests with an
+    // Authorization header do any work here.
+    app.addHook('preParsing', (request, _reply, payload, done) => {
       const header = request.headers.authorization;
       // Only the API takes tokens: elsewhere an Authorization header is not ours (the deploy webhook has its own).
-      if (header === undefined || !isApi(request.url)) return;
+      if (header === undefined || !isApi(request.url)) return done(null, payload);
+      authenticate(header).then((user) => {
+        request.user = user;
+        done(null, payload);
+      }, (error: Error) => done(error));
+    });
+    const authenticate = async (header: string) => {
       const match = /^Bearer +(\S+) *$/.exec(header);
       if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
       const found = await ctx.services.tokens.authenticate(match[1]!);
       const user = await ctx.services.auth.getUser(found.userId);
       if (!user) throw unauthorized('The token is not valid.', { message: 'The token is not valid.' });
-      request.user = { id: user.id, email: user.email, displayName: user.email, token: { id: found.tokenId, scopes: found.scopes } };
-    });
+      return { id: user.id, email: user.email, displayName: user.email, token: { id: found.tokenId, scopes: found.scopes } };
+    };
     // Extensions section 3: any state change needs the write scope (403 otherwise).
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
       const token = request.user?.token;
-      if (!token || request.is404) return;
+      if (!token || request.is404) return done();
       const reads = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || request.routeOptions.config.readOnly === true;
       if (!reads && !token.scopes.includes('write')) {
-        throw forbidden('The token has no write scope.', { message: 'This token has only the read scope: changes need a token with the write scope.' });
+        return done(forbidden('The token has no write scope.', { message: 'This token has only the read scope: changes need a token with the write scope.' }));
       }
+      done();
     });
   },
   routes: tokensRoutes,
