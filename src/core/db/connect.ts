@@ -36,7 +36,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * used first out, core/lru-map.ts). Safe with Kysely's SQLite driver: it runs one query at a time
  * on its single connection and runs each statement to completion (no query of the hub streams rows).
  */
-function cacheStatements(database: SQLite.Database): void {
+function cacheStatements(database: SQLite.Database, onWrite: () => void): void {
   const cache = new LruMap<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   const prepare = database.prepare.bind(database);
   database.prepare = ((source: string) => {
@@ -45,8 +45,44 @@ function cacheStatements(database: SQLite.Database): void {
       statement = prepare(source);
       cache.set(source, statement);
     }
+    // Kysely prepares each query right before running it: a statement that may write is counted here.
+    if (!statement.readonly) onWrite();
     return statement;
   }) as typeof database.prepare;
+}
+
+/**
+ * A number that changes whenever the SQLite database may have changed: a statement that can
+ * write was run on this connection, or another connection (another instance, the CLI) committed
+ * (PRAGMA data_version). Read before a query, it tells a cache kept beside that query's result
+ * whether the result is still current. Only SQLite answers it this cheaply.
+ */
+function sqliteChangeStamp(database: SQLite.Database): { stamp: () => number; wrote: () => void } {
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  let generation = 0;
+  let seenVersion = dataVersion.get() as number;
+  return {
+    wrote: () => { generation++; },
+    stamp: () => {
+      const version = dataVersion.get() as number;
+      if (version !== seenVersion) {
+        seenVersion = version;
+        generation++;
+      }
+      return generation;
+    },
+  };
+}
+
+const changeStamps = new WeakMap<object, () => number>();
+
+/**
+ * The database's change stamp (sqliteChangeStamp) when it has one: equal stamps read before two
+ * queries mean nothing was written in between. `undefined` on PostgreSQL and MariaDB, where only
+ * a query can tell.
+ */
+export function changeStamp(db: Db): number | undefined {
+  return changeStamps.get(db)?.();
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Db {
@@ -60,8 +96,11 @@ export function connect(url: string, options: ConnectOptions = {}): Db {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    cacheStatements(database);
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
+    const changes = sqliteChangeStamp(database);
+    cacheStatements(database, changes.wrote);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
+    changeStamps.set(db, changes.stamp);
+    return db;
   }
   if (dialect === 'postgres') {
     // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().

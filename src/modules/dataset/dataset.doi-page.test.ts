@@ -64,6 +64,15 @@ for (const dialect of testDialects()) {
       assert.equal(accepted.status, 200);
     });
 
+    it('shows a view counted by one instance on the other\'s page at once', async () => {
+      const { doi } = await published('Counted elsewhere');
+      const there = new TestClient(other.baseUrl);
+      assert.equal(viewCount((await there.get(`/doi/${doi}/`)).text), 0);
+      assert.equal(viewCount((await there.get(`/doi/${doi}/`)).text), 1, 'the other instance keeps its page and state');
+      await new TestClient(server.baseUrl).get(`/doi/${doi}/`);
+      assert.equal(viewCount((await there.get(`/doi/${doi}/`)).text), 2, 'a view written by another connection shows at once');
+    });
+
     it('shows an edit at once, on this instance and on another one', async () => {
       const owner = await published('Before the edit');
       const visitor = new TestClient(server.baseUrl);

@@ -9,7 +9,7 @@ import type { FieldErrors } from '../../core/http/forms.ts';
 import { notFound } from '../../core/http/errors.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { isUniqueViolation, type DbOrTrx } from '../../core/db/connect.ts';
+import { changeStamp, isUniqueViolation, type DbOrTrx } from '../../core/db/connect.ts';
 import { groupCommit } from '../../core/db/group-commit.ts';
 import { LruMap } from '../../core/lru-map.ts';
 import type { ModuleContext } from '../../core/modules.ts';
@@ -120,6 +120,13 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
    * exists, and dataset ids are not reused, so a kept key never hides a record that is missing.
    */
   const knownRecords = new LruMap<string, true>(100_000);
+
+  /**
+   * DOI page states read while the database's change stamp (core/db/connect.ts) had the value
+   * kept with them: while it has not moved, nothing was written anywhere, so the state (views
+   * and downloads included) is the same and the query is skipped. Only SQLite has such a stamp.
+   */
+  const pageStates = new LruMap<string, { stamp: number; state: repo.DoiPageState | undefined }>(2000);
   // Many first visits at once share their commits (core/db/group-commit.ts).
   const insertRecord = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
 
@@ -531,8 +538,15 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     /** What tells whether a kept DOI page is current (dataset.doi-page.ts). */
-    async doiPageState(doi: string): Promise<repo.DoiPageState | undefined> {
-      return repo.doiPageState(db, doi);
+    async doiPageState(doi: string): Promise<Readonly<repo.DoiPageState> | undefined> {
+      // Read before the query: a write after this moment moves the stamp and outdates what is kept.
+      const stamp = changeStamp(db);
+      if (stamp === undefined) return repo.doiPageState(db, doi);
+      const kept = pageStates.get(doi);
+      if (kept !== undefined && kept.stamp === stamp) return kept.state;
+      const state = await repo.doiPageState(db, doi);
+      pageStates.set(doi, { stamp, state });
+      return state;
     },
 
     // ---- landing page (decisions section 3) -----------------------------------------------------

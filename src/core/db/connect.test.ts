@@ -1,0 +1,57 @@
+// The SQLite change stamp (connect.ts): caches beside a query's result trust it to move whenever
+// anything was written, by this connection or by another one on the same file.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { changeStamp, connect, type Db } from './connect.ts';
+
+describe('SQLite change stamp', () => {
+  let dir: string;
+  let db: Db;
+  let other: Db;
+  const raw = (d: Db) => d as unknown as Kysely<any>;
+  const stamp = (d: Db) => {
+    const value = changeStamp(d);
+    assert.equal(typeof value, 'number');
+    return value!;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hub-stamp-'));
+    db = connect(`sqlite:${join(dir, 'hub.sqlite')}`);
+    other = connect(`sqlite:${join(dir, 'hub.sqlite')}`);
+    await raw(db).schema.createTable('kept').addColumn('n', 'integer').execute();
+    await raw(db).insertInto('kept').values({ n: 1 }).execute();
+  });
+  after(async () => {
+    await db?.destroy();
+    await other?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stays put while only reads run', async () => {
+    const before = stamp(db);
+    await raw(db).selectFrom('kept').selectAll().execute();
+    await sql`select count(*) from kept`.execute(db);
+    assert.equal(stamp(db), before);
+  });
+
+  it('moves on a write of this connection, a trigger-free update and an insert alike', async () => {
+    let before = stamp(db);
+    await raw(db).updateTable('kept').set({ n: 2 }).execute();
+    assert.notEqual(stamp(db), before);
+    before = stamp(db);
+    await raw(db).insertInto('kept').values({ n: 3 }).execute();
+    assert.notEqual(stamp(db), before);
+  });
+
+  it('moves on a commit of another connection to the same file', async () => {
+    const before = stamp(db);
+    await raw(other).insertInto('kept').values({ n: 4 }).execute();
+    assert.notEqual(stamp(db), before);
+    assert.equal(stamp(db), stamp(db), 'and then stays put again');
+  });
+});
