@@ -7,6 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
+import { changeStamp } from '../../core/db/connect.ts';
 
 /** The page with what differs between two answers of a kept page taken out. */
 function withoutPerAnswerParts(html: string): string {
@@ -71,6 +72,18 @@ for (const dialect of testDialects()) {
       assert.equal(viewCount((await there.get(`/doi/${doi}/`)).text), 1, 'the other instance keeps its page and state');
       await new TestClient(server.baseUrl).get(`/doi/${doi}/`);
       assert.equal(viewCount((await there.get(`/doi/${doi}/`)).text), 2, 'a view written by another connection shows at once');
+    });
+
+    it('reads the freshness state once for the requests of one turn, and again for a later one', async () => {
+      const { doi } = await published('Shared state');
+      const service = server.hub.ctx.services.dataset;
+      await service.doiPageState(doi);
+      const together = await Promise.all([1, 2, 3, 4, 5].map(() => service.doiPageState(doi)));
+      assert.equal(together[0]?.doi, doi);
+      assert.ok(together.every((state) => state === together[0]), 'one state for the whole turn');
+      const later = await service.doiPageState(doi);
+      if (changeStamp(server.hub.db) !== undefined) assert.equal(later, together[0], 'SQLite keeps it while nothing is written');
+      else assert.notEqual(later, together[0], 'a request that comes after the query was sent gets a query of its own');
     });
 
     it('shows an edit at once, on this instance and on another one', async () => {

@@ -127,6 +127,25 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
    * and downloads included) is the same and the query is skipped. Only SQLite has such a stamp.
    */
   const pageStates = new LruMap<string, { stamp: number; state: repo.DoiPageState | undefined }>(2000);
+
+  /**
+   * Without a stamp (PostgreSQL, MariaDB) each answer needs the query, but the requests read in
+   * one turn of the event loop can share it: the query is sent once that turn is over, so it
+   * starts after every request that joined it had arrived, and sees every write that came
+   * before any of them. A request that comes once it has been sent waits for the next one.
+   */
+  const gatheringStates = new Map<string, Promise<repo.DoiPageState | undefined>>();
+  function sharedPageState(doi: string): Promise<repo.DoiPageState | undefined> {
+    let state = gatheringStates.get(doi);
+    if (state === undefined) {
+      state = new Promise((resolve, reject) => setImmediate(() => {
+        gatheringStates.delete(doi);
+        repo.doiPageState(db, doi).then(resolve, reject);
+      }));
+      gatheringStates.set(doi, state);
+    }
+    return state;
+  }
   // Many first visits at once share their commits (core/db/group-commit.ts).
   const insertRecord = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
 
@@ -541,7 +560,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     async doiPageState(doi: string): Promise<Readonly<repo.DoiPageState> | undefined> {
       // Read before the query: a write after this moment moves the stamp and outdates what is kept.
       const stamp = changeStamp(db);
-      if (stamp === undefined) return repo.doiPageState(db, doi);
+      if (stamp === undefined) return sharedPageState(doi);
       const kept = pageStates.get(doi);
       if (kept !== undefined && kept.stamp === stamp) return kept.state;
       const state = await repo.doiPageState(db, doi);
