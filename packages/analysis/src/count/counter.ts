@@ -19,6 +19,7 @@
 
 import { Deadline } from '../deadline.ts';
 import { eliminationRanks } from './elimination.ts';
+import { mergeEquivalentLiterals } from './equivalences.ts';
 
 const TRUE = 1;
 const FALSE = -1;
@@ -89,7 +90,12 @@ export function countCnf(
   definitions: number[][] = [],
   options: CountOptions = {},
 ): bigint | null {
-  const counter = new ComponentCounter(numVars, clauses, definitions, deadline, options.dropUnusedDefinitions ?? 'wide');
+  // Definitions that stand only in `definitions` are clauses too (see the constructor).
+  const inInput = new Set(clauses);
+  const all = definitions.some((d) => !inInput.has(d)) ? [...clauses, ...definitions.filter((d) => !inInput.has(d))] : clauses;
+  const reduced = mergeEquivalentLiterals(numVars, all, definitions);
+  if (reduced === null) return 0n;
+  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, options.dropUnusedDefinitions ?? 'wide');
   return counter.count();
 }
 
