@@ -135,6 +135,17 @@ for (const dialect of testDialects()) {
       assert.equal((await storedEntries(server, folder)).filter((n) => !n.startsWith('.')).length, 199);
     });
 
+    it('starting a new version twice stages each file once; a different file of the same name is kept and the copy goes beside it', async () => {
+      const owner = await publishedDataset(server, 'Started twice');
+      await startVersion(owner.client, owner.id);
+      const again = await startVersion(owner.client, owner.id);
+      assert.deepEqual(stagedOnPage(again.text).sort(), ['car.uvl', 'phone.uvl'], 'the same bytes under the same name are not staged again');
+      const folder = server.hub.ctx.services.dataset.stagingFolder(owner.userId);
+      await putStored(server, `${folder}phone.uvl`, `${VALID_UVL}\n`);
+      const third = await startVersion(owner.client, owner.id);
+      assert.deepEqual(stagedOnPage(third.text).sort(), ['car.uvl', 'phone (1).uvl', 'phone.uvl'], 'a changed phone.uvl stays; the copy takes the next free name');
+    });
+
     it('POST /api/v1/datasets/<id>/versions: an unsynchronized version with copies of the files, published as a new version', async () => {
       const owner = await publishedDataset(server, 'API versions');
       const other = await newUser(server);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { hasControlCharacters } from '../../core/http/forms.ts';
 import type { FileStore, StoredObject } from '../../core/storage/index.ts';
 
@@ -142,6 +142,18 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
   async function putBack(folder: string, claimedKey: string, name: string): Promise<void> {
     await store.withLocalFile(claimedKey, (path) => placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
     await store.delete(claimedKey);
+  }
+
+  /** Whether the staged object holds exactly the bytes stored under `key`. */
+  async function sameBytes(staged: StoredObject, key: string): Promise<boolean> {
+    const source = await store.stat(key);
+    if (!source || source.size !== staged.size) return false;
+    const read = async (k: string) => {
+      const content = await store.get(k);
+      return content ? buffer(content.body) : undefined;
+    };
+    const [a, b] = await Promise.all([read(staged.key), read(key)]);
+    return a !== undefined && b !== undefined && a.equals(b);
   }
 
   async function releaseClaim(folder: string, claimFolder: string): Promise<void> {
@@ -303,23 +315,39 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
     /**
      * Copies stored files (a published version's) into the user's staging area for a new version,
      * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
-     * All or none: a failure removes the copies made so far. Answers the stored names, in order.
+     * A file staged under the same name with the same bytes is kept instead of copied again, so
+     * starting a new version twice does not stage every file twice. All or none: a failure
+     * removes the copies made so far. Answers the staged names, in order.
      */
     async copyIn(userId: number, files: { name: string; key: string }[]): Promise<StagedFile[]> {
       const folder = folderOf(userId);
-      await refuseWhenFull(userId, files.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+      const plan: { name: string; key: string; staged: StoredObject | undefined }[] = [];
+      for (const file of files) {
+        const name = safeUvlName(file.name);
+        const staged = await store.stat(folder + name);
+        plan.push({ name, key: file.key, staged: staged && (await sameBytes(staged, file.key)) ? staged : undefined });
+      }
+      const toCopy = plan.filter((p) => p.staged === undefined).length;
+      await refuseWhenFull(userId, toCopy, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+      const answer: StagedFile[] = [];
       const copied: StagedFile[] = [];
       try {
-        for (const file of files) {
-          const name = await store.withLocalFile(file.key, (path) => placeUnderFreeName(folder, path, safeUvlName(file.name), MAX_STORED_NAME_BYTES));
+        for (const file of plan) {
+          if (file.staged) {
+            answer.push({ name: file.name, key: file.staged.key, size: file.staged.size });
+            continue;
+          }
+          const name = await store.withLocalFile(file.key, (path) => placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
           const found = await store.stat(folder + name);
-          copied.push({ name, key: folder + name, size: found?.size ?? 0 });
+          const made = { name, key: folder + name, size: found?.size ?? 0 };
+          copied.push(made);
+          answer.push(made);
         }
       } catch (error) {
         for (const file of copied) await store.delete(file.key).catch(() => {});
         throw error;
       }
-      return copied;
+      return answer;
     },
 
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
