@@ -178,7 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      // Production marks every session's cookie Secure in the onRequest hook below, restored
+      // Production marks every session's cookie Secure in the onSend hook above, restored
       // sessions included (SECURE_OVER_ANY_CONNECTION).
       secure: false,
       // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
@@ -200,9 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A new session gets the CSRF secret derived from its id, so that it needs no row while it holds nothing else.
   app.addHook('onRequest', (request, _reply, done) => {
     const session = request.session;
-    if (session?.sessionId) {
-      sessionStore.deriveCsrfSecret(session, request.cookies.session !== session.encryptedSessionId);
-    }
+    if (session?.sessionId) sessionStore.deriveCsrfSecret(session, request.cookies.session !== session.encryptedSessionId);
     done();
   });
   await app.register(fastifyCsrf, {

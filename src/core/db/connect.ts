@@ -74,7 +74,7 @@ function sqliteChangeStamp(database: SQLite.Database): { stamp: () => number; wr
   };
 }
 
-const changeStamps = new WeakMap<object, () => number>();
+const changeStamps = new WeakMap<Db, () => number>();
 
 /**
  * The database's change stamp (sqliteChangeStamp) when it has one: equal stamps read before two

@@ -35,13 +35,8 @@ export function recordWhenBuilt(cookieName: string): onSendHookHandler {
     const record = pending.get(request);
     if (!record || reply.statusCode !== 200 || request.method !== 'GET') return done(null, payload);
     pending.delete(request);
-    let written: Promise<unknown>;
-    try {
-      written = record(trackingCookie(request, reply, cookieName));
-    } catch (error) {
-      written = Promise.reject(error);
-    }
-    written.then(() => done(null, payload), (error: unknown) => {
+    // The executor turns a throw of the recorder into a rejection like its own.
+    new Promise<unknown>((resolve) => resolve(record(trackingCookie(request, reply, cookieName)))).then(() => done(null, payload), (error: unknown) => {
       // A failed count must not cost the visitor the page or the file.
       request.log.error({ err: error }, `could not record (${cookieName})`);
       done(null, payload);

@@ -38,11 +38,6 @@ export const apiModule = defineModule({
     });
     // Extensions section 3: per token 600 requests a minute, per address for anonymous calls
     // (per account for a browser session); counted in the database, so across instances.
-    app.addHook('preValidation', (request, reply, done) => {
-      // Callback style: every request passes here, and only API requests do any work.
-      if (!isApi(request.url) || ctx.config.apiRateLimit === 0) return done();
-      countApiRequest(request, reply).then(() => done(), done);
-    });
     const countApiRequest = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
       const user = request.user;
       const bucket = user?.token ? `token:${user.token.id}` : user ? `user:${user.id}` : `ip:${request.ip}`;
@@ -57,6 +52,11 @@ export const apiModule = defineModule({
       const message = `Too many requests: at most ${decision.limit} a minute. Try again in ${decision.retryAfterSeconds} seconds.`;
       throw tooManyRequests(message, { message });
     };
+    app.addHook('preValidation', (request, reply, done) => {
+      // Callback style: every request passes here, and only API requests do any work.
+      if (!isApi(request.url) || ctx.config.apiRateLimit === 0) return done();
+      countApiRequest(request, reply).then(() => done(), done);
+    });
   },
   routes: apiRoutes,
 });

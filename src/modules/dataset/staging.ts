@@ -317,37 +317,27 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
      * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
      * A file staged under the same name with the same bytes is kept instead of copied again, so
      * starting a new version twice does not stage every file twice. All or none: a failure
-     * removes the copies made so far. Answers the staged names, in order.
+     * removes the copies made so far.
      */
-    async copyIn(userId: number, files: { name: string; key: string }[]): Promise<StagedFile[]> {
+    async copyIn(userId: number, files: { name: string; key: string }[]): Promise<void> {
       const folder = folderOf(userId);
-      const plan: { name: string; key: string; staged: StoredObject | undefined }[] = [];
+      const toCopy: { name: string; key: string }[] = [];
       for (const file of files) {
         const name = safeUvlName(file.name);
         const staged = await store.stat(folder + name);
-        plan.push({ name, key: file.key, staged: staged && (await sameBytes(staged, file.key)) ? staged : undefined });
+        if (!staged || !(await sameBytes(staged, file.key))) toCopy.push({ name, key: file.key });
       }
-      const toCopy = plan.filter((p) => p.staged === undefined).length;
-      await refuseWhenFull(userId, toCopy, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
-      const answer: StagedFile[] = [];
-      const copied: StagedFile[] = [];
+      await refuseWhenFull(userId, toCopy.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+      const copied: string[] = [];
       try {
-        for (const file of plan) {
-          if (file.staged) {
-            answer.push({ name: file.name, key: file.staged.key, size: file.staged.size });
-            continue;
-          }
+        for (const file of toCopy) {
           const name = await store.withLocalFile(file.key, (path) => placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
-          const found = await store.stat(folder + name);
-          const made = { name, key: folder + name, size: found?.size ?? 0 };
-          copied.push(made);
-          answer.push(made);
+          copied.push(folder + name);
         }
       } catch (error) {
-        for (const file of copied) await store.delete(file.key).catch(() => {});
+        for (const key of copied) await store.delete(key).catch(() => {});
         throw error;
       }
-      return answer;
     },
 
     /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */

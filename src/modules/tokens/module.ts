@@ -10,6 +10,14 @@ export const tokensModule = defineModule({
   requires: ['auth'],
   createService: (ctx) => createTokensService(ctx),
   setup: (app, ctx) => {
+    const authenticate = async (header: string) => {
+      const match = /^Bearer +(\S+) *$/.exec(header);
+      if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
+      const found = await ctx.services.tokens.authenticate(match[1]!);
+      const user = await ctx.services.auth.getUser(found.userId);
+      if (!user) throw unauthorized('The token is not valid.', { message: 'The token is not valid.' });
+      return { id: user.id, email: user.email, displayName: user.email, token: { id: found.tokenId, scopes: found.scopes } };
+    };
     // preParsing runs after every onRequest hook, so the token wins over a session cookie
     // sent along (auth resolves the session in onRequest), whatever the module order.
     // Callback style, like the other hooks every request passes: only API requests with an
@@ -23,14 +31,6 @@ export const tokensModule = defineModule({
         done(null, payload);
       }, (error: Error) => done(error));
     });
-    const authenticate = async (header: string) => {
-      const match = /^Bearer +(\S+) *$/.exec(header);
-      if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
-      const found = await ctx.services.tokens.authenticate(match[1]!);
-      const user = await ctx.services.auth.getUser(found.userId);
-      if (!user) throw unauthorized('The token is not valid.', { message: 'The token is not valid.' });
-      return { id: user.id, email: user.email, displayName: user.email, token: { id: found.tokenId, scopes: found.scopes } };
-    };
     // Extensions section 3: any state change needs the write scope (403 otherwise).
     app.addHook('preHandler', (request, _reply, done) => {
       const token = request.user?.token;

@@ -90,9 +90,9 @@ export function countCnf(
   definitions: number[][] = [],
   options: CountOptions = {},
 ): bigint | null {
-  // Definitions that stand only in `definitions` are clauses too (see the constructor).
-  const inInput = new Set(clauses);
-  const all = definitions.some((d) => !inInput.has(d)) ? [...clauses, ...definitions.filter((d) => !inInput.has(d))] : clauses;
+  // A definition given only in `definitions` is a clause too: the counter sees one list of clauses.
+  const listed = new Set(clauses);
+  const all = [...clauses, ...definitions.filter((d) => !listed.has(d))];
   const reduced = mergeEquivalentLiterals(numVars, all, definitions);
   if (reduced === null) return 0n;
   const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, options.dropUnusedDefinitions ?? 'wide');
@@ -188,16 +188,9 @@ class ComponentCounter {
         longDefines.push(defines);
       }
     };
-    // A definition may also stand in `input` (the same array): it is taken once, where it stands,
-    // so that the clause order (and with it the elimination order's ties) is the caller's.
+    // countCnf puts every definition in `input` (the same array), in the caller's order.
     const definitionSet = new Set(definitions);
-    const inInput = new Set<number[]>();
-    for (const clause of input) {
-      const isDefinition = definitionSet.has(clause);
-      if (isDefinition) inInput.add(clause);
-      take(clause, isDefinition);
-    }
-    for (const clause of definitions) if (!inInput.has(clause)) take(clause, true);
+    for (const clause of input) take(clause, definitionSet.has(clause));
     this.clauseStamp = new Int32Array(longs.length);
     this.clauseOwner = new Int32Array(longs.length);
     this.clauseDefines = Int32Array.from(longDefines);

@@ -24,14 +24,18 @@ describe('equivalent literals', () => {
   });
 
   it('keeps a definition whose variable stays, and makes plain one whose variable is merged away', () => {
-    // 3 = 1 and 2 (three clauses); 4 = 1 (two binary clauses, so 4 merges into 1).
-    const and = [[-3, 1], [-3, 2], [3, -1, -2]];
-    const copy = [[-4, 1], [4, -1]];
-    const reduced = mergeEquivalentLiterals(4, [...and, ...copy, [2, 4]], [...and, ...copy]);
+    // 3 = 1 and 2 (kept: 3 is the smallest of its class); 4 = 1 and 2 too, and two plain clauses make 4 equal to 1.
+    const andOf3 = [[-3, 1], [-3, 2], [3, -1, -2]];
+    const andOf4 = [[-4, 1], [-4, 2], [4, -1, -2]];
+    const clauses = [...andOf3, ...andOf4, [-4, 1], [4, -1]];
+    const reduced = mergeEquivalentLiterals(4, clauses, [...andOf3, ...andOf4]);
     assert.ok(reduced);
     assert.equal(reduced.numVars, 3);
-    assert.equal(reduced.definitions.length, 3, 'the and-definition of 3 stays; the copy became tautologies');
+    assert.deepEqual(reduced.definitions, [[-3, 1], [-3, 2], [3, -1, -2]], 'the definition of 3 keeps its role');
+    assert.ok(reduced.clauses.some((c) => c.length === 2 && c.includes(-1) && c.includes(2)), '4 -> 2 stays as the plain clause 1 -> 2');
+    assert.ok(!reduced.definitions.some((d) => d.includes(-1) && d.includes(2) && d.length === 2), 'and not as a definition');
     for (const d of reduced.definitions) assert.ok(reduced.clauses.includes(d), 'definitions are clauses of the result');
+    assert.equal(countCnf(4, clauses, undefined, [...andOf3, ...andOf4], { dropUnusedDefinitions: 'always' }), BigInt(bruteForceCnf({ numVars: 4, clauses }).count));
   });
 
   it('counts like enumeration on 2,000 random formulas with many binary clauses', () => {
