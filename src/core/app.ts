@@ -350,17 +350,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before any route registers: an error handler applies to the routes registered after it.
   installErrorHandlers(app, { pages: new ReusablePageCache(64), navPaths: new Set(nav.map((entry) => entry.path)) });
 
+  // The store and the database close last. Fastify runs the root's onClose hooks first, then the
+  // plugins' in the reverse order of their registration: registered before the modules' routes,
+  // this scope closes after them, so that their stop hooks (the analysis runner giving its claims
+  // back, temporary exports removed) still reach the database and the store.
+  await app.register(async (scope) => {
+    scope.addHook('onClose', async () => {
+      await ctx.store.close();
+      if (!options.db) await db.destroy();
+    });
+  });
+
   for (const module of modules) {
     if (module.routes) {
       const routes = module.routes;
       await app.register(async (scope) => routes(scope, ctx));
     }
   }
-
-  app.addHook('onClose', async () => {
-    await ctx.store.close();
-    if (!options.db) await db.destroy();
-  });
   return { app, db, ctx, modules };
 }
 

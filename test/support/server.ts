@@ -33,6 +33,8 @@ export interface TestServerOptions {
   workingDir?: string;
   /** Called with the SQL of every query the hub runs. */
   onQuery?: (sql: string) => void;
+  /** The hub opens DATABASE_URL itself and closes it with the app, as in production (no onQuery then). */
+  hubOwnsDatabase?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -54,7 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...s3?.env,
     ...options.env,
   });
-  const db = connect(database.url, { onQuery: options.onQuery });
+  const db = options.hubOwnsDatabase ? undefined : connect(database.url, { onQuery: options.onQuery });
   const hub = await buildApp(config, { db, modules: options.modules, logger: false });
   if (options.seed) await runSeeders(hub.ctx, hub.modules);
   await hub.app.listen({ port: 0, host: '127.0.0.1' });
@@ -66,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     workingDir,
     async close() {
       await hub.app.close();
-      await db.destroy();
+      await db?.destroy();
       await database.drop();
       await s3?.close();
       if (ownsWorkingDir) rmSync(workingDir, { recursive: true, force: true });

@@ -10,6 +10,20 @@ export const FREE_UVL = 'features\n    Printer\n        alternative\n           
 /** An or group of 100 (2^100 - 1 ways), a typed feature (language level `type`) and an ignored arithmetic constraint. */
 export const BIG_UVL = `features\n    Big\n        or\n${Array.from({ length: 100 }, (_, i) => `            F${i + 1}\n`).join('')}        optional\n            Integer Price\n\nconstraints\n    Price > 3\n    F1 => F2\n`;
 export const BIG_COUNT = '1901475900342344102245054808062';
+/**
+ * 300 optional features under 900 random three-feature clauses (a fixed seed): random formulas of
+ * this density have no structure for the counter's components and cache, so counting it takes far
+ * longer than a test waits (about 10 s or more).
+ */
+export const HARD_UVL = (() => {
+  let seed = 12345;
+  const draw = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const lines = ['features', '    Hard', '        optional', ...Array.from({ length: 300 }, (_, i) => `            F${i + 1}`), '', 'constraints'];
+  for (let c = 0; c < 900; c++) {
+    lines.push(`    ${Array.from({ length: 3 }, () => `${draw(2) ? '!' : ''}F${1 + draw(300)}`).join(' | ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+})();
 
 /** Stages the files and uploads one dataset with them, as the upload page does; answers its id. */
 export async function uploadDataset(client: TestClient, title: string, files: [string, string][]): Promise<{ status: string; dataset_id: number }> {

@@ -3,10 +3,11 @@
 // summary, and POST /explore filters by model characteristics; on every dialect.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { BIG_COUNT, BIG_UVL, DEAD_UVL, FREE_UVL, VOID_UVL, fetchJson, uploadDataset, waitForAnalyses } from './analysis.test-support.ts';
+import { BIG_COUNT, BIG_UVL, DEAD_UVL, FREE_UVL, HARD_UVL, VOID_UVL, fetchJson, uploadDataset, waitForAnalyses } from './analysis.test-support.ts';
 
 /**
  * The environment that points another instance at this server's S3 bucket (empty on the uploads
@@ -257,6 +258,32 @@ describe('analysis disabled', () => {
       assert.doesNotMatch((await client.get('/explore')).text, /id="model-filters"/);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a hub stopped during an analysis', () => {
+  it('gives its claim back, so that the next instance takes the model again at once', async () => {
+    // The keeper analyses nothing; the worker instance claims the hard model and is stopped while counting.
+    const keeper = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
+    let worker: TestServer | undefined;
+    try {
+      const client = new TestClient(keeper.baseUrl);
+      await client.login('user1@example.com', '1234');
+      await client.get('/dataset/upload');
+      assert.equal((await uploadDataset(client, 'Hard collection', [['hard.uvl', HARD_UVL]])).status, 'ok');
+      const sha256 = createHash('sha256').update(HARD_UVL).digest('hex');
+      const row = () => keeper.hub.db.selectFrom('model_analysis').select(['status', 'claimed_by']).where('sha256', '=', sha256).executeTakeFirst();
+      // Its database and store are closed by the app, as in production.
+      worker = await startTestServer({ databaseUrl: keeper.database.url, workingDir: keeper.workingDir, env: { ...sameBucket(keeper), ANALYSIS_WORKERS: '1' }, hubOwnsDatabase: true });
+      while ((await row())?.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 50));
+      await worker.close();
+      worker = undefined;
+      // Before the fix the database closed before the runner stopped, and the claim stayed 'running'.
+      assert.deepEqual(await row(), { status: 'pending', claimed_by: null });
+    } finally {
+      await worker?.close();
+      await keeper.close();
     }
   });
 });
