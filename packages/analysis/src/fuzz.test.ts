@@ -106,6 +106,9 @@ describe('random CNFs against brute force', () => {
       }
       const count = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]));
       if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show(cnf)}`);
+      // The separator and lookahead decisions, which only wide formulas get by default.
+      const bySeparators = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { separators: 'always' });
+      if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
     }
     assert.deepEqual(failures, []);
     // The generator must give both verdicts, or the test proves little.
@@ -153,6 +156,8 @@ describe('random CNFs against brute force', () => {
       if (status !== (truth.satisfiable ? 'sat' : 'unsat')) failures.push(`solve gave ${status}: ${show(cnf)}`);
       const count = countCnf(cnf.numVars, cnf.clauses);
       if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show(cnf)}`);
+      const bySeparators = countCnf(cnf.numVars, cnf.clauses, undefined, [], { separators: 'always' });
+      if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
       const bb = cnfBackbone(cnf.numVars, cnf.clauses);
       if (!bb || bb.satisfiable !== truth.satisfiable || (truth.satisfiable && Array.from(truth.backbone).some((x, v) => v > 0 && bb.value[v] !== x))) {
         failures.push(`cnfBackbone differs: ${show(cnf)}`);
@@ -172,6 +177,8 @@ describe('random CNFs against brute force', () => {
       const truth = bruteForceCnf(cnf);
       const count = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]));
       if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show(cnf)}`);
+      const bySeparators = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { separators: 'always' });
+      if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
       const bb = cnfBackbone(cnf.numVars, cnf.clauses.map((c) => [...c]));
       if (!bb || bb.satisfiable !== truth.satisfiable || (truth.satisfiable && Array.from(truth.backbone).some((x, v) => v > 0 && bb.value[v] !== x))) {
         failures.push(`cnfBackbone differs: ${show(cnf)}`);
@@ -211,7 +218,9 @@ describe('random CNFs against brute force', () => {
       const apart = countCnf(numVars, assertions.map((c) => [...c]), undefined, definitions.map((c) => [...c]), { dropUnusedDefinitions: 'always' });
       const inside = definitions.map((c) => [...c]);
       const mixed = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always' });
-      for (const count of [apart, mixed]) {
+      // The same with the separator and lookahead decisions, which follow the dropped definitions.
+      const bySeparators = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always', separators: 'always' });
+      for (const count of [apart, mixed, bySeparators]) {
         if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show({ numVars, clauses: assertions })} defs ${JSON.stringify(definitions)}`);
       }
     }
