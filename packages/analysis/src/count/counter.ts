@@ -387,7 +387,8 @@ class ComponentCounter {
         }
         this.assign(first);
       }
-      ws.length = j;
+      // Setting an array's length costs a call even when it does not change (2 % of fm3.uvl).
+      if (j !== n) ws.length = j;
     }
     return true;
   }
@@ -410,9 +411,10 @@ class ComponentCounter {
    * part in the residual formula: every variable without a definition, and a defined one that an
    * active clause other than its own definition uses. A clause of a definition is active while the variable it defines
    * is assigned or live. A definition's inputs are smaller than the variable it defines, so going
-   * down from the largest variable settles every user before what it uses.
+   * down from the largest variable settles every user before what it uses. Clauses not marked
+   * inParent are inactive (see components()).
    */
-  private markLive(lists: Int32Array, start: number, count: number, stamp: number): void {
+  private markLive(lists: Int32Array, start: number, count: number, stamp: number, inParent: number): void {
     const litVal = this.litVal;
     const live = this.liveStamp;
     if (!this.usesDefinitions) {
@@ -435,6 +437,7 @@ class ComponentCounter {
       }
       for (let k = this.occStart[v]!, end = this.occStart[v + 1]!; k < end && !used; k++) {
         const c = this.occData[k]!;
+        if (this.clauseStamp[c] !== inParent) continue;
         const d = this.clauseDefines[c]!;
         if (d === v) continue;
         if (d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) continue;
@@ -487,19 +490,26 @@ class ComponentCounter {
     // The components together hold at most the parent's items, and each has two variables or more.
     this.reserve(parentVars + parentClauses, (parentVars >> 1) + 1);
     const lists = this.lists;
+    // The parent's clauses are marked first (clauseStamp = inParent). A clause outside them is
+    // satisfied, or the definition of a variable that was not live in the parent, and such a
+    // definition is satisfied once its variable is assigned (propagation can only have forced
+    // that variable through it); either way it is inactive here, and one look skips it instead
+    // of a check of its literals (fm3.uvl: 31 of the search's 55 million clause visits found a
+    // satisfied clause).
+    const clauseStamp = this.clauseStamp;
+    const inParent = ++this.stamp;
+    for (let i = parentStart + parentVars, end = i + parentClauses; i < end; i++) clauseStamp[lists[i]!] = inParent;
     const stamp = ++this.stamp;
-    this.markLive(lists, parentStart, parentVars, stamp);
+    this.markLive(lists, parentStart, parentVars, stamp, inParent);
     const litVal = this.litVal;
     const live = this.liveStamp;
     const varStamp = this.varStamp;
-    const clauseStamp = this.clauseStamp;
     const owner = this.varOwner;
     const clauseOwner = this.clauseOwner;
     const clauseDefines = this.clauseDefines;
     const rank = this.rank;
     const nbrStart = this.nbrStart;
     const nbrData = this.nbrData;
-    const nbrDefines = this.nbrDefines;
     const occStart = this.occStart;
     const occData = this.occData;
     const clauseStart = this.clauseStart;
@@ -531,9 +541,8 @@ class ComponentCounter {
         const u = queue[head]!;
         for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
           const w = nbrData[k]!;
+          // A binary definition defines one of its two variables, and both are live: it is active.
           if (live[w] !== stamp) continue;
-          const d = nbrDefines[k]!;
-          if (d !== 0 && live[d] !== stamp) continue;
           score[u]++;
           if (varStamp[w] !== stamp) {
             varStamp[w] = stamp;
@@ -544,7 +553,7 @@ class ComponentCounter {
         }
         for (let k = occStart[u]!, end = occStart[u + 1]!; k < end; k++) {
           const c = occData[k]!;
-          if (clauseStamp[c] === stamp) continue;
+          if (clauseStamp[c] !== inParent) continue;
           clauseStamp[c] = stamp;
           const d = clauseDefines[c]!;
           if (d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) {
@@ -628,7 +637,8 @@ class ComponentCounter {
     if (found === 0) return free;
     for (let i = parentStart, end = parentStart + parentVars; i < end; i++) {
       const v = lists[i]!;
-      if (varStamp[v] !== stamp || litVal[v << 1] !== 0) continue;
+      // Only live unassigned variables were stamped.
+      if (varStamp[v] !== stamp) continue;
       const id = owner[v]!;
       if (id >= 0) lists[fillVar[id - first]!++] = v;
     }
