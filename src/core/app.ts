@@ -90,6 +90,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = options.db ?? connect(config.databaseUrl);
   await migrateToLatest(db);
   const ctx = createModuleContext(config, db, app.log, modules);
+  // The store and the database close last. Fastify runs onClose hooks in the reverse order of
+  // their registration, so this first one runs after every module's stop hook (the analysis
+  // runner giving its claims back, temporary exports removed), which still reach both.
+  app.addHook('onClose', async () => {
+    await ctx.store.close();
+    if (!options.db) await db.destroy();
+  });
 
   // Helmet's headers depend only on this configuration: computed once, then copied onto every
   // answer (helmet itself rebuilds the policy strings on each request, a tenth of a static answer's time).
@@ -349,17 +356,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Before any route registers: an error handler applies to the routes registered after it.
   installErrorHandlers(app, { pages: new ReusablePageCache(64), navPaths: new Set(nav.map((entry) => entry.path)) });
-
-  // The store and the database close last. Fastify runs the root's onClose hooks first, then the
-  // plugins' in the reverse order of their registration: registered before the modules' routes,
-  // this scope closes after them, so that their stop hooks (the analysis runner giving its claims
-  // back, temporary exports removed) still reach the database and the store.
-  await app.register(async (scope) => {
-    scope.addHook('onClose', async () => {
-      await ctx.store.close();
-      if (!options.db) await db.destroy();
-    });
-  });
 
   for (const module of modules) {
     if (module.routes) {

@@ -276,7 +276,13 @@ describe('a hub stopped during an analysis', () => {
       const row = () => keeper.hub.db.selectFrom('model_analysis').select(['status', 'claimed_by']).where('sha256', '=', sha256).executeTakeFirst();
       // Its database and store are closed by the app, as in production.
       worker = await startTestServer({ databaseUrl: keeper.database.url, workingDir: keeper.workingDir, env: { ...sameBucket(keeper), ANALYSIS_WORKERS: '1' }, hubOwnsDatabase: true });
-      while ((await row())?.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 50));
+      // Until the worker claims it; a model counted before the stop would fail here rather than hang.
+      let claimed = await row();
+      while (claimed === undefined || claimed.status === 'pending') {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        claimed = await row();
+      }
+      assert.equal(claimed.status, 'running', 'the hard model is still being counted when the worker stops');
       await worker.close();
       worker = undefined;
       // Before the fix the database closed before the runner stopped, and the claim stayed 'running'.
