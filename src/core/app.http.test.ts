@@ -196,6 +196,58 @@ for (const dialect of testDialects()) {
       assert.equal((await c.get('/profile/summary')).status, 302);
     });
 
+    it('answers an anonymous visitor\'s unknown address early with the page, cookies and CSRF token of the full path', async () => {
+      const masked = (html: string) => html.replace(/(name="csrf-token" content=|name="csrf_token" value=)"[^"]+"/g, '$1"…"');
+      const attributes = (cookie: string) => cookie.split(/;\s*/).slice(1).map((a) => a.replace(/=.*/, '')).sort();
+      // A first visit (answered before the session plugin) against one whose session the plugin
+      // loads: a cookie without the hint goes the full way.
+      const first = new TestClient(server.baseUrl);
+      const early = await first.get('/no/such/page');
+      assert.equal(early.status, 404);
+      const full = new TestClient(server.baseUrl);
+      await full.get('/login');
+      full.cookies.delete('session_anonymous');
+      const before = sessionQueries.length;
+      const late = await full.get('/no/such/page');
+      assert.equal(late.status, 404);
+      assert.equal(sessionQueries.length, before + 1, 'the full path looked the session up');
+      assert.equal(masked(early.text), masked(late.text));
+      assert.equal(early.headers.get('content-type'), late.headers.get('content-type'));
+      // Its cookies are those of a first visit to any page.
+      const page = await new TestClient(server.baseUrl).get('/login');
+      for (const name of ['session', 'session_anonymous']) {
+        assert.ok(early.setCookies.get(name), name);
+        assert.deepEqual(attributes(early.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))!), attributes(page.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))!), name);
+      }
+      const hours = (Date.parse(/Expires=([^;]+)/i.exec(early.headers.getSetCookie().find((c) => c.startsWith('session='))!)![1]!) - Date.now()) / 3_600_000;
+      assert.ok(hours > 23.9 && hours <= 24.01, `an anonymous session lasts a day, got ${hours} h`);
+      // The page's token belongs to the session it started: a form posted with it is checked as a form.
+      const token = /name="csrf-token" content="([^"]+)"/.exec(early.text)![1]!;
+      const wrong = await first.post('/login', { form: { email: 'user1@example.com', password: 'not it', csrf_token: token } });
+      assert.equal(wrong.status, 200, 'a CSRF failure would be a 400');
+      const elsewhere = await new TestClient(server.baseUrl).post('/login', { form: { email: 'user1@example.com', password: 'not it', csrf_token: token } });
+      assert.equal(elsewhere.status, 400, 'the token is worth nothing in another session');
+      // Back again: no cookie is set, no row is read, and the page carries a token of the same session.
+      const queries = sessionQueries.length;
+      const again = await first.get('/no/such/page?again');
+      assert.equal(again.status, 404);
+      assert.equal(again.headers.getSetCookie().length, 0);
+      assert.equal(sessionQueries.length, queries);
+      const againToken = /name="csrf-token" content="([^"]+)"/.exec(again.text)![1]!;
+      assert.equal((await first.post('/login', { form: { email: 'user1@example.com', password: 'not it', csrf_token: againToken } })).status, 200);
+      assert.equal((await first.request('HEAD', '/no/such/page')).status, 404);
+      // A logged-in visitor's 404 still shows the account, an API client still gets JSON.
+      const user = new TestClient(server.baseUrl);
+      await user.login('user1@example.com', '1234');
+      const mine = await user.get('/no/such/page');
+      assert.equal(mine.status, 404);
+      assert.match(mine.text, /href="\/logout"/);
+      assert.doesNotMatch(early.text, /href="\/logout"/);
+      const api = await new TestClient(server.baseUrl).get('/api/v1/no/such/thing');
+      assert.equal(api.status, 404);
+      assert.equal(api.json?.message, 'Not found');
+    });
+
     it('answers 404 and 500 with a page that shows no stack trace or database error', async () => {
       const c = new TestClient(server.baseUrl);
       const missing = await c.get('/no/such/page');

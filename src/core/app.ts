@@ -18,15 +18,16 @@ import { projectPath } from './config.ts';
 import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
-import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './http/session-store.ts';
-import { HttpError, badRequest } from './http/errors.ts';
+import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, newSessionId, RememberingSigner } from './http/session-store.ts';
+import { badRequest } from './http/errors.ts';
+import { anonymousNotFound, ErrorPages, hintCookieOptions } from './http/error-pages.ts';
+import { CsrfTokens } from './http/csrf-tokens.ts';
 import { registerTemplateFilters } from './http/filters.ts';
 import { schemaError, validatorCompiler } from './http/api-schemas.ts';
 import { ANONYMOUS_SESSION_MS } from './http/context.ts';
 import { AssetTable } from './http/assets.ts';
-import { LruMap } from './lru-map.ts';
 import { lazyChildLogger } from './http/lazy-logger.ts';
-import { cutAtMarkers, ReusablePageCache, slotMarker, type ReusablePage } from './http/reusable-page.ts';
+import { cutAtMarkers, slotMarker, type ReusablePage } from './http/reusable-page.ts';
 
 export interface BuildOptions {
   /** An already open database (tests); otherwise DATABASE_URL is opened. */
@@ -161,6 +162,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (dot > 0) sessionStore.forgetHint(cookie!.slice(0, dot));
     done();
   });
+  const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
+  const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
+  // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
+  const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
+  const csrfTokens = new CsrfTokens();
+  const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
+  app.addHook('onRequest', anonymousNotFound(errorPages, {
+    store: sessionStore,
+    signer,
+    csrf: csrfTokens,
+    newSessionId,
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.env === 'production' ? SECURE_OVER_ANY_CONNECTION : false, maxAge: ANONYMOUS_SESSION_MS },
+  }));
   if (config.env === 'production') {
     // Decisions section 3: the session cookie is Secure in production. Like Flask's
     // SESSION_COOKIE_SECURE, it is always sent with the flag and the browser enforces it. The
@@ -175,12 +189,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
   await app.register(fastifySession, {
-    // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
-    secret: new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex')),
+    secret: signer,
     cookieName: 'session',
     store: sessionStore,
     saveUninitialized: false,
     rolling: false,
+    idGenerator: newSessionId,
     cookie: {
       path: '/',
       httpOnly: true,
@@ -198,7 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (write === undefined) return done(null, payload);
     const hinted = request.cookies?.[ANONYMOUS_HINT_COOKIE] === '1';
     if (write === 'rowless' && !hinted) {
-      reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: ANONYMOUS_SESSION_MS / 1000, secure: request.protocol === 'https' });
+      reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', hintCookieOptions(request));
     } else if (write === 'row' && hinted) {
       reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/' });
     }
@@ -232,8 +246,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options: { onConfigure: (env: nunjucks.Environment) => registerTemplateFilters(env) },
   });
 
-  const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
-  const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
+
 
   // U+0000 in a path or query is never meaningful, and PostgreSQL cannot compare text holding it:
   // refused here once (400) rather than answered with a database error by whichever route it reaches.
@@ -249,18 +262,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done(json && containsNul(body as object) ? badRequest('The request contains a NUL character.') : undefined);
   });
 
-  // One token per CSRF secret, made on its session's first page: any token of the secret is
-  // valid, and making one costs a random salt and a hash on every page otherwise.
-  const csrfTokens = new LruMap<string, string>(10_000);
   const csrfTokenOf = (reply: import('fastify').FastifyReply): string => {
-    const secretOf = () => (reply.request.session as unknown as Record<string, unknown> | undefined)?.[CSRF_SESSION_KEY];
-    const secret = secretOf();
-    const known = typeof secret === 'string' ? csrfTokens.get(secret) : undefined;
-    if (known !== undefined) return known;
-    const token = reply.generateCsrf();
-    const made = secretOf();
-    if (typeof made === 'string') csrfTokens.set(made, token);
-    return token;
+    const secret = (reply.request.session as unknown as Record<string, unknown> | undefined)?.[CSRF_SESSION_KEY];
+    // Every session gets its secret when it is loaded (deriveCsrfSecret); the plugin makes one otherwise.
+    return typeof secret === 'string' ? csrfTokens.tokenFor(secret) : reply.generateCsrf();
   };
 
   app.decorateRequest('user', null);
@@ -355,7 +360,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   // Before any route registers: an error handler applies to the routes registered after it.
-  installErrorHandlers(app, { pages: new ReusablePageCache(64), navPaths: new Set(nav.map((entry) => entry.path)) });
+  errorPages.install(app);
 
   for (const module of modules) {
     if (module.routes) {
@@ -364,74 +369,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   }
   return { app, db, ctx, modules };
-}
-
-function wantsJson(request: FastifyRequest): boolean {
-  if (request.routeOptions.config?.json) return true;
-  if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
-  const accept = request.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
-}
-
-/** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
-interface ReusableErrorPages {
-  pages: ReusablePageCache;
-  /** The page's own path shows only as the active navigation entry, so only those paths are part of the key. */
-  navPaths: Set<string>;
-}
-
-function installErrorHandlers(app: FastifyInstance, reusable: ReusableErrorPages): void {
-  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
-    let status = 500;
-    let message = 'Something went wrong on our side. The error was logged.';
-    let body: Record<string, unknown> | undefined;
-    if (error instanceof HttpError) {
-      status = error.status;
-      message = error.message;
-      body = error.body;
-    } else if (error.code?.startsWith('FST_CSRF_')) {
-      status = 400;
-      message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';
-    } else if (error.validation) {
-      status = 400;
-      message = error.message;
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // Fastify's own client errors (body too large, bad content type, malformed JSON) carry safe messages.
-      status = error.statusCode;
-      message = error.message;
-    }
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ status, code: (error as HttpError).code }, message);
-    reply.code(status);
-    if (wantsJson(request)) return reply.send(body ?? (status >= 500 ? { error: message } : { message }));
-    return renderError(reply, status, message, reusable);
-  });
-
-  app.setNotFoundHandler(async (request, reply) => {
-    reply.code(404);
-    if (wantsJson(request)) return reply.send({ message: 'Not found' });
-    return renderError(reply, 404, 'The page you asked for does not exist.', reusable);
-  });
-}
-
-async function renderError(reply: import('fastify').FastifyReply, status: number, message: string, reusable: ReusableErrorPages) {
-  try {
-    if (reply.pageIsReusable()) {
-      const path = reply.request.url.split('?')[0]!;
-      const key = `${status}\n${message}\n${reusable.navPaths.has(path) ? path : ''}`;
-      let page = reusable.pages.get(key);
-      if (page === undefined) {
-        page = await reply.renderReusablePage('errors/error.njk', { status, message });
-        reusable.pages.set(key, page);
-      }
-      return reply.sendReusablePage(page);
-    }
-    return await reply.page('errors/error.njk', { status, message });
-  } catch {
-    // The layout itself failed (a broken template, the session store down): a bare page, still no stack trace.
-    reply.type('text/html; charset=utf-8');
-    return `<!doctype html><title>Error ${status}</title><h1>Error ${status}</h1><p>${status >= 500 ? 'Something went wrong.' : 'Request refused.'}</p>`;
-  }
 }
 
 /** True when any string inside a parsed body (keys included) holds U+0000; iterative, so no nesting depth can overflow it. */

@@ -1,0 +1,143 @@
+// Error answers: JSON for API clients, an HTML page (with the layout) for everyone else, and the
+// unknown address of an anonymous visitor answered before the session plugin.
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { ANONYMOUS_SESSION_MS } from './context.ts';
+import { HttpError } from './errors.ts';
+import { ReusablePageCache } from './reusable-page.ts';
+import type { CsrfTokens } from './csrf-tokens.ts';
+import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
+
+export function wantsJson(request: FastifyRequest): boolean {
+  if (request.routeOptions.config?.json) return true;
+  if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+const NOT_FOUND_MESSAGE = 'The page you asked for does not exist.';
+
+/** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
+export class ErrorPages {
+  private readonly pages = new ReusablePageCache(64);
+
+  /** The page's own path shows only as the active navigation entry, so only those paths are part of the key. */
+  constructor(private readonly navPaths: Set<string>) {}
+
+  async render(reply: FastifyReply, status: number, message: string): Promise<unknown> {
+    try {
+      if (reply.pageIsReusable()) return reply.sendReusablePage(await this.reusable(reply, status, message));
+      return await reply.page('errors/error.njk', { status, message });
+    } catch {
+      // The layout itself failed (a broken template, the session store down): a bare page, still no stack trace.
+      reply.type('text/html; charset=utf-8');
+      return `<!doctype html><title>Error ${status}</title><h1>Error ${status}</h1><p>${status >= 500 ? 'Something went wrong.' : 'Request refused.'}</p>`;
+    }
+  }
+
+  async reusable(reply: FastifyReply, status: number, message: string) {
+    const path = reply.request.url.split('?')[0]!;
+    const key = `${status}\n${message}\n${this.navPaths.has(path) ? path : ''}`;
+    let page = this.pages.get(key);
+    if (page === undefined) {
+      page = await reply.renderReusablePage('errors/error.njk', { status, message });
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  install(app: FastifyInstance): void {
+    app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
+      let status = 500;
+      let message = 'Something went wrong on our side. The error was logged.';
+      let body: Record<string, unknown> | undefined;
+      if (error instanceof HttpError) {
+        status = error.status;
+        message = error.message;
+        body = error.body;
+      } else if (error.code?.startsWith('FST_CSRF_')) {
+        status = 400;
+        message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';
+      } else if (error.validation) {
+        status = 400;
+        message = error.message;
+      } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        // Fastify's own client errors (body too large, bad content type, malformed JSON) carry safe messages.
+        status = error.statusCode;
+        message = error.message;
+      }
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.info({ status, code: (error as HttpError).code }, message);
+      reply.code(status);
+      if (wantsJson(request)) return reply.send(body ?? (status >= 500 ? { error: message } : { message }));
+      return this.render(reply, status, message);
+    });
+
+    app.setNotFoundHandler(async (request, reply) => {
+      reply.code(404);
+      if (wantsJson(request)) return reply.send({ message: 'Not found' });
+      return this.render(reply, 404, NOT_FOUND_MESSAGE);
+    });
+  }
+}
+
+export interface AnonymousSessions {
+  store: DatabaseSessionStore;
+  signer: RememberingSigner;
+  csrf: CsrfTokens;
+  newSessionId: () => string;
+  /** The options @fastify/session writes a new session's cookie with (its expiry is added here). */
+  cookie: { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean; maxAge: number };
+}
+
+/**
+ * The 404 page of a visitor who is not logged in: a first visit, or a session without a row (its
+ * hint cookie, http/session-store.ts). Such a session is only its signed id and the CSRF secret
+ * derived from it, so this hook answers the page as the not-found handler would, with the same
+ * cookies, before the session plugin and every later hook run: a crawler's stream of unknown
+ * addresses costs little more than a static file. Registered after the cookie plugin and before
+ * the session plugin; anything else (a session with a row, a cookie that fails its signature,
+ * an API client) goes on to the plugin and the not-found handler.
+ */
+export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSessions): onRequestHookHandler {
+  const { maxAge, ...cookieOptions } = sessions.cookie;
+  // The hint cookie never changes: serialized once for each scheme.
+  const hintCookie = (secure: boolean) => serializeCookie(ANONYMOUS_HINT_COOKIE, '1', { ...HINT_COOKIE_OPTIONS, secure });
+  const hintCookies = [hintCookie(false), hintCookie(true)];
+  return (request, reply, done) => {
+    // An address holding a NUL is refused (400) by a later hook.
+    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD') || wantsJson(request) || /%00/i.test(request.url)) return done();
+    const cookie = request.cookies.session;
+    const hinted = request.cookies[ANONYMOUS_HINT_COOKIE] === '1';
+    let sid: string;
+    if (cookie) {
+      if (!hinted) return done();
+      const verified = sessions.signer.unsign(cookie);
+      if (!verified.valid || verified.renew || !verified.value) return done();
+      sid = verified.value;
+    } else {
+      sid = sessions.newSessionId();
+    }
+    errorPages.reusable(reply, 404, NOT_FOUND_MESSAGE).then((page) => {
+      let secret: string;
+      if (cookie) {
+        secret = sessions.store.anonymousCsrfSecret(sid);
+      } else {
+        // What @fastify/session would write for a new session, and the hint its answer sets.
+        secret = sessions.store.newAnonymousCsrfSecret(sid);
+        const session = serializeCookie('session', sessions.signer.signNew(sid), { ...cookieOptions, expires: new Date(Date.now() + maxAge) });
+        reply.header('set-cookie', hinted ? session : [session, hintCookies[request.protocol === 'https' ? 1 : 0]!]);
+      }
+      reply.code(404).type('text/html; charset=utf-8');
+      reply.send(page.fill({ csrf_token: sessions.csrf.tokenFor(secret) }));
+    }, done);
+  };
+}
+
+const serializeCookie = fastifyCookie.serialize;
+const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS / 1000 };
+
+/** The hint cookie's options: it lives as long as the anonymous session it describes. */
+export function hintCookieOptions(request: FastifyRequest) {
+  return { ...HINT_COOKIE_OPTIONS, secure: request.protocol === 'https' };
+}
