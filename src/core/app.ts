@@ -18,7 +18,8 @@ import { projectPath } from './config.ts';
 import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
-import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, newSessionId, RememberingSigner } from './http/session-store.ts';
+import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './http/session-store.ts';
+import { SessionIdPool } from './http/session-ids.ts';
 import { badRequest } from './http/errors.ts';
 import { anonymousNotFound, ErrorPages, hintCookieOptions } from './http/error-pages.ts';
 import { CsrfTokens } from './http/csrf-tokens.ts';
@@ -167,6 +168,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
   const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
   const csrfTokens = new CsrfTokens();
+  const sessionIds = new SessionIdPool((sid) => {
+    signer.prepare(sid);
+    csrfTokens.tokenFor(sessionStore.anonymousCsrfSecret(sid));
+  });
+  const newSessionId = () => sessionIds.take();
   const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
   app.addHook('onRequest', anonymousNotFound(errorPages, {
     store: sessionStore,

@@ -4,7 +4,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { HttpError } from './errors.ts';
-import { ReusablePageCache } from './reusable-page.ts';
+import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 import type { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
 
@@ -35,15 +35,24 @@ export class ErrorPages {
     }
   }
 
-  async reusable(reply: FastifyReply, status: number, message: string) {
-    const path = reply.request.url.split('?')[0]!;
-    const key = `${status}\n${message}\n${this.navPaths.has(path) ? path : ''}`;
+  /** The page kept for this answer, if it was rendered before. */
+  kept(reply: FastifyReply, status: number, message: string): ReusablePage | undefined {
+    return this.pages.get(this.keyOf(reply, status, message));
+  }
+
+  async reusable(reply: FastifyReply, status: number, message: string): Promise<ReusablePage> {
+    const key = this.keyOf(reply, status, message);
     let page = this.pages.get(key);
     if (page === undefined) {
       page = await reply.renderReusablePage('errors/error.njk', { status, message });
       this.pages.set(key, page);
     }
     return page;
+  }
+
+  private keyOf(reply: FastifyReply, status: number, message: string): string {
+    const path = reply.request.url.split('?')[0]!;
+    return `${status}\n${message}\n${this.navPaths.has(path) ? path : ''}`;
   }
 
   install(app: FastifyInstance): void {
@@ -85,6 +94,7 @@ export interface AnonymousSessions {
   store: DatabaseSessionStore;
   signer: RememberingSigner;
   csrf: CsrfTokens;
+  /** A new session's id (http/session-ids.ts: its signature, secret and token are prepared). */
   newSessionId: () => string;
   /** The options @fastify/session writes a new session's cookie with (its expiry is added here). */
   cookie: { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean; maxAge: number };
@@ -118,19 +128,19 @@ export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSes
     } else {
       sid = sessions.newSessionId();
     }
-    errorPages.reusable(reply, 404, NOT_FOUND_MESSAGE).then((page) => {
-      let secret: string;
-      if (cookie) {
-        secret = sessions.store.anonymousCsrfSecret(sid);
-      } else {
+    const answer = (page: ReusablePage): void => {
+      const secret = sessions.store.anonymousCsrfSecret(sid);
+      if (!cookie) {
         // What @fastify/session would write for a new session, and the hint its answer sets.
-        secret = sessions.store.newAnonymousCsrfSecret(sid);
-        const session = serializeCookie('session', sessions.signer.signNew(sid), { ...cookieOptions, expires: new Date(Date.now() + maxAge) });
+        const session = serializeCookie('session', sessions.signer.sign(sid), { ...cookieOptions, expires: new Date(Date.now() + maxAge) });
         reply.header('set-cookie', hinted ? session : [session, hintCookies[request.protocol === 'https' ? 1 : 0]!]);
       }
       reply.code(404).type('text/html; charset=utf-8');
       reply.send(page.fill({ csrf_token: sessions.csrf.tokenFor(secret) }));
-    }, done);
+    };
+    const page = errorPages.kept(reply, 404, NOT_FOUND_MESSAGE);
+    if (page !== undefined) return answer(page);
+    errorPages.reusable(reply, 404, NOT_FOUND_MESSAGE).then(answer, done);
   };
 }
 

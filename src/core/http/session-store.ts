@@ -11,7 +11,7 @@
 // writes its row removes the hint. A request with the hint is served the anonymous session
 // without a query. The hint only ever saves a lookup: without it (lost, never set, a session
 // older than the hint) the row is looked up; a client that forges it merely logs itself out.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
 import { compiledOnce, type Db, type DbOrTrx } from '../db/connect.ts';
@@ -23,21 +23,6 @@ const DAY = 24 * 60 * 60 * 1000;
 
 // Read on every request that carries a session cookie: compiled once.
 const loadQuery = compiledOnce((db: DbOrTrx, sid: string) => db.selectFrom('session').select(['data', 'expires_at']).where('sid', '=', sid));
-
-/** Random bytes drawn many ids at a time: one draw from the system per 128 new sessions. */
-const ID_BYTES = 24;
-let idPool = randomBytes(0);
-let idPoolAt = 0;
-
-/** A new session id: 24 random bytes, base64url (what @fastify/session makes by default). */
-export function newSessionId(): string {
-  if (idPoolAt + ID_BYTES > idPool.length) {
-    idPool = randomBytes(ID_BYTES * 128);
-    idPoolAt = 0;
-  }
-  idPoolAt += ID_BYTES;
-  return idPool.toString('base64url', idPoolAt - ID_BYTES, idPoolAt);
-}
 
 /** Where @fastify/csrf-protection keeps the secret in the session. */
 export const CSRF_SESSION_KEY = '_csrf';
@@ -69,13 +54,11 @@ export class DatabaseSessionStore implements SessionStore {
 
   /** The CSRF secret of the session with this id when nothing else is stored for it. */
   anonymousCsrfSecret(sid: string): string {
-    return this.derivedSecrets.get(sid) ?? this.newAnonymousCsrfSecret(sid);
-  }
-
-  /** The same for an id just made (nothing to look up). */
-  newAnonymousCsrfSecret(sid: string): string {
-    const secret = createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
-    this.derivedSecrets.set(sid, secret);
+    let secret = this.derivedSecrets.get(sid);
+    if (secret === undefined) {
+      secret = createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
+      this.derivedSecrets.set(sid, secret);
+    }
     return secret;
   }
 
@@ -194,11 +177,14 @@ export class RememberingSigner {
     return signed;
   }
 
-  /** Signs an id just made, and remembers the cookie as verified for the visitor's return. */
-  signNew(value: string): string {
+  /**
+   * Signs an id made ahead of its session (http/session-ids.ts) and remembers both ways: the
+   * session's first answer signs the id, and the visitor's return verifies the cookie.
+   */
+  prepare(value: string): void {
     const signed = this.signer.sign(value);
+    this.signed.set(value, signed);
     this.verified.set(signed, { valid: true, renew: false, value });
-    return signed;
   }
 
   unsign(signed: string): ReturnType<Signer['unsign']> {
