@@ -77,6 +77,10 @@ describe('pages and guards', () => {
     assert.equal(json.status, 400);
     assert.ok(typeof json.json?.message === 'string');
     assert.equal((await new TestClient(server.baseUrl).get('/explore?query=a%00b')).status, 400);
+    // Also an unknown address of a visitor without a session, which is otherwise answered before the session plugin.
+    const unknown = await new TestClient(server.baseUrl).get('/no/such%00page');
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.headers.get('content-type') ?? '', /text\/html/);
   });
 
   it('refuses a NUL character inside a JSON body with 400 JSON before any module stores it', async () => {

@@ -144,7 +144,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(fastifyCookie);
   const sessionStore = new DatabaseSessionStore(db, config.secretKey);
+  // A new session's cookie, as the session plugin writes it and as the early 404 does.
+  // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
+  const sessionCookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS };
+  const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
+  const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
+  // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
+  const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
+  const csrfTokens = new CsrfTokens();
+  const sessionIds = new SessionIdPool((sid) => {
+    signer.prepare(sid);
+    csrfTokens.tokenFor(sessionStore.anonymousCsrfSecret(sid));
+  });
+  const newSessionId = () => sessionIds.take();
+  const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
+  app.addHook('onRequest', anonymousNotFound(errorPages, {
+    store: sessionStore,
+    signer,
+    csrf: csrfTokens,
+    newSessionId,
+    cookie: { ...sessionCookie, secure: config.env === 'production' ? SECURE_OVER_ANY_CONNECTION : false },
+  }));
   // The hint cookie of a session without a row (http/session-store.ts): its load reads nothing.
+  // After the early 404, whose answers load no session and so need no hint noted.
   const hintedSid = (request: FastifyRequest): string | undefined => {
     // An asset answered before the cookie plugin ran has no cookies parsed.
     const cookie = request.cookies?.session;
@@ -163,24 +185,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (dot > 0) sessionStore.forgetHint(cookie!.slice(0, dot));
     done();
   });
-  const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
-  const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
-  // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
-  const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
-  const csrfTokens = new CsrfTokens();
-  const sessionIds = new SessionIdPool((sid) => {
-    signer.prepare(sid);
-    csrfTokens.tokenFor(sessionStore.anonymousCsrfSecret(sid));
-  });
-  const newSessionId = () => sessionIds.take();
-  const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
-  app.addHook('onRequest', anonymousNotFound(errorPages, {
-    store: sessionStore,
-    signer,
-    csrf: csrfTokens,
-    newSessionId,
-    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.env === 'production' ? SECURE_OVER_ANY_CONNECTION : false, maxAge: ANONYMOUS_SESSION_MS },
-  }));
   if (config.env === 'production') {
     // Decisions section 3: the session cookie is Secure in production. Like Flask's
     // SESSION_COOKIE_SECURE, it is always sent with the flag and the browser enforces it. The
@@ -202,14 +206,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     rolling: false,
     idGenerator: newSessionId,
     cookie: {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
+      ...sessionCookie,
       // Production marks every session's cookie Secure in the onSend hook above, restored
       // sessions included (SECURE_OVER_ANY_CONNECTION).
       secure: false,
-      // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
-      maxAge: ANONYMOUS_SESSION_MS,
     },
   });
   // After the plugin has saved the session: the hint follows whether a row is left.
@@ -251,8 +251,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     production: config.env === 'production',
     options: { onConfigure: (env: nunjucks.Environment) => registerTemplateFilters(env) },
   });
-
-
 
   // U+0000 in a path or query is never meaningful, and PostgreSQL cannot compare text holding it:
   // refused here once (400) rather than answered with a database error by whichever route it reaches.

@@ -24,6 +24,16 @@ export class LruMap<K, V> {
     return old;
   }
 
+  /** The value kept under key, or the one `make` gives, kept from now on. */
+  getOrMake(key: K, make: (key: K) => V): V {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = make(key);
+      this.set(key, value);
+    }
+    return value;
+  }
+
   has(key: K): boolean {
     return this.get(key) !== undefined;
   }

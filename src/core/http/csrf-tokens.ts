@@ -12,11 +12,6 @@ export class CsrfTokens {
   private readonly made = new LruMap<string, string>(10_000);
 
   tokenFor(secret: string): string {
-    let token = this.made.get(secret);
-    if (token === undefined) {
-      token = this.tokens.create(secret);
-      this.made.set(secret, token);
-    }
-    return token;
+    return this.made.getOrMake(secret, () => this.tokens.create(secret));
   }
 }

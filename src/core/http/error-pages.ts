@@ -8,7 +8,7 @@ import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 import type { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
 
-export function wantsJson(request: FastifyRequest): boolean {
+function wantsJson(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.json) return true;
   if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
   const accept = request.headers.accept ?? '';

@@ -54,12 +54,7 @@ export class DatabaseSessionStore implements SessionStore {
 
   /** The CSRF secret of the session with this id when nothing else is stored for it. */
   anonymousCsrfSecret(sid: string): string {
-    let secret = this.derivedSecrets.get(sid);
-    if (secret === undefined) {
-      secret = createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
-      this.derivedSecrets.set(sid, secret);
-    }
-    return secret;
+    return this.derivedSecrets.getOrMake(sid, () => createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24));
   }
 
   /**
@@ -169,12 +164,7 @@ export class RememberingSigner {
   private readonly signed = new LruMap<string, string>(10_000);
 
   sign(value: string): string {
-    let signed = this.signed.get(value);
-    if (signed === undefined) {
-      signed = this.signer.sign(value);
-      this.signed.set(value, signed);
-    }
-    return signed;
+    return this.signed.getOrMake(value, () => this.signer.sign(value));
   }
 
   /**
