@@ -152,17 +152,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
   const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
   const csrfTokens = new CsrfTokens();
-  const sessionIds = new SessionIdPool((sid) => {
-    signer.prepare(sid);
-    csrfTokens.tokenFor(sessionStore.anonymousCsrfSecret(sid));
-  });
-  const newSessionId = () => sessionIds.take();
+  const sessionIds = new SessionIdPool((sid) => ({
+    sid,
+    signed: signer.prepare(sid),
+    csrfToken: csrfTokens.prepare(sessionStore.prepareAnonymousCsrfSecret(sid)),
+  }));
   const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
   app.addHook('onRequest', anonymousNotFound(errorPages, {
     store: sessionStore,
     signer,
     csrf: csrfTokens,
-    newSessionId,
+    newSession: () => sessionIds.take(),
     cookie: { ...sessionCookie, secure: config.env === 'production' ? SECURE_OVER_ANY_CONNECTION : false },
   }));
   // The hint cookie of a session without a row (http/session-store.ts): its load reads nothing.
@@ -204,7 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     store: sessionStore,
     saveUninitialized: false,
     rolling: false,
-    idGenerator: newSessionId,
+    idGenerator: () => sessionIds.take().sid,
     cookie: {
       ...sessionCookie,
       // Production marks every session's cookie Secure in the onSend hook above, restored

@@ -12,6 +12,15 @@ export class CsrfTokens {
   private readonly made = new LruMap<string, string>(10_000);
 
   tokenFor(secret: string): string {
-    return this.made.getOrMake(secret, () => this.tokens.create(secret));
+    return this.made.getOrMake(secret, this.create);
   }
+
+  /** The token of a secret never seen before (a new session's), kept for its later pages. */
+  prepare(secret: string): string {
+    const token = this.create(secret);
+    this.made.set(secret, token);
+    return token;
+  }
+
+  private readonly create = (secret: string): string => this.tokens.create(secret);
 }

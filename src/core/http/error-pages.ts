@@ -94,8 +94,8 @@ export interface AnonymousSessions {
   store: DatabaseSessionStore;
   signer: RememberingSigner;
   csrf: CsrfTokens;
-  /** A new session's id (http/session-ids.ts: its signature, secret and token are prepared). */
-  newSessionId: () => string;
+  /** A new session (http/session-ids.ts): its id, signed cookie value and first CSRF token. */
+  newSession: () => { sid: string; signed: string; csrfToken: string };
   /** The options @fastify/session writes a new session's cookie with (its expiry is added here). */
   cookie: { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean; maxAge: number };
 }
@@ -114,29 +114,41 @@ export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSes
   // The hint cookie never changes: serialized once for each scheme.
   const hintCookie = (secure: boolean) => serializeCookie(ANONYMOUS_HINT_COOKIE, '1', { ...HINT_COOKIE_OPTIONS, secure });
   const hintCookies = [hintCookie(false), hintCookie(true)];
+  // A new session's cookie differs from the next one's only in its value and, once a second, its
+  // expiry: the attributes are serialized once per second and the (encoded) value put before them.
+  let attributesSecond = -1;
+  let attributes = '';
+  const sessionCookie = (signed: string): string => {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== attributesSecond) {
+      attributesSecond = second;
+      attributes = serializeCookie('session', '', { ...cookieOptions, expires: new Date(second * 1000 + maxAge) }).slice('session='.length);
+    }
+    return `session=${encodeURIComponent(signed)}${attributes}`;
+  };
   return (request, reply, done) => {
     // An address holding a NUL is refused (400) by a later hook.
     if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD') || wantsJson(request) || /%00/i.test(request.url)) return done();
     const cookie = request.cookies.session;
     const hinted = request.cookies[ANONYMOUS_HINT_COOKIE] === '1';
-    let sid: string;
+    let csrfToken: string;
+    let signed: string | undefined;
     if (cookie) {
       if (!hinted) return done();
       const verified = sessions.signer.unsign(cookie);
       if (!verified.valid || verified.renew || !verified.value) return done();
-      sid = verified.value;
+      csrfToken = sessions.csrf.tokenFor(sessions.store.anonymousCsrfSecret(verified.value));
     } else {
-      sid = sessions.newSessionId();
+      ({ signed, csrfToken } = sessions.newSession());
     }
     const answer = (page: ReusablePage): void => {
-      const secret = sessions.store.anonymousCsrfSecret(sid);
-      if (!cookie) {
+      if (signed !== undefined) {
         // What @fastify/session would write for a new session, and the hint its answer sets.
-        const session = serializeCookie('session', sessions.signer.sign(sid), { ...cookieOptions, expires: new Date(Date.now() + maxAge) });
+        const session = sessionCookie(signed);
         reply.header('set-cookie', hinted ? session : [session, hintCookies[request.protocol === 'https' ? 1 : 0]!]);
       }
       reply.code(404).type('text/html; charset=utf-8');
-      reply.send(page.fill({ csrf_token: sessions.csrf.tokenFor(secret) }));
+      reply.send(page.fill({ csrf_token: csrfToken }));
     };
     const page = errorPages.kept(reply, 404, NOT_FOUND_MESSAGE);
     if (page !== undefined) return answer(page);

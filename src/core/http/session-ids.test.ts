@@ -15,15 +15,15 @@ describe('session ids', () => {
 
   it('are handed out prepared, each once, and made ahead on a later turn', async () => {
     const prepared = new Set<string>();
-    const pool = new SessionIdPool((sid) => prepared.add(sid), 16, 4);
-    const first = pool.take();
+    const pool = new SessionIdPool((sid) => (prepared.add(sid), { sid }), 16, 4);
+    const first = pool.take().sid;
     assert.ok(prepared.has(first), 'an id taken from an empty pool is prepared on the spot');
     assert.equal(prepared.size, 1, 'nothing is made ahead on the answer\'s own turn');
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(prepared.size, 17, 'the pool filled itself, a batch per turn');
     const taken = new Set([first]);
     for (let i = 0; i < 40; i++) {
-      const id = pool.take();
+      const id = pool.take().sid;
       assert.ok(prepared.has(id));
       assert.ok(!taken.has(id), 'never the same id twice');
       taken.add(id);

@@ -21,27 +21,30 @@ export function newSessionId(): string {
   return idBytes.toString('base64url', idBytesAt - ID_BYTES, idBytesAt);
 }
 
-export class SessionIdPool {
-  private readonly ready: string[] = [];
+/** A new session as its first answer needs it, made ahead: its id and what `prepare` adds. */
+export interface PreparedSession {
+  sid: string;
+}
+
+export class SessionIdPool<T extends PreparedSession> {
+  private readonly ready: T[] = [];
   private refilling = false;
 
-  /** `prepare` puts what a new session with this id will need into the caches. */
-  constructor(private readonly prepare: (sid: string) => void, private readonly size = 256, private readonly batch = 32) {}
+  /** `prepare` makes what a new session with this id will need, and puts it into the caches. */
+  constructor(private readonly prepare: (sid: string) => T, private readonly size = 256, private readonly batch = 32) {}
 
-  /** An id never handed out before, prepared. */
-  take(): string {
-    const sid = this.ready.pop() ?? this.make();
+  /** A session never handed out before, prepared. */
+  take(): T {
+    const session = this.ready.pop() ?? this.make();
     if (!this.refilling && this.ready.length < this.size / 4) {
       this.refilling = true;
       setImmediate(this.refill);
     }
-    return sid;
+    return session;
   }
 
-  private make(): string {
-    const sid = newSessionId();
-    this.prepare(sid);
-    return sid;
+  private make(): T {
+    return this.prepare(newSessionId());
   }
 
   /** One batch per turn, so that answers waiting meanwhile are not held up by a whole refill. */

@@ -54,8 +54,17 @@ export class DatabaseSessionStore implements SessionStore {
 
   /** The CSRF secret of the session with this id when nothing else is stored for it. */
   anonymousCsrfSecret(sid: string): string {
-    return this.derivedSecrets.getOrMake(sid, () => createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24));
+    return this.derivedSecrets.getOrMake(sid, this.deriveSecret);
   }
+
+  /** The secret of an id never seen before (http/session-ids.ts), kept for its session's requests. */
+  prepareAnonymousCsrfSecret(sid: string): string {
+    const secret = this.deriveSecret(sid);
+    this.derivedSecrets.set(sid, secret);
+    return secret;
+  }
+
+  private readonly deriveSecret = (sid: string): string => createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
 
   /**
    * Gives a session that has no CSRF secret yet the derived one (before any handler runs);
@@ -171,10 +180,11 @@ export class RememberingSigner {
    * Signs an id made ahead of its session (http/session-ids.ts) and remembers both ways: the
    * session's first answer signs the id, and the visitor's return verifies the cookie.
    */
-  prepare(value: string): void {
+  prepare(value: string): string {
     const signed = this.signer.sign(value);
     this.signed.set(value, signed);
     this.verified.set(signed, { valid: true, renew: false, value });
+    return signed;
   }
 
   unsign(signed: string): ReturnType<Signer['unsign']> {
