@@ -19,7 +19,7 @@ import { connect, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createModuleContext, loadModules, readModuleSelection, type HubModule, type ModuleContext } from './modules.ts';
 import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './http/session-store.ts';
-import { SessionIdPool } from './http/session-ids.ts';
+import { SessionIdPool, type NewSession } from './http/session-ids.ts';
 import { badRequest } from './http/errors.ts';
 import { anonymousNotFound, ErrorPages, hintCookieOptions } from './http/error-pages.ts';
 import { CsrfTokens } from './http/csrf-tokens.ts';
@@ -152,7 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
   const signer = new RememberingSigner(createHash('sha256').update(config.secretKey).digest('hex'));
   const csrfTokens = new CsrfTokens();
-  const sessionIds = new SessionIdPool((sid) => ({
+  const sessionIds = new SessionIdPool<NewSession>((sid) => ({
     sid,
     signed: signer.prepare(sid),
     csrfToken: csrfTokens.prepare(sessionStore.prepareAnonymousCsrfSecret(sid)),

@@ -26,11 +26,13 @@ export class LruMap<K, V> {
 
   /** The value kept under key, or the one `make` gives, kept from now on. */
   getOrMake(key: K, make: (key: K) => V): V {
-    let value = this.get(key);
-    if (value === undefined) {
-      value = make(key);
-      this.set(key, value);
-    }
+    return this.get(key) ?? this.makeNew(key, make);
+  }
+
+  /** The value `make` gives for a key known not to be kept (a fresh random id): kept, without a lookup that would miss. */
+  makeNew(key: K, make: (key: K) => V): V {
+    const value = make(key);
+    this.set(key, value);
     return value;
   }
 

@@ -17,9 +17,7 @@ export class CsrfTokens {
 
   /** The token of a secret never seen before (a new session's), kept for its later pages. */
   prepare(secret: string): string {
-    const token = this.create(secret);
-    this.made.set(secret, token);
-    return token;
+    return this.made.makeNew(secret, this.create);
   }
 
   private readonly create = (secret: string): string => this.tokens.create(secret);

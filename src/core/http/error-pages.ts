@@ -6,6 +6,7 @@ import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { HttpError } from './errors.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 import type { CsrfTokens } from './csrf-tokens.ts';
+import type { NewSession } from './session-ids.ts';
 import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
 
 function wantsJson(request: FastifyRequest): boolean {
@@ -94,8 +95,7 @@ export interface AnonymousSessions {
   store: DatabaseSessionStore;
   signer: RememberingSigner;
   csrf: CsrfTokens;
-  /** A new session (http/session-ids.ts): its id, signed cookie value and first CSRF token. */
-  newSession: () => { sid: string; signed: string; csrfToken: string };
+  newSession: () => NewSession;
   /** The options @fastify/session writes a new session's cookie with (its expiry is added here). */
   cookie: { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean; maxAge: number };
 }
@@ -114,18 +114,7 @@ export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSes
   // The hint cookie never changes: serialized once for each scheme.
   const hintCookie = (secure: boolean) => serializeCookie(ANONYMOUS_HINT_COOKIE, '1', { ...HINT_COOKIE_OPTIONS, secure });
   const hintCookies = [hintCookie(false), hintCookie(true)];
-  // A new session's cookie differs from the next one's only in its value and, once a second, its
-  // expiry: the attributes are serialized once per second and the (encoded) value put before them.
-  let attributesSecond = -1;
-  let attributes = '';
-  const sessionCookie = (signed: string): string => {
-    const second = Math.floor(Date.now() / 1000);
-    if (second !== attributesSecond) {
-      attributesSecond = second;
-      attributes = serializeCookie('session', '', { ...cookieOptions, expires: new Date(second * 1000 + maxAge) }).slice('session='.length);
-    }
-    return `session=${encodeURIComponent(signed)}${attributes}`;
-  };
+  const sessionCookie = newSessionCookie(cookieOptions, maxAge);
   return (request, reply, done) => {
     // An address holding a NUL is refused (400) by a later hook.
     if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD') || wantsJson(request) || /%00/i.test(request.url)) return done();
@@ -157,6 +146,25 @@ export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSes
 }
 
 const serializeCookie = fastifyCookie.serialize;
+
+/**
+ * The Set-Cookie text of a new session, as the cookie serializer writes it with an expiry of
+ * `maxAge` (whole seconds, in ms) from now. Cookies differ from one another only in their value
+ * and, once a second, their expiry: the attributes are serialized once a second and the encoded
+ * value put before them.
+ */
+export function newSessionCookie(options: Omit<AnonymousSessions['cookie'], 'maxAge'>, maxAge: number): (signed: string, now?: number) => string {
+  let attributesSecond = -1;
+  let attributes = '';
+  return (signed, now = Date.now()) => {
+    const second = Math.floor(now / 1000);
+    if (second !== attributesSecond) {
+      attributesSecond = second;
+      attributes = serializeCookie('session', '', { ...options, expires: new Date(second * 1000 + maxAge) }).slice('session='.length);
+    }
+    return `session=${encodeURIComponent(signed)}${attributes}`;
+  };
+}
 const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS / 1000 };
 
 /** The hint cookie's options: it lives as long as the anonymous session it describes. */

@@ -1,9 +1,10 @@
-// New session ids, made ahead of need. A new session costs two HMACs (its cookie's signature and
+// New sessions, made ahead of need. A new session costs two HMACs (its cookie's signature and
 // its derived CSRF secret, http/session-store.ts) and a CSRF token before its first answer can
 // be sent; for a visitor who comes once (a crawler, a first visit) that is most of the answer's
-// work. The pool makes them in small batches on a later turn of the event loop, and a first
-// visit takes one whose signature, secret and token already sit in their caches. The work is
-// the same; it leaves the path of the answer that waits for it.
+// work. The pool makes them in small batches on a later turn of the event loop: a first visit
+// takes one whose signed id and token come with it (the early 404 uses them as they are) and
+// already sit in their caches (the session plugin finds them there). The work is the same; it
+// leaves the path of the answer that waits for it.
 import { randomBytes } from 'node:crypto';
 
 /** Random bytes drawn many ids at a time: one draw from the system per 128 ids. */
@@ -24,6 +25,12 @@ export function newSessionId(): string {
 /** A new session as its first answer needs it, made ahead: its id and what `prepare` adds. */
 export interface PreparedSession {
   sid: string;
+}
+
+/** What the app's pool prepares: the id, its signed cookie value and the session's first CSRF token. */
+export interface NewSession extends PreparedSession {
+  signed: string;
+  csrfToken: string;
 }
 
 export class SessionIdPool<T extends PreparedSession> {

@@ -59,9 +59,7 @@ export class DatabaseSessionStore implements SessionStore {
 
   /** The secret of an id never seen before (http/session-ids.ts), kept for its session's requests. */
   prepareAnonymousCsrfSecret(sid: string): string {
-    const secret = this.deriveSecret(sid);
-    this.derivedSecrets.set(sid, secret);
-    return secret;
+    return this.derivedSecrets.makeNew(sid, this.deriveSecret);
   }
 
   private readonly deriveSecret = (sid: string): string => createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
@@ -173,7 +171,7 @@ export class RememberingSigner {
   private readonly signed = new LruMap<string, string>(10_000);
 
   sign(value: string): string {
-    return this.signed.getOrMake(value, () => this.signer.sign(value));
+    return this.signed.getOrMake(value, this.signWithKey);
   }
 
   /**
@@ -181,11 +179,12 @@ export class RememberingSigner {
    * session's first answer signs the id, and the visitor's return verifies the cookie.
    */
   prepare(value: string): string {
-    const signed = this.signer.sign(value);
-    this.signed.set(value, signed);
+    const signed = this.signed.makeNew(value, this.signWithKey);
     this.verified.set(signed, { valid: true, renew: false, value });
     return signed;
   }
+
+  private readonly signWithKey = (value: string): string => this.signer.sign(value);
 
   unsign(signed: string): ReturnType<Signer['unsign']> {
     const known = this.verified.get(signed);
