@@ -109,6 +109,9 @@ describe('random CNFs against brute force', () => {
       // The separator and lookahead decisions, which only wide formulas get by default.
       const bySeparators = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { separators: 'always' });
       if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
+      // Components counted by dynamic programming over a tree decomposition (wide formulas only by default).
+      const byDecomposition = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { narrowComponents: 'always' });
+      if (byDecomposition !== truth.count) failures.push(`countCnf by tree decomposition gave ${byDecomposition}, brute force ${truth.count}: ${show(cnf)}`);
     }
     assert.deepEqual(failures, []);
     // The generator must give both verdicts, or the test proves little.
@@ -158,6 +161,8 @@ describe('random CNFs against brute force', () => {
       if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show(cnf)}`);
       const bySeparators = countCnf(cnf.numVars, cnf.clauses, undefined, [], { separators: 'always' });
       if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
+      const byDecomposition = countCnf(cnf.numVars, cnf.clauses, undefined, [], { narrowComponents: 'always' });
+      if (byDecomposition !== truth.count) failures.push(`countCnf by tree decomposition gave ${byDecomposition}, brute force ${truth.count}: ${show(cnf)}`);
       const bb = cnfBackbone(cnf.numVars, cnf.clauses);
       if (!bb || bb.satisfiable !== truth.satisfiable || (truth.satisfiable && Array.from(truth.backbone).some((x, v) => v > 0 && bb.value[v] !== x))) {
         failures.push(`cnfBackbone differs: ${show(cnf)}`);
@@ -179,6 +184,9 @@ describe('random CNFs against brute force', () => {
       if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show(cnf)}`);
       const bySeparators = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { separators: 'always' });
       if (bySeparators !== truth.count) failures.push(`countCnf by separators gave ${bySeparators}, brute force ${truth.count}: ${show(cnf)}`);
+      // Components counted by dynamic programming over a tree decomposition (wide formulas only by default).
+      const byDecomposition = countCnf(cnf.numVars, cnf.clauses.map((c) => [...c]), undefined, [], { narrowComponents: 'always' });
+      if (byDecomposition !== truth.count) failures.push(`countCnf by tree decomposition gave ${byDecomposition}, brute force ${truth.count}: ${show(cnf)}`);
       const bb = cnfBackbone(cnf.numVars, cnf.clauses.map((c) => [...c]));
       if (!bb || bb.satisfiable !== truth.satisfiable || (truth.satisfiable && Array.from(truth.backbone).some((x, v) => v > 0 && bb.value[v] !== x))) {
         failures.push(`cnfBackbone differs: ${show(cnf)}`);
@@ -220,7 +228,9 @@ describe('random CNFs against brute force', () => {
       const mixed = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always' });
       // The same with the separator and lookahead decisions, which follow the dropped definitions.
       const bySeparators = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always', separators: 'always' });
-      for (const count of [apart, mixed, bySeparators]) {
+      // And with narrow components counted over a tree decomposition of what is left of them.
+      const byDecomposition = countCnf(numVars, [...inside, ...assertions.map((c) => [...c])], undefined, inside, { dropUnusedDefinitions: 'always', separators: 'always', narrowComponents: 'always' });
+      for (const count of [apart, mixed, bySeparators, byDecomposition]) {
         if (count !== truth.count) failures.push(`countCnf gave ${count}, brute force ${truth.count}: ${show({ numVars, clauses: assertions })} defs ${JSON.stringify(definitions)}`);
       }
     }

@@ -28,6 +28,7 @@ import { ComponentCache } from './component-cache.ts';
 import { eliminationRanks } from './elimination.ts';
 import { BalancedSeparator } from './separator.ts';
 import { mergeEquivalentLiterals } from './equivalences.ts';
+import { TreeDecompositionCounter, type NarrowFormula } from './tree-decomposition.ts';
 
 const TRUE = 1;
 const FALSE = -1;
@@ -73,6 +74,17 @@ const MAX_SEPARATOR = 20;
 const LOOKAHEAD_MIN_VARS = 100;
 const LOOKAHEAD_CANDIDATES = 8;
 
+/**
+ * A component of NARROW_MIN_VARS..NARROW_MAX_VARS variables whose residual formula has a
+ * min-degree elimination with bags of at most NARROW_MAX_WIDTH + 1 variables and at most
+ * NARROW_MAX_COST table entries in all is counted by dynamic programming over that
+ * decomposition (tree-decomposition.ts) instead of a search.
+ */
+const NARROW_MIN_VARS = 16;
+const NARROW_MAX_VARS = 1000;
+const NARROW_MAX_WIDTH = 10;
+const NARROW_MAX_COST = 1 << 16;
+
 export interface CountOptions {
   /** When unused definitions are left out: on a wide elimination order only (default), or always (tests). */
   dropUnusedDefinitions?: 'wide' | 'always';
@@ -82,6 +94,11 @@ export interface CountOptions {
    * lookahead is used too (tests: the heuristics choose only the order, never the count).
    */
   separators?: 'wide' | 'always';
+  /**
+   * When narrow components are counted by dynamic programming: on a wide elimination order only
+   * (default), or always, from components of two variables (tests).
+   */
+  narrowComponents?: 'wide' | 'always';
 }
 
 /**
@@ -178,6 +195,11 @@ class ComponentCounter {
   private readonly maxSeparator: number;
   private readonly lookaheadMinVars: number;
   private readonly cache = new ComponentCache(MAX_CACHE_BYTES);
+  /** Whether narrow components are counted by dynamic programming, and from which size. */
+  private readonly countsNarrow: boolean;
+  private readonly narrowMinVars: number;
+  private readonly narrowCounter = new TreeDecompositionCounter();
+  private narrowFormula: NarrowFormula = { vars: 0, clauseStart: new Int32Array(64), lits: new Int32Array(256), clauses: 0 };
   private steps = 0;
 
   // The arena: the components on the search path, as records whose variables (sorted) and then
@@ -303,6 +325,8 @@ class ComponentCounter {
     this.planMinVars = alwaysSeparators ? 3 : PLAN_MIN_VARS;
     this.maxSeparator = alwaysSeparators ? 2 : MAX_SEPARATOR;
     this.lookaheadMinVars = alwaysSeparators ? 2 : LOOKAHEAD_MIN_VARS;
+    this.countsNarrow = wide || options.narrowComponents === 'always';
+    this.narrowMinVars = options.narrowComponents === 'always' ? 2 : NARROW_MIN_VARS;
     if (!this.usesDefinitions) {
       this.defined.fill(0);
       this.clauseDefines.fill(0);
@@ -757,6 +781,86 @@ class ComponentCounter {
     this.recordBranch[record] = best;
   }
 
+  /**
+   * The count of a component not in the cache by dynamic programming over a tree decomposition
+   * of its residual formula (remembered in the cache), or undefined when it is outside the sizes
+   * for that or too wide: the search counts it.
+   */
+  private countNarrow(record: number): bigint | undefined {
+    if (!this.countsNarrow) return undefined;
+    const nv = this.recordVars[record]!;
+    if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
+    const formula = this.residualFormula(record);
+    const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
+    if (value === null) return undefined;
+    this.remember(record, value);
+    return value;
+  }
+
+  /**
+   * The residual formula of a component just found (nothing assigned since): its variables
+   * numbered from 0, its binary clauses between two of them, and its active long clauses
+   * without their literals outside it (all false).
+   */
+  private residualFormula(record: number): NarrowFormula {
+    const start = this.recordStart[record]!;
+    const nv = this.recordVars[record]!;
+    const nc = this.recordClauses[record]!;
+    const lists = this.lists;
+    const localOf = this.localOf;
+    const inComponent = this.localStamp;
+    const epoch = ++this.localEpoch;
+    for (let i = 0; i < nv; i++) {
+      localOf[lists[start + i]!] = i;
+      inComponent[lists[start + i]!] = epoch;
+    }
+    const f = this.narrowFormula;
+    let clauses = 0;
+    let top = 0;
+    const room = (items: number): void => {
+      if (clauses + 2 > f.clauseStart.length) {
+        const bigger = new Int32Array(2 * (clauses + 2));
+        bigger.set(f.clauseStart);
+        f.clauseStart = bigger;
+      }
+      if (top + items > f.lits.length) {
+        const bigger = new Int32Array(2 * (top + items));
+        bigger.set(f.lits);
+        f.lits = bigger;
+      }
+    };
+    for (let i = 0; i < nv; i++) {
+      const v = lists[start + i]!;
+      // Binary clause (not-lit or q) for each q that lit implies; once, from its smaller variable.
+      for (let lit = v << 1; lit <= ((v << 1) | 1); lit++) {
+        for (let k = this.binStart[lit]!, end = this.binStart[lit + 1]!; k < end; k++) {
+          const q = this.binData[k]!;
+          const w = q >> 1;
+          if (w <= v || inComponent[w] !== epoch) continue;
+          room(2);
+          f.clauseStart[clauses++] = top;
+          f.lits[top++] = (localOf[v]! << 1) | ((lit & 1) ^ 1);
+          f.lits[top++] = (localOf[w]! << 1) | (q & 1);
+        }
+      }
+    }
+    for (let i = start + nv; i < start + nv + nc; i++) {
+      const c = lists[i]!;
+      const from = this.clauseStart[c]!;
+      const to = this.clauseStart[c + 1]!;
+      room(to - from);
+      f.clauseStart[clauses++] = top;
+      for (let m = from; m < to; m++) {
+        const l = this.clauseLits[m]!;
+        if (inComponent[l >> 1] === epoch) f.lits[top++] = (localOf[l >> 1]! << 1) | (l & 1);
+      }
+    }
+    f.clauseStart[clauses] = top;
+    f.vars = nv;
+    f.clauses = clauses;
+    return f;
+  }
+
   private cached(record: number): bigint | undefined {
     return this.cache.get(this.recordHash[record]!, this.lists, this.recordStart[record]!, this.recordVars[record]!, this.recordClauses[record]!);
   }
@@ -795,7 +899,7 @@ class ComponentCounter {
   }
 
   private countComponent(root: number): bigint | null {
-    const known = this.cached(root);
+    const known = this.cached(root) ?? this.countNarrow(root);
     if (known !== undefined) return known;
     const frames = this.frames;
     let depth = 0;
@@ -810,7 +914,7 @@ class ComponentCounter {
       }
       if (f.subsEnd >= 0) {
         while (f.product !== 0n && f.sub < f.subsEnd) {
-          const value = this.cached(f.sub);
+          const value = this.cached(f.sub) ?? this.countNarrow(f.sub);
           if (value === undefined) break;
           f.product *= value;
           f.sub++;

@@ -5,6 +5,9 @@
 // formula, 5 to 8 for components of 50 to 200 variables), which is why a separator is looked
 // for again on what is left rather than read from one order computed up front.
 //
+// The same elimination gives the tree decompositions that narrow components are counted over
+// (tree-decomposition.ts).
+//
 // The graph is kept as bit rows (a component has a few hundred vertices at most when this is
 // used), so that eliminating a vertex is a few word-wide ORs per neighbour.
 
@@ -13,6 +16,9 @@ export class BalancedSeparator {
   private words = 0;
   private rows = new Int32Array(1024);
   private degree = new Int32Array(64);
+  private first = new Int32Array(65);
+  private next = new Int32Array(64);
+  private prev = new Int32Array(64);
   private position = new Int32Array(64);
   private vertexAt = new Int32Array(64);
   private parent = new Int32Array(64);
@@ -38,6 +44,9 @@ export class BalancedSeparator {
       this.subtree = new Int32Array(size);
       this.heaviestChild = new Int32Array(size);
       this.bagStart = new Int32Array(size + 1);
+      this.first = new Int32Array(size + 1);
+      this.next = new Int32Array(size);
+      this.prev = new Int32Array(size);
     }
   }
 
@@ -52,25 +61,51 @@ export class BalancedSeparator {
    * The graph is used up (call reset before the next one).
    */
   find(): Int32Array {
+    this.eliminate();
+    return this.centroidBag();
+  }
+
+  /**
+   * Min-degree elimination of the whole graph (used up), which gives the bags of a tree
+   * decomposition (bagItems, bagStarts). Returns the width (the largest neighbourhood of a
+   * vertex when it is eliminated), or -1 as soon as a vertex of least degree has more than
+   * maxWidth neighbours (the elimination is then left unfinished).
+   */
+  eliminate(maxWidth = Infinity): number {
     const n = this.vertices;
     const words = this.words;
     const rows = this.rows;
     const degree = this.degree;
-    for (let v = 0; v < n; v++) degree[v] = rowSize(rows, v * words, words);
+    // Vertices in lists by degree: first[d], then next[v] (prev[v] to unlink).
+    const first = this.first;
+    const next = this.next;
+    const prev = this.prev;
+    first.fill(-1, 0, n + 1);
+    const insert = (v: number, d: number): void => {
+      degree[v] = d;
+      prev[v] = -1;
+      next[v] = first[d]!;
+      if (first[d] !== -1) prev[first[d]!] = v;
+      first[d] = v;
+    };
+    const unlink = (v: number): void => {
+      if (prev[v] === -1) first[degree[v]!] = next[v]!;
+      else next[prev[v]!] = next[v]!;
+      if (next[v] !== -1) prev[next[v]!] = prev[v]!;
+    };
+    for (let v = n - 1; v >= 0; v--) insert(v, rowSize(rows, v * words, words));
     const position = this.position;
     const bagStart = this.bagStart;
     let bagTop = 0;
+    let least = 0;
     for (let step = 0; step < n; step++) {
-      // The live vertex of least degree (eliminated ones have degree -1).
-      let x = -1;
-      let least = 1 << 30;
-      for (let v = 0; v < n; v++) {
-        const d = degree[v]!;
-        if (d >= 0 && d < least) {
-          least = d;
-          x = v;
-        }
-      }
+      // A vertex of least degree. Degrees fall by one at most per step (the eliminated
+      // neighbour), so the search starts one below the last least degree.
+      least = Math.max(0, least - 1);
+      while (first[least] === -1) least++;
+      if (least > maxWidth) return -1;
+      const x = first[least]!;
+      unlink(x);
       degree[x] = -1;
       position[x] = step;
       bagStart[step] = bagTop;
@@ -90,17 +125,52 @@ export class BalancedSeparator {
           bags[bagTop++] = (w << 5) + 31 - Math.clz32(low);
         }
       }
-      // Eliminating x makes its neighbours a clique, without x.
+      // Eliminating x makes its neighbours a clique, without x: each neighbour gains the
+      // neighbours of x it did not have (one of them itself) and loses x.
       for (let k = bagStart[step]! + 1; k < bagTop; k++) {
         const u = bags[k]!;
         const urow = u * words;
-        for (let w = 0; w < words; w++) rows[urow + w] = rows[urow + w]! | rows[row + w]!;
+        let gained = 0;
+        for (let w = 0; w < words; w++) {
+          const added = rows[row + w]! & ~rows[urow + w]!;
+          if (added === 0) continue;
+          gained += bitCount(added);
+          rows[urow + w] = rows[urow + w]! | added;
+        }
         rows[urow + (u >> 5)] &= ~(1 << (u & 31));
         rows[urow + (x >> 5)] &= ~(1 << (x & 31));
-        degree[u] = rowSize(rows, urow, words);
+        const d = degree[u]! + gained - 2;
+        unlink(u);
+        insert(u, d);
       }
     }
     bagStart[n] = bagTop;
+    let width = 0;
+    for (let step = 0; step < n; step++) width = Math.max(width, bagStart[step + 1]! - bagStart[step]! - 1);
+    return width;
+  }
+
+  /**
+   * The bags, valid until the next reset: at step s the vertex eliminated, then its neighbours at
+   * that time, are bagItems()[bagStarts()[s] .. bagStarts()[s + 1]).
+   */
+  bagItems(): Int32Array {
+    return this.bags;
+  }
+
+  bagStarts(): Int32Array {
+    return this.bagStart;
+  }
+
+  /** Step at which each vertex was eliminated. */
+  stepOf(vertex: number): number {
+    return this.position[vertex]!;
+  }
+
+  private centroidBag(): Int32Array {
+    const n = this.vertices;
+    const position = this.position;
+    const bagStart = this.bagStart;
 
     // The elimination tree: a vertex's parent is the first of its bag to be eliminated after it.
     const bags = this.bags;
@@ -136,11 +206,13 @@ export class BalancedSeparator {
 
 function rowSize(rows: Int32Array, from: number, words: number): number {
   let size = 0;
-  for (let w = 0; w < words; w++) {
-    let x = rows[from + w]!;
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    size += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
+  for (let w = 0; w < words; w++) size += bitCount(rows[from + w]!);
   return size;
+}
+
+function bitCount(word: number): number {
+  let x = word;
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
