@@ -4,14 +4,14 @@
 // sums x out, and hands the table over its neighbours on to the first of them eliminated after
 // it. The work is the sum of 2^(bag size) over the bags, independent of how many branches a
 // search would take through the same formula. The counter (counter.ts) uses it on the narrow
-// components that its search meets below the wide top of a formula (fm3.uvl: components of 100
-// to 300 variables with bags of at most 8), where a search redoes its component finding at
-// every decision.
+// components that its search meets below the wide top of a formula (fm3.uvl: about 200
+// variables, bags of 8 to 11), where a search would find its components again after every
+// decision.
 //
-// Tables hold exact integers: first in doubles, which are exact while every value stays below
-// 2^53 (most components); otherwise the doubles' result bounds the count, and the tables are
-// computed again modulo as many primes below 2^26 as that bound needs (a product of two
-// residues is then below 2^52, exact in a double), and the count is put together from its
+// Tables hold exact integers: in doubles, which are exact while every value stays below 2^53,
+// and beside them residues modulo a few primes below 2^26 (a product of two residues is below
+// 2^52, exact in a double). When the doubles' result says the count needs more primes than
+// were guessed, the tables are computed again with enough; the count is put together from its
 // residues (Chinese remainders, in BigInt).
 
 import { BalancedSeparator } from './separator.ts';
