@@ -686,42 +686,12 @@ class ComponentCounter {
    */
   private planSeparator(record: number): boolean {
     const start = this.recordStart[record]!;
-    const nv = this.recordVars[record]!;
-    const nc = this.recordClauses[record]!;
     const lists = this.lists;
-    const localOf = this.localOf;
-    const inComponent = this.localStamp;
-    const epoch = ++this.localEpoch;
-    for (let i = 0; i < nv; i++) {
-      localOf[lists[start + i]!] = i;
-      inComponent[lists[start + i]!] = epoch;
-    }
-    // The residual primal graph: the component's binary clauses (one whose defined variable is
-    // neither assigned nor here was dropped with its definition) and, pairwise, the unassigned
-    // variables of each of its active long clauses.
+    // The residual primal graph: variables adjacent when they share a clause of what is left.
+    const formula = this.residualFormula(record);
     const graph = this.separatorFinder;
-    graph.reset(nv);
-    const litVal = this.litVal;
-    for (let i = 0; i < nv; i++) {
-      const v = lists[start + i]!;
-      for (let k = this.nbrStart[v]!, end = this.nbrStart[v + 1]!; k < end; k++) {
-        const w = this.nbrData[k]!;
-        if (inComponent[w] !== epoch) continue;
-        const d = this.nbrDefines[k]!;
-        if (d !== 0 && litVal[d << 1] === 0 && inComponent[d] !== epoch) continue;
-        graph.link(i, localOf[w]!);
-      }
-    }
-    const members = this.varBuf;
-    for (let i = start + nv; i < start + nv + nc; i++) {
-      const c = lists[i]!;
-      let count = 0;
-      for (let m = this.clauseStart[c]!, e = this.clauseStart[c + 1]!; m < e; m++) {
-        const w = this.clauseLits[m]! >> 1;
-        if (inComponent[w] === epoch) members[count++] = localOf[w]!;
-      }
-      for (let a = 0; a < count; a++) for (let b = a + 1; b < count; b++) graph.link(members[a]!, members[b]!);
-    }
+    graph.reset(formula.vars);
+    graph.linkClauses(formula.clauseStart, formula.lits, formula.clauses);
     const separator = graph.find();
     if (separator.length > this.maxSeparator) return false;
     const plan = ++this.planCount;

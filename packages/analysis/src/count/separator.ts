@@ -56,6 +56,15 @@ export class BalancedSeparator {
     this.rows[b * this.words + (a >> 5)] |= 1 << (a & 31);
   }
 
+  /** Links every two vertices that share a clause (literal 2v or 2v + 1 is vertex v). */
+  linkClauses(clauseStart: Int32Array, lits: Int32Array, clauses: number): void {
+    for (let c = 0; c < clauses; c++) {
+      for (let i = clauseStart[c]!, end = clauseStart[c + 1]!; i < end; i++) {
+        for (let j = i + 1; j < end; j++) this.link(lits[i]! >> 1, lits[j]! >> 1);
+      }
+    }
+  }
+
   /**
    * A balanced separator of the (connected) graph: its vertices are the returned view's items.
    * The graph is used up (call reset before the next one).

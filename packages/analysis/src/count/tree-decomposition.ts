@@ -62,11 +62,7 @@ export class TreeDecompositionCounter {
     const n = f.vars;
     const graph = this.graph;
     graph.reset(n);
-    for (let c = 0; c < f.clauses; c++) {
-      for (let i = f.clauseStart[c]!, end = f.clauseStart[c + 1]!; i < end; i++) {
-        for (let j = i + 1; j < end; j++) graph.link(f.lits[i]! >> 1, f.lits[j]! >> 1);
-      }
-    }
+    graph.linkClauses(f.clauseStart, f.lits, f.clauses);
     if (graph.eliminate(maxWidth) < 0) return null;
     this.reserveSteps(n, f.clauses);
     // The bags are the tables' scopes: the eliminated variable (bit 0), then its neighbours.
