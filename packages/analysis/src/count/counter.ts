@@ -29,6 +29,7 @@ import { eliminationRanks } from './elimination.ts';
 import { BalancedSeparator } from './separator.ts';
 import { mergeEquivalentLiterals } from './equivalences.ts';
 import { TreeDecompositionCounter, type NarrowFormula } from './tree-decomposition.ts';
+import { withRoom } from './int32-arrays.ts';
 
 const TRUE = 1;
 const FALSE = -1;
@@ -473,13 +474,7 @@ class ComponentCounter {
 
   /** Room for `items` more list items and `records` more component records in the arena. */
   private reserve(items: number, records: number): void {
-    if (this.listTop + items > this.lists.length) {
-      let size = this.lists.length;
-      while (size < this.listTop + items) size *= 2;
-      const bigger = new Int32Array(size);
-      bigger.set(this.lists.subarray(0, this.listTop));
-      this.lists = bigger;
-    }
+    this.lists = withRoom(this.lists, this.listTop, this.listTop + items);
     if (this.recordTop + records > this.recordStart.length) {
       let size = this.recordStart.length;
       while (size < this.recordTop + records) size *= 2;
@@ -770,7 +765,7 @@ class ComponentCounter {
   /**
    * The residual formula of a component just found (nothing assigned since): its variables
    * numbered from 0, its binary clauses between two of them, and its active long clauses
-   * without their literals outside it (all false).
+   * without their literals outside it (all false). The same object each time, refilled.
    */
   private residualFormula(record: number): NarrowFormula {
     const start = this.recordStart[record]!;
@@ -788,16 +783,8 @@ class ComponentCounter {
     let clauses = 0;
     let top = 0;
     const room = (items: number): void => {
-      if (clauses + 2 > f.clauseStart.length) {
-        const bigger = new Int32Array(2 * (clauses + 2));
-        bigger.set(f.clauseStart);
-        f.clauseStart = bigger;
-      }
-      if (top + items > f.lits.length) {
-        const bigger = new Int32Array(2 * (top + items));
-        bigger.set(f.lits);
-        f.lits = bigger;
-      }
+      f.clauseStart = withRoom(f.clauseStart, clauses, clauses + 2);
+      f.lits = withRoom(f.lits, top, top + items);
     };
     for (let i = 0; i < nv; i++) {
       const v = lists[start + i]!;

@@ -11,6 +11,8 @@
 // The graph is kept as bit rows (a component has a few hundred vertices at most when this is
 // used), so that eliminating a vertex is a few word-wide ORs per neighbour.
 
+import { withRoom } from './int32-arrays.ts';
+
 export class BalancedSeparator {
   private vertices = 0;
   private words = 0;
@@ -76,11 +78,10 @@ export class BalancedSeparator {
 
   /**
    * Min-degree elimination of the whole graph (used up), which gives the bags of a tree
-   * decomposition (bagItems, bagStarts). Returns the width (the largest neighbourhood of a
-   * vertex when it is eliminated), or -1 as soon as a vertex of least degree has more than
-   * maxWidth neighbours (the elimination is then left unfinished).
+   * decomposition (bagItems, bagStarts). False, with the elimination left unfinished, as soon
+   * as a vertex of least degree has more than maxWidth neighbours.
    */
-  eliminate(maxWidth = Infinity): number {
+  eliminate(maxWidth = Infinity): boolean {
     const n = this.vertices;
     const words = this.words;
     const rows = this.rows;
@@ -112,17 +113,13 @@ export class BalancedSeparator {
       // neighbour), so the search starts one below the last least degree.
       least = Math.max(0, least - 1);
       while (first[least] === -1) least++;
-      if (least > maxWidth) return -1;
+      if (least > maxWidth) return false;
       const x = first[least]!;
       unlink(x);
       degree[x] = -1;
       position[x] = step;
       bagStart[step] = bagTop;
-      if (bagTop + least + 1 > this.bags.length) {
-        const bigger = new Int32Array(2 * (bagTop + least + 1));
-        bigger.set(this.bags.subarray(0, bagTop));
-        this.bags = bigger;
-      }
+      this.bags = withRoom(this.bags, bagTop, bagTop + least + 1);
       const bags = this.bags;
       bags[bagTop++] = x;
       const row = x * words;
@@ -154,9 +151,7 @@ export class BalancedSeparator {
       }
     }
     bagStart[n] = bagTop;
-    let width = 0;
-    for (let step = 0; step < n; step++) width = Math.max(width, bagStart[step + 1]! - bagStart[step]! - 1);
-    return width;
+    return true;
   }
 
   /**

@@ -26,8 +26,8 @@ export interface NarrowFormula {
   /** Variables are 0 .. vars-1; literal 2v is v, 2v + 1 is not v. */
   vars: number;
   /** Clause c is lits[start[c] .. start[c + 1]), no variable twice. */
-  clauseStart: Int32Array;
-  lits: Int32Array;
+  clauseStart: Int32Array<ArrayBuffer>;
+  lits: Int32Array<ArrayBuffer>;
   clauses: number;
 }
 
@@ -35,9 +35,7 @@ export class TreeDecompositionCounter {
   private readonly graph = new BalancedSeparator();
   private primes: number[] = [];
   private reciprocals: number[] = [];
-  // Per elimination step: where its bag is, and the clauses and incoming tables of its bucket.
-  private scopeStart = new Int32Array(64);
-  private scopeVars = new Int32Array(256);
+  // Per elimination step: the clauses and incoming tables of its bucket (its bag is the graph's).
   private bucketHead = new Int32Array(64);
   private clauseNext = new Int32Array(64);
   private tableHead = new Int32Array(64);
@@ -63,17 +61,12 @@ export class TreeDecompositionCounter {
     const graph = this.graph;
     graph.reset(n);
     graph.linkClauses(f.clauseStart, f.lits, f.clauses);
-    if (graph.eliminate(maxWidth) < 0) return null;
+    if (!graph.eliminate(maxWidth)) return null;
     this.reserveSteps(n, f.clauses);
-    // The bags are the tables' scopes: the eliminated variable (bit 0), then its neighbours.
     const bagStarts = graph.bagStarts();
     let cost = 0;
     for (let s = 0; s < n; s++) cost += 1 << (bagStarts[s + 1]! - bagStarts[s]!);
     if (cost > maxCost) return null;
-    if (this.scopeStart.length < n + 1) this.scopeStart = new Int32Array(2 * (n + 1));
-    this.scopeStart.set(bagStarts.subarray(0, n + 1));
-    if (this.scopeVars.length < bagStarts[n]!) this.scopeVars = new Int32Array(2 * bagStarts[n]!);
-    this.scopeVars.set(graph.bagItems().subarray(0, bagStarts[n]!));
     // Each clause goes to the bucket of its variable eliminated first: its other variables are
     // that variable's neighbours then, so they are all in the bag.
     this.bucketHead.fill(-1, 0, n);
@@ -125,8 +118,9 @@ export class TreeDecompositionCounter {
     // Channel j's prime and reciprocal at j (channel 0 unused).
     const primes = [0, ...this.primes.slice(0, k)];
     const reciprocals = [0, ...this.reciprocals.slice(0, k)];
-    const scopeStart = this.scopeStart;
-    const scopeVars = this.scopeVars;
+    // The tables' scopes are the bags: the eliminated variable (bit 0), then its neighbours.
+    const scopeStart = this.graph.bagStarts();
+    const scopeVars = this.graph.bagItems();
     const bitOf = this.bitOf;
     this.tableHead.fill(-1, 0, n);
     let poolTop = 0;
@@ -193,14 +187,7 @@ export class TreeDecompositionCounter {
         for (let i = 1; i < incoming; i++) {
           const other = indexOf[i * entries + e]!;
           product[at] *= pool[other]!;
-          for (let j = 1; j < channels; j++) {
-            // a * b mod p: the product of two residues below 2^26 is exact, and the quotient by
-            // the prime's reciprocal (cheaper than a division) is off by one at most.
-            const p = primes[j]!;
-            const ab = product[at + j]! * pool[other + j]!;
-            const r = ab - Math.floor(ab * reciprocals[j]!) * p;
-            product[at + j] = r < 0 ? r + p : r >= p ? r - p : r;
-          }
+          for (let j = 1; j < channels; j++) product[at + j] = mulMod(product[at + j]!, pool[other + j]!, primes[j]!, reciprocals[j]!);
         }
       }
       // Sum the variable out (it is bit 0): the table over the rest of the bag.
@@ -229,7 +216,7 @@ export class TreeDecompositionCounter {
         // Nothing left to pass on: the table is one number, a factor of the count.
         result[0] = result[0]! * target[out]!;
         if (result[0]! > max) max = result[0]!;
-        for (let j = 1; j < channels; j++) result[j] = mulMod(result[j]!, target[out + j]!, primes[j]!);
+        for (let j = 1; j < channels; j++) result[j] = mulMod(result[j]!, target[out + j]!, primes[j]!, reciprocals[j]!);
         continue;
       }
       // On to the bag's variable eliminated first.
@@ -244,16 +231,13 @@ export class TreeDecompositionCounter {
   }
 }
 
-function grow(a: Int32Array, atLeast: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(2 * a.length, atLeast));
-  b.set(a);
-  return b;
-}
-
-/** a * b mod p for residues below 2^26: the product is exact, the quotient off by one at most. */
-function mulMod(a: number, b: number, p: number): number {
+/**
+ * a * b mod p for residues below 2^26: the product is exact, and the quotient by way of the
+ * prime's reciprocal (cheaper than a division) is off by one at most.
+ */
+function mulMod(a: number, b: number, p: number, reciprocal = 1 / p): number {
   const ab = a * b;
-  const r = ab - Math.floor(ab / p) * p;
+  const r = ab - Math.floor(ab * reciprocal) * p;
   return r < 0 ? r + p : r >= p ? r - p : r;
 }
 
