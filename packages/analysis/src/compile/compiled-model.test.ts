@@ -115,6 +115,20 @@ describe('the compiled form against brute force', () => {
     assert.equal(compiled.toD4(), 'f 1 0\n');
   });
 
+  test('a deadline that has passed gives null, never a partial form', () => {
+    // 60 optional features under random 3-literal constraints: hundreds of decisions.
+    const rand = seededRandom(9);
+    const names = Array.from({ length: 60 }, (_, i) => `F${i}`);
+    const literal = () => `${rand() < 0.5 ? '!' : ''}${names[Math.floor(rand() * names.length)]}`;
+    const constraints = Array.from({ length: 150 }, () => `  ${literal()} | ${literal()} | ${literal()}`);
+    const text = `features\n  R\n    optional\n${names.map((n) => `      ${n}\n`).join('')}constraints\n${constraints.join('\n')}\n`;
+    const model = parse(text);
+    assert.equal(compileModel(model, { text, deadline: new Deadline(0) }), null);
+    const compiled = compileModel(model, { text });
+    assert.ok(compiled);
+    assert.equal(compiled.count(), countConfigurations(model, satEncoding(model, text), Deadline.none(), text));
+  });
+
   test('contradicting decisions and unknown names', () => {
     const compiled = compileModel(parse('features\n  A\n    optional\n      B\n      C\n'))!;
     assert.equal(compiled.count(), 4n);
