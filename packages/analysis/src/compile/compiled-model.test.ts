@@ -9,18 +9,10 @@ import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpu
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { countConfigurations, satEncoding } from '../analyze.ts';
 import { Deadline } from '../deadline.ts';
-import { bruteForceModel, randomModelText, seededRandom, TooManyFeatures } from '../testing/brute-force.support.ts';
+import { bruteForceModel, parseValid, randomModelText, seededRandom, TooManyFeatures } from '../testing/brute-force.support.ts';
 import { compileModel, type CompiledModel } from './compiled-model.ts';
 
-function parse(text: string, fileName?: string): UvlModel {
-  const { model, diagnostics } = parseUvl(text, fileName ? { fileName, loader: diskLoader } : {});
-  assert.deepEqual(
-    diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
-    [],
-    'the model parses',
-  );
-  return model;
-}
+const parse = parseValid;
 
 /** Every configuration, as the set of its selected names, listed by brute force over the names. */
 function configurations(model: UvlModel): { names: string[]; configs: Set<string>[] } | undefined {

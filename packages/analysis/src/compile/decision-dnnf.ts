@@ -30,6 +30,15 @@ export interface DecisionDnnf {
 /** Values of the reduced variables the caller fixed: 1 true, -1 false, 0 open. */
 export type FixedValues = Int8Array;
 
+/** Sets the values of AND node n's literals (1 true, -1 false). */
+export function setLiterals(form: DecisionDnnf, n: number, values: Int8Array): void {
+  const { litStart, lits } = form;
+  for (let k = litStart[n]!; k < litStart[n + 1]!; k++) {
+    const l = lits[k]!;
+    values[l > 0 ? l : -l] = l > 0 ? 1 : -1;
+  }
+}
+
 /**
  * The number of models of each node that agree with `fixed` (its free variables counted over
  * the open ones only), in one upward pass.

@@ -4,7 +4,7 @@
 // takes one bit of i per open free variable, then one digit per child in the base of its count.
 // Each model costs one walk of the nodes it passes through, and no model is repeated.
 
-import { OR_KIND, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
+import { OR_KIND, setLiterals, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
 
 /** Models 0 .. k-1 (fewer when the root has fewer) as values of the reduced variables (1 true, -1 false). */
 export function enumerateReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], k: number): Int8Array[] {
@@ -15,7 +15,7 @@ export function enumerateReduced(form: DecisionDnnf, fixed: FixedValues, counts:
 }
 
 function unrank(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], index: bigint): Int8Array {
-  const { kind, childStart, children, litStart, lits, freeStart, free } = form;
+  const { kind, childStart, children, freeStart, free } = form;
   const values = Int8Array.from(fixed);
   const nodes: number[] = [form.nodes - 1];
   const indices: bigint[] = [index];
@@ -34,10 +34,7 @@ function unrank(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], index:
       }
       continue;
     }
-    for (let k = litStart[node]!; k < litStart[node + 1]!; k++) {
-      const l = lits[k]!;
-      values[l > 0 ? l : -l] = l > 0 ? 1 : -1;
-    }
+    setLiterals(form, node, values);
     for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
       const v = free[k]!;
       if (values[v] !== 0) continue;

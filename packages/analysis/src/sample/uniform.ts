@@ -8,7 +8,7 @@
 // [0, total) and takes the first child when r < first. r's top 53 bits decide at once unless
 // they equal the top bits of `first` or `total`; only then are the low bits drawn (as a BigInt).
 
-import { OR_KIND, type DecisionDnnf, type FixedValues } from '../compile/decision-dnnf.ts';
+import { OR_KIND, setLiterals, type DecisionDnnf, type FixedValues } from '../compile/decision-dnnf.ts';
 import { SeededRandom } from './prng.ts';
 
 /**
@@ -89,11 +89,11 @@ function bitLength(x: bigint): number {
 export function sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], n: number, seed: number): Int8Array[] {
   const random = new SeededRandom(seed);
   const draws = new BranchDraws(form.nodes, counts, random);
-  const { kind, childStart, children, litStart, lits, freeStart, free } = form;
+  const { kind, childStart, children, freeStart, free } = form;
   const samples: Int8Array[] = [];
   const stack: number[] = [];
   for (let s = 0; s < n; s++) {
-    const values = Int8Array.from(fixed);
+    const values = fixed.slice();
     stack.push(form.nodes - 1);
     while (stack.length > 0) {
       const node = stack.pop()!;
@@ -104,10 +104,7 @@ export function sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bi
         stack.push(draws.drawFirst(node, a) ? a : b);
         continue;
       }
-      for (let k = litStart[node]!; k < litStart[node + 1]!; k++) {
-        const l = lits[k]!;
-        values[l > 0 ? l : -l] = l > 0 ? 1 : -1;
-      }
+      setLiterals(form, node, values);
       for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
         const v = free[k]!;
         if (values[v] === 0) values[v] = random.nextUint32() & 1 ? 1 : -1;
