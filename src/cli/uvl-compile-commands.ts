@@ -23,12 +23,35 @@ function fail(command: string, message: string): never {
 }
 
 /** Runs a command's body; a reported failure sets exit code 1. */
-function run(body: () => void): void {
+async function run(body: () => void | Promise<void>): Promise<void> {
   try {
-    body();
+    await body();
   } catch (error) {
     if (!(error instanceof Reported)) throw error;
     process.exitCode = 1;
+  }
+}
+
+/**
+ * Standard output written in blocks, waiting while the stream's buffer is full: a sample of
+ * 10 000 configurations of a model of 18 000 features is hundreds of megabytes, which neither
+ * one string nor the buffer of a pipe may hold.
+ */
+class BlockWriter {
+  private parts: (string | Buffer)[] = [];
+  private size = 0;
+
+  async write(part: string | Buffer): Promise<void> {
+    this.parts.push(part);
+    this.size += part.length;
+    if (this.size >= 1 << 20) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const block = Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    this.parts = [];
+    this.size = 0;
+    if (!process.stdout.write(block)) await new Promise((resolve) => process.stdout.once('drain', resolve));
   }
 }
 
@@ -136,7 +159,7 @@ export function registerCompileCommands(uvl: Command): void {
     .option('--deselect <features>', 'features deselected, comma-separated')
     .option('--json', 'one JSON object: {"kind", "seed", "n", "features", "configurations"}')
     .action((file: string, options: { uniform?: string; seed: string; select?: string; deselect?: string; json?: boolean }) =>
-      run(() => {
+      run(async () => {
         if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N');
         const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
         if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
@@ -144,19 +167,32 @@ export function registerCompileCommands(uvl: Command): void {
         if (!Number.isSafeInteger(seed)) fail('sample', `--seed must be a non-negative integer, not '${options.seed}'`);
         const compiled = compileFile('sample', file);
         const decisions = { selected: featureList('sample', compiled, options.select), deselected: featureList('sample', compiled, options.deselect) };
-        const sample = compiled.sampleUniform(n, seed, decisions);
-        if (sample.length === 0) process.stderr.write(`hub uvl sample: ${file}: no configuration extends the decisions\n`);
+        // Nothing is held: each configuration is written as it is drawn.
         const features = [...compiled.names].sort(byName);
-        if (options.json) {
-          const configurations = sample.map((c) => compiled.selectedNames(c).sort(byName));
-          const result = { kind: 'uniform', seed, n, boolean_only: compiled.ignoredConstraints === 0, features, configurations };
-          process.stdout.write(`${JSON.stringify(result)}\n`);
-          return;
-        }
         const columns = features.map((name) => compiled.variableOf(name)! - 1);
-        const rows = [features.map(csvField).join(',')];
-        for (const c of sample) rows.push(columns.map((i) => c[i]).join(','));
-        process.stdout.write(`${rows.join('\n')}\n`);
+        const out = new BlockWriter();
+        let drawn = 0;
+        if (options.json) {
+          const head = JSON.stringify({ kind: 'uniform', seed, n, boolean_only: compiled.ignoredConstraints === 0, features });
+          await out.write(`${head.slice(0, -1)},"configurations":[`);
+          for (const c of compiled.uniformSamples(n, seed, decisions)) {
+            const selected = columns.filter((k) => c[k] === 1).map((k) => compiled.names[k]!);
+            await out.write((drawn++ > 0 ? ',' : '') + JSON.stringify(selected));
+          }
+          await out.write(']}\n');
+        } else {
+          await out.write(`${features.map(csvField).join(',')}\n`);
+          // A row is "0," or "1," per column, the last comma a newline.
+          const row = Buffer.alloc(2 * columns.length, ',');
+          row[row.length - 1] = 0x0a;
+          for (const c of compiled.uniformSamples(n, seed, decisions)) {
+            for (let i = 0; i < columns.length; i++) row[2 * i] = c[columns[i]!] ? 0x31 : 0x30;
+            await out.write(Buffer.from(row));
+            drawn++;
+          }
+        }
+        await out.flush();
+        if (drawn === 0) process.stderr.write(`hub uvl sample: ${file}: no configuration extends the decisions\n`);
       }),
     );
 }

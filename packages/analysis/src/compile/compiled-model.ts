@@ -115,11 +115,16 @@ export class CompiledModel {
    * as Configurations. Empty when none extends them.
    */
   sampleUniform(n: number, seed: number, assumptions: Assumptions = []): Configuration[] {
+    return [...this.uniformSamples(n, seed, assumptions)];
+  }
+
+  /** sampleUniform's configurations one at a time (a large sample need not be held at once). */
+  *uniformSamples(n: number, seed: number, assumptions: Assumptions = []): Generator<Configuration> {
     const fixed = this.fixedValues(assumptions);
-    if (fixed === null || this.form.nodes === 0) return [];
+    if (fixed === null || this.form.nodes === 0) return;
     const counts = this.countsUnder(fixed);
-    if (counts[this.form.nodes - 1] === 0n) return [];
-    return sampleReduced(this.form, fixed, counts, n, seed).map((values) => this.toFeatures(values));
+    if (counts[this.form.nodes - 1] === 0n) return;
+    for (const values of sampleReduced(this.form, fixed, counts, n, seed)) yield this.toFeatures(values);
   }
 
   /** The first K configurations extending the decisions (a fixed order), as sampleUniform's. */

@@ -83,14 +83,13 @@ function bitLength(x: bigint): number {
 
 /**
  * N models of the form's root agreeing with `fixed`, each drawn uniformly and independently, as
- * values of the reduced variables (1 true, -1 false); `counts` are nodeCounts(form, fixed), whose
- * root count must not be zero. The same form, fixed values, n and seed give the same models.
+ * values of the reduced variables (1 true, -1 false), one at a time; `counts` are nodeCounts(form,
+ * fixed), whose root count must not be zero. The same form, fixed values, n and seed give the same models.
  */
-export function sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], n: number, seed: number): Int8Array[] {
+export function* sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], n: number, seed: number): Generator<Int8Array> {
   const random = new SeededRandom(seed);
   const draws = new BranchDraws(form.nodes, counts, random);
   const { kind, childStart, children, freeStart, free } = form;
-  const samples: Int8Array[] = [];
   const stack: number[] = [];
   for (let s = 0; s < n; s++) {
     const values = fixed.slice();
@@ -111,7 +110,6 @@ export function sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bi
       }
       for (let k = childStart[node]!; k < childStart[node + 1]!; k++) stack.push(children[k]!);
     }
-    samples.push(values);
+    yield values;
   }
-  return samples;
 }
