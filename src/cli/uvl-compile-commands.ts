@@ -103,6 +103,14 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+interface SampleOptions {
+  uniform?: string;
+  seed: string;
+  select?: string;
+  deselect?: string;
+  json?: boolean;
+}
+
 export function registerCompileCommands(uvl: Command): void {
   uvl
     .command('compile')
@@ -110,44 +118,14 @@ export function registerCompileCommands(uvl: Command): void {
     .argument('<file>', 'UVL file')
     .option('-o, --output <file>', 'write the d-DNNF to this file instead of standard output')
     .option('--map <file>', 'write the feature numbering there, as `c <n> <name>` lines')
-    .action((file: string, options: { output?: string; map?: string }) =>
-      run(() => {
-        const compiled = compileFile('compile', file);
-        const nnf = compiled.toD4();
-        if (options.map) writeAtomically('compile', options.map, compiled.variableMap());
-        if (!options.output) {
-          process.stdout.write(nnf);
-          return;
-        }
-        writeAtomically('compile', options.output, nnf);
-        const note = compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : '';
-        process.stdout.write(`${file}: ${compiled.form.nodes} nodes, ${compiled.count()} configurations${note}, written to ${options.output}\n`);
-      }),
-    );
+    .action((file: string, options: { output?: string; map?: string }) => run(() => compileCommand(file, options)));
 
   uvl
     .command('commonality')
     .description("Every feature's commonality: the configurations that contain it, and their share of all")
     .argument('<file>', 'UVL file')
     .option('--json', 'one JSON object: {"configurations", "features": {name: {"commonality", "probability"}}}')
-    .action((file: string, options: { json?: boolean }) =>
-      run(() => {
-        const compiled = compileFile('commonality', file);
-        const { configurations, counts } = compiled.commonality();
-        const order = compiled.names.map((name, i) => ({ name, count: counts[i]! })).sort((a, b) => byName(a.name, b.name));
-        if (options.json) {
-          const features: Record<string, { commonality: string; probability: number }> = {};
-          for (const { name, count } of order) features[name] = { commonality: String(count), probability: probability(count, configurations) };
-          const result = { configurations: String(configurations), boolean_only: compiled.ignoredConstraints === 0, features };
-          process.stdout.write(`${JSON.stringify(result)}\n`);
-          return;
-        }
-        const width = Math.max(...order.map((o) => o.name.length));
-        const lines = [`${file}: ${configurations} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
-        for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${count}`);
-        process.stdout.write(`${lines.join('\n')}\n`);
-      }),
-    );
+    .action((file: string, options: { json?: boolean }) => run(() => commonalityCommand(file, options)));
 
   uvl
     .command('sample')
@@ -158,41 +136,71 @@ export function registerCompileCommands(uvl: Command): void {
     .option('--select <features>', 'features selected, comma-separated')
     .option('--deselect <features>', 'features deselected, comma-separated')
     .option('--json', 'one JSON object: {"kind", "seed", "n", "features", "configurations"}')
-    .action((file: string, options: { uniform?: string; seed: string; select?: string; deselect?: string; json?: boolean }) =>
-      run(async () => {
-        if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N');
-        const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
-        if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
-        const seed = /^\s*\d+\s*$/.test(options.seed) ? Number(options.seed) : Number.NaN;
-        if (!Number.isSafeInteger(seed)) fail('sample', `--seed must be a non-negative integer, not '${options.seed}'`);
-        const compiled = compileFile('sample', file);
-        const decisions = { selected: featureList('sample', compiled, options.select), deselected: featureList('sample', compiled, options.deselect) };
-        // Nothing is held: each configuration is written as it is drawn.
-        const features = [...compiled.names].sort(byName);
-        const columns = features.map((name) => compiled.variableOf(name)! - 1);
-        const out = new BlockWriter();
-        let drawn = 0;
-        if (options.json) {
-          const head = JSON.stringify({ kind: 'uniform', seed, n, boolean_only: compiled.ignoredConstraints === 0, features });
-          await out.write(`${head.slice(0, -1)},"configurations":[`);
-          for (const c of compiled.uniformSamples(n, seed, decisions)) {
-            const selected = columns.filter((k) => c[k] === 1).map((k) => compiled.names[k]!);
-            await out.write((drawn++ > 0 ? ',' : '') + JSON.stringify(selected));
-          }
-          await out.write(']}\n');
-        } else {
-          await out.write(`${features.map(csvField).join(',')}\n`);
-          // A row is "0," or "1," per column, the last comma a newline.
-          const row = Buffer.alloc(2 * columns.length, ',');
-          row[row.length - 1] = 0x0a;
-          for (const c of compiled.uniformSamples(n, seed, decisions)) {
-            for (let i = 0; i < columns.length; i++) row[2 * i] = c[columns[i]!] ? 0x31 : 0x30;
-            await out.write(Buffer.from(row));
-            drawn++;
-          }
-        }
-        await out.flush();
-        if (drawn === 0) process.stderr.write(`hub uvl sample: ${file}: no configuration extends the decisions\n`);
-      }),
-    );
+    .action((file: string, options: SampleOptions) => run(() => sampleCommand(file, options)));
+}
+
+function compileCommand(file: string, options: { output?: string; map?: string }): void {
+  const compiled = compileFile('compile', file);
+  const nnf = compiled.toD4();
+  if (options.map) writeAtomically('compile', options.map, compiled.variableMap());
+  if (!options.output) {
+    process.stdout.write(nnf);
+    return;
+  }
+  writeAtomically('compile', options.output, nnf);
+  const note = compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : '';
+  process.stdout.write(`${file}: ${compiled.form.nodes} nodes, ${compiled.count()} configurations${note}, written to ${options.output}\n`);
+}
+
+function commonalityCommand(file: string, options: { json?: boolean }): void {
+  const compiled = compileFile('commonality', file);
+  const { configurations, counts } = compiled.commonality();
+  const order = compiled.names.map((name, i) => ({ name, count: counts[i]! })).sort((a, b) => byName(a.name, b.name));
+  if (options.json) {
+    const features: Record<string, { commonality: string; probability: number }> = {};
+    for (const { name, count } of order) features[name] = { commonality: String(count), probability: probability(count, configurations) };
+    const result = { configurations: String(configurations), boolean_only: compiled.ignoredConstraints === 0, features };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const width = Math.max(...order.map((o) => o.name.length));
+  const lines = [`${file}: ${configurations} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
+  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${count}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function sampleCommand(file: string, options: SampleOptions): Promise<void> {
+  if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N');
+  const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
+  const seed = /^\s*\d+\s*$/.test(options.seed) ? Number(options.seed) : Number.NaN;
+  if (!Number.isSafeInteger(seed)) fail('sample', `--seed must be a non-negative integer, not '${options.seed}'`);
+  const compiled = compileFile('sample', file);
+  const decisions = { selected: featureList('sample', compiled, options.select), deselected: featureList('sample', compiled, options.deselect) };
+  // Nothing is held: each configuration is written as it is drawn.
+  const features = [...compiled.names].sort(byName);
+  const columns = features.map((name) => compiled.variableOf(name)! - 1);
+  const out = new BlockWriter();
+  let drawn = 0;
+  if (options.json) {
+    const head = JSON.stringify({ kind: 'uniform', seed, n, boolean_only: compiled.ignoredConstraints === 0, features });
+    await out.write(`${head.slice(0, -1)},"configurations":[`);
+    for (const c of compiled.uniformSamples(n, seed, decisions)) {
+      const selected = columns.filter((k) => c[k] === 1).map((k) => compiled.names[k]!);
+      await out.write((drawn++ > 0 ? ',' : '') + JSON.stringify(selected));
+    }
+    await out.write(']}\n');
+  } else {
+    await out.write(`${features.map(csvField).join(',')}\n`);
+    // A row is "0," or "1," per column, the last comma a newline.
+    const row = Buffer.alloc(2 * columns.length, ',');
+    row[row.length - 1] = 0x0a;
+    for (const c of compiled.uniformSamples(n, seed, decisions)) {
+      for (let i = 0; i < columns.length; i++) row[2 * i] = c[columns[i]!] ? 0x31 : 0x30;
+      await out.write(Buffer.from(row));
+      drawn++;
+    }
+  }
+  await out.flush();
+  if (drawn === 0) process.stderr.write(`hub uvl sample: ${file}: no configuration extends the decisions\n`);
 }
