@@ -89,27 +89,35 @@ function bitLength(x: bigint): number {
 export function* sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], n: number, seed: number): Generator<Int8Array> {
   const random = new SeededRandom(seed);
   const draws = new BranchDraws(form.nodes, counts, random);
-  const { kind, childStart, children, freeStart, free } = form;
-  const stack: number[] = [];
+  // At most every edge's child waits on the stack.
+  const stack = new Int32Array(form.children.length + 1);
   for (let s = 0; s < n; s++) {
     const values = fixed.slice();
-    stack.push(form.nodes - 1);
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (kind[node] === OR_KIND) {
-        // A decision node has two children (the builder makes no other OR nodes).
-        const a = children[childStart[node]!]!;
-        const b = children[childStart[node]! + 1]!;
-        stack.push(draws.drawFirst(node, a) ? a : b);
-        continue;
-      }
-      setLiterals(form, node, values);
-      for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
-        const v = free[k]!;
-        if (values[v] === 0) values[v] = random.nextUint32() & 1 ? 1 : -1;
-      }
-      for (let k = childStart[node]!; k < childStart[node + 1]!; k++) stack.push(children[k]!);
-    }
+    drawModel(form, draws, random, values, stack);
     yield values;
+  }
+}
+
+/** One model into `values`, top-down from the root (a plain function: the generator above is not optimized as well). */
+function drawModel(form: DecisionDnnf, draws: BranchDraws, random: SeededRandom, values: Int8Array, stack: Int32Array): void {
+  const { kind, childStart, children, freeStart, free } = form;
+  // Imported bindings read once: under a CommonJS transform (tsx) each read is a getter call.
+  const orKind = OR_KIND;
+  const assign = setLiterals;
+  let top = 0;
+  stack[top++] = form.nodes - 1;
+  while (top > 0) {
+    let node = stack[--top]!;
+    // A decision node has two children (the builder makes no other OR nodes); the chosen one is next.
+    while (kind[node] === orKind) {
+      const a = children[childStart[node]!]!;
+      node = draws.drawFirst(node, a) ? a : children[childStart[node]! + 1]!;
+    }
+    assign(form, node, values);
+    for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
+      const v = free[k]!;
+      if (values[v] === 0) values[v] = random.nextUint32() & 1 ? 1 : -1;
+    }
+    for (let k = childStart[node]!; k < childStart[node + 1]!; k++) stack[top++] = children[k]!;
   }
 }
