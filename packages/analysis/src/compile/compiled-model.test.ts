@@ -189,4 +189,20 @@ describe('the compiled count against the counter', () => {
     assert.deepEqual(wrong, []);
     assert.ok(checked >= 150, `only ${checked} corpus models checked`);
   });
+
+  test('the automotive models automotive01 and automotive2_4', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
+    const paths = corpus!.files.filter((f) => f.valid && /\/(automotive01|automotive2_4)\.uvl$/.test(f.path)).map((f) => f.path);
+    assert.equal(paths.length, 2, 'both are in the corpus');
+    for (const path of paths) {
+      const text = corpus!.read(path);
+      const model = parseUvl(text, { fileName: join(corpus!.dir, path), loader: diskLoader }).model;
+      const compiled = compileModel(model, { text });
+      assert.ok(compiled, `${path} compiles`);
+      assert.equal(compiled.count(), countConfigurations(model, satEncoding(model, text), Deadline.none(), text), path);
+      const commonality = compiled.commonality();
+      assert.equal(commonality.configurations, compiled.count());
+      // A feature's commonality is the count under its selection.
+      for (const v of [1, 2, Math.floor(compiled.features / 2), compiled.features]) assert.equal(commonality.counts[v - 1], compiled.count([v]), `${path}: feature ${v}`);
+    }
+  });
 });
