@@ -98,6 +98,12 @@ function probability(count: bigint, total: bigint): number {
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A count for people: in full up to 30 digits, else its leading digits and its number of digits. */
+function readableCount(count: bigint): string {
+  const digits = String(count);
+  return digits.length <= 30 ? digits : `${digits[0]}.${digits.slice(1, 6)}e${digits.length - 1} (${digits.length} digits)`;
+}
+
 /** A CSV field, quoted when it must be (RFC 4180). */
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -149,7 +155,7 @@ function compileCommand(file: string, options: { output?: string; map?: string }
   }
   writeAtomically('compile', options.output, nnf);
   const note = compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : '';
-  process.stdout.write(`${file}: ${compiled.form.nodes} nodes, ${compiled.count()} configurations${note}, written to ${options.output}\n`);
+  process.stdout.write(`${file}: ${compiled.form.nodes} nodes, ${readableCount(compiled.count())} configurations${note}, written to ${options.output}\n`);
 }
 
 function commonalityCommand(file: string, options: { json?: boolean }): void {
@@ -164,8 +170,8 @@ function commonalityCommand(file: string, options: { json?: boolean }): void {
     return;
   }
   const width = Math.max(...order.map((o) => o.name.length));
-  const lines = [`${file}: ${configurations} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
-  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${count}`);
+  const lines = [`${file}: ${readableCount(configurations)} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
+  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${readableCount(count)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
