@@ -9,6 +9,8 @@ import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpu
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { countConfigurations, satEncoding } from '../analyze.ts';
 import { Deadline } from '../deadline.ts';
+import { encodeModel } from '../encode.ts';
+import { SatSolver } from '../sat/solver.ts';
 import { bruteForceModel, parseValid, randomModelText, seededRandom, TooManyFeatures } from '../testing/brute-force.support.ts';
 import { compileModel, type CompiledModel } from './compiled-model.ts';
 
@@ -201,6 +203,17 @@ describe('the compiled count against the counter', () => {
       assert.equal(compiled.count(), countConfigurations(model, satEncoding(model, text), Deadline.none(), text), path);
       const commonality = compiled.commonality();
       assert.equal(commonality.configurations, compiled.count());
+      // Samples under a decision are configurations: the model's CNF with every feature fixed as sampled is satisfiable.
+      const enc = encodeModel(model, text);
+      const solver = new SatSolver(enc.numVars);
+      for (const clause of [...enc.tree, ...enc.definitions, ...enc.constraints.flatMap((k) => k.clauses)]) solver.addClause(clause);
+      const decision = [-Math.floor(compiled.features / 3)];
+      const samples = compiled.sampleUniform(10, 4, decision);
+      assert.equal(samples.length, 10, `${path}: some configuration has the decision`);
+      for (const sample of samples) {
+        assert.equal(sample[-decision[0]! - 1], 0, `${path}: the decision holds`);
+        assert.equal(solver.solve(Array.from(sample, (selected, i) => (selected ? i + 1 : -(i + 1)))), 'sat', `${path}: a sample is a configuration`);
+      }
       // A feature's commonality is the count under its selection.
       for (const v of [1, 2, Math.floor(compiled.features / 2), compiled.features]) assert.equal(commonality.counts[v - 1], compiled.count([v]), `${path}: feature ${v}`);
     }
