@@ -17,6 +17,7 @@ import {
   type ParseResult,
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
+import { registerCompileCommands } from './uvl-compile-commands.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -30,7 +31,7 @@ export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
 };
 
 /** A file system error as a short reason, without the errno prefix and the path. */
-function describeFsError(error: unknown): string {
+export function describeFsError(error: unknown): string {
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'ENOENT':
@@ -51,9 +52,9 @@ function describeFsError(error: unknown): string {
   }
 }
 
-type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
+export type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
 
-function loadAndParse(file: string): Loaded {
+export function loadAndParse(file: string): Loaded {
   let text: string;
   try {
     if (!existsSync(file)) return { ok: false, error: `Line 1:0 - cannot read ${file}: no such file` };
@@ -212,6 +213,8 @@ export function registerUvlCommands(program: Command): void {
       }
       process.exitCode = allAnalysed ? 0 : 1;
     });
+
+  registerCompileCommands(uvl);
 }
 
 /** A feature list for people: sorted names, the first 20 and how many more. */

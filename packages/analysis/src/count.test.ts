@@ -5,20 +5,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { corpusSkipReason, diskLoader, findCorpus } from '../../uvl/src/corpus.support.ts';
-import { parseUvl, type UvlModel } from '../../uvl/src/index.ts';
+import { corpusSkipReason, findCorpus } from '../../uvl/src/corpus.support.ts';
 import { analyzeModel } from './analyze.ts';
-import { bruteForceModel, GROUP_FORMS, randomModelText, seededRandom, TooManyFeatures } from './testing/brute-force.support.ts';
+import { bruteForceModel, GROUP_FORMS, parseValid, randomModelText, seededRandom, TooManyFeatures } from './testing/brute-force.support.ts';
 
-function parse(text: string, fileName?: string): UvlModel {
-  const { model, diagnostics } = parseUvl(text, fileName ? { fileName, loader: diskLoader } : {});
-  assert.deepEqual(
-    diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
-    [],
-    'the model parses',
-  );
-  return model;
-}
+const parse = parseValid;
 
 const corpus = findCorpus();
 

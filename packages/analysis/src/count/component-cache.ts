@@ -5,9 +5,10 @@
 // and compares them with the stored entries of the same hash. Entries are stored as
 // variable-length deltas in one byte arena (most deltas fit one byte), so the cache costs about
 // one byte per variable and clause of each entry. A hash only selects candidates: every hit is
-// an exact match of both lists, so counts stay exact whatever the hashes collide on.
+// an exact match of both lists, so counts stay exact whatever the hashes collide on. The value
+// is a count, or what the counter's algebra makes of one (a compiled node: count-algebra.ts).
 
-export class ComponentCache {
+export class ComponentCache<T = bigint> {
   private readonly maxBytes: number;
   private bytes: Uint8Array;
   private bytesUsed = 0;
@@ -16,7 +17,7 @@ export class ComponentCache {
   private entryOffset = new Int32Array(1 << 12);
   private entryVars = new Int32Array(1 << 12);
   private entryClauses = new Int32Array(1 << 12);
-  private entryValue: bigint[] = [];
+  private entryValue: T[] = [];
   private entries = 0;
   // Open addressing with linear probing: entry index + 1, 0 for an empty slot. At most half full.
   private slots = new Int32Array(1 << 13);
@@ -31,7 +32,7 @@ export class ComponentCache {
   }
 
   /** The count stored for the component whose variables are list[start .. start+vars) and clauses the next `clauses` items. */
-  get(hash: number, list: Int32Array, start: number, vars: number, clauses: number): bigint | undefined {
+  get(hash: number, list: Int32Array, start: number, vars: number, clauses: number): T | undefined {
     const mask = this.slots.length - 1;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const e = this.slots[s]! - 1;
@@ -42,7 +43,7 @@ export class ComponentCache {
     }
   }
 
-  set(hash: number, list: Int32Array, start: number, vars: number, clauses: number, value: bigint): void {
+  set(hash: number, list: Int32Array, start: number, vars: number, clauses: number, value: T): void {
     // Five bytes per item at most (a delta below 2^31).
     const need = 5 * (vars + clauses);
     if (this.bytesUsed + need > this.maxBytes) this.forgetOlderHalf();

@@ -30,6 +30,7 @@ import { BalancedSeparator } from './separator.ts';
 import { mergeEquivalentLiterals } from './equivalences.ts';
 import { TreeDecompositionCounter, type NarrowFormula } from './tree-decomposition.ts';
 import { withRoom } from './int32-arrays.ts';
+import { BIGINT_COUNT, type CountAlgebra } from './count-algebra.ts';
 
 const TRUE = 1;
 const FALSE = -1;
@@ -126,11 +127,36 @@ export function countCnf(
   const all = [...clauses, ...definitions.filter((d) => !listed.has(d))];
   const reduced = mergeEquivalentLiterals(numVars, all, definitions);
   if (reduced === null) return 0n;
-  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, options);
+  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, options, BIGINT_COUNT);
   return counter.count();
 }
 
-class ComponentCounter {
+/**
+ * The counter's search with its values in another algebra (count-algebra.ts): the compiler
+ * (compile/) gets a node for each component from the same trace. The search runs on countCnf's
+ * formula after its equivalent literals are merged: `literalOf[v]` is the literal of that
+ * reduced formula (1..reducedVars) that input variable v equals, and the algebra is made once
+ * that is known. The value is null when the deadline passed first.
+ */
+export function traceCnf<T>(
+  numVars: number,
+  clauses: number[][],
+  deadline: Deadline,
+  definitions: number[][],
+  makeAlgebra: (literalOf: Int32Array, reducedVars: number) => CountAlgebra<T>,
+): { value: T | null; reducedVars: number; literalOf: Int32Array } {
+  const listed = new Set(clauses);
+  const all = [...clauses, ...definitions.filter((d) => !listed.has(d))];
+  const reduced = mergeEquivalentLiterals(numVars, all, definitions);
+  const literalOf = reduced?.literalOf ?? Int32Array.from({ length: numVars + 1 }, (_, v) => v);
+  const reducedVars = reduced?.literalOf ? reduced.numVars : numVars;
+  const algebra = makeAlgebra(literalOf, reducedVars);
+  if (reduced === null) return { value: algebra.zero, reducedVars, literalOf };
+  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, {}, algebra);
+  return { value: counter.count(), reducedVars, literalOf };
+}
+
+class ComponentCounter<T> {
   private readonly n: number;
   private readonly deadline: Deadline;
   private readonly litVal: Int8Array;
@@ -195,7 +221,10 @@ class ComponentCounter {
   private readonly planMinVars: number;
   private readonly maxSeparator: number;
   private readonly lookaheadMinVars: number;
-  private readonly cache = new ComponentCache(MAX_CACHE_BYTES);
+  private readonly cache = new ComponentCache<T>(MAX_CACHE_BYTES);
+  private readonly algebra: CountAlgebra<T>;
+  /** The free variables components() found last (the algebra may want them, not only their number). */
+  private readonly freeVars: Int32Array;
   /** Whether narrow components are counted by dynamic programming, and from which size. */
   private readonly countsNarrow: boolean;
   private readonly narrowMinVars: number;
@@ -221,11 +250,12 @@ class ComponentCounter {
   /** Where the next variable and clause of each new component go, while the lists are dealt out. */
   private readonly fillVar: Int32Array;
   private readonly fillClause: Int32Array;
-  private readonly frames: Frame[] = [];
-  private readonly powersOfTwo: bigint[] = [];
+  private readonly frames: Frame<T>[] = [];
 
-  constructor(numVars: number, input: number[][], definitions: number[][], deadline: Deadline, options: CountOptions) {
+  constructor(numVars: number, input: number[][], definitions: number[][], deadline: Deadline, options: CountOptions, algebra: CountAlgebra<T>) {
     this.n = numVars;
+    this.algebra = algebra;
+    this.freeVars = new Int32Array(numVars + 1);
     this.deadline = deadline;
     this.litVal = new Int8Array(2 * numVars + 2);
     this.trail = new Int32Array(numVars + 1);
@@ -326,7 +356,8 @@ class ComponentCounter {
     this.planMinVars = alwaysSeparators ? 3 : PLAN_MIN_VARS;
     this.maxSeparator = alwaysSeparators ? 2 : MAX_SEPARATOR;
     this.lookaheadMinVars = alwaysSeparators ? 2 : LOOKAHEAD_MIN_VARS;
-    this.countsNarrow = wide || options.narrowComponents === 'always';
+    // The dynamic programming gives a count, not a trace: an algebra that wants the trace (the compiler) searches.
+    this.countsNarrow = (wide || options.narrowComponents === 'always') && algebra.fromCount !== undefined;
     this.narrowMinVars = options.narrowComponents === 'always' ? 2 : NARROW_MIN_VARS;
     if (!this.usesDefinitions) {
       this.defined.fill(0);
@@ -611,7 +642,7 @@ class ComponentCounter {
       }
       if (nv === 1) {
         owner[root] = -1;
-        free++;
+        this.freeVars[free++] = root;
         continue;
       }
       // The decision: the best-scoring variable of the separator the parent follows, if any of
@@ -751,15 +782,16 @@ class ComponentCounter {
    * of its residual formula (remembered in the cache), or undefined when it is outside the sizes
    * for that or too wide: the search counts it.
    */
-  private countNarrow(record: number): bigint | undefined {
+  private countNarrow(record: number): T | undefined {
     if (!this.countsNarrow) return undefined;
     const nv = this.recordVars[record]!;
     if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
     const formula = this.residualFormula(record);
     const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
     if (value === null) return undefined;
-    this.remember(record, value);
-    return value;
+    const result = this.algebra.fromCount!(value);
+    this.remember(record, result);
+    return result;
   }
 
   /**
@@ -818,21 +850,17 @@ class ComponentCounter {
     return f;
   }
 
-  private cached(record: number): bigint | undefined {
+  private cached(record: number): T | undefined {
     return this.cache.get(this.recordHash[record]!, this.lists, this.recordStart[record]!, this.recordVars[record]!, this.recordClauses[record]!);
   }
 
-  private remember(record: number, value: bigint): void {
+  private remember(record: number, value: T): void {
     this.cache.set(this.recordHash[record]!, this.lists, this.recordStart[record]!, this.recordVars[record]!, this.recordClauses[record]!, value);
   }
 
-  private powerOfTwo(k: number): bigint {
-    while (this.powersOfTwo.length <= k) this.powersOfTwo.push(1n << BigInt(this.powersOfTwo.length));
-    return this.powersOfTwo[k]!;
-  }
-
-  count(): bigint | null {
-    if (this.contradiction || !this.propagate()) return 0n;
+  count(): T | null {
+    const algebra = this.algebra;
+    if (this.contradiction || !this.propagate()) return algebra.zero;
     // The whole formula as the first record: every variable, every long clause.
     const numClauses = this.clauseStamp.length;
     this.reserve(this.n + numClauses, 1);
@@ -845,42 +873,43 @@ class ComponentCounter {
     for (let c = 0; c < numClauses; c++) this.lists[this.listTop++] = c;
     const firstComponent = this.recordTop;
     const free = this.components(all);
-    let result = this.powerOfTwo(free);
+    let result = algebra.branch(this.trail, 0, this.trailSize, this.freeVars, free);
     for (let r = firstComponent; r < this.recordTop; r++) {
       const c = this.countComponent(r);
       if (c === null) return null;
-      result *= c;
-      if (result === 0n) return 0n;
+      result = algebra.times(result, c);
+      if (algebra.isZero(result)) return algebra.zero;
     }
     return result;
   }
 
-  private countComponent(root: number): bigint | null {
+  private countComponent(root: number): T | null {
     const known = this.cached(root) ?? this.countNarrow(root);
     if (known !== undefined) return known;
     const frames = this.frames;
+    const algebra = this.algebra;
     let depth = 0;
-    startFrame(frameAt(frames, 0), root, this.trailSize);
-    let childResult: bigint | undefined;
+    startFrame(frameAt(frames, 0, algebra), root, this.trailSize, algebra);
+    let childResult: T | undefined;
     while (depth >= 0) {
       const f = frames[depth]!;
       if (childResult !== undefined) {
-        f.product *= childResult;
+        f.product = algebra.times(f.product, childResult);
         f.sub++;
         childResult = undefined;
       }
       if (f.subsEnd >= 0) {
-        while (f.product !== 0n && f.sub < f.subsEnd) {
+        while (!algebra.isZero(f.product) && f.sub < f.subsEnd) {
           const value = this.cached(f.sub) ?? this.countNarrow(f.sub);
           if (value === undefined) break;
-          f.product *= value;
+          f.product = algebra.times(f.product, value);
           f.sub++;
         }
-        if (f.product !== 0n && f.sub < f.subsEnd) {
-          startFrame(frameAt(frames, ++depth), f.sub, this.trailSize);
+        if (!algebra.isZero(f.product) && f.sub < f.subsEnd) {
+          startFrame(frameAt(frames, ++depth, algebra), f.sub, this.trailSize, algebra);
           continue;
         }
-        f.total += f.product;
+        f.total = algebra.plus(f.total, f.product);
         this.undo(f.trailStart);
         this.listTop = f.listMark;
         this.recordTop = f.recordMark;
@@ -919,7 +948,7 @@ class ComponentCounter {
       f.listMark = this.listTop;
       f.recordMark = this.recordTop;
       const free = this.components(f.record);
-      f.product = this.powerOfTwo(free);
+      f.product = algebra.branch(this.trail, f.trailStart, this.trailSize, this.freeVars, free);
       f.sub = f.recordMark;
       f.subsEnd = this.recordTop;
     }
@@ -928,34 +957,34 @@ class ComponentCounter {
 }
 
 /** The search state of one component being counted (reused from one depth to the next). */
-interface Frame {
+interface Frame<T> {
   record: number;
   /** 0: first polarity in progress, 1: second, 2: both done. */
   branch: number;
   trailStart: number;
-  total: bigint;
+  total: T;
   /** The records of the current branch's components are sub .. subsEnd (-1 between branches). */
   sub: number;
   subsEnd: number;
-  product: bigint;
+  product: T;
   /** The arena's tops before the current branch's components. */
   listMark: number;
   recordMark: number;
 }
 
-function frameAt(frames: Frame[], depth: number): Frame {
-  while (frames.length <= depth) frames.push({ record: 0, branch: 0, trailStart: 0, total: 0n, sub: 0, subsEnd: -1, product: 1n, listMark: 0, recordMark: 0 });
+function frameAt<T>(frames: Frame<T>[], depth: number, algebra: CountAlgebra<T>): Frame<T> {
+  while (frames.length <= depth) frames.push({ record: 0, branch: 0, trailStart: 0, total: algebra.zero, sub: 0, subsEnd: -1, product: algebra.zero, listMark: 0, recordMark: 0 });
   return frames[depth]!;
 }
 
-function startFrame(f: Frame, record: number, trailStart: number): void {
+function startFrame<T>(f: Frame<T>, record: number, trailStart: number, algebra: CountAlgebra<T>): void {
   f.record = record;
   f.branch = 0;
   f.trailStart = trailStart;
-  f.total = 0n;
+  f.total = algebra.zero;
   f.sub = 0;
   f.subsEnd = -1;
-  f.product = 1n;
+  f.product = algebra.zero;
 }
 
 /** A 32-bit hash of a component's variables and clauses (murmur-style mixing). */

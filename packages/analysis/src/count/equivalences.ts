@@ -10,6 +10,8 @@ export interface ReducedCnf {
   numVars: number;
   clauses: number[][];
   definitions: number[][];
+  /** The reduced literal (DIMACS) each input variable equals; absent when nothing was merged (the identity). */
+  literalOf?: Int32Array;
 }
 
 /**
@@ -88,7 +90,9 @@ export function mergeEquivalentLiterals(numVars: number, clauses: number[][], de
       if (newNumber[top]! > 0) outDefinitions.push(lits);
     }
   }
-  return { numVars: kept, clauses: out, definitions: outDefinitions };
+  const literalOf = new Int32Array(numVars + 1);
+  for (let v = 1; v <= numVars; v++) literalOf[v] = rewrite(v);
+  return { numVars: kept, clauses: out, definitions: outDefinitions, literalOf };
 }
 
 /** Strongly connected components (Tarjan's algorithm on an explicit stack): a component id per node. */

@@ -8,8 +8,16 @@
 // are left out.
 
 import type { Expression, UvlModel } from '../../../uvl/src/index.ts';
-import { flattenModel } from '../../../uvl/src/index.ts';
-import { prng } from '../../../uvl/src/corpus.support.ts';
+import { flattenModel, parseUvl } from '../../../uvl/src/index.ts';
+import { diskLoader, prng } from '../../../uvl/src/corpus.support.ts';
+
+/** A model that must parse without errors (imports read from disk beside `fileName`); throws with the errors otherwise. */
+export function parseValid(text: string, fileName?: string): UvlModel {
+  const { model, diagnostics } = parseUvl(text, fileName ? { fileName, loader: diskLoader } : {});
+  const errors = diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  if (errors.length > 0) throw new Error(`the model does not parse: ${errors.join('; ')}`);
+  return model;
+}
 
 // ------------------------------------------------------------------ the model oracle
 

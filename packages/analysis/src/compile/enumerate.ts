@@ -1,0 +1,52 @@
+// The first K models of the compiled form, in a fixed order: model i is found top-down by
+// unranking, i.e. by reading i as a mixed-radix number: an OR node sends i to its first child
+// when i is below that child's count, otherwise i minus that count to the second; an AND node
+// takes one bit of i per open free variable, then one digit per child in the base of its count.
+// Each model costs one walk of the nodes it passes through, and no model is repeated.
+
+import { OR_KIND, setLiterals, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
+
+/** Models 0 .. k-1 (fewer when the root has fewer) as values of the reduced variables (1 true, -1 false). */
+export function enumerateReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], k: number): Int8Array[] {
+  const total = form.nodes === 0 ? 0n : counts[form.nodes - 1]!;
+  const models: Int8Array[] = [];
+  for (let i = 0n; i < total && models.length < k; i++) models.push(unrank(form, fixed, counts, i));
+  return models;
+}
+
+function unrank(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], index: bigint): Int8Array {
+  const { kind, childStart, children, freeStart, free } = form;
+  const values = Int8Array.from(fixed);
+  const nodes: number[] = [form.nodes - 1];
+  const indices: bigint[] = [index];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    let i = indices.pop()!;
+    if (kind[node] === OR_KIND) {
+      for (let k = childStart[node]!; k < childStart[node + 1]!; k++) {
+        const c = counts[children[k]!]!;
+        if (i < c) {
+          nodes.push(children[k]!);
+          indices.push(i);
+          break;
+        }
+        i -= c;
+      }
+      continue;
+    }
+    setLiterals(form, node, values);
+    for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
+      const v = free[k]!;
+      if (values[v] !== 0) continue;
+      values[v] = i & 1n ? 1 : -1;
+      i >>= 1n;
+    }
+    for (let k = childStart[node]!; k < childStart[node + 1]!; k++) {
+      const c = counts[children[k]!]!;
+      nodes.push(children[k]!);
+      indices.push(i % c);
+      i /= c;
+    }
+  }
+  return values;
+}

@@ -1,0 +1,131 @@
+// `hub uvl compile`, `hub uvl commonality` and `hub uvl sample --uniform`, run as a user would
+// run them, on a model whose six configurations are listed here by hand.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dir = mkdtempSync(join(tmpdir(), 'hub-compile-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function hub(args: string[]) {
+  const result = spawnSync(process.execPath, [join(root, 'bin/hub.mjs'), 'uvl', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+// Engine is Diesel or Petrol; Diesel excludes Turbo; Radio is free.
+const CAR = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n';
+/** The six configurations, as sorted names joined by commas. */
+const CAR_CONFIGURATIONS = new Set(
+  [
+    ['Diesel'],
+    ['Diesel', 'Radio'],
+    ['Petrol'],
+    ['Petrol', 'Radio'],
+    ['Petrol', 'Turbo'],
+    ['Petrol', 'Radio', 'Turbo'],
+  ].map((extra) => ['Car', 'Engine', ...extra].sort().join(',')),
+);
+writeFileSync(join(dir, 'car.uvl'), CAR);
+writeFileSync(join(dir, 'bad.uvl'), 'features\n    Car\n    mandatory\n        Radio\n');
+writeFileSync(join(dir, 'void.uvl'), 'features\n    R\n        optional\n            A\nconstraints\n    A\n    !A\n');
+
+describe('hub uvl compile', () => {
+  it('writes the d4 file and the numbering of `hub uvl convert --to cnf`', () => {
+    const r = hub(['compile', 'car.uvl', '-o', 'car.nnf', '--map', 'car.map']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /car\.uvl: \d+ nodes, 6 configurations, written to car\.nnf/);
+    const nnf = readFileSync(join(dir, 'car.nnf'), 'utf8');
+    assert.match(nnf, /^[oa] 1 0\n/);
+    assert.doesNotMatch(nnf, /^c/m);
+    const cnf = hub(['convert', 'car.uvl', '--to', 'cnf']);
+    const numbering = cnf.out.split('\n').filter((l) => /^c \d+ /.test(l));
+    assert.deepEqual(readFileSync(join(dir, 'car.map'), 'utf8').trim().split('\n'), numbering);
+    assert.equal(hub(['compile', 'car.uvl']).out, nnf, 'standard output without -o');
+  });
+
+  it('exit 1 for an invalid model; a void model compiles to false', () => {
+    const bad = hub(['compile', 'bad.uvl']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /invalid model/);
+    assert.equal(hub(['compile', 'void.uvl']).out, 'f 1 0\n');
+  });
+});
+
+describe('hub uvl commonality', () => {
+  it('--json: every feature, exact counts and probabilities', () => {
+    const r = hub(['commonality', 'car.uvl', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const result = JSON.parse(r.out);
+    assert.equal(result.configurations, '6');
+    assert.deepEqual(Object.keys(result.features), ['Car', 'Diesel', 'Engine', 'Petrol', 'Radio', 'Turbo']);
+    assert.deepEqual(result.features.Petrol, { commonality: '4', probability: 4 / 6 });
+    assert.deepEqual(result.features.Radio, { commonality: '3', probability: 0.5 });
+    assert.deepEqual(result.features.Car, { commonality: '6', probability: 1 });
+  });
+
+  it('readable text', () => {
+    const r = hub(['commonality', 'car.uvl']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /car\.uvl: 6 configurations\n/);
+    assert.match(r.out, /Turbo\s+0\.333333\s+2/);
+  });
+});
+
+describe('hub uvl sample --uniform', () => {
+  it('CSV: the features sorted by name, one row of 0/1 per configuration, each valid', () => {
+    const r = hub(['sample', 'car.uvl', '--uniform', '40', '--seed', '3']);
+    assert.equal(r.code, 0, r.err);
+    const [header, ...rows] = r.out.trim().split('\n');
+    assert.equal(header, 'Car,Diesel,Engine,Petrol,Radio,Turbo');
+    assert.equal(rows.length, 40);
+    const names = header!.split(',');
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const picked = row.split(',').flatMap((v, i) => (v === '1' ? [names[i]!] : []));
+      assert.ok(CAR_CONFIGURATIONS.has(picked.join(',')), row);
+      seen.add(picked.join(','));
+    }
+    assert.ok(seen.size >= 4, 'forty draws reach most of the six configurations');
+    assert.equal(hub(['sample', 'car.uvl', '--uniform', '40', '--seed', '3']).out, r.out, 'the same seed, the same sample');
+  });
+
+  it('--json with decisions', () => {
+    const r = hub(['sample', 'car.uvl', '--uniform', '10', '--select', 'Turbo', '--deselect', 'Radio', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const result = JSON.parse(r.out);
+    assert.equal(result.kind, 'uniform');
+    assert.equal(result.seed, 1);
+    assert.equal(result.n, 10);
+    assert.deepEqual(result.features, ['Car', 'Diesel', 'Engine', 'Petrol', 'Radio', 'Turbo']);
+    assert.equal(result.configurations.length, 10);
+    for (const c of result.configurations) assert.deepEqual(c, ['Car', 'Engine', 'Petrol', 'Turbo']);
+  });
+
+  it('exit 1 for bad values and invalid models', () => {
+    for (const [args, message] of [
+      [['--uniform', '0'], /from 1 to 10000/],
+      [['--uniform', '10001'], /from 1 to 10000/],
+      [['--uniform', 'ten'], /from 1 to 10000/],
+      [['--uniform', '5', '--seed', '-1'], /--seed must be/],
+      [['--uniform', '5', '--select', 'Wings'], /unknown feature 'Wings'/],
+      [[], /--uniform N/],
+    ] as const) {
+      const r = hub(['sample', 'car.uvl', ...args]);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.err, message);
+    }
+    assert.equal(hub(['sample', 'bad.uvl', '--uniform', '3']).code, 1);
+  });
+
+  it('no configuration extends contradicting decisions: an empty sample, said so', () => {
+    const r = hub(['sample', 'car.uvl', '--uniform', '3', '--select', 'Diesel,Turbo', '--json']);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out).configurations, []);
+    assert.match(r.err, /no configuration extends the decisions/);
+  });
+});

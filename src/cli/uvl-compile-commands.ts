@@ -1,0 +1,212 @@
+// `hub uvl compile`, `hub uvl commonality` and `hub uvl sample --uniform`: the analysis engine's
+// compiled form (packages/analysis/src/compile) on files. Section 6 of extensions.md is the
+// contract: --json prints one JSON object, otherwise samples are CSV and the rest readable text;
+// exit 1 for an invalid model or a bad value.
+
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { formatDiagnostic } from '../../packages/uvl/src/index.ts';
+import { compileModel, Deadline, type CompiledModel } from '../../packages/analysis/src/index.ts';
+import { describeFsError, loadAndParse } from './uvl-commands.ts';
+
+/** Time budget of a compilation from the command line. */
+const COMPILE_BUDGET_MS = 60_000;
+const MAX_SAMPLES = 10_000;
+
+/** A failure already reported on standard error: the command exits 1. */
+class Reported extends Error {}
+
+function fail(command: string, message: string): never {
+  process.stderr.write(`hub uvl ${command}: ${message}\n`);
+  throw new Reported();
+}
+
+/** Runs a command's body; a reported failure sets exit code 1. */
+async function run(body: () => void | Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    if (!(error instanceof Reported)) throw error;
+    process.exitCode = 1;
+  }
+}
+
+/**
+ * Standard output written in blocks, waiting while the stream's buffer is full: a sample of
+ * 10 000 configurations of a model of 18 000 features is hundreds of megabytes, which neither
+ * one string nor the buffer of a pipe may hold.
+ */
+class BlockWriter {
+  private parts: (string | Buffer)[] = [];
+  private size = 0;
+
+  async write(part: string | Buffer): Promise<void> {
+    this.parts.push(part);
+    this.size += part.length;
+    if (this.size >= 1 << 20) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const block = Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    this.parts = [];
+    this.size = 0;
+    if (!process.stdout.write(block)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  }
+}
+
+/** The file parsed and compiled; an unreadable or invalid model, or a budget run out, is reported. */
+function compileFile(command: string, file: string): CompiledModel {
+  const loaded = loadAndParse(file);
+  if (!loaded.ok) fail(command, `${file}: ${loaded.error}`);
+  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) fail(command, `${file}: invalid model:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
+  if (!loaded.result.model.root) fail(command, `${file}: the model has no features`);
+  const compiled = compileModel(loaded.result.model, { text: loaded.text, deadline: Deadline.after(COMPILE_BUDGET_MS) });
+  if (!compiled) fail(command, `${file}: not compiled within ${COMPILE_BUDGET_MS / 1000} s`);
+  return compiled;
+}
+
+/** Writes a file beside its target under a temporary name, then renames it: never half-written. */
+function writeAtomically(command: string, path: string, content: string): void {
+  const target = resolve(path);
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, content);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    fail(command, `cannot write ${path}: ${describeFsError(error)}`);
+  }
+}
+
+/** A comma-separated list of feature names (empty parts ignored), each checked against the model. */
+function featureList(command: string, compiled: CompiledModel, value: string | undefined): string[] {
+  const names = (value ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  for (const name of names) if (compiled.variableOf(name) === undefined) fail(command, `unknown feature '${name}'`);
+  return names;
+}
+
+/** count / total as a double, exact to its last bit or so whatever the sizes of the two. */
+function probability(count: bigint, total: bigint): number {
+  if (total === 0n) return 0;
+  return Number((count << 64n) / total) / 2 ** 64;
+}
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A count for people: in full up to 30 digits, else its leading digits and its number of digits. */
+function readableCount(count: bigint): string {
+  const digits = String(count);
+  return digits.length <= 30 ? digits : `${digits[0]}.${digits.slice(1, 6)}e${digits.length - 1} (${digits.length} digits)`;
+}
+
+/** A CSV field, quoted when it must be (RFC 4180). */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+interface SampleOptions {
+  uniform?: string;
+  seed: string;
+  select?: string;
+  deselect?: string;
+  json?: boolean;
+}
+
+export function registerCompileCommands(uvl: Command): void {
+  uvl
+    .command('compile')
+    .description('Compile a UVL model into a d-DNNF in the d4 NNF format (over the features, numbered as `hub uvl convert --to cnf` numbers them)')
+    .argument('<file>', 'UVL file')
+    .option('-o, --output <file>', 'write the d-DNNF to this file instead of standard output')
+    .option('--map <file>', 'write the feature numbering there, as `c <n> <name>` lines')
+    .action((file: string, options: { output?: string; map?: string }) => run(() => compileCommand(file, options)));
+
+  uvl
+    .command('commonality')
+    .description("Every feature's commonality: the configurations that contain it, and their share of all")
+    .argument('<file>', 'UVL file')
+    .option('--json', 'one JSON object: {"configurations", "features": {name: {"commonality", "probability"}}}')
+    .action((file: string, options: { json?: boolean }) => run(() => commonalityCommand(file, options)));
+
+  uvl
+    .command('sample')
+    .description('Draw configurations: --uniform N, each uniform among those that extend the decisions (CSV, or --json)')
+    .argument('<file>', 'UVL file')
+    .option('--uniform <n>', `number of uniform configurations, 1..${MAX_SAMPLES}`)
+    .option('--seed <seed>', 'seed of the pseudo-random generator (a non-negative integer)', '1')
+    .option('--select <features>', 'features selected, comma-separated')
+    .option('--deselect <features>', 'features deselected, comma-separated')
+    .option('--json', 'one JSON object: {"kind", "seed", "n", "features", "configurations"}')
+    .action((file: string, options: SampleOptions) => run(() => sampleCommand(file, options)));
+}
+
+function compileCommand(file: string, options: { output?: string; map?: string }): void {
+  const compiled = compileFile('compile', file);
+  const nnf = compiled.toD4();
+  if (options.map) writeAtomically('compile', options.map, compiled.variableMap());
+  if (!options.output) {
+    process.stdout.write(nnf);
+    return;
+  }
+  writeAtomically('compile', options.output, nnf);
+  const note = compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : '';
+  process.stdout.write(`${file}: ${compiled.form.nodes} nodes, ${readableCount(compiled.count())} configurations${note}, written to ${options.output}\n`);
+}
+
+function commonalityCommand(file: string, options: { json?: boolean }): void {
+  const compiled = compileFile('commonality', file);
+  const { configurations, counts } = compiled.commonality();
+  const order = compiled.names.map((name, i) => ({ name, count: counts[i]! })).sort((a, b) => byName(a.name, b.name));
+  if (options.json) {
+    const features: Record<string, { commonality: string; probability: number }> = {};
+    for (const { name, count } of order) features[name] = { commonality: String(count), probability: probability(count, configurations) };
+    const result = { configurations: String(configurations), boolean_only: compiled.ignoredConstraints === 0, features };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const width = Math.max(...order.map((o) => o.name.length));
+  const lines = [`${file}: ${readableCount(configurations)} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
+  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${readableCount(count)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function sampleCommand(file: string, options: SampleOptions): Promise<void> {
+  if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N');
+  const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
+  const seed = /^\s*\d+\s*$/.test(options.seed) ? Number(options.seed) : Number.NaN;
+  if (!Number.isSafeInteger(seed)) fail('sample', `--seed must be a non-negative integer, not '${options.seed}'`);
+  const compiled = compileFile('sample', file);
+  const decisions = { selected: featureList('sample', compiled, options.select), deselected: featureList('sample', compiled, options.deselect) };
+  // Nothing is held: each configuration is written as it is drawn.
+  const features = [...compiled.names].sort(byName);
+  const columns = features.map((name) => compiled.variableOf(name)! - 1);
+  const out = new BlockWriter();
+  let drawn = 0;
+  if (options.json) {
+    const head = JSON.stringify({ kind: 'uniform', seed, n, boolean_only: compiled.ignoredConstraints === 0, features });
+    await out.write(`${head.slice(0, -1)},"configurations":[`);
+    for (const c of compiled.uniformSamples(n, seed, decisions)) {
+      const selected = columns.filter((k) => c[k] === 1).map((k) => compiled.names[k]!);
+      await out.write((drawn++ > 0 ? ',' : '') + JSON.stringify(selected));
+    }
+    await out.write(']}\n');
+  } else {
+    await out.write(`${features.map(csvField).join(',')}\n`);
+    // A row is "0," or "1," per column, the last comma a newline.
+    const row = Buffer.alloc(2 * columns.length, ',');
+    row[row.length - 1] = 0x0a;
+    for (const c of compiled.uniformSamples(n, seed, decisions)) {
+      for (let i = 0; i < columns.length; i++) row[2 * i] = c[columns[i]!] ? 0x31 : 0x30;
+      await out.write(Buffer.from(row));
+      drawn++;
+    }
+  }
+  await out.flush();
+  if (drawn === 0) process.stderr.write(`hub uvl sample: ${file}: no configuration extends the decisions\n`);
+}
