@@ -79,7 +79,7 @@ describe('explore model filters in Chromium', { skip }, () => {
     await page.waitForURL(/depth_max=2/);
     await settled(page);
     assert.equal(await page.isVisible('#results-error'), true);
-    assert.match(await page.textContent('#results-error') ?? '', /min is above max/);
+    assert.match(await page.textContent('#results-error') ?? '', /the min is above the max/);
 
     await page.click('#clear-filters');
     await settled(page);

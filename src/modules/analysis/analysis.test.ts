@@ -219,7 +219,14 @@ for (const dialect of testDialects()) {
         assert.equal(res.status, 400, JSON.stringify(models));
         assert.equal(typeof res.json.message, 'string');
         assert.doesNotMatch(JSON.stringify(res.json), /at .*\.ts:\d+/);
+        assert.doesNotMatch(res.json.message, /models\.|\.min|\.max/, 'in the words of the form, not the JSON path');
       }
+      // The explore form's labels and bounds, as a person reads them beside the fields.
+      const said = async (models: unknown) => (await explore({ models })).json.message as string;
+      assert.match(await said({ configurations: { min: 'abc' } }), /^Configurations at least must be a decimal number such as 1000/);
+      assert.match(await said({ depth: { min: 3, max: 2 } }), /^Tree depth: the min is above the max/);
+      assert.match(await said({ features: { max: -1 } }), /^Features at most must be a whole number/);
+      assert.match(await said({ has_dead: 1 }), /^Dead features must be yes/);
     });
 
     it('analyses every seeded model', async () => {

@@ -5,6 +5,19 @@ import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
 import { createApiService } from './api.service.ts';
 import { apiRoutes } from './api.routes.ts';
 
+/** A route whose only documented answer is 405: a method the path does not offer. */
+export function isNotAllowedOnly(schema: { response?: unknown } | undefined): boolean {
+  const answers = Object.keys((schema?.response ?? {}) as object);
+  return answers.length === 1 && answers[0] === '405';
+}
+
+/** `/api/v1/datasets` beside `/api/v1/datasets/` for the same method: one operation, written once (with the slash). */
+export function isSlashTwin(method: string | string[], url: string, table: { method: string; url: string }[]): boolean {
+  if (url.endsWith('/')) return false;
+  const methods = Array.isArray(method) ? method : [method];
+  return methods.every((m) => m === 'HEAD' || table.some((r) => r.method === m && r.url === `${url}/`));
+}
+
 export const apiModule = defineModule({
   name: 'api',
   // The API's own endpoints reach these modules' services; tokens authenticate its callers.
@@ -27,8 +40,13 @@ export const apiModule = defineModule({
         components: { securitySchemes: { token: { type: 'http', scheme: 'bearer', description: 'A personal access token: hub_…' } } },
         security: [{ token: [] }, {}],
       },
-      // The document covers the API only: every page, asset and the docs page itself stays out.
-      transform: ({ schema, url }) => ({ schema: isApi(url) ? schema : { ...(schema ?? {}), hide: true }, url }),
+      // The document covers the API's operations only: every page, asset and the docs page stay
+      // out, and so do the routes that only answer 405 and the twin of a path without its
+      // trailing slash (answered alike, documented once).
+      transform: ({ schema, url, route }) => {
+        const documented = isApi(url) && !isNotAllowedOnly(schema) && !isSlashTwin(route.method, url, ctx.services.api.routeTable());
+        return { schema: documented ? schema : { ...(schema ?? {}), hide: true }, url };
+      },
     });
     app.addHook('onRoute', (route) => {
       if (!isApi(route.url)) return;

@@ -3,7 +3,7 @@ declare module '@citation-js/core' {
   export class Cite {
     constructor(data: unknown, options?: { forceType?: string });
     data: Record<string, any>[];
-    format(format: string, options?: Record<string, unknown>): string;
+    format(format: string, options?: Record<string, unknown>): any;
   }
   export const plugins: { config: { get(name: string): any } };
 }

@@ -79,6 +79,42 @@ describe('citation formats', () => {
     assert.equal(item!.issued['date-parts'][0][0], 2024);
   });
 
+  it('BibTeX keeps every character: a non-Latin title and authors read back exactly (UTF-8, as biber and bibtexu read it)', () => {
+    const title = 'Ünïcödé models — 数据 « test » Ελληνικά';
+    const authors = [
+      { name: '王, 小明', affiliation: null, orcid: null },
+      { name: 'Ильин, Пётр', affiliation: null, orcid: null },
+      { name: 'محمد علي', affiliation: null, orcid: null },
+    ];
+    const text = toBibtex(record({ title, authors }));
+    assert.ok(text.includes('数据') && text.includes('王') && text.includes('Ильин'), text);
+    const [item] = new Cite(text).data;
+    assert.equal(item!.title, title);
+    assert.deepEqual(cslNames(item), ['王, 小明', 'Ильин, Пётр', 'محمد علي']);
+  });
+
+  it('BibTeX: each version has its own key and a version field; the key is ASCII', () => {
+    const first = toBibtex(record({ title: 'Automotive models', authors: [{ name: 'Researcher, Ann', affiliation: null, orcid: null }] }));
+    const second = toBibtex(record({ title: 'Automotive models', authors: [{ name: 'Researcher, Ann', affiliation: null, orcid: null }], version: '2' }));
+    const keyOf = (t: string) => /^@misc\{([^,]*),/.exec(t)?.[1];
+    assert.equal(keyOf(first), 'Researcher2024Automotive');
+    assert.equal(keyOf(second), 'Researcher2024AutomotiveV2');
+    assert.doesNotMatch(first, /version/);
+    assert.equal(new Cite(second).data[0]!.version, '2');
+    assert.match(keyOf(toBibtex(record({ title: 'Ünïcödé', authors: [{ name: 'Øster, Åse', affiliation: null, orcid: null }] })))!, /^[A-Za-z0-9]+$/);
+  });
+
+  it('RIS: every line starts with a tag (no value is folded inside a word), non-Latin text read back exactly', () => {
+    const description = `A long abstract about BusyBox ${'and more words '.repeat(12)}BusyBox\nsecond line`;
+    const title = 'Ünïcödé models — 数据 « test »';
+    const text = toRis(record({ description, title, authors: [{ name: '王, 小明', affiliation: null, orcid: null }] }));
+    for (const line of text.trimEnd().split('\n')) assert.match(line, /^[A-Z][A-Z0-9] {2}-( |$)/, `a line without a tag: ${line}`);
+    assert.match(text, /^AB {2}- A long abstract about BusyBox .* BusyBox second line$/m);
+    const [item] = new Cite(text).data;
+    assert.equal(item!.title, title);
+    assert.deepEqual(cslNames(item), ['王, 小明']);
+  });
+
   it('CSL-JSON: a list of one dataset item that citation-js reads back', () => {
     const parsed = JSON.parse(toCsl(record()));
     assert.ok(Array.isArray(parsed) && parsed.length === 1);

@@ -3,7 +3,7 @@
 // CITATION.cff; DataCite JSON, schema.org JSON-LD and the APA-style line are written here.
 // Pure: no network (citation-js is handed CSL objects, so it never resolves an identifier
 // online), no database, no request.
-import { Cite } from '@citation-js/core';
+import { Cite, plugins } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { stringify as toYaml } from 'yaml';
@@ -58,23 +58,73 @@ function cite(item: Record<string, unknown>): Cite {
   return new Cite([item], { forceType: '@csl/list+object' });
 }
 
-/** TeX's special characters, escaped; citation-js 0.8 escapes names with given and family parts, not one-part names. */
-const escapeTex = (text: string) => text.replace(/[\\{}&%$#_^~]/g, (c) => (c === '\\' ? '\\textbackslash{}' : c === '^' || c === '~' ? `\\${c}{}` : `\\${c}`));
+// BibTeX is written in UTF-8, as biber, biblatex and BibTeX since 2010 (bibtexu, and bibtex with
+// inputenc) read it: citation-js's default turns every character outside its table of TeX
+// accents into nothing (a Chinese title lost its Chinese). Its escaping is therefore switched off
+// and TeX's special characters are escaped here, before citation-js writes the entry.
+plugins.config.get('@bibtex').format.asciiOnly = false;
+
+/**
+ * TeX's special characters and the markup characters `<` `>` as TeX commands; every other character as it is.
+ * Braces as commands too: BibTeX readers split author lists by brace depth, escaped or not.
+ */
+const TEX_SPECIALS: Record<string, string> = {
+  '\\': '\\textbackslash{}', '{': '\\textbraceleft{}', '}': '\\textbraceright{}', '&': '\\&', '%': '\\%', '$': '\\$', '#': '\\#', '_': '\\_',
+  '^': '\\^{}', '~': '\\~{}', '<': '\\textless{}', '>': '\\textgreater{}',
+};
+const escapeTex = (text: string) => text.replace(/[\\{}&%$#_^~<>]/g, (c) => TEX_SPECIALS[c]!);
+
+/** The first word of a text, folded to ASCII letters and digits (`Ünïcödé` → `Unicode`), skipping short words. */
+function keyWord(text: string): string {
+  const words = text.normalize('NFKD').replace(/[^A-Za-z0-9\s-]/g, '').split(/[\s-]+/);
+  return words.find((w) => w.length > 3) ?? words.find((w) => w.length > 0) ?? '';
+}
+
+/**
+ * The entry's key: first author's family name, year, first title word, in ASCII (keys are
+ * identifiers in LaTeX sources), and `V<n>` for a later version, so that two versions of one
+ * dataset cited in one paper never share a key.
+ */
+export function bibtexKey(record: CitationRecord): string {
+  const first = record.authors[0];
+  const name = first ? splitName(first.name) : null;
+  const author = name ? keyWord('literal' in name ? name.literal : name.family) : '';
+  const base = `${author}${record.year}${keyWord(record.title)}` || 'dataset';
+  return `${base}${record.version ? `V${record.version}` : ''}`;
+}
 
 export function toBibtex(record: CitationRecord): string {
   const item = cslItem(record);
   const [year, month] = record.date.split('-').map(Number);
-  item.author = (item.author as Record<string, string>[]).map((n) => (n.literal !== undefined ? { literal: escapeTex(n.literal) } : n));
+  item['citation-key'] = bibtexKey(record);
+  item.title = escapeTex(record.title);
+  item.publisher = escapeTex(PUBLISHER);
+  item.author = (item.author as Record<string, string>[]).map((n) => Object.fromEntries(Object.entries(n).map(([k, v]) => [k, escapeTex(v)])));
   // BibTeX carries a year and a month; a day would come out as `month = {mar 5}`.
   item.issued = { 'date-parts': [[year, month]] };
-  return cite(item).format('bibtex', { format: 'text' });
+  const entry = cite(item).format('bibtex', { format: 'text' });
+  // citation-js's BibTeX mapping has no version field (biblatex and natbib styles print it).
+  return record.version ? entry.replace(/\n\}\s*$/, `\n\tversion = {${escapeTex(record.version)}},\n}\n`) : entry;
 }
 
+/**
+ * RIS, one line per tag: citation-js's text output folds every value after 70 characters, in
+ * the middle of a word, and RIS readers take the folded part as a new line (Zotero kept
+ * "BusyB" and "ox"). Its tag objects are written here, a value on one line (RIS values are single
+ * lines: line breaks inside one become spaces).
+ */
 export function toRis(record: CitationRecord): string {
   const item = cslItem(record);
   // citation-js splits RIS keywords on commas and keeps the spaces after them.
   if (record.tags.length > 0) item.keyword = record.tags.join(',');
-  return cite(item).format('ris', { format: 'text' });
+  const [entry] = cite(item).format('ris', { format: 'object' }) as Record<string, unknown>[];
+  const lines = [`TY  - ${String(entry!.TY)}`];
+  for (const [tag, value] of Object.entries(entry!)) {
+    if (tag === 'TY') continue;
+    for (const v of ([] as unknown[]).concat(value)) lines.push(`${tag}  - ${String(v).replace(/\s*[\r\n]+\s*/g, ' ')}`);
+  }
+  lines.push('ER  - ');
+  return `${lines.join('\n')}\n`;
 }
 
 export function toCsl(record: CitationRecord): string {

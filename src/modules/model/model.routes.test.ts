@@ -53,7 +53,7 @@ for (const dialect of testDialects()) {
       assert.ok(page.text.includes('&quot;Diesel &lt;V6&gt;&quot;'));
       assert.ok(!page.text.includes('"Diesel <V6>"'), 'no unescaped model text');
       // Checks and exports.
-      for (const link of [`/modeltool/to_glencoe/${fileId}`, `/modeltool/to_splot/${fileId}`, `/modeltool/to_cnf/${fileId}`, `/modeltool/valid/${fileId}`, `/file/download/${fileId}`]) {
+      for (const link of [`/modeltool/download/glencoe/${fileId}`, `/modeltool/download/splot/${fileId}`, `/modeltool/download/cnf/${fileId}`, `/modeltool/valid/${fileId}`, `/file/download/${fileId}`]) {
         assert.ok(page.text.includes(`href="${link}"`), link);
       }
       assert.match(page.text, /js-check-file" data-file-id="\d+"/);

@@ -204,6 +204,18 @@ for (const dialect of testDialects()) {
         });
       }
 
+      for (const [target, name, type] of [['glencoe', 'shop.json', 'application/json'], ['splot', 'shop.xml', 'application/xml'], ['cnf', 'shop.dimacs', 'text/plain']] as const) {
+        it(`the model page's download of ${target}: the same content as ${name}, typed ${type}`, async () => {
+          const usual = await client().get(`/modeltool/download/${target}/${shop}`);
+          assert.equal(usual.status, 200, usual.text);
+          assert.match(usual.headers.get('content-disposition') ?? '', new RegExp(`^attachment; filename="${name.replace('.', '\\.')}"`));
+          assert.match(usual.headers.get('content-type') ?? '', new RegExp(`^${type}`));
+          assert.equal(usual.text, (await client().get(`/modeltool/to_${target}/${shop}`)).text);
+          assert.equal((await client().get(`/modeltool/download/${target}/987654`)).status, 404);
+          assert.deepEqual(await exportFoldersAfterCleanup(), [], 'the temporary folder was removed');
+        });
+      }
+
       it('to_cnf is DIMACS: the header, one "c <n> <name>" line per feature, the clauses, the left-out equation noted', async () => {
         const res = await client().get(`/modeltool/to_cnf/${shop}`);
         const lines = res.text.split('\n');

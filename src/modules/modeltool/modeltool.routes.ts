@@ -2,11 +2,11 @@
 // public; the ids are those of stored files. Errors are JSON with the specification's shapes.
 import { createReadStream } from 'node:fs';
 import { finished } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, notFound, serverError } from '../../core/http/errors.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
-import { ModeltoolError, type ExportTarget } from './modeltool.service.ts';
+import { EXPORT_TARGETS, ModeltoolError, type ExportTarget } from './modeltool.service.ts';
 
 const fileIdOf = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
 
@@ -64,25 +64,29 @@ export async function modeltoolRoutes(app: FastifyInstance, ctx: ModuleContext):
   });
 
   for (const target of ['glencoe', 'splot', 'cnf'] as const satisfies readonly ExportTarget[]) {
-    app.get(`/modeltool/to_${target}/:file_id(^\\d+$)`, async (request, reply) => {
-      const raw = fileIdOf(request);
-      const id = parseFileId(raw);
-      let exported;
-      try {
-        if (id === undefined) throw unknown(raw);
-        exported = await service().export(id, target, viewerOf(request));
-      } catch (error) {
-        throw exportFailure(error);
-      }
-      const { path, downloadName } = exported;
-      // Modeltool rule 3: the temporary file goes once the answer has been sent, or the
-      // visitor went away (finished reports both, also when it already happened).
-      finished(reply.raw, () => void service().cleanup(path));
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('content-disposition', attachmentHeader(downloadName))
-        .send(createReadStream(path));
-    });
+    // The specification's route: a text attachment named `<name>_<target>.txt`.
+    app.get(`/modeltool/to_${target}/:file_id(^\\d+$)`, async (request, reply) => sendExport(request, reply, target, 'specified'));
+    // The model page's download: the same file named and typed as its format usually is (`car.json`).
+    app.get(`/modeltool/download/${target}/:file_id(^\\d+$)`, async (request, reply) => sendExport(request, reply, target, 'usual'));
+  }
+
+  async function sendExport(request: FastifyRequest, reply: FastifyReply, target: ExportTarget, naming: 'specified' | 'usual') {
+    const raw = fileIdOf(request);
+    const id = parseFileId(raw);
+    let exported;
+    try {
+      if (id === undefined) throw unknown(raw);
+      exported = await service().export(id, target, viewerOf(request));
+    } catch (error) {
+      throw exportFailure(error);
+    }
+    const { path, downloadName, usualName } = exported;
+    // Modeltool rule 3: the temporary file goes once the answer has been sent, or the
+    // visitor went away (finished reports both, also when it already happened).
+    finished(reply.raw, () => void service().cleanup(path));
+    return reply
+      .type(naming === 'usual' ? `${EXPORT_TARGETS[target].mediaType}; charset=utf-8` : 'text/plain; charset=utf-8')
+      .header('content-disposition', attachmentHeader(naming === 'usual' ? usualName : downloadName))
+      .send(createReadStream(path));
   }
 }
-

@@ -11,11 +11,20 @@ import {
   type ImportLoader, type ParseResult, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 
+/**
+ * Each export: the specification's attachment name (`<name>_glencoe.txt`, modeltool routes) and,
+ * for the model page's downloads, the format's usual file name and media type (`car.json`).
+ */
 export const EXPORT_TARGETS = {
-  glencoe: { convert: toGlencoe, suffix: '.json', download: '_glencoe.txt' },
-  splot: { convert: toSplot, suffix: '.splx', download: '_splot.txt' },
-  cnf: { convert: toCnf, suffix: '.cnf', download: '_cnf.txt' },
-} as const satisfies Record<string, { convert: (model: UvlModel) => string; suffix: string; download: string }>;
+  glencoe: { convert: toGlencoe, suffix: '.json', download: '_glencoe.txt', extension: '.json', mediaType: 'application/json' },
+  splot: { convert: toSplot, suffix: '.splx', download: '_splot.txt', extension: '.xml', mediaType: 'application/xml' },
+  cnf: { convert: toCnf, suffix: '.cnf', download: '_cnf.txt', extension: '.dimacs', mediaType: 'text/plain' },
+} as const satisfies Record<string, { convert: (model: UvlModel) => string; suffix: string; download: string; extension: string; mediaType: string }>;
+
+/** `car.uvl` → `car.json`: the stored name without its `.uvl`, with the format's usual extension. */
+export function usualExportName(storedName: string, target: ExportTarget): string {
+  return `${storedName.replace(/\.uvl$/i, '')}${EXPORT_TARGETS[target].extension}`;
+}
 
 export type ExportTarget = keyof typeof EXPORT_TARGETS;
 
@@ -156,10 +165,10 @@ export function createModeltoolService(ctx: ModuleContext) {
 
     /**
      * export: converts the stored model and writes it to a temporary file in a fresh temporary
-     * folder; answers its path and the attachment name (`<stored name>_<target>.txt`). The
-     * caller streams it and calls cleanup(path) once the answer has gone.
+     * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the
+     * usual one (`car.json`). The caller streams it and calls cleanup(path) once the answer has gone.
      */
-    async export(fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string }> {
+    async export(fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
       // Modeltool rule 4: the target is checked before anything is read.
       if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
       const format = EXPORT_TARGETS[target];
@@ -187,7 +196,7 @@ export function createModeltoolService(ctx: ModuleContext) {
         await cleanup(path);
         throw error;
       }
-      return { path, downloadName: `${file.name}${format.download}` };
+      return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target) };
     },
 
     cleanup,

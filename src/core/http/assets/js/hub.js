@@ -1,4 +1,4 @@
-// Shared browser helpers for every page: the CSRF token for fetch calls.
+// Shared browser helpers for every page: the CSRF token for fetch calls, copy buttons.
 (function () {
   'use strict';
   const meta = document.querySelector('meta[name="csrf-token"]');
@@ -32,4 +32,30 @@
       return box;
     },
   };
+
+  // A button with data-copy-target="<id>" copies that field's value. The asynchronous clipboard
+  // needs a secure context (HTTPS or localhost); elsewhere the text is selected and copied
+  // through the selection, and if even that fails it stays selected for the reader.
+  function copyField(button) {
+    const field = document.getElementById(button.getAttribute('data-copy-target'));
+    const status = document.getElementById(button.getAttribute('aria-describedby'));
+    if (!field) return;
+    const say = function (text) { if (status) status.textContent = text; };
+    const viaSelection = function () {
+      field.focus();
+      field.select();
+      let copied = false;
+      try { copied = document.execCommand('copy'); } catch (e) { copied = false; }
+      say(copied ? 'Copied to the clipboard.' : 'The text is selected: copy it with Ctrl+C (or long-press on a phone).');
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(function () { say('Copied to the clipboard.'); }, viaSelection);
+    } else {
+      viaSelection();
+    }
+  }
+  document.addEventListener('click', function (event) {
+    const button = event.target instanceof Element ? event.target.closest('[data-copy-target]') : null;
+    if (button) copyField(button);
+  });
 })();
