@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { prng } from '../../packages/uvl/src/corpus.support.ts';
 import { useHubWithFakeZenodo } from '../support/fake-zenodo.ts';
+import { testDialects } from '../support/databases.ts';
 import { newUser } from '../support/accounts.ts';
 import { PHONE_UVL, createToken } from '../support/api.ts';
 import type { TestServer } from '../support/server.ts';
@@ -71,8 +72,8 @@ async function send(baseUrl: string, route: { method: string; url: string }, ide
   }
 }
 
-describe('HTTP edge fuzz', () => {
-  const hubs = useHubWithFakeZenodo({ seed: true, env: { API_RATE_LIMIT: '0' } });
+for (const dialect of testDialects()) describe(`HTTP edge fuzz [${dialect.name}]`, () => {
+  const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { API_RATE_LIMIT: '0' } });
 
   it(`${REQUESTS} malformed requests to every body-taking route: no 5xx, no stack trace, nothing half-written`, async () => {
     const { server } = hubs;
