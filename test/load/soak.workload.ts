@@ -3,6 +3,7 @@
 // files, views and downloads sent), and latency and errors by kind.
 import { createHash } from 'node:crypto';
 import { TestClient, type RequestOptions, type TestResponse } from '../support/client.ts';
+import { bearer as apiRequest } from '../support/api.ts';
 
 /** The instances run with production settings behind a TLS proxy (Secure cookies): the requests say so as the proxy does. */
 export const VIA_PROXY = { 'x-forwarded-proto': 'https' };
@@ -99,17 +100,9 @@ async function timed<T extends { status: number }>(stats: Stats, kind: string, e
   }
 }
 
-async function bearer(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { ...VIA_PROXY, authorization: `Bearer ${token}` };
-  let payload: FormData | string | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers['content-type'] = 'application/json';
-  }
-  const res = await fetch(baseUrl + path, { method, headers, body: payload });
-  const text = await res.text();
-  return { status: res.status, json: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : undefined };
+/** An API request with a token, through the proxy like every request of the soak. */
+function bearer(baseUrl: string, token: string, method: string, path: string, body?: unknown): ReturnType<typeof apiRequest> {
+  return apiRequest(baseUrl, token, method, path, body, VIA_PROXY);
 }
 
 /** Signs up a new account through the form and makes it a write token (for API uploads). */
@@ -238,4 +231,4 @@ export async function analysis(baseUrl: string, stats: Stats, ledger: Ledger, n:
   });
 }
 
-export { bearer, sha256 };
+export { bearer };
