@@ -30,7 +30,7 @@ const MAIN_TABLES = [
 ];
 
 /** Method and URL of every route with a body-taking method, from the tree printRoutes draws. */
-export function bodyRoutes(tree: string): { method: string; url: string }[] {
+function bodyRoutes(tree: string): { method: string; url: string }[] {
   const routes: { method: string; url: string }[] = [];
   const path: string[] = [];
   for (const line of tree.split('\n')) {
