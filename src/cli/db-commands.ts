@@ -124,7 +124,7 @@ async function resetDatabase(): Promise<void> {
  * of the store (uploads folder or S3 prefix, decisions section 7). Left behind, they would belong
  * to whoever gets the same user and dataset ids next. Nothing else in the store is touched.
  */
-async function removeStoredFiles(store: FileStore): Promise<void> {
+export async function removeStoredFiles(store: FileStore): Promise<void> {
   const tops = new Set((await store.list('')).map((object) => object.key.split('/')[0]!));
   for (const top of tops) {
     if (top === 'temp' || /^user_\d+$/.test(top)) await store.deletePrefix(`${top}/`);

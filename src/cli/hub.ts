@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAnalysisCommands } from './analysis-commands.ts';
+import { registerArchiveCommands } from './archive-commands.ts';
 import { registerDbCommands } from './db-commands.ts';
 import { registerUvlCommands } from './uvl-commands.ts';
 import { registerRemoteCommands } from './remote-commands.ts';
@@ -17,6 +18,7 @@ registerDbCommands(program);
 registerUvlCommands(program);
 registerRemoteCommands(program);
 registerAnalysisCommands(program);
+registerArchiveCommands(program);
 
 try {
   await program.parseAsync(process.argv);

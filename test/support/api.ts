@@ -13,8 +13,10 @@ export async function createToken(client: TestClient, scopes: string[], name = '
   return match[1]!;
 }
 
-export async function bearer(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+export async function bearer(
+  baseUrl: string, token: string, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; json: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${token}` };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {

@@ -10,6 +10,11 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return check(await migrator(db).migrateToLatest());
 }
 
+/** Applies or reverts migrations until `name` is the last one applied (`hub import` of an older archive). */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<string[]> {
+  return check(await migrator(db).migrateTo(name));
+}
+
 /** Reverts every migration (used by `hub db:reset`). */
 export async function migrateDownAll(db: Kysely<any>): Promise<string[]> {
   const m = migrator(db);

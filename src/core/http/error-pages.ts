@@ -16,6 +16,12 @@ function wantsJson(request: FastifyRequest): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
+/**
+ * The multipart parser's (@fastify/busboy) answers to a body that ends before its closing boundary
+ * or names no boundary: the client's fault, thrown as plain errors without a status.
+ */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
+
 const NOT_FOUND_MESSAGE = 'The page you asked for does not exist.';
 
 /** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
@@ -68,6 +74,9 @@ export class ErrorPages {
       } else if (error.code?.startsWith('FST_CSRF_')) {
         status = 400;
         message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';
+      } else if (MALFORMED_MULTIPART.test(error.message) && request.isMultipart()) {
+        status = 400;
+        message = 'The multipart body is malformed (it ends early or has no boundary).';
       } else if (error.validation) {
         status = 400;
         message = error.message;

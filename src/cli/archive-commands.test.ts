@@ -1,0 +1,52 @@
+// `hub export` and `hub import` run as a user would run them: a seeded SQLite hub with its uploads
+// folder into a second SQLite database and folder; a second import is refused, --replace is not.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectPath } from '../core/config.ts';
+import { connect } from '../core/db/connect.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hub-cli-archive-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function hub(databaseFile: string, uploads: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [projectPath('bin/hub.mjs'), ...args], {
+    cwd: dir, encoding: 'utf8', env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, databaseFile)}`, WORKING_DIR: dir, UPLOADS_DIR: uploads, STORAGE_URL: '' },
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+async function emails(databaseFile: string): Promise<string[]> {
+  const db = connect(`sqlite:${join(dir, databaseFile)}`);
+  try {
+    return (await db.selectFrom('user').select('email').orderBy('email').execute()).map((r) => r.email);
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe('hub export and hub import commands', () => {
+  it('move a seeded hub to another database and folder, refuse a second import, accept it with --replace', async () => {
+    assert.equal(hub('old.sqlite', 'old-uploads', 'db:seed').code, 0);
+    const exported = hub('old.sqlite', 'old-uploads', 'export', '--out', join(dir, 'hub.zip'));
+    assert.equal(exported.code, 0, exported.out);
+    assert.match(exported.out, /Exported \d+ rows of \d+ tables and [1-9]\d* files \(schema \d{4}_/);
+
+    const imported = hub('new.sqlite', 'new-uploads', 'import', join(dir, 'hub.zip'));
+    assert.equal(imported.code, 0, imported.out);
+    assert.deepEqual(await emails('new.sqlite'), await emails('old.sqlite'));
+
+    const again = hub('new.sqlite', 'new-uploads', 'import', join(dir, 'hub.zip'));
+    assert.equal(again.code, 1);
+    assert.match(again.out, /not empty.*--replace/);
+    const replaced = hub('new.sqlite', 'new-uploads', 'import', '--replace', join(dir, 'hub.zip'));
+    assert.equal(replaced.code, 0, replaced.out);
+    assert.deepEqual(await emails('new.sqlite'), ['user1@example.com', 'user2@example.com']);
+
+    const missing = hub('other.sqlite', 'other-uploads', 'export');
+    assert.notEqual(missing.code, 0, 'export needs --out');
+  });
+});
