@@ -5,8 +5,10 @@
 // the members. A helper is selected exactly when its parent is, so the configurations (over
 // the model's own features) stay the same. Cardinality groups [a..b] other than or and
 // alternative are encoded exactly by rules over their members: `atmost1` for [0..1], else
-// "at least a" and "at most b" as clauses over subsets, while those stay few
-// (MAX_CARDINALITY_CLAUSES); past that the cardinality is dropped and listed as a loss.
+// "at least a" and "at most b" as clauses over subsets while those stay few
+// (MAX_CARDINALITY_CLAUSES), and past that by a sequential counter: abstract optional features
+// `_count_<helper>_<i>_<j>` ("at least j of the first i members"), each defined by an `eq` rule,
+// so their values follow from the members' and the configurations stay the same.
 
 import type { Attribute, UvlModel } from '../ast.ts';
 import { prepareExport, type BoolExpr } from '../convert/common.ts';
@@ -69,7 +71,7 @@ function subsets<T>(items: T[], k: number, limit: number): T[][] | undefined {
   return walk(0) ? out : undefined;
 }
 
-/** Rules saying that between min and max of `members` are selected when `owner` is; undefined when too many. */
+/** Subset rules saying that between min and max of `members` are selected when `owner` is; undefined when too many. */
 function cardinalityRules(owner: string, members: string[], min: number, max: number): Rule[] | undefined {
   const v = (name: string): Rule => ({ tag: 'var', name });
   const n = members.length;
@@ -89,6 +91,35 @@ function cardinalityRules(owner: string, members: string[], min: number, max: nu
     for (const s of sets) rules.push({ tag: 'not', operands: [s.length === 1 ? v(s[0]!) : { tag: 'conj', operands: s.map(v) }] });
   }
   return rules;
+}
+
+/**
+ * A sequential counter over the members: cell (i, j) holds when at least j of the first i
+ * members are selected. Returns the cells (to be written as abstract optional features) and
+ * their defining rules plus the bounds.
+ */
+function counterRules(owner: string, members: string[], min: number, max: number, cellName: (i: number, j: number) => string): { cells: string[]; rules: Rule[] } {
+  const v = (name: string): Rule => ({ tag: 'var', name });
+  const n = members.length;
+  const top = Math.min(n, max + 1);
+  const cells: string[] = [];
+  const rules: Rule[] = [];
+  let previous: string[] = [];
+  members.forEach((m, i) => {
+    const current: string[] = [];
+    for (let j = 1; j <= Math.min(top, i + 1); j++) {
+      const cell = cellName(i + 1, j);
+      const add: Rule = j === 1 ? v(m) : { tag: 'conj', operands: [v(previous[j - 1]!), v(m)] };
+      rules.push({ tag: 'eq', operands: [v(cell), j <= i ? { tag: 'disj', operands: [v(previous[j]!), add] } : add] });
+      cells.push(cell);
+      current[j] = cell;
+    }
+    previous = current;
+  });
+  if (min > n) rules.push({ tag: 'not', operands: [v(owner)] });
+  else if (min > 0) rules.push({ tag: 'imp', operands: [v(owner), v(previous[min]!)] });
+  if (max < n) rules.push({ tag: 'not', operands: [v(previous[max + 1]!)] });
+  return { cells, rules };
 }
 
 interface Writer {
@@ -120,9 +151,10 @@ function attributeLines(w: Writer, f: FlatFeature, name: string, pad: string): {
   return { lines, abstract, hidden };
 }
 
-function helperName(w: Writer, parent: string, k: number): string {
-  let name = `_group_${parent}_${k}`;
-  for (let n = 2; w.taken.has(name); n++) name = `_group_${parent}_${k}_${n}`;
+/** A name for a helper feature, distinct from every other (a suffix _2, _3, … if need be). */
+function uniqueName(w: Writer, base: string): string {
+  let name = base;
+  for (let n = 2; w.taken.has(name); n++) name = `${base}_${n}`;
   w.taken.add(name);
   return name;
 }
@@ -166,16 +198,21 @@ function writeRelation(w: Writer, parent: number, r: Relation, kind: ReturnType<
     return;
   }
   const pad = '\t'.repeat(depth);
-  const helper = helperName(w, w.names[parent]!, k);
+  const helper = uniqueName(w, `_group_${w.names[parent]!}_${k}`);
   const tag = kind === 'cardinality' ? 'and' : kind;
   out.push(`${pad}<${tag} abstract="true" mandatory="true" name="${escapeXml(helper)}">`);
   for (const c of r.children) writeFeature(w, c, false, depth + 1, out);
+  if (kind === 'cardinality') {
+    const members = r.children.map((c) => w.names[c]!);
+    const rules = cardinalityRules(helper, members, r.min, r.max);
+    if (rules) for (const rule of rules) w.rules.push(rule);
+    else {
+      const counter = counterRules(helper, members, r.min, r.max, (i, j) => uniqueName(w, `_count_${helper}_${i}_${j}`));
+      for (const cell of counter.cells) out.push(`${pad}\t<feature abstract="true" name="${escapeXml(cell)}"/>`);
+      for (const rule of counter.rules) w.rules.push(rule);
+    }
+  }
   out.push(`${pad}</${tag}>`);
-  if (kind !== 'cardinality') return;
-  const members = r.children.map((c) => w.names[c]!);
-  const rules = cardinalityRules(helper, members, r.min, r.max);
-  if (rules) w.rules.push(...rules);
-  else w.losses.push(`group [${r.min}..${r.max}] of \`${w.names[parent]}\` written as optional features: its cardinality needs more than ${MAX_CARDINALITY_CLAUSES} FeatureIDE rules`);
 }
 
 /** The model as FeatureIDE XML (`extendedFeatureModel` when attributes need it). Throws UvlExportError like the other writers. */
