@@ -66,6 +66,12 @@ describe('FeatureIDE reader', () => {
     assert.ok(r.losses.some((l) => l.startsWith("attribute `latency` of `Full-text`: value 'twelve' is not a number")));
   });
 
+  test('numbers with exponents are written as UVL decimals', () => {
+    const attribute = (value: string) => readFeatureIde(`<extendedFeatureModel><struct><feature name="A"><attribute name="x" type="double" value="${value}"/></feature></struct></extendedFeatureModel>`).uvl;
+    assert.equal(attribute('1.5e-7'), 'features\n    A {x 0.00000015}\n');
+    assert.equal(attribute('-2E21'), `features\n    A {x -2${'0'.repeat(21)}}\n`);
+  });
+
   test('a model that loses nothing has an empty loss list', () => {
     const r = readFeatureIde('<featureModel><struct><or name="R"><feature name="A"/><feature name="B"/></or></struct></featureModel>');
     assert.deepEqual(r.losses, []);

@@ -78,6 +78,18 @@ function uvlSafeString(value: string): string {
   return safe.length > 0 ? safe : ' ';
 }
 
+/** A finite number as UVL writes numbers: digits with an optional fraction, no exponent (JavaScript's shortest digits, moved by the exponent). */
+function plainDecimal(v: number): string {
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(String(v));
+  if (!m) return String(v);
+  const [, sign, lead, fraction = '', exponentText] = m;
+  const digits = lead! + fraction;
+  const exponent = Number(exponentText);
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  // Positive exponents come only with integers (from 1e21 on): no fraction is left.
+  return `${sign}${digits}${'0'.repeat(exponent - fraction.length)}`;
+}
+
 function attributeValue(a: ImportedAttribute, owner: string, losses: string[]): AttributeValue | undefined {
   const v = a.value;
   if (v === undefined) return undefined;
@@ -87,9 +99,7 @@ function attributeValue(a: ImportedAttribute, owner: string, losses: string[]): 
       losses.push(`attribute \`${a.name}\` of \`${owner}\` dropped its value ${v}: UVL numbers are finite`);
       return undefined;
     }
-    // UVL numbers are digits with an optional fraction: no exponent.
-    const raw = /e/i.test(String(v)) ? v.toFixed(Math.min(20, Math.max(0, -Math.floor(Math.log10(Math.abs(v) || 1)) + 15))).replace(/\.?0+$/, '') : String(v);
-    return { kind: 'number', value: v, raw, span: SPAN };
+    return { kind: 'number', value: v, raw: plainDecimal(v), span: SPAN };
   }
   const safe = uvlSafeString(v);
   if (safe !== v) losses.push(`attribute \`${a.name}\` of \`${owner}\` changed: UVL strings hold no line break, single quote or empty text`);

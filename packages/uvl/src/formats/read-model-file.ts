@@ -80,9 +80,10 @@ export function readModelFile(fileName: string, content: string | Uint8Array): M
   try {
     result = READERS[format](text);
   } catch (error) {
-    // The readers recurse along the tree: only a pathologically deep model gets here.
-    if (!(error instanceof RangeError)) throw error;
-    result = { losses: [], errors: [formatError(1, 0, 'the feature tree nests too deep to convert')] };
+    // The readers recurse along the tree: a pathologically deep model overflows the stack. Any
+    // other exception is a bug of a reader; an upload still gets an answer instead of a crash.
+    const reason = error instanceof RangeError ? 'the feature tree nests too deep to convert' : `the model could not be converted (${(error as Error).message})`;
+    result = { losses: [], errors: [formatError(1, 0, reason)] };
   }
   return { format, uvl: result.uvl, model: result.model, losses: result.losses, errors: result.errors };
 }
