@@ -127,12 +127,23 @@ function between(text: string, open: string, close: string): string {
 
 export function sxfmCnf(text: string): DirectCnf {
   const cnf = new DirectCnf();
-  const idOf = (rest: string): string => {
-    const m = /\(([^()]*)\)\s*$/.exec(rest);
-    // The hub's writer writes `name (name)`: the id is what repeats the name.
+  // A node's key: its explicit id, else a key of its own (SPLOT numbers such nodes itself).
+  const ids = new Set<string>();
+  const firstByName = new Map<string, string>();
+  let line = 0;
+  const keyOf = (rest: string): string => {
+    line++;
     const half = rest.trim();
-    for (let i = half.indexOf(' ('); i >= 0; i = half.indexOf(' (', i + 1)) if (half.slice(0, i) === half.slice(i + 2, -1)) return half.slice(0, i);
-    return m ? m[1]! : rest.trim();
+    // The hub's writer writes `name (name)`: the id is what repeats the name.
+    for (let i = half.indexOf(' ('); i >= 0; i = half.indexOf(' (', i + 1)) if (half.slice(0, i) === half.slice(i + 2, -1)) return remember(half.slice(0, i), half.slice(0, i));
+    const m = /^(.*?)\s*\(([^()]+)\)\s*$/.exec(half);
+    return m ? remember(m[1]!.trim(), m[2]!.trim()) : remember(half, undefined);
+  };
+  const remember = (name: string, id: string | undefined): string => {
+    const key = id !== undefined ? `s:${id}` : `s@${line}`;
+    if (id !== undefined) ids.add(id);
+    if (!firstByName.has(name)) firstByName.set(name, key);
+    return key;
   };
   const stack: Array<{ indent: number; v?: number; group?: { members: number[]; min: number; max: number | '*'; parent: number } }> = [];
   const groups: Array<{ members: number[]; min: number; max: number | '*'; parent: number }> = [];
@@ -150,7 +161,7 @@ export function sxfmCnf(text: string): DirectCnf {
       continue;
     }
     const tag = /^:([rmo]?)\s/.exec(rest)![1];
-    const v = cnf.feature(`s:${idOf(rest.replace(/^:[rmo]?\s+/, ''))}`);
+    const v = cnf.feature(keyOf(rest.replace(/^:[rmo]?\s+/, '')));
     if (tag === 'r') cnf.clauses.push([v]);
     else if (tag === '') parent!.group!.members.push(v);
     else cnf.group(parent!.v!, [v], tag === 'm' ? 1 : 0, 1);
@@ -162,7 +173,8 @@ export function sxfmCnf(text: string): DirectCnf {
   for (const line of body.split(/\r?\n/)) {
     if (!line.includes(':')) continue;
     const lits = line.slice(line.indexOf(':') + 1).split(/\s+or\s+/).map((l) => decode(l.trim()));
-    cnf.clauses.push(lits.map((l) => (l.startsWith('~') ? -cnf.feature(`s:${l.slice(1)}`) : cnf.feature(`s:${l}`))));
+    const variable = (literal: string): number => cnf.feature(ids.has(literal) ? `s:${literal}` : firstByName.get(literal) ?? `s:${literal}`);
+    cnf.clauses.push(lits.map((l) => (l.startsWith('~') ? -variable(l.slice(1).trim()) : variable(l))));
   }
   return cnf;
 }

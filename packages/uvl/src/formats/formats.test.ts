@@ -94,6 +94,18 @@ describe('SXFM reader', () => {
   });
 });
 
+describe('SXFM without ids', () => {
+  test('a line without id is a feature of its own, even when its name repeats', () => {
+    const text = '<feature_model name="x">\n<feature_tree>\n:r Root\n\t:o Form\n\t\t:o Shape\n\t:m Rule\n\t\t:o Form\n</feature_tree>\n<constraints>\nC1: ~Shape or Rule\n</constraints>\n</feature_model>';
+    const r = readSxfm(text);
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.losses, ['feature `Form` renamed to `Form_2`: UVL names hold no dot, double quote or line break, and are unique']);
+    assert.equal(countModelConfigurations(r.model!), countDirect(sxfmCnf(text)));
+    assert.equal(countModelConfigurations(r.model!), 6n);
+    assert.match(readSxfm(text.replace(':o Shape', ':o Shape (s)').replace(':m Rule', ':m Rule (s)')).errors[0]!, /^Line 6:1 - feature id 's' is used twice$/);
+  });
+});
+
 describe('Glencoe reader', () => {
   test('XOR, OR, GENOR, mandatory and optional features, every term, editor properties', () => {
     const r = readGlencoe(fixture('editor.glencoe.json'));

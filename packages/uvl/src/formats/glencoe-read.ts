@@ -47,10 +47,10 @@ function readNode(ctx: Context, node: Json, infos: JsonObject): ImportedFeature 
   ctx.byId.set(id, f);
   if (info.abstract === true) f.abstract = true;
   if (info.hidden === true) f.attributes.push({ name: 'hidden', value: undefined });
-  for (const key of ['note', 'description']) {
-    const v = info[key];
-    if (typeof v === 'string' && v.trim() !== '') f.attributes.push({ name: 'description', value: v.trim() });
-  }
+  // The hub's writer writes `note`, the editor `description`: one becomes the UVL description.
+  const texts = [info.description, info.note].filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+  if (texts.length > 0) f.attributes.push({ name: 'description', value: texts[0] });
+  if (texts.length > 1 && texts[1] !== texts[0]) f.attributes.push({ name: 'note', value: texts[1] });
   for (const key of Object.keys(info)) if (!KNOWN_FEATURE_KEYS.has(key)) ctx.losses.push(`property \`${key}\` of feature \`${f.name}\` dropped: it has no UVL form`);
   const children = Array.isArray(node.children) ? node.children.map((c) => readNode(ctx, c, infos)) : [];
   if (children.length === 0) return f;

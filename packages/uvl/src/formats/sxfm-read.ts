@@ -15,7 +15,8 @@ interface TreeLine {
   kind: 'r' | 'm' | 'o' | 'g' | 'member';
   indent: number;
   name: string;
-  id: string;
+  /** The id in parentheses; undefined when the line has none (SPLOT then numbers the node itself). */
+  id: string | undefined;
   min?: number;
   max?: number | '*';
   line: number;
@@ -39,10 +40,10 @@ function rawBody(text: string, e: XmlElement): { body: string; start: number } {
 }
 
 /**
- * `name (id)`, or a bare name that is its own id. Names may hold parentheses: a split where
- * name and id are equal (as the hub's writer writes them) wins, else the last parenthesised id.
+ * `name (id)`, or a bare name without id. Names may hold parentheses: a split where name and
+ * id are equal (as the hub's writer writes them) wins, else the last parenthesised id.
  */
-function nameAndId(s: string): { name: string; id: string } {
+function nameAndId(s: string): { name: string; id: string | undefined } {
   const trimmed = s.trim();
   if (trimmed.endsWith(')')) {
     for (let i = trimmed.indexOf(' ('); i >= 0; i = trimmed.indexOf(' (', i + 1)) {
@@ -51,9 +52,10 @@ function nameAndId(s: string): { name: string; id: string } {
     }
   }
   const m = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(s);
-  const name = decodeEntities((m ? m[1]! : s).trim());
-  const id = decodeEntities((m ? m[2]! : s).trim());
-  return { name: name || id, id: id || name };
+  if (!m || m[2]!.trim() === '') return { name: decodeEntities((m ? m[1]! : s).trim()), id: undefined };
+  const name = decodeEntities(m[1]!.trim());
+  const id = decodeEntities(m[2]!.trim());
+  return { name: name || id, id };
 }
 
 function parseTreeLine(raw: string, line: number, column: number): TreeLine | undefined {
@@ -87,7 +89,11 @@ interface TreeNode {
   group?: ImportedGroup;
 }
 
-function readTree(text: string, treeElement: XmlElement, byId: Map<string, ImportedFeature>): ImportedFeature {
+/**
+ * The tree; `byId` gets the features with an id, `all` every feature in order (a feature without
+ * id is a feature of its own, as SPLOT numbers such nodes itself, even when its name repeats).
+ */
+function readTree(text: string, treeElement: XmlElement, byId: Map<string, ImportedFeature>, all: ImportedFeature[]): ImportedFeature {
   const { body, start } = rawBody(text, treeElement);
   const origin = positionOf(text, start);
   const stack: TreeNode[] = [];
@@ -106,7 +112,8 @@ function readTree(text: string, treeElement: XmlElement, byId: Map<string, Impor
     if (t.kind === 'r') {
       if (root) fail('a second root (:r)');
       root = newFeature(t.name);
-      byId.set(t.id, root);
+      if (t.id !== undefined) byId.set(t.id, root);
+      all.push(root);
       stack.push({ indent: t.indent, feature: root });
       continue;
     }
@@ -118,9 +125,12 @@ function readTree(text: string, treeElement: XmlElement, byId: Map<string, Impor
       stack.push({ indent: t.indent, group });
       continue;
     }
-    if (byId.has(t.id)) fail(`feature id '${t.id}' is used twice`);
     const f = newFeature(t.name);
-    byId.set(t.id, f);
+    if (t.id !== undefined) {
+      if (byId.has(t.id)) fail(`feature id '${t.id}' is used twice`);
+      byId.set(t.id, f);
+    }
+    all.push(f);
     if (t.kind === 'member') {
       if (!parent!.group) fail('a group member (:) must be indented below a group (:g)');
       parent!.group!.children.push(f);
@@ -149,11 +159,19 @@ function readClauses(text: string, element: XmlElement, byId: Map<string, Import
     const colon = row.indexOf(':');
     if (colon < 0) throw new ReadError(formatError(line, column, `expected a clause 'label: a or ~b', found '${row.trim().slice(0, 40)}'`));
     const literals: Formula[] = [];
-    let offset = colon + 1;
-    for (const part of row.slice(colon + 1).split(/\s+or\s+/i)) {
-      const at = column + offset + (part.length - part.trimStart().length);
-      offset += part.length + 4;
-      let lit = decodeEntities(part.trim());
+    // Each literal with its offset in the row, for the column of an error.
+    const separator = /\s+or\s+/gi;
+    const pieces: { text: string; at: number }[] = [];
+    let from = colon + 1;
+    for (let m = separator.exec(row); m; m = separator.exec(row)) {
+      if (m.index < from) continue;
+      pieces.push({ text: row.slice(from, m.index), at: from });
+      from = m.index + m[0].length;
+    }
+    pieces.push({ text: row.slice(from), at: from });
+    for (const piece of pieces) {
+      const at = column + piece.at + (piece.text.length - piece.text.trimStart().length);
+      let lit = decodeEntities(piece.text.trim());
       const negated = lit.startsWith('~') || lit.startsWith('!');
       if (negated) lit = lit.slice(1).trim();
       const feature = byId.get(lit) ?? byName.get(lit);
@@ -178,9 +196,10 @@ export function readSxfm(text: string): FormatReadResult {
     const tree = doc.children.find((c) => c.name === 'feature_tree');
     if (!tree) throw new ReadError(errorAt(source, doc, 'no <feature_tree> element'));
     const byId = new Map<string, ImportedFeature>();
-    const root = readTree(source, tree, byId);
+    const all: ImportedFeature[] = [];
+    const root = readTree(source, tree, byId, all);
     const byName = new Map<string, ImportedFeature>();
-    for (const f of byId.values()) if (!byName.has(f.name)) byName.set(f.name, f);
+    for (const f of all) if (!byName.has(f.name)) byName.set(f.name, f);
     const constraints: Formula[] = [];
     for (const c of doc.children) {
       if (c.name === 'constraints') for (const k of readClauses(source, c, byId, byName)) constraints.push(k);
