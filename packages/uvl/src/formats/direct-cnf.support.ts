@@ -200,6 +200,8 @@ function glencoeFormula(t: Term | string): F {
       return { or: [{ not: ops[0]! }, ops[1]!] };
     case 'ExcludesTerm':
       return { not: { and: ops } };
+    case 'XorTerm':
+      return { or: [{ and: [ops[0]!, { not: ops[1]! }] }, { and: [{ not: ops[0]! }, ops[1]!] }] };
     case 'EquivalentTerm':
       return { or: [{ and: [ops[0]!, ops[1]!] }, { and: [{ not: ops[0]! }, { not: ops[1]! }] }] };
     default:

@@ -113,6 +113,7 @@ describe('Glencoe reader', () => {
     assert.match(r.uvl!, /"Suction cup" \{description 'for flat parts'\}/);
     assert.match(r.uvl!, /^ {4}!\(Gripper & Legs\)$/m);
     assert.match(r.uvl!, /^ {4}Lidar <=> Legs \| Bumper$/m);
+    assert.match(r.uvl!, /^ {4}!\(Sonar <=> Bumper\)$/m, 'XorTerm');
     assert.deepEqual(r.losses, ['property `color` of feature `Battery` dropped: it has no UVL form']);
   });
 
@@ -214,7 +215,7 @@ describe('bad files give errors with line and column', () => {
   test('Glencoe: invalid JSON, an unknown term, an unknown feature', () => {
     assert.match(readGlencoe('{\n  "tree": {"id": "R",}\n}').errors[0]!, /^Line 2:\d+ - not valid JSON/);
     const base = '{"features": {}, "tree": {"id": "R"},\n "constraints": {"c1": ';
-    assert.deepEqual(readGlencoe(`${base}{"type": "XorTerm", "operands": []}}}`).errors, ["Line 2:17 - constraint 'c1': unknown term type 'XorTerm'"]);
+    assert.deepEqual(readGlencoe(`${base}{"type": "MysteryTerm", "operands": []}}}`).errors, ["Line 2:17 - constraint 'c1': unknown term type 'MysteryTerm'"]);
     assert.deepEqual(readGlencoe(`${base}{"type": "FeatureTerm", "operands": ["Q"]}}}`).errors, ["Line 2:17 - constraint 'c1' names 'Q', which is not a feature of the tree"]);
   });
 });

@@ -1,7 +1,7 @@
 // Glencoe JSON to UVL: `features` (id -> {name, optional, type FEATURE|XOR|OR|GENOR with
 // min/max, note or description}), `tree` ({id, children}) and `constraints` (name -> term of
 // FeatureTerm, NotTerm, AndTerm, OrTerm, ImpliesTerm, EquivalentTerm, and the editor's
-// RequiresTerm / ExcludesTerm). As the hub's Glencoe writer and the Glencoe editor write it.
+// RequiresTerm / ExcludesTerm, and XorTerm as older flamapy writers write it). As the hub's Glencoe writer and the Glencoe editor write it.
 // Semantics (flamapy's reader): the tree root is selected, a child implies its parent; a
 // feature's `type` says how its children are grouped: FEATURE each child on its own
 // (mandatory unless `optional`), XOR exactly one, OR at least one, GENOR min to max.
@@ -98,6 +98,11 @@ function readTerm(ctx: Context, term: Json, name: string): Formula {
       arity(2);
       const [left, right] = sub();
       return { kind: term.type === 'EquivalentTerm' ? 'equiv' : 'implies', left: left!, right: right! };
+    }
+    case 'XorTerm': {
+      arity(2);
+      const [left, right] = sub();
+      return { kind: 'not', operand: { kind: 'equiv', left: left!, right: right! } };
     }
     case 'ExcludesTerm': {
       arity(2);
