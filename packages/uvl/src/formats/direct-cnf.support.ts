@@ -162,8 +162,9 @@ export function sxfmCnf(text: string): DirectCnf {
     }
     const tag = /^:([rmo]?)\s/.exec(rest)![1];
     const v = cnf.feature(keyOf(rest.replace(/^:[rmo]?\s+/, '')));
+    // As the reader: a line inside a group is a member, a line below a feature a solitary child.
     if (tag === 'r') cnf.clauses.push([v]);
-    else if (tag === '') parent!.group!.members.push(v);
+    else if (parent!.group) parent!.group.members.push(v);
     else cnf.group(parent!.v!, [v], tag === 'm' ? 1 : 0, 1);
     stack.push({ indent, v });
   }

@@ -204,11 +204,19 @@ describe('bad files give errors with line and column', () => {
     assert.match(readFeatureIde('<featureModel><struct><and name="A">\n<feature name="A"/></and></struct></featureModel>').errors[0]!, /^Line 2:0 - feature 'A' is defined twice/);
     assert.match(readFeatureIde('<featureModel><struct><feature name="A"/></struct><constraints><rule><imp><var>A</var></imp></rule></constraints></featureModel>').errors[0]!, /<imp> needs 2 operands, found 1/);
   });
-  test('SXFM: a bad tree line, a clause naming no feature, a member outside a group', () => {
+  test('SXFM: a bad tree line, a clause naming no feature; loose lines read by where they stand', () => {
     const head = '<feature_model name="x">\n<feature_tree>\n:r R (r)\n';
     assert.deepEqual(readSxfm(`${head}\t:x A (a)\n</feature_tree>\n</feature_model>`).errors, ["Line 4:1 - expected a tree line (:r, :m, :o, :g or :), found ':x A (a)'"]);
     assert.deepEqual(readSxfm(`${head}\t:o A (a)\n</feature_tree>\n<constraints>\nC1: a or ~zz\n</constraints>\n</feature_model>`).errors, ["Line 7:9 - clause names 'zz', which is not a feature id of the tree"]);
-    assert.deepEqual(readSxfm(`${head}\t: A (a)\n</feature_tree>\n</feature_model>`).errors, ['Line 4:1 - a group member (:) must be indented below a group (:g)']);
+    // As published files have them: a member without :g is optional, a :m inside a group a member.
+    const loose = `${head}\t: A (a)\n\t:g [1,1]\n\t\t:m B (b)\n\t\t: C (c)\n</feature_tree>\n</feature_model>`;
+    const r = readSxfm(loose);
+    assert.deepEqual(r.losses, [
+      '`: A` (line 4) stands below a feature without a group (:g): read as an optional feature',
+      '`:m B` (line 6) stands in a group: read as a group member (the group decides, not :m)',
+    ]);
+    assert.match(r.uvl!, /^ {8}optional\n {12}A\n {8}alternative\n {12}B\n {12}C$/m);
+    assert.equal(countModelConfigurations(r.model!), countDirect(sxfmCnf(loose)));
     assert.deepEqual(readSxfm('<feature_model>\n<feature_tree>\n:r R\n</feature_tree>').errors, ["Line 1:0 - not well-formed XML: Unclosed tag 'feature_model'."]);
     assert.match(readSxfm('<feature_model>\n<feature_tree>\n:r R\n</feature_tre>\n</feature_model>').errors[0]!, /^Line 4:\d+ - not well-formed XML: .*feature_tree/);
   });

@@ -93,7 +93,7 @@ interface TreeNode {
  * The tree; `byId` gets the features with an id, `all` every feature in order (a feature without
  * id is a feature of its own, as SPLOT numbers such nodes itself, even when its name repeats).
  */
-function readTree(text: string, treeElement: XmlElement, byId: Map<string, ImportedFeature>, all: ImportedFeature[]): ImportedFeature {
+function readTree(text: string, treeElement: XmlElement, byId: Map<string, ImportedFeature>, all: ImportedFeature[], losses: string[]): ImportedFeature {
   const { body, start } = rawBody(text, treeElement);
   const origin = positionOf(text, start);
   const stack: TreeNode[] = [];
@@ -131,11 +131,13 @@ function readTree(text: string, treeElement: XmlElement, byId: Map<string, Impor
       byId.set(t.id, f);
     }
     all.push(f);
-    if (t.kind === 'member') {
-      if (!parent!.group) fail('a group member (:) must be indented below a group (:g)');
-      parent!.group!.children.push(f);
+    // Published SXFM files put `:m` / `:o` lines inside groups and `:` lines below features
+    // without `:g`: read by where they stand (a group's member, an optional child), and listed.
+    if (parent!.group) {
+      if (t.kind !== 'member') losses.push(`\`:${t.kind} ${t.name}\` (line ${line}) stands in a group: read as a group member (the group decides, not :${t.kind})`);
+      parent!.group.children.push(f);
     } else {
-      if (!parent!.feature) fail(`a :${t.kind} feature must be indented below a feature, not below a group`);
+      if (t.kind === 'member') losses.push(`\`: ${t.name}\` (line ${line}) stands below a feature without a group (:g): read as an optional feature`);
       addSolitary(parent!.feature!, f, t.kind === 'm');
     }
     stack.push({ indent: t.indent, feature: f });
@@ -197,7 +199,7 @@ export function readSxfm(text: string): FormatReadResult {
     if (!tree) throw new ReadError(errorAt(source, doc, 'no <feature_tree> element'));
     const byId = new Map<string, ImportedFeature>();
     const all: ImportedFeature[] = [];
-    const root = readTree(source, tree, byId, all);
+    const root = readTree(source, tree, byId, all, losses);
     const byName = new Map<string, ImportedFeature>();
     for (const f of all) if (!byName.has(f.name)) byName.set(f.name, f);
     const constraints: Formula[] = [];
