@@ -12,6 +12,7 @@
 
 import type { Attribute, UvlModel } from '../ast.ts';
 import { prepareExport, type BoolExpr } from '../convert/common.ts';
+import { xmlAttr } from '../convert/splot.ts';
 import type { FlatFeature, Relation } from '../semantics.ts';
 
 const MAX_CARDINALITY_CLAUSES = 2_000;
@@ -22,7 +23,6 @@ export interface FeatureIdeResult {
   losses: string[];
 }
 
-const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A rule body: FeatureIDE's Boolean elements. */
 type Rule = { tag: 'var'; name: string } | { tag: 'not' | 'conj' | 'disj' | 'imp' | 'eq' | 'atmost1'; operands: Rule[] };
@@ -44,7 +44,7 @@ function ruleOf(e: BoolExpr, nameOf: (name: string) => string): Rule {
 
 function writeRule(r: Rule, depth: number, out: string[]): void {
   const pad = '\t'.repeat(depth);
-  if (r.tag === 'var') out.push(`${pad}<var>${escapeXml(r.name)}</var>`);
+  if (r.tag === 'var') out.push(`${pad}<var>${xmlAttr(r.name)}</var>`);
   else {
     out.push(`${pad}<${r.tag}>`);
     for (const o of r.operands) writeRule(o, depth + 1, out);
@@ -141,11 +141,11 @@ function attributeLines(w: Writer, f: FlatFeature, name: string, pad: string): {
     const v = a.value;
     if (a.name === 'abstract' && (v === undefined || (v.kind === 'boolean' && v.value))) abstract = true;
     else if (a.name === 'hidden' && (v === undefined || (v.kind === 'boolean' && v.value))) hidden = true;
-    else if (a.name === 'description' && v?.kind === 'string') lines.push(`${pad}<description>${escapeXml(v.value)}</description>`);
+    else if (a.name === 'description' && v?.kind === 'string') lines.push(`${pad}<description>${xmlAttr(v.value)}</description>`);
     else if (v?.kind === 'number' || v?.kind === 'boolean' || v?.kind === 'string') {
       const type = v.kind === 'number' ? (Number.isInteger(v.value) ? 'long' : 'double') : v.kind;
       w.extended = true;
-      lines.push(`${pad}<attribute name="${escapeXml(a.name)}" type="${type}" value="${escapeXml(String(v.value))}"/>`);
+      lines.push(`${pad}<attribute name="${xmlAttr(a.name)}" type="${type}" value="${xmlAttr(String(v.value))}"/>`);
     } else w.losses.push(`attribute \`${a.name}\` of \`${name}\` dropped: FeatureIDE attributes hold a number, a boolean or a string, not ${v ? `a ${v.kind === 'attributes' ? 'nested attribute list' : v.kind}` : 'a flag without value'}`);
   }
   return { lines, abstract, hidden };
@@ -180,7 +180,7 @@ function writeFeature(w: Writer, i: number, mandatory: boolean, depth: number, o
   const single = f.relations.length === 1 && (kinds[0] === 'or' || kinds[0] === 'alt') ? kinds[0] : undefined;
   const tag = f.relations.length === 0 ? 'feature' : (single ?? 'and');
   const flags = `${attrs.abstract ? ' abstract="true"' : ''}${attrs.hidden ? ' hidden="true"' : ''}${mandatory ? ' mandatory="true"' : ''}`;
-  const open = `${pad}<${tag}${flags} name="${escapeXml(name)}"`;
+  const open = `${pad}<${tag}${flags} name="${xmlAttr(name)}"`;
   if (tag === 'feature' && attrs.lines.length === 0) {
     out.push(`${open}/>`);
     return;
@@ -200,7 +200,7 @@ function writeRelation(w: Writer, parent: number, r: Relation, kind: ReturnType<
   const pad = '\t'.repeat(depth);
   const helper = uniqueName(w, `_group_${w.names[parent]!}_${k}`);
   const tag = kind === 'cardinality' ? 'and' : kind;
-  out.push(`${pad}<${tag} abstract="true" mandatory="true" name="${escapeXml(helper)}">`);
+  out.push(`${pad}<${tag} abstract="true" mandatory="true" name="${xmlAttr(helper)}">`);
   for (const c of r.children) writeFeature(w, c, false, depth + 1, out);
   if (kind === 'cardinality') {
     const members = r.children.map((c) => w.names[c]!);
@@ -208,7 +208,7 @@ function writeRelation(w: Writer, parent: number, r: Relation, kind: ReturnType<
     if (rules) for (const rule of rules) w.rules.push(rule);
     else {
       const counter = counterRules(helper, members, r.min, r.max, (i, j) => uniqueName(w, `_count_${helper}_${i}_${j}`));
-      for (const cell of counter.cells) out.push(`${pad}\t<feature abstract="true" name="${escapeXml(cell)}"/>`);
+      for (const cell of counter.cells) out.push(`${pad}\t<feature abstract="true" name="${xmlAttr(cell)}"/>`);
       for (const rule of counter.rules) w.rules.push(rule);
     }
   }
