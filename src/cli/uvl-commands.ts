@@ -79,12 +79,17 @@ function loadAndParse(file: string): Loaded {
   return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }), text };
 }
 
-const FORMATS = {
-  glencoe: toGlencoe,
-  splot: toSplot,
-  cnf: toCnf,
-  uvl: printUvl,
-} as const;
+/** The output formats: the text, and for FeatureIDE what it could not carry (the others say it inside the text). */
+const FORMATS: Record<string, (model: UvlModel) => { text: string; losses?: string[] }> = {
+  glencoe: (m) => ({ text: toGlencoe(m) }),
+  splot: (m) => ({ text: toSplot(m) }),
+  cnf: (m) => ({ text: toCnf(m) }),
+  uvl: (m) => ({ text: printUvl(m) }),
+  featureide: (m) => {
+    const { xml, losses } = toFeatureIde(m);
+    return { text: xml, losses };
+  },
+};
 
 const READERS = { featureide: readFeatureIde, sxfm: readSxfm, glencoe: readGlencoe } as const;
 
@@ -97,14 +102,6 @@ function refuse(message: string): void {
 function reportLosses(file: string, format: string, losses: string[]): void {
   if (losses.length === 0) process.stderr.write(`${file}: converted to ${format}, nothing lost\n`);
   else process.stderr.write(`${file}: converted to ${format}, ${losses.length} loss${losses.length > 1 ? 'es' : ''}:\n${losses.map((l) => `  - ${l}`).join('\n')}\n`);
-}
-
-let featureIdeLosses: string[] = [];
-/** toFeatureIde as a text converter; its losses are kept for the report. */
-function toFeatureIdeText(model: UvlModel): string {
-  const result = toFeatureIde(model);
-  featureIdeLosses = result.losses;
-  return result.xml;
 }
 
 /** A UVL file to convert, or undefined after reporting why not. */
@@ -194,20 +191,20 @@ export function registerUvlCommands(program: Command): void {
     .option('-o, --output <file>', 'write to this file instead of standard output')
     .action((file: string, options: { to?: string; from?: string; output?: string }) => {
       const to = options.to ?? 'uvl';
-      const convert = to === 'featureide' ? toFeatureIdeText : FORMATS[to as keyof typeof FORMATS];
+      const convert = Object.hasOwn(FORMATS, to) ? FORMATS[to] : undefined;
       if (!convert) return refuse(`hub uvl convert: unknown format '${to}' (use glencoe, splot, cnf, uvl or featureide)`);
-      if (options.from !== undefined && !(options.from in READERS)) return refuse(`hub uvl convert: unknown input format '${options.from}' (use featureide, sxfm or glencoe)`);
+      if (options.from !== undefined && !Object.hasOwn(READERS, options.from)) return refuse(`hub uvl convert: unknown input format '${options.from}' (use featureide, sxfm or glencoe)`);
       const model = options.from ? readOtherFormat(file, options.from as keyof typeof READERS) : readUvlForConvert(file);
       if (!model) return;
-      let output: string;
+      let output: { text: string; losses?: string[] };
       try {
         output = convert(model);
       } catch (error) {
         if (error instanceof UvlExportError) return refuse(`${file}: not converted: ${error.message}`);
         throw error;
       }
-      if (to === 'featureide') reportLosses(file, 'FeatureIDE', featureIdeLosses);
-      writeOutput(output.endsWith('\n') ? output : `${output}\n`, options.output);
+      if (output.losses) reportLosses(file, 'FeatureIDE', output.losses);
+      writeOutput(output.text.endsWith('\n') ? output.text : `${output.text}\n`, options.output);
     });
 
   uvl
