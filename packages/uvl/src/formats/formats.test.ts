@@ -197,6 +197,14 @@ describe('bad files give errors with line and column', () => {
     assert.match(r.errors[0]!, /^Line 4:\d+ - not well-formed XML: .*feature/);
     assert.equal(r.model, undefined);
   });
+  test('XML with external entities is refused, internal entities are not expanded into a flood', () => {
+    const external = readFeatureIde('<!DOCTYPE featureModel [<!ENTITY x SYSTEM "file:///etc/passwd">]><featureModel><struct><feature name="&x;"/></struct></featureModel>');
+    assert.deepEqual(external.errors, ['Line 1:0 - XML not accepted: External entities are not supported']);
+    let doctype = '<!DOCTYPE featureModel [<!ENTITY a0 "lol">';
+    for (let i = 1; i < 12; i++) doctype += `<!ENTITY a${i} "${`&a${i - 1};`.repeat(10)}">`;
+    const laughs = readFeatureIde(`${doctype}]><featureModel><struct><feature name="&a11;"/></struct></featureModel>`);
+    assert.ok((laughs.uvl ?? laughs.errors.join('')).length < 1000);
+  });
   test('FeatureIDE: an unknown feature in a rule, a missing struct, a duplicate name', () => {
     const unknown = readFeatureIde('<featureModel>\n<struct><feature name="A"/></struct>\n<constraints><rule>\n  <var>B</var></rule></constraints></featureModel>');
     assert.deepEqual(unknown.errors, ["Line 4:2 - constraint names 'B', which is not a feature of the model"]);

@@ -54,7 +54,13 @@ export function parseXml(text: string): { root: XmlElement } | { error: string }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const valid = XMLValidator.validate(body, { allowBooleanAttributes: true });
   if (valid !== true) return { error: formatError(valid.err.line, Math.max(0, valid.err.col - 1), `not well-formed XML: ${valid.err.msg}`) };
-  const nodes = parser.parse(body) as OrderedNode[];
+  let nodes: OrderedNode[];
+  try {
+    nodes = parser.parse(body) as OrderedNode[];
+  } catch (error) {
+    // Well-formed but refused by the parser, e.g. a DOCTYPE declaring external entities.
+    return { error: formatError(1, 0, `XML not accepted: ${(error as Error).message}`) };
+  }
   for (const n of nodes) {
     const e = convert(n);
     if (e) return { root: e };
