@@ -65,6 +65,43 @@ describe('hub uvl', () => {
     assert.match(f.err, /unknown format 'xml'/);
   });
 
+  it('convert --from reads FeatureIDE, SXFM and Glencoe files to UVL, the loss report on stderr', () => {
+    writeFileSync(join(dir, 'car.xml'), '<featureModel>\n<struct><and name="Car"><feature mandatory="true" name="Body"/><feature name="Roof.Box"/></and></struct>\n<constraints><rule><imp><var>Roof.Box</var><var>Body</var></imp></rule></constraints>\n</featureModel>\n');
+    writeFileSync(join(dir, 'phone.sxfm'), '<feature_model name="p">\n<feature_tree>\n:r Phone (p)\n\t:g [1,1]\n\t\t: A (a)\n\t\t: B (b)\n</feature_tree>\n<constraints>\n</constraints>\n</feature_model>\n');
+    writeFileSync(join(dir, 'robot.json'), JSON.stringify({ features: { R: { name: 'R', type: 'OR' } }, tree: { id: 'R', children: [{ id: 'A' }, { id: 'B' }] }, constraints: {} }));
+    const fide = hub('convert', '--from', 'featureide', 'car.xml');
+    assert.equal(fide.code, 0, fide.err);
+    assert.equal(fide.out, 'features\n    Car\n        mandatory\n            Body\n        optional\n            Roof_Box\n\nconstraints\n    Roof_Box => Body\n');
+    assert.equal(fide.err, 'car.xml: converted to UVL, 1 loss:\n  - feature `Roof.Box` renamed to `Roof_Box`: UVL names hold no dot, double quote or line break, and are unique\n');
+    const sxfm = hub('convert', '--from', 'sxfm', 'phone.sxfm');
+    assert.equal(sxfm.code, 0, sxfm.err);
+    assert.match(sxfm.out, /^ {8}alternative\n {12}A\n {12}B$/m);
+    assert.equal(sxfm.err, 'phone.sxfm: converted to UVL, nothing lost\n');
+    const out = join(dir, 'robot.uvl');
+    const glencoe = hub('convert', '--from', 'glencoe', 'robot.json', '-o', out);
+    assert.equal(glencoe.code, 0, glencoe.err);
+    assert.equal(readFileSync(out, 'utf8'), 'features\n    R\n        or\n            A\n            B\n');
+  });
+
+  it('convert --from gives the format\'s errors with line and column, exit 1', () => {
+    writeFileSync(join(dir, 'broken.xml'), '<featureModel>\n<struct>\n<feature name="A">\n</struct>\n</featureModel>\n');
+    const r = hub('convert', '--from', 'featureide', 'broken.xml');
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.match(r.err, /^broken\.xml: not converted, it is not a valid featureide model:\n {2}Line 4:\d+ - not well-formed XML/);
+    const u = hub('convert', '--from', 'kconfig', 'broken.xml');
+    assert.equal(u.code, 1);
+    assert.match(u.err, /unknown input format 'kconfig'/);
+  });
+
+  it('convert --to featureide writes FeatureIDE XML and lists what it could not carry', () => {
+    const r = hub('convert', '--to', 'featureide', 'good.uvl');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^<extendedFeatureModel>$/m, 'the imported feature has an attribute');
+    assert.match(r.out, /<and mandatory="true" name="e\.Engine">\n\t+<attribute name="power" type="long" value="120"\/>/);
+    assert.match(r.err, /^good\.uvl: converted to FeatureIDE, 1 loss:\n {2}- constraint `e\.Engine\.power > 100` dropped: FeatureIDE constraints are Boolean/);
+  });
+
   it('names a missing file or a directory clearly, with exit 1 and no stack trace', () => {
     mkdirSync(join(dir, 'folder.uvl'), { recursive: true });
     const check = hub('check', 'missing.uvl', 'folder.uvl');

@@ -12,9 +12,15 @@ import {
   toCnf,
   toGlencoe,
   toSplot,
+  readFeatureIde,
+  readGlencoe,
+  decodeModelBytes,
+  readSxfm,
+  toFeatureIde,
   UvlExportError,
   type ImportLoader,
   type ParseResult,
+  type UvlModel,
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
@@ -74,12 +80,78 @@ export function loadAndParse(file: string): Loaded {
   return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }), text };
 }
 
-const FORMATS = {
-  glencoe: toGlencoe,
-  splot: toSplot,
-  cnf: toCnf,
-  uvl: printUvl,
-} as const;
+/** The output formats: the text, and for FeatureIDE what it could not carry (the others say it inside the text). */
+const FORMATS: Record<string, (model: UvlModel) => { text: string; losses?: string[] }> = {
+  glencoe: (m) => ({ text: toGlencoe(m) }),
+  splot: (m) => ({ text: toSplot(m) }),
+  cnf: (m) => ({ text: toCnf(m) }),
+  uvl: (m) => ({ text: printUvl(m) }),
+  featureide: (m) => {
+    const { xml, losses } = toFeatureIde(m);
+    return { text: xml, losses };
+  },
+};
+
+const READERS = { featureide: readFeatureIde, sxfm: readSxfm, glencoe: readGlencoe } as const;
+
+function refuse(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+}
+
+/** The loss report of a conversion, on standard error: what was not carried over, or that nothing was. */
+function reportLosses(file: string, format: string, losses: string[]): void {
+  if (losses.length === 0) process.stderr.write(`${file}: converted to ${format}, nothing lost\n`);
+  else process.stderr.write(`${file}: converted to ${format}, ${losses.length} loss${losses.length > 1 ? 'es' : ''}:\n${losses.map((l) => `  - ${l}`).join('\n')}\n`);
+}
+
+/** A UVL file to convert, or undefined after reporting why not. */
+function readUvlForConvert(file: string): UvlModel | undefined {
+  const loaded = loadAndParse(file);
+  if (!loaded.ok) return void refuse(`${file}: ${loaded.error}`);
+  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) return void refuse(`${file}: not converted, the model has syntax errors:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
+  return loaded.result.model;
+}
+
+/** A FeatureIDE, SXFM or Glencoe file as a UVL model (its loss report on standard error), or undefined after reporting why not. */
+function readOtherFormat(file: string, format: keyof typeof READERS): UvlModel | undefined {
+  let bytes: Buffer;
+  try {
+    if (statSync(file).isDirectory()) return void refuse(`${file}: Line 1:0 - cannot read ${file}: it is a directory`);
+    bytes = readFileSync(file);
+  } catch (error) {
+    return void refuse(`${file}: Line 1:0 - cannot read ${file}: ${describeFsError(error)}`);
+  }
+  const text = decodeModelBytes(bytes);
+  if (text === undefined) return void refuse(`${file}: Line 1:0 - cannot read ${file}: it is not text (binary, or an encoding other than UTF-8)`);
+  const result = READERS[format](text);
+  if (result.errors.length > 0 || !result.model) return void refuse(`${file}: not converted, it is not a valid ${format} model:\n${result.errors.map((e) => `  ${e}`).join('\n')}`);
+  reportLosses(file, 'UVL', result.losses);
+  return result.model;
+}
+
+/** Standard output, or the file written beside its target and renamed (never half-written). */
+function writeOutput(content: string, output: string | undefined): void {
+  if (!output) {
+    process.stdout.write(content);
+    return;
+  }
+  const target = resolve(output);
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    if (existsSync(target) && statSync(target).isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+    writeFileSync(temporary, content);
+    renameSync(temporary, target);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was written there (its folder does not exist).
+    }
+    refuse(`hub uvl convert: cannot write ${output}: ${describeFsError(error)}`);
+  }
+}
 
 export function registerUvlCommands(program: Command): void {
   const uvl = program.command('uvl').description('Check, convert and analyse UVL feature models');
@@ -113,62 +185,27 @@ export function registerUvlCommands(program: Command): void {
 
   uvl
     .command('convert')
-    .description('Convert a UVL file to Glencoe JSON, SPLOT SXFM, DIMACS CNF or canonical UVL')
-    .argument('<file>', 'UVL file')
-    .requiredOption('--to <format>', 'glencoe | splot | cnf | uvl')
+    .description('Convert a model: UVL to Glencoe JSON, SPLOT SXFM, DIMACS CNF, canonical UVL or FeatureIDE XML; FeatureIDE, SXFM or Glencoe to UVL (--from)')
+    .argument('<file>', 'UVL file, or with --from a FeatureIDE, SXFM or Glencoe file')
+    .option('--to <format>', 'glencoe | splot | cnf | uvl | featureide (default uvl)')
+    .option('--from <format>', 'featureide | sxfm | glencoe: read FILE in that format (default: UVL); the loss report goes to standard error')
     .option('-o, --output <file>', 'write to this file instead of standard output')
-    .action((file: string, options: { to: string; output?: string }) => {
-      const convert = FORMATS[options.to as keyof typeof FORMATS];
-      if (!convert) {
-        process.stderr.write(`hub uvl convert: unknown format '${options.to}' (use glencoe, splot, cnf or uvl)\n`);
-        process.exitCode = 1;
-        return;
-      }
-      const loaded = loadAndParse(file);
-      if (!loaded.ok) {
-        process.stderr.write(`${file}: ${loaded.error}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
-      if (errors.length > 0) {
-        process.stderr.write(`${file}: not converted, the model has syntax errors:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      let output: string;
+    .action((file: string, options: { to?: string; from?: string; output?: string }) => {
+      const to = options.to ?? 'uvl';
+      const convert = Object.hasOwn(FORMATS, to) ? FORMATS[to] : undefined;
+      if (!convert) return refuse(`hub uvl convert: unknown format '${to}' (use glencoe, splot, cnf, uvl or featureide)`);
+      if (options.from !== undefined && !Object.hasOwn(READERS, options.from)) return refuse(`hub uvl convert: unknown input format '${options.from}' (use featureide, sxfm or glencoe)`);
+      const model = options.from ? readOtherFormat(file, options.from as keyof typeof READERS) : readUvlForConvert(file);
+      if (!model) return;
+      let output: { text: string; losses?: string[] };
       try {
-        output = convert(loaded.result.model);
+        output = convert(model);
       } catch (error) {
-        if (error instanceof UvlExportError) {
-          process.stderr.write(`${file}: not converted: ${error.message}\n`);
-          process.exitCode = 1;
-          return;
-        }
+        if (error instanceof UvlExportError) return refuse(`${file}: not converted: ${error.message}`);
         throw error;
       }
-      const content = output.endsWith('\n') ? output : `${output}\n`;
-      if (!options.output) {
-        process.stdout.write(content);
-        return;
-      }
-      const target = resolve(options.output);
-      // Written beside the target under a temporary name, then renamed: a failed write
-      // never leaves a half-written or truncated output file.
-      const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-      try {
-        if (existsSync(target) && statSync(target).isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
-        writeFileSync(temporary, content);
-        renameSync(temporary, target);
-      } catch (error) {
-        try {
-          rmSync(temporary, { force: true });
-        } catch {
-          // Nothing was written there (its folder does not exist).
-        }
-        process.stderr.write(`hub uvl convert: cannot write ${options.output}: ${describeFsError(error)}\n`);
-        process.exitCode = 1;
-      }
+      if (output.losses) reportLosses(file, 'FeatureIDE', output.losses);
+      writeOutput(output.text.endsWith('\n') ? output.text : `${output.text}\n`, options.output);
     });
 
   uvl

@@ -1,5 +1,6 @@
 // The library stays self-contained (design habit 4): its code imports only its own files —
-// no Node modules, no packages, nothing of the hub.
+// no Node modules, nothing of the hub, and one package: the XML parser of the FeatureIDE and
+// SXFM readers (issue 27 asks for a well-kept parser rather than a hand-written one).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -7,6 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const src = dirname(fileURLToPath(import.meta.url));
+const ALLOWED_PACKAGES = new Set(['fast-xml-parser']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -22,6 +24,7 @@ test('library code imports only its own modules', () => {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
       const spec = m[1]!;
+      if (ALLOWED_PACKAGES.has(spec)) continue;
       const target = resolve(dirname(file), spec);
       if (!spec.startsWith('.') || relative(src, target).startsWith('..')) offences.push(`${relative(src, file)}: ${spec}`);
     }

@@ -18,7 +18,7 @@ const MAX_CLAUSES = 10_000;
 function xml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
-function xmlAttr(s: string): string {
+export function xmlAttr(s: string): string {
   return xml(s).replace(/"/g, '&quot;');
 }
 function comment(s: string): string {
