@@ -25,6 +25,12 @@ function analysisJson(fileId: number, state: AnalysisState) {
   return state.api ?? { file_id: fileId, status: 'pending' };
 }
 
+/** The fact label of a finished analysis, or of what a running one knows so far. */
+function labelOf(state: AnalysisState) {
+  if (state.kind === 'finished') return factLabel(state.result);
+  return state.kind === 'pending' && state.partial ? factLabel(state.partial) : null;
+}
+
 export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = () => ctx.services.model;
   const viewer = (request: FastifyRequest) => request.user?.id ?? null;
@@ -53,7 +59,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
         title: `${data.modelTitle} (${data.file.name})`,
         data,
         rootName: data.model.root?.name ?? null,
-        label: data.analysis.kind === 'finished' ? factLabel(data.analysis.result) : null,
+        label: labelOf(data.analysis),
+        running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
         diagram,
         diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
         lines: service().lines(data),
