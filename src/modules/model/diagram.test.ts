@@ -39,7 +39,7 @@ const model = (text: string) => {
 /** The shown features: data-feature → classes, read back from the SVG text. */
 function features(svg: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of svg.matchAll(/<g class="([^"]*)" data-feature="([^"]*)">/g)) out.set(m[2]!, m[1]!.split(' '));
+  for (const m of svg.matchAll(/<g class="([^"]*)" data-feature="([^"]*)"(?: data-open="")?>/g)) out.set(m[2]!, m[1]!.split(' '));
   return out;
 }
 
@@ -114,6 +114,29 @@ describe('feature diagram', () => {
     assert.match(svg, /F_0_0_0 ▸ 7/);
     // Fully open on request.
     assert.equal(features(renderDiagram(m, { depth: 10 })).size, 1 + 7 + 49 + 343 + 2401);
+  });
+
+  it('expands and collapses single features on request (open, close), marking shown parents data-open', () => {
+    const m = model(bigModel());
+    const svg = renderDiagram(m, { open: ['F_0_0_0'], close: ['F_1'] });
+    const shown = features(svg);
+    assert.ok(shown.has('F_0_0_0_0'), 'an opened feature shows its children below the depth limit');
+    assert.ok(!shown.has('F_0_0_1_0'), 'its siblings stay collapsed');
+    assert.ok(!shown.has('F_1_0'), 'a closed feature hides its children');
+    assert.ok(shown.get('F_1')!.includes('collapsed'));
+    assert.equal(shown.size, 1 + 7 + 49 + 343 + 7 - 7 - 49);
+    assert.match(svg, /<g class="feature" data-feature="F_0_0_0" data-open="">/);
+    assert.match(svg, /<g class="feature collapsed" data-feature="F_1">/);
+    assert.deepEqual(parseDiagramQuery({ open: ['A', 'B'], close: 'C' }), { open: ['A', 'B'], close: ['C'] });
+    assert.throws(() => parseDiagramQuery({ open: '' }), DiagramQueryError);
+    assert.throws(() => parseDiagramQuery({ close: Array.from({ length: 501 }, (_, i) => `F${i}`) }), DiagramQueryError);
+  });
+
+  it("puts the subtree's parent and whole-model links on a row of their own, below the legend's note", () => {
+    const svg = renderDiagram(model(bigModel()), { root: 'F_2_3', depth: 1 });
+    const note = Number(/class="legend-note" x="\d+" y="(\d+)"/.exec(svg)![1]);
+    const up = Number(/class="up" href="[^"]*"><text x="\d+" y="(\d+)"/.exec(svg)![1]);
+    assert.ok(up - note >= 14, `the links (y ${up}) are a line below the note (y ${note})`);
   });
 
   it('shows a subtree with root and depth, with a link up to the parent', () => {

@@ -8,7 +8,7 @@ import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
 import { factLabel } from './fact-label.ts';
-import { ModelError } from './model.service.ts';
+import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
 
 const rawId = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
 
@@ -23,6 +23,18 @@ function failure(error: unknown, raw: string): unknown {
 function analysisJson(fileId: number, state: AnalysisState) {
   if (state.kind === 'unavailable') return { file_id: fileId, status: 'unavailable', message: 'Models are not analysed on this hub (the analysis module is not enabled).' };
   return state.api ?? { file_id: fileId, status: 'pending' };
+}
+
+/** `from` and `to` (1-based, inclusive) of /model/<id>/lines; at most MAX_LINES_PER_REQUEST lines. */
+function parseLineRange(query: unknown): { from: number; to: number } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const whole = (v: unknown) => (typeof v === 'string' && /^\d{1,7}$/.test(v) ? Number(v) : NaN);
+  const from = whole(q.from);
+  const to = whole(q.to);
+  if (!(from >= 1) || !(to >= from) || to - from + 1 > MAX_LINES_PER_REQUEST) {
+    throw badRequest(`from and to must be line numbers, 1 <= from <= to, at most ${MAX_LINES_PER_REQUEST} lines, each given once.`);
+  }
+  return { from, to };
 }
 
 /** The fact label of a finished analysis, or of what a running one knows so far. */
@@ -48,13 +60,17 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     const id = parseFileId(raw);
     try {
       if (id === undefined) throw new ModelError('unknown-file', '');
-      const diagramQuery = parseDiagramQuery(request.query);
       const data = await service().page(id, viewer(request));
+      // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
+      const asked = parseDiagramQuery(request.query);
+      const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };
       // The page's links stay on the page: ?root=<name>#diagram.
       const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
       const svgQuery = new URLSearchParams();
       if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
       if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
+      for (const name of diagramQuery.open ?? []) svgQuery.append('open', name);
+      for (const name of diagramQuery.close ?? []) svgQuery.append('close', name);
       return reply.page('model/views/model.njk', {
         title: `${data.modelTitle} (${data.file.name})`,
         data,
@@ -63,7 +79,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
         running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
         diagram,
         diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-        lines: service().lines(data),
+        diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
+        source: service().sourceWindow(data),
         modeltool: ctx.isEnabled('modeltool'),
       });
     } catch (error) {
@@ -78,6 +95,33 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       if (id === undefined) throw new ModelError('unknown-file', '');
       const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
+    } catch (error) {
+      throw failure(error, raw);
+    }
+  });
+
+  // Source lines on demand: the page holds the first ones and fetches the rest (model.service.ts, INLINE_LINES).
+  app.get('/model/:file_id(^\\d+$)/lines', { config: { json: true } }, async (request) => {
+    const raw = rawId(request);
+    const id = parseFileId(raw);
+    try {
+      if (id === undefined) throw new ModelError('unknown-file', '');
+      const { from, to } = parseLineRange(request.query);
+      return await service().lineRange(id, viewer(request), from, to);
+    } catch (error) {
+      throw failure(error, raw);
+    }
+  });
+
+  // Features by name, with the path from the root: the diagram's search opens that path in place.
+  app.get('/model/:file_id(^\\d+$)/features.json', { config: { json: true } }, async (request) => {
+    const raw = rawId(request);
+    const id = parseFileId(raw);
+    try {
+      if (id === undefined) throw new ModelError('unknown-file', '');
+      const q = (request.query as { q?: unknown }).q;
+      if (typeof q !== 'string' || q.length > 200) throw badRequest('q must be the text to find in feature names, given once (at most 200 characters).');
+      return { query: q, features: await service().findFeatures(id, viewer(request), q) };
     } catch (error) {
       throw failure(error, raw);
     }

@@ -1,8 +1,8 @@
 // Included on every page; acts only on a model page whose analysis is pending. It polls the
 // page's analysis.json; each time more results are known (what is still running changed) it
 // fetches the page again and swaps in the fact label, and once the analysis has finished (or
-// failed) the diagram too, so the visitor sees each result in place without losing their
-// scroll position. No inline script: the CSP allows only scripts served by the hub.
+// failed) tells the diagram to draw itself again in colour, so the visitor sees each result in
+// place without losing their scroll position or their view of the diagram. No inline script: the CSP allows only scripts served by the hub.
 (function () {
   'use strict';
 
@@ -33,8 +33,9 @@
     try {
       const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
       const body = response.ok ? await response.json() : null;
-      if (body && body.status && body.status !== 'pending' && await swapIn(['fact-label', 'diagram-frame'])) {
-        document.dispatchEvent(new CustomEvent('hub:diagram-replaced'));
+      if (body && body.status && body.status !== 'pending' && await swapIn(['fact-label'])) {
+        // The diagram (diagram.js) draws its current view again, now coloured.
+        document.dispatchEvent(new CustomEvent('hub:analysis-finished'));
         return;
       }
       const running = body && Array.isArray(body.running) ? body.running.join(',') : null;
