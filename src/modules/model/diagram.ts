@@ -349,6 +349,8 @@ function legend(note: string): string {
 }
 
 function svgDocument(width: number, height: number, body: string, title?: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="feature-diagram" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${xmlEscape(title ?? 'Feature diagram')}">`
+  // A drawing with links is a group of them for assistive technology: an image hides its content.
+  const role = body.includes('<a ') ? 'group' : 'img';
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="feature-diagram" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="${role}" aria-label="${xmlEscape(title ?? 'Feature diagram')}">`
     + `<rect class="background" width="100%" height="100%" fill="#ffffff"/>${body}</svg>`;
 }
