@@ -96,6 +96,13 @@ describe('model page in Chromium', { skip }, () => {
     await page.waitForFunction(() => window.location.hash === '#L23');
     assert.match(await page.textContent('#L23') ?? '', /Diesel => !Turbo/);
 
+    // Back on the DOI page, the model's facts stand beside its file (issue 24, item 7).
+    await page.goto(`${server.baseUrl}/doi/${doi}/`);
+    const facts = page.locator(`.file-row[data-file-id="${fileId}"] .model-facts`);
+    await facts.waitFor();
+    assert.match(await facts.textContent() ?? '', /^\d+ features · 3 constraints · \d+ configurations? · 1 dead, \d+ false-optional$/);
+    assert.equal(await page.getAttribute('#models-csv', 'href'), `/model/dataset/${await page.getAttribute('#dataset', 'data-dataset-id')}/models.csv`);
+
     assert.deepEqual(errors, [], 'no script errors, CSP violations or failed requests');
 
     // The SVG on its own, as a browser shows it (a bare SVG document asks for /favicon.ico: not checked).

@@ -39,6 +39,13 @@ export interface ModelSummary {
   satisfiable: boolean | null;
 }
 
+/** One model beside its file on the DOI page and in its CSV: the summary and its anomaly counts. */
+export interface ModelFacts extends ModelSummary {
+  core: number | null;
+  dead: number | null;
+  false_optional: number | null;
+}
+
 /** One model in a search result (extensions section 1). */
 export type SearchModel = Omit<ModelSummary, 'status'>;
 
@@ -76,6 +83,19 @@ function outcomeOf(result: AnalysisResult, names: string[]): { outcome: repo.Out
       language_level: result.metrics.language_level,
     },
     namesText: [...new Set(names.map(normalizeText).filter(Boolean))].join('|'),
+  };
+}
+
+function summaryOf(f: { id: number; name: string }, r: repo.FileAnalysisRow | undefined): ModelSummary {
+  const finished = r && (r.status === 'done' || r.status === 'partial');
+  return {
+    file_id: f.id,
+    name: f.name,
+    status: publicStatus(r?.status ?? null),
+    features: finished ? r.features : null,
+    constraints: finished ? r.constraints : null,
+    configurations: finished ? r.configurations : null,
+    satisfiable: finished && r.satisfiable !== null ? r.satisfiable === 1 : null,
   };
 }
 
@@ -316,18 +336,17 @@ export function createAnalysisService(ctx: ModuleContext) {
     /** Each file's summary for the REST dataset JSON; a file not linked yet is `pending`. */
     async summaries(files: { id: number; name: string }[]): Promise<ModelSummary[]> {
       const rows = await repo.byFileIds(db, files.map((f) => f.id));
+      return files.map((f) => summaryOf(f, rows.get(f.id)));
+    },
+
+    /** Each file's summary with its numbers of core, dead and false-optional features (null until known). */
+    async facts(files: { id: number; name: string }[]): Promise<ModelFacts[]> {
+      const rows = await repo.byFileIds(db, files.map((f) => f.id));
       return files.map((f) => {
         const r = rows.get(f.id);
-        const finished = r && (r.status === 'done' || r.status === 'partial');
-        return {
-          file_id: f.id,
-          name: f.name,
-          status: publicStatus(r?.status ?? null),
-          features: finished ? r.features : null,
-          constraints: finished ? r.constraints : null,
-          configurations: finished ? r.configurations : null,
-          satisfiable: finished && r.satisfiable !== null ? r.satisfiable === 1 : null,
-        };
+        const summary = summaryOf(f, r);
+        const result = summary.features !== null && r?.result ? JSON.parse(r.result) as AnalysisResult : undefined;
+        return { ...summary, core: result?.core?.length ?? null, dead: result?.dead?.length ?? null, false_optional: result?.false_optional?.length ?? null };
       });
     },
 

@@ -7,6 +7,7 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
+import { datasetModelRoutes } from './dataset-models.ts';
 import { factLabel } from './fact-label.ts';
 import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
 
@@ -46,6 +47,7 @@ function labelOf(state: AnalysisState) {
 export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = () => ctx.services.model;
   const viewer = (request: FastifyRequest) => request.user?.id ?? null;
+  await datasetModelRoutes(app, ctx);
 
   // The canonical address ends with a slash, like the DOI pages.
   app.get('/model/:file_id(^\\d+$)', async (request, reply) => {
