@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
 import { corpusSkipReason, findCorpus } from '../../packages/uvl/src/corpus.support.ts';
-import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+import { browserSkipReason, launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
 
 const corpus = findCorpus();
@@ -21,14 +21,6 @@ const DEEP_FEATURE = 'I_2387228489__F_D23121922727';
 
 /** The diagram's viewBox as numbers [x, y, width, height]. */
 const viewBox = (page: Page) => page.$eval('#diagram-frame svg', (s) => (s.getAttribute('viewBox') ?? '').split(' ').map(Number));
-
-function watch(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
-  return errors;
-}
 
 describe('the model page of automotive2_4 in Chromium', { skip }, () => {
   let server: TestServer;
@@ -46,7 +38,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
 
   it('opens fitted, zooms, pans, expands in place and finds a feature by name', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = watch(page);
+    const errors = watchPageErrors(page);
     const url = `${server.baseUrl}/model/${fileId}/`;
     await page.goto(url); // warms the server's parse and highlight cache: the second load is the one measured
     const started = Date.now();
@@ -127,7 +119,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
 
   it('shows line 12 000 when the address names it (#L12000), loading its lines on demand', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = watch(page);
+    const errors = watchPageErrors(page);
     await page.goto(`${server.baseUrl}/model/${fileId}/#L12000`);
     await page.waitForSelector('#L12000.is-target');
     assert.match(await page.textContent('#L12000') ?? '', new RegExp(DEEP_FEATURE));
@@ -146,7 +138,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
   it('works at phone width: no sideways scrolling, the diagram fitted', async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    const errors = watch(page);
+    const errors = watchPageErrors(page);
     const started = Date.now();
     await page.goto(`${server.baseUrl}/model/${fileId}/`, { waitUntil: 'load' });
     console.log(`# automotive2_4 model page in Chromium (phone width): load ${Date.now() - started} ms`);

@@ -26,6 +26,18 @@ function analysisJson(fileId: number, state: AnalysisState) {
   return state.api ?? { file_id: fileId, status: 'pending' };
 }
 
+/** Runs `answer` for a well-formed file id, turning the model's own errors into HTTP answers. */
+async function forFile<T>(request: FastifyRequest, answer: (id: number) => Promise<T>): Promise<T> {
+  const raw = rawId(request);
+  const id = parseFileId(raw);
+  try {
+    if (id === undefined) throw new ModelError('unknown-file', '');
+    return await answer(id);
+  } catch (error) {
+    throw failure(error, raw);
+  }
+}
+
 /** `from` and `to` (1-based, inclusive) of /model/<id>/lines; at most MAX_LINES_PER_REQUEST lines. */
 function parseLineRange(query: unknown): { from: number; to: number } {
   const q = (query ?? {}) as Record<string, unknown>;
@@ -57,77 +69,49 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     return reply.redirect(`/model/${id}/${query}`, 301);
   });
 
-  app.get('/model/:file_id(^\\d+$)/', async (request, reply) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const data = await service().page(id, viewer(request));
-      // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
-      const asked = parseDiagramQuery(request.query);
-      const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };
-      // The page's links stay on the page: ?root=<name>#diagram.
-      const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
-      const svgQuery = new URLSearchParams();
-      if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
-      if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
-      for (const name of diagramQuery.open ?? []) svgQuery.append('open', name);
-      for (const name of diagramQuery.close ?? []) svgQuery.append('close', name);
-      return reply.page('model/views/model.njk', {
-        title: `${data.modelTitle} (${data.file.name})`,
-        data,
-        rootName: data.model.root?.name ?? null,
-        label: labelOf(data.analysis),
-        running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
-        diagram,
-        diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-        diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
-        source: service().sourceWindow(data),
-        modeltool: ctx.isEnabled('modeltool'),
-      });
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/', async (request, reply) => forFile(request, async (id) => {
+    const data = await service().page(id, viewer(request));
+    // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
+    const asked = parseDiagramQuery(request.query);
+    const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };
+    // The page's links stay on the page: ?root=<name>#diagram.
+    const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
+    const svgQuery = new URLSearchParams();
+    if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
+    if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
+    for (const name of diagramQuery.open ?? []) svgQuery.append('open', name);
+    for (const name of diagramQuery.close ?? []) svgQuery.append('close', name);
+    return reply.page('model/views/model.njk', {
+      title: `${data.modelTitle} (${data.file.name})`,
+      data,
+      rootName: data.model.root?.name ?? null,
+      label: labelOf(data.analysis),
+      running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
+      diagram,
+      diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
+      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
+      source: service().sourceWindow(data),
+      modeltool: ctx.isEnabled('modeltool'),
+    });
+  }));
 
-  app.get('/model/:file_id(^\\d+$)/diagram.svg', { config: { json: true } }, async (request, reply) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
-      return reply.type('image/svg+xml; charset=utf-8').send(svg);
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/diagram.svg', { config: { json: true } }, async (request, reply) => forFile(request, async (id) => {
+    const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
+    return reply.type('image/svg+xml; charset=utf-8').send(svg);
+  }));
 
   // Source lines on demand: the page holds the first ones and fetches the rest (model.service.ts, INLINE_LINES).
-  app.get('/model/:file_id(^\\d+$)/lines', { config: { json: true } }, async (request) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const { from, to } = parseLineRange(request.query);
-      return await service().lineRange(id, viewer(request), from, to);
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/lines', { config: { json: true } }, async (request) => forFile(request, async (id) => {
+    const { from, to } = parseLineRange(request.query);
+    return service().lineRange(id, viewer(request), from, to);
+  }));
 
   // Features by name, with the path from the root: the diagram's search opens that path in place.
-  app.get('/model/:file_id(^\\d+$)/features.json', { config: { json: true } }, async (request) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const q = (request.query as { q?: unknown }).q;
-      if (typeof q !== 'string' || q.length > 200) throw badRequest('q must be the text to find in feature names, given once (at most 200 characters).');
-      return { query: q, features: await service().findFeatures(id, viewer(request), q) };
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/features.json', { config: { json: true } }, async (request) => forFile(request, async (id) => {
+    const q = (request.query as { q?: unknown }).q;
+    if (typeof q !== 'string' || q.length > 200) throw badRequest('q must be the text to find in feature names, given once (at most 200 characters).');
+    return { query: q, features: await service().findFeatures(id, viewer(request), q) };
+  }));
 
   app.get('/model/:file_id(^\\d+$)/analysis.json', { config: { json: true } }, async (request, reply) => {
     const raw = rawId(request);
