@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
 import { COLLAPSE_THRESHOLD, DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
 import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
-import { highlightLines } from './highlight.ts';
+import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 
 const CAR = `features
     Car {abstract}
@@ -200,5 +200,21 @@ describe('fact label and source helpers', () => {
     assert.equal(lines[1], '\t<span class="uvl-name">&quot;A&lt;b&gt;&quot;</span> <span class="uvl-comment">// x</span>');
     assert.equal(lines[2], '<span class="uvl-comment">/* a</span>');
     assert.equal(lines[3], '<span class="uvl-comment">b */</span> <span class="uvl-keyword">Integer</span> <span class="uvl-name">n</span>');
+  });
+
+  it('highlights the first lines alone exactly as the whole file gives them, and counts lines as it does', () => {
+    const texts = [
+      'features\n\t"A<b>" // x\n/* a\nb */ Integer n\n',
+      'features\r\n    A\r\n/* open\nstill\nopen */ "q\n"\n',
+      'no break at the end',
+      '',
+      '\n\n\n',
+      '/* never closed\n a\n b\n',
+    ];
+    for (const text of texts) {
+      const all = highlightLines(text);
+      assert.equal(lineCount(text), all.length, JSON.stringify(text));
+      for (const count of [1, 2, 3, 10]) assert.deepEqual(highlightFirstLines(text, count), all.slice(0, count), `${JSON.stringify(text)} first ${count}`);
+    }
   });
 });

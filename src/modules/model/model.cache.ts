@@ -10,6 +10,9 @@ export interface DerivedModel {
   model: UvlModel;
   errors: string[];
   lines?: string[];
+  /** The page's first lines, highlighted alone, and the number of lines (model.service.ts, sourceWindow). */
+  firstLines?: string[];
+  lineCount?: number;
   /** Drawn diagrams by their options (query and anomaly state). */
   diagrams: Map<string, string>;
 }

@@ -9,7 +9,7 @@ import { formatDiagnostic, parseUvl, type Diagnostic, type UvlModel } from '../.
 import { analysisSource, type AnalysisState } from './analysis-source.ts';
 import { renderDiagram, type DiagramOptions, type DiagramQuery } from './diagram.ts';
 import { findFeatures, openingDepth, type FoundFeature } from './feature-tree.ts';
-import { highlightLines } from './highlight.ts';
+import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 import { createModelCache, type DerivedModel } from './model.cache.ts';
 
 export class ModelError extends Error {
@@ -101,10 +101,13 @@ export function createModelService(ctx: ModuleContext) {
 
     /** The lines the page holds and the chunks it loads on demand. */
     sourceWindow(src: ModelSource): SourceWindow {
-      const all = lines(src);
+      // The page's lines alone are highlighted for it; the whole file on the first chunk asked for.
+      src.derived.lineCount ??= lineCount(src.text);
+      src.derived.firstLines ??= src.derived.lines?.slice(0, INLINE_LINES) ?? highlightFirstLines(src.text, INLINE_LINES);
+      const total = src.derived.lineCount;
       const chunks: { from: number; to: number }[] = [];
-      for (let from = INLINE_LINES + 1; from <= all.length; from += CHUNK_LINES) chunks.push({ from, to: Math.min(all.length, from + CHUNK_LINES - 1) });
-      return { total: all.length, inline: all.slice(0, INLINE_LINES), chunks };
+      for (let from = INLINE_LINES + 1; from <= total; from += CHUNK_LINES) chunks.push({ from, to: Math.min(total, from + CHUNK_LINES - 1) });
+      return { total, inline: src.derived.firstLines, chunks };
     },
 
     /** Highlighted lines `from`..`to` (1-based, inclusive, clipped to the file) of a visible file. */
