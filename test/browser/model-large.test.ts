@@ -1,6 +1,6 @@
 // Browser journey of issue 24, item 5: the model page of the largest corpus model (automotive2_4,
 // 18 616 features, 22 307 source lines) in Chromium. The diagram opens fitted to its frame,
-// zooms (buttons, wheel, keyboard) and pans (drag, keys), expands and collapses a feature in
+// zooms (buttons, wheel, keyboard, pinch) and pans (mouse and finger drag, keys), expands and collapses a feature in
 // place (no reload), and finds a feature by name; an anchor deep in the source (#L12000) shows
 // its line; axe-core finds no serious or critical violation; desktop and phone screenshots.
 // The load time is printed, not asserted.
@@ -145,7 +145,25 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
     await page.waitForSelector('#diagram-frame.is-interactive');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `no horizontal page scrolling (overflow ${overflow}px)`);
-    await page.tap('[data-diagram-action="zoom-in"]');
+    // Touch: two fingers spreading apart zoom in; one finger dragging moves the view.
+    await page.locator('#diagram-frame').scrollIntoViewIfNeeded();
+    const box = (await page.locator('#diagram-frame').boundingBox())!;
+    const cx = Math.round(box.x + box.width / 2);
+    const cy = Math.round(box.y + box.height / 2);
+    const cdp = await context.newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    const beforePinch = await viewBox(page);
+    await touch('touchStart', [[cx - 20, cy], [cx + 20, cy]]);
+    for (let d = 30; d <= 100; d += 10) await touch('touchMove', [[cx - d, cy], [cx + d, cy]]);
+    await touch('touchEnd', []);
+    const pinched = await viewBox(page);
+    assert.ok(pinched[2]! < beforePinch[2]! * 0.6, `pinching zooms in (${beforePinch[2]} -> ${pinched[2]})`);
+    await touch('touchStart', [[cx, cy]]);
+    for (let d = 10; d <= 60; d += 10) await touch('touchMove', [[cx + d, cy + d]]);
+    await touch('touchEnd', []);
+    const swiped = await viewBox(page);
+    assert.ok(swiped[0]! < pinched[0]! && swiped[1]! < pinched[1]!, 'a one-finger drag moves the view');
+    await page.tap('[data-diagram-action="fit"]');
     await page.screenshot({ path: screenshotPath('model-large-phone'), fullPage: true });
     await context.close();
     assert.deepEqual(errors, []);
