@@ -87,6 +87,7 @@ export function createModelService(ctx: ModuleContext) {
     }));
   }
 
+  /** The source highlighted, one HTML string per line. */
   function lines(src: ModelSource): string[] {
     src.derived.lines ??= highlightLines(src.text);
     return src.derived.lines;
@@ -95,9 +96,6 @@ export function createModelService(ctx: ModuleContext) {
   return {
     analysisOf,
     draw,
-
-    /** The source highlighted, one HTML string per line. */
-    lines,
 
     /** The lines the page holds and the chunks it loads on demand. */
     sourceWindow(src: ModelSource): SourceWindow {
