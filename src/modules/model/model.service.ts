@@ -123,7 +123,12 @@ export function createModelService(ctx: ModuleContext) {
 
     /** The depth the page's diagram opens at for this query (feature-tree.ts). */
     pageDepth(src: ModelSource, query: DiagramQuery): number | undefined {
-      return query.depth ?? openingDepth(src.model, query.root);
+      if (query.depth !== undefined) return query.depth;
+      // Measuring the tree's levels takes a few tens of milliseconds on the largest models: once per root.
+      const key = query.root ?? '';
+      const depths = (src.derived.openingDepths ??= new Map());
+      if (!depths.has(key)) depths.set(key, openingDepth(src.model, query.root));
+      return depths.get(key);
     },
 
     async page(fileId: number, viewerId: number | null): Promise<ModelPageData> {
