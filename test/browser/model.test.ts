@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
-import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
+import { browserSkipReason, launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
 
@@ -55,18 +55,10 @@ describe('model page in Chromium', { skip }, () => {
     await server?.close();
   });
 
-  function watch(page: Page): string[] {
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
-    return errors;
-  }
-
   it('opens the model page from the DOI page, sees the fact label fill in and the dead feature marked in the diagram', async () => {
     const { fileId, doi } = await storeModel(server, { content: JOURNEY_MODEL, name: 'cars.uvl' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = watch(page);
+    const errors = watchPageErrors(page);
 
     await page.goto(`${server.baseUrl}/doi/${doi}/`);
     await Promise.all([page.waitForURL(`${server.baseUrl}/model/${fileId}/`), page.click(`.file-row[data-file-id="${fileId}"] .js-model-page`)]);
@@ -96,6 +88,13 @@ describe('model page in Chromium', { skip }, () => {
     await page.waitForFunction(() => window.location.hash === '#L23');
     assert.match(await page.textContent('#L23') ?? '', /Diesel => !Turbo/);
 
+    // Back on the DOI page, the model's facts stand beside its file (issue 24, item 7).
+    await page.goto(`${server.baseUrl}/doi/${doi}/`);
+    const facts = page.locator(`.file-row[data-file-id="${fileId}"] .model-facts`);
+    await facts.waitFor();
+    assert.match(await facts.textContent() ?? '', /^\d+ features · 3 constraints · \d+ configurations? · 1 dead, \d+ false-optional$/);
+    assert.equal(await page.getAttribute('#models-csv', 'href'), `/model/dataset/${await page.getAttribute('#dataset', 'data-dataset-id')}/models.csv`);
+
     assert.deepEqual(errors, [], 'no script errors, CSP violations or failed requests');
 
     // The SVG on its own, as a browser shows it (a bare SVG document asks for /favicon.ico: not checked).
@@ -109,7 +108,7 @@ describe('model page in Chromium', { skip }, () => {
     const { fileId } = await storeModel(server, { content: JOURNEY_MODEL, name: 'cars-phone.uvl' });
     const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    const errors = watch(page);
+    const errors = watchPageErrors(page);
     await page.goto(`${server.baseUrl}/model/${fileId}/`);
     await page.waitForSelector('#dead-features .anomaly[data-feature="Turbo"]', { timeout: 60_000 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -60,3 +60,12 @@ export async function dropFiles(page: Page, files: { name: string; content: stri
   await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer });
   await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer });
 }
+
+/** Collects a page's script errors, console errors and failed requests (4xx, 5xx) for a journey to assert none. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+  return errors;
+}

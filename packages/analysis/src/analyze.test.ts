@@ -154,3 +154,22 @@ describe('anomalies against brute force', () => {
     assert.ok(!t.isConfiguration(['Car', 'Engine', 'Diesel', 'Turbo']));
   });
 });
+
+describe('results as they come (onProgress)', () => {
+  test('core and dead are reported before the count, the count before the atomic sets, each with what is still running', () => {
+    const text = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n';
+    const reports: { partial: AnalysisResult; running: string[] }[] = [];
+    const final = analyzeModel(parse(text), { text, onProgress: (partial, running) => reports.push({ partial, running: [...running] }) });
+    assert.deepEqual(reports.map((r) => r.running[0]), ['satisfiable', 'count', 'false_optional', 'atomic_sets', 'explanations']);
+    const [start, afterBackbone, afterCount, , afterSets] = reports;
+    assert.equal(start!.partial.satisfiable, null);
+    assert.equal(start!.partial.metrics.features, 6, 'the metrics come first');
+    assert.deepEqual([afterBackbone!.partial.core, afterBackbone!.partial.dead, afterBackbone!.partial.configurations], [final.core, final.dead, null]);
+    assert.deepEqual([afterCount!.partial.configurations, afterCount!.partial.atomic_sets], ['2', null]);
+    assert.ok(afterCount!.running.includes('atomic_sets'));
+    assert.deepEqual(afterSets!.partial.atomic_sets, final.atomic_sets);
+    assert.deepEqual(afterSets!.partial.explanations.dead, {}, 'explanations come last');
+    // Copies: the engine's later work does not change what was reported.
+    assert.notEqual(afterBackbone!.partial.explanations, final.explanations);
+  });
+});

@@ -54,11 +54,14 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     metrics,
     timings_ms: timings,
   };
+  // What is known so far, a copy: the caller may keep it (or send it to another thread) while this goes on.
+  const report = (running: OperationName[]) => options.onProgress?.(structuredClone({ ...result, ...(timeouts.length > 0 ? { timeouts: [...new Set(timeouts)] } : {}) }), running);
   if (!model.root) {
     // An empty file: no features, hence no configuration to speak of.
     return markVoid(result);
   }
 
+  report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
   const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
   result.boolean_only = enc.ignored === 0;
@@ -105,6 +108,8 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   result.dead = deadVars.map(nameOf);
   result.variant = featureVars.filter((v) => backbone.value[v] === 0).sort(byFeatureName).map(nameOf);
 
+  report(['count', 'false_optional', 'atomic_sets', 'explanations']);
+
   // The count: the tree formula when nothing crosses the tree, else the component counter.
   if (options.skipCount) {
     result.configurations_status = 'skipped';
@@ -120,14 +125,17 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     }
   }
 
+  report(['false_optional', 'atomic_sets', 'explanations']);
   const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, models.slice(), (m) => models.push(m)));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
+  report(['atomic_sets', 'explanations']);
   const sets = timed('atomic_sets', () => atomicSets(solver, featureVars, backbone.value, models, overall));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
 
+  report(['explanations']);
   // Explanations: why each dead feature is dead, and why each false-optional one is forced.
   const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]> }[] = deadVars.map((v) => ({
     name: names[v - 1]!,

@@ -65,4 +65,10 @@ export interface AnalyzeOptions {
   text?: string;
   /** Skip the exact count (configurations_status 'skipped'). */
   skipCount?: boolean;
+  /**
+   * Called as results become known (satisfiable, core and dead first, then the count, ...), with a
+   * copy of the result so far and the operations still to run; a caller can store and show each
+   * value as soon as it exists instead of waiting for the slowest operation.
+   */
+  onProgress?: (partial: AnalysisResult, running: OperationName[]) => void;
 }

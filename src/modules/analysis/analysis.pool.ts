@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ClassifyJob, ClassifyReply, WorkerJob, WorkerReply } from './analysis.protocol.ts';
+import type { ClassifyJob, ClassifyReply, ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
 /** Heap of one worker; beyond it V8 stops the worker and the model is recorded as failed. */
 export const WORKER_MEMORY_MB = 2048;
@@ -29,10 +29,13 @@ export class WorkerSlot {
   private idle: NodeJS.Timeout | undefined;
   private stopCurrent: ((message: string) => void) | undefined;
 
-  /** Runs one message; `hardLimitMs` kills a worker that stopped checking its deadline. */
-  run(job: WorkerJob, hardLimitMs: number): Promise<SlotReply>;
+  /**
+   * Runs one message; `hardLimitMs` kills a worker that stopped checking its deadline.
+   * `onProgress` receives the results the worker reports before its final reply.
+   */
+  run(job: WorkerJob, hardLimitMs: number, onProgress?: (message: ProgressMessage) => void): Promise<SlotReply>;
   run(job: ClassifyJob, hardLimitMs: number): Promise<ClassifySlotReply>;
-  run(job: WorkerJob | ClassifyJob, hardLimitMs: number): Promise<SlotReply | ClassifySlotReply> {
+  run(job: WorkerJob | ClassifyJob, hardLimitMs: number, onProgress?: (message: ProgressMessage) => void): Promise<SlotReply | ClassifySlotReply> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= startWorker());
     return new Promise((resolve) => {
@@ -54,7 +57,11 @@ export class WorkerSlot {
         }
         resolve(reply);
       };
-      const onMessage = (reply: WorkerReply | ClassifyReply) => { if (reply.id === job.id) finish(reply, false); };
+      const onMessage = (reply: WorkerReply | ClassifyReply | ProgressMessage) => {
+        if (reply.id !== job.id) return;
+        if (reply.kind === 'progress') onProgress?.(reply);
+        else finish(reply, false);
+      };
       const onError = (error: Error & { code?: string }) => finish({
         kind: 'crash', id: job.id,
         message: error.code === 'ERR_WORKER_OUT_OF_MEMORY'

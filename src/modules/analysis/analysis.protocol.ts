@@ -1,5 +1,5 @@
 // Messages between the analysis service and its worker threads.
-import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
+import type { AnalysisResult, OperationName } from '../../../packages/analysis/src/index.ts';
 
 export interface WorkerJob {
   kind?: 'analyse';
@@ -27,6 +27,14 @@ export interface ClassifyReply {
   id: number;
   /** `unknown`: the budget ran out; `invalid`: a version could not be read as UVL (imports are not followed). */
   editKind: 'refactoring' | 'generalization' | 'specialization' | 'arbitrary' | 'unknown' | 'invalid';
+}
+
+/** A result so far, sent while the analysis goes on (the job's final reply follows). */
+export interface ProgressMessage {
+  kind: 'progress';
+  id: number;
+  result: AnalysisResult;
+  running: OperationName[];
 }
 
 export type WorkerReply =

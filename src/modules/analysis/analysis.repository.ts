@@ -112,7 +112,8 @@ export async function claimNext(db: Db, instance: string, staleBefore: string): 
       }
       const now = nowIso();
       let update = db.updateTable('model_analysis')
-        .set((eb) => ({ status: 'running', claimed_by: instance, claimed_at: now, attempts: eb('attempts', '+', 1) }))
+        // A result stored before (`hub analysis:run --all`) is cleared: while running, `result` holds the partial one.
+        .set((eb) => ({ status: 'running', claimed_by: instance, claimed_at: now, attempts: eb('attempts', '+', 1), result: null }))
         .where('id', '=', id);
       update = c.status === 'pending'
         ? update.where('status', '=', 'pending')
@@ -155,6 +156,12 @@ export interface Outcome {
 }
 
 /** Stores the outcome of a claim this instance still holds, with the feature names (same transaction). */
+/** The result known so far of a row this instance is running (results as they come). */
+export async function storeProgress(db: Db, instance: string, id: number, partialJson: string): Promise<void> {
+  await db.updateTable('model_analysis').set({ result: partialJson })
+    .where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').execute();
+}
+
 export async function finish(db: Db, instance: string, row: { id: number; sha256: string }, outcome: Outcome, namesText: string | null): Promise<boolean> {
   const id = row.id;
   return db.transaction().execute(async (trx) => {

@@ -6,12 +6,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Expression, SqlBool } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
-import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
+import type { AnalysisResult, OperationName } from '../../../packages/analysis/src/index.ts';
 import { normalizeText } from '../explore/index.ts';
 import { parseModelFilter, type ModelFilter } from './analysis.filter.ts';
 import { WorkerSlot } from './analysis.pool.ts';
 import { createEditClassifier } from './analysis.edit.ts';
-import type { WorkerJob, WorkerReply } from './analysis.protocol.ts';
+import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
 import { seedSyntheticAnalyses } from './analysis.synthetic.ts';
 
@@ -21,8 +21,12 @@ export const EDIT_CLASS_BUDGET_MS = 20_000;
 /** Status as the API shows it: a row being analysed is still `pending` to a reader. */
 export type AnalysisStatus = 'pending' | 'done' | 'partial' | 'failed';
 
-/** `GET /api/v1/files/<id>/analysis`: the engine's result plus these three (and `error` when failed). */
-export type FileAnalysis = { file_id: number; sha256: string; status: AnalysisStatus; error?: string } & Partial<AnalysisResult>;
+/**
+ * `GET /api/v1/files/<id>/analysis`: the engine's result plus these three (and `error` when failed).
+ * While the analysis runs, status stays `pending` and the values known so far are filled in, with
+ * `running` naming the operations still computed (docs/decisions-taken.md, "Results as they come").
+ */
+export type FileAnalysis = { file_id: number; sha256: string; status: AnalysisStatus; error?: string; running?: OperationName[] } & Partial<AnalysisResult>;
 
 /** One model in the dataset JSON of the REST API. */
 export interface ModelSummary {
@@ -33,6 +37,13 @@ export interface ModelSummary {
   constraints: number | null;
   configurations: string | null;
   satisfiable: boolean | null;
+}
+
+/** One model beside its file on the DOI page and in its CSV: the summary and its anomaly counts. */
+export interface ModelFacts extends ModelSummary {
+  core: number | null;
+  dead: number | null;
+  false_optional: number | null;
 }
 
 /** One model in a search result (extensions section 1). */
@@ -72,6 +83,19 @@ function outcomeOf(result: AnalysisResult, names: string[]): { outcome: repo.Out
       language_level: result.metrics.language_level,
     },
     namesText: [...new Set(names.map(normalizeText).filter(Boolean))].join('|'),
+  };
+}
+
+function summaryOf(f: { id: number; name: string }, r: repo.FileAnalysisRow | undefined): ModelSummary {
+  const finished = r && (r.status === 'done' || r.status === 'partial');
+  return {
+    file_id: f.id,
+    name: f.name,
+    status: publicStatus(r?.status ?? null),
+    features: finished ? r.features : null,
+    constraints: finished ? r.constraints : null,
+    configurations: finished ? r.configurations : null,
+    satisfiable: finished && r.satisfiable !== null ? r.satisfiable === 1 : null,
   };
 }
 
@@ -182,14 +206,23 @@ export function createAnalysisService(ctx: ModuleContext) {
     const deadline = Date.now() + hardLimitMs;
     const job: WorkerJob = { id: ++jobIds, fileName: stored.name, text, imports: {}, round: 0, maxRounds: MAX_IMPORT_ROUNDS, timeoutMs };
     let reply: WorkerReply | { kind: 'crash'; message: string };
+    // Each result is stored as soon as the worker reports it, one write after another; the final
+    // result waits for them so that a late partial never overwrites it.
+    let progressWrites = Promise.resolve();
+    const onProgress = (message: ProgressMessage) => {
+      const partial = JSON.stringify({ ...message.result, running: message.running });
+      progressWrites = progressWrites.then(() => repo.storeProgress(db, instance, row.id, partial))
+        .catch((error) => log.warn({ err: error, sha256: row.sha256 }, 'analysis: storing a partial result failed'));
+    };
     for (;;) {
-      reply = await slot.run(job, Math.max(1, deadline - Date.now()));
+      reply = await slot.run(job, Math.max(1, deadline - Date.now()), onProgress);
       if (reply.kind !== 'need') break;
       const texts = await Promise.all(reply.paths.map((p) => ctx.services.hubfile.readSibling(stored, p)));
       reply.paths.forEach((p, i) => { job.imports[p] = texts[i] ?? null; });
       job.id = ++jobIds;
       job.round++;
     }
+    await progressWrites;
     if (stopped) {
       // The server is stopping: not the model's fault; the next instance or start takes it again.
       await repo.release(db, instance, row.id);
@@ -294,6 +327,8 @@ export function createAnalysisService(ctx: ModuleContext) {
       const status = publicStatus(row.status);
       const head = { file_id: fileId, sha256: row.sha256, status };
       if (status === 'failed') return { ...head, error: row.error ?? 'The analysis failed.' };
+      // Running: the stored result is the partial one, with `running` (results as they come).
+      if (status === 'pending' && row.status === 'running' && row.result !== null) return { ...head, ...(JSON.parse(row.result) as AnalysisResult), status: 'pending' };
       if (status === 'pending' || row.result === null) return { ...head, status: 'pending' };
       return { ...head, ...(JSON.parse(row.result) as AnalysisResult) };
     },
@@ -301,18 +336,17 @@ export function createAnalysisService(ctx: ModuleContext) {
     /** Each file's summary for the REST dataset JSON; a file not linked yet is `pending`. */
     async summaries(files: { id: number; name: string }[]): Promise<ModelSummary[]> {
       const rows = await repo.byFileIds(db, files.map((f) => f.id));
+      return files.map((f) => summaryOf(f, rows.get(f.id)));
+    },
+
+    /** Each file's summary with its numbers of core, dead and false-optional features (null until known). */
+    async facts(files: { id: number; name: string }[]): Promise<ModelFacts[]> {
+      const rows = await repo.byFileIds(db, files.map((f) => f.id));
       return files.map((f) => {
         const r = rows.get(f.id);
-        const finished = r && (r.status === 'done' || r.status === 'partial');
-        return {
-          file_id: f.id,
-          name: f.name,
-          status: publicStatus(r?.status ?? null),
-          features: finished ? r.features : null,
-          constraints: finished ? r.constraints : null,
-          configurations: finished ? r.configurations : null,
-          satisfiable: finished && r.satisfiable !== null ? r.satisfiable === 1 : null,
-        };
+        const summary = summaryOf(f, r);
+        const result = summary.features !== null && r?.result ? JSON.parse(r.result) as AnalysisResult : undefined;
+        return { ...summary, core: result?.core?.length ?? null, dead: result?.dead?.length ?? null, false_optional: result?.false_optional?.length ?? null };
       });
     },
 

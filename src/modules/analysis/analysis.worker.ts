@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { posix } from 'node:path';
 import { flattenModel, formatDiagnostic, parseUvl, type ImportLoader } from '../../../packages/uvl/src/index.ts';
 import { analyzeModel, classifyEdit } from '../../../packages/analysis/src/index.ts';
-import type { ClassifyJob, ClassifyReply, WorkerJob, WorkerReply } from './analysis.protocol.ts';
+import type { ClassifyJob, ClassifyReply, ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
 /** Both versions are parsed without their imports: a model that needs one is not classified. */
 function classify(job: ClassifyJob): ClassifyReply {
@@ -35,7 +35,10 @@ function run(job: WorkerJob): WorkerReply {
   if (wanted.size > 0 && job.round < job.maxRounds) return { kind: 'need', id: job.id, paths: [...wanted] };
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) return { kind: 'invalid', id: job.id, errors };
-  const result = analyzeModel(parsed.model, { text: job.text, timeoutMs: job.timeoutMs });
+  const onProgress = (result: ProgressMessage['result'], running: ProgressMessage['running']) => {
+    parentPort!.postMessage({ kind: 'progress', id: job.id, result, running } satisfies ProgressMessage);
+  };
+  const result = analyzeModel(parsed.model, { text: job.text, timeoutMs: job.timeoutMs, onProgress });
   const names = [...new Set(flattenModel(parsed.model).features.map((f) => f.name))];
   return { kind: 'done', id: job.id, result, names };
 }

@@ -3,12 +3,13 @@
 // the page still shows the source, the diagram (uncoloured) and the tools, and says that models
 // are not analysed here.
 import type { ModuleContext } from '../../core/modules.ts';
-import type { AnalysisResult } from '../../../packages/analysis/src/types.ts';
+import type { AnalysisResult, OperationName } from '../../../packages/analysis/src/types.ts';
 import type { FileAnalysis } from '../analysis/index.ts';
 
 export type AnalysisState =
   | { kind: 'unavailable' }
-  | { kind: 'pending'; api?: FileAnalysis }
+  /** `partial`: what the running analysis knows so far, `running` what it still computes. */
+  | { kind: 'pending'; api?: FileAnalysis; partial?: AnalysisResult; running?: OperationName[] }
   | { kind: 'failed'; error: string; api: FileAnalysis }
   | { kind: 'finished'; status: 'done' | 'partial'; result: AnalysisResult; api: FileAnalysis };
 
@@ -18,7 +19,11 @@ export function analysisSource(ctx: ModuleContext) {
     if (!ctx.isEnabled('analysis')) return { kind: 'unavailable' };
     const found = await ctx.services.analysis.getForFile(fileId, viewerId);
     // No row yet: the file is queued by that lookup and is analysed shortly.
-    if (!found || found.status === 'pending') return { kind: 'pending', api: found };
+    if (!found || found.status === 'pending') {
+      if (!found?.running) return { kind: 'pending', api: found };
+      const { file_id: _f, sha256: _s, status: _t, running, ...partial } = found;
+      return { kind: 'pending', api: found, partial: partial as AnalysisResult, running };
+    }
     if (found.status === 'failed') return { kind: 'failed', error: found.error ?? 'The analysis failed.', api: found };
     // done and partial carry the engine's whole result (the API's shape: the result plus file_id, sha256, status).
     const { file_id: _f, sha256: _s, status, error: _e, ...result } = found;

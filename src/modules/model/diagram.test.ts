@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
 import { COLLAPSE_THRESHOLD, DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
 import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
-import { highlightLines } from './highlight.ts';
+import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 
 const CAR = `features
     Car {abstract}
@@ -39,7 +39,7 @@ const model = (text: string) => {
 /** The shown features: data-feature → classes, read back from the SVG text. */
 function features(svg: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of svg.matchAll(/<g class="([^"]*)" data-feature="([^"]*)">/g)) out.set(m[2]!, m[1]!.split(' '));
+  for (const m of svg.matchAll(/<g class="([^"]*)" data-feature="([^"]*)"(?: data-open="")?>/g)) out.set(m[2]!, m[1]!.split(' '));
   return out;
 }
 
@@ -116,6 +116,29 @@ describe('feature diagram', () => {
     assert.equal(features(renderDiagram(m, { depth: 10 })).size, 1 + 7 + 49 + 343 + 2401);
   });
 
+  it('expands and collapses single features on request (open, close), marking shown parents data-open', () => {
+    const m = model(bigModel());
+    const svg = renderDiagram(m, { open: ['F_0_0_0'], close: ['F_1'] });
+    const shown = features(svg);
+    assert.ok(shown.has('F_0_0_0_0'), 'an opened feature shows its children below the depth limit');
+    assert.ok(!shown.has('F_0_0_1_0'), 'its siblings stay collapsed');
+    assert.ok(!shown.has('F_1_0'), 'a closed feature hides its children');
+    assert.ok(shown.get('F_1')!.includes('collapsed'));
+    assert.equal(shown.size, 1 + 7 + 49 + 343 + 7 - 7 - 49);
+    assert.match(svg, /<g class="feature" data-feature="F_0_0_0" data-open="">/);
+    assert.match(svg, /<g class="feature collapsed" data-feature="F_1">/);
+    assert.deepEqual(parseDiagramQuery({ open: ['A', 'B'], close: 'C' }), { open: ['A', 'B'], close: ['C'] });
+    assert.throws(() => parseDiagramQuery({ open: '' }), DiagramQueryError);
+    assert.throws(() => parseDiagramQuery({ close: Array.from({ length: 501 }, (_, i) => `F${i}`) }), DiagramQueryError);
+  });
+
+  it("puts the subtree's parent and whole-model links on a row of their own, below the legend's note", () => {
+    const svg = renderDiagram(model(bigModel()), { root: 'F_2_3', depth: 1 });
+    const note = Number(/class="legend-note" x="\d+" y="(\d+)"/.exec(svg)![1]);
+    const up = Number(/class="up" href="[^"]*"><text x="\d+" y="(\d+)"/.exec(svg)![1]);
+    assert.ok(up - note >= 14, `the links (y ${up}) are a line below the note (y ${note})`);
+  });
+
   it('shows a subtree with root and depth, with a link up to the parent', () => {
     const m = model(bigModel());
     const svg = renderDiagram(m, { root: 'F_2_3', depth: 1, linkSuffix: '#diagram' });
@@ -177,5 +200,21 @@ describe('fact label and source helpers', () => {
     assert.equal(lines[1], '\t<span class="uvl-name">&quot;A&lt;b&gt;&quot;</span> <span class="uvl-comment">// x</span>');
     assert.equal(lines[2], '<span class="uvl-comment">/* a</span>');
     assert.equal(lines[3], '<span class="uvl-comment">b */</span> <span class="uvl-keyword">Integer</span> <span class="uvl-name">n</span>');
+  });
+
+  it('highlights the first lines alone exactly as the whole file gives them, and counts lines as it does', () => {
+    const texts = [
+      'features\n\t"A<b>" // x\n/* a\nb */ Integer n\n',
+      'features\r\n    A\r\n/* open\nstill\nopen */ "q\n"\n',
+      'no break at the end',
+      '',
+      '\n\n\n',
+      '/* never closed\n a\n b\n',
+    ];
+    for (const text of texts) {
+      const all = highlightLines(text);
+      assert.equal(lineCount(text), all.length, JSON.stringify(text));
+      for (const count of [1, 2, 3, 10]) assert.deepEqual(highlightFirstLines(text, count), all.slice(0, count), `${JSON.stringify(text)} first ${count}`);
+    }
   });
 });

@@ -30,6 +30,10 @@ export interface DiagramOptions {
   depth?: number;
   /** Colours anomalies when present; absent while the analysis is pending. */
   anomalies?: DiagramAnomalies;
+  /** Features whose children are shown although the depth limit would hide them (expanded in place). */
+  open?: readonly string[];
+  /** Features whose children are hidden although the depth limit would show them (collapsed in place). */
+  close?: readonly string[];
   /** Appended to the links that open a subtree (the model page adds `#diagram`). */
   linkSuffix?: string;
   /** The accessible name of the drawing. */
@@ -43,9 +47,30 @@ export class DiagramQueryError extends Error {}
  * `depth` and `root` from a parsed query string. Repeated or malformed values are refused rather
  * than guessed, so that a shared link always shows what its author saw.
  */
-export function parseDiagramQuery(query: unknown): { root?: string; depth?: number } {
+export interface DiagramQuery {
+  root?: string;
+  depth?: number;
+  open?: string[];
+  close?: string[];
+}
+
+/** At most this many names in `open` or `close` (the page's script sends what the visitor toggled). */
+export const MAX_TOGGLED = 500;
+
+/** `open` and `close` may repeat: each value is one feature name. */
+function nameList(value: unknown, key: string): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length > MAX_TOGGLED || list.some((v) => typeof v !== 'string' || v === '' || v.length > 1000)) {
+    throw new DiagramQueryError(`${key} must be feature names (at most ${MAX_TOGGLED}).`);
+  }
+  return list as string[];
+}
+
+export function parseDiagramQuery(query: unknown): DiagramQuery {
   const q = (query ?? {}) as Record<string, unknown>;
-  const out: { root?: string; depth?: number } = {};
+  const out: DiagramQuery = {};
+  if (q.open !== undefined) out.open = nameList(q.open, 'open');
+  if (q.close !== undefined) out.close = nameList(q.close, 'close');
   if (q.depth !== undefined) {
     if (typeof q.depth !== 'string' || !/^\d{1,4}$/.test(q.depth) || Number(q.depth) > MAX_QUERY_DEPTH) {
       throw new DiagramQueryError(`depth must be a whole number from 0 to ${MAX_QUERY_DEPTH}, given once.`);
@@ -92,6 +117,8 @@ const GAP = 56;
 const PAD = 12;
 const ARC_R = 22;
 const DOT_R = 4;
+/** Baseline of the "parent / whole model" links, below the legend's note (at 70). */
+const UP_Y = 88;
 
 const STYLES = {
   plain: { fill: '#ffffff', stroke: '#495057' },
@@ -120,6 +147,17 @@ function index(root: Feature) {
   return { parent, size, order };
 }
 
+/** The first feature of that name in pre-order, as the analysis merges duplicates into one. */
+export function featureNamed(root: Feature, name: string): Feature | undefined {
+  const stack = [root];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.name === name) return f;
+    for (let g = f.groups.length - 1; g >= 0; g--) for (let c = f.groups[g]!.children.length - 1; c >= 0; c--) stack.push(f.groups[g]!.children[c]!);
+  }
+  return undefined;
+}
+
 export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): string {
   if (!model.root) {
     return svgDocument(360, 60, `<text x="${PAD}" y="34" font-family="sans-serif" font-size="14" fill="#495057">This model has no features to draw.</text>`, options.title);
@@ -128,18 +166,13 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
   const total = size.get(model.root)!;
   let top = model.root;
   if (options.root !== undefined) {
-    // Pre-order, so the first feature of that name wins, as the analysis merges duplicates into one.
-    const found = [model.root];
-    let match: Feature | undefined;
-    while (found.length > 0 && !match) {
-      const f = found.pop()!;
-      if (f.name === options.root) match = f;
-      else for (let g = f.groups.length - 1; g >= 0; g--) for (let c = f.groups[g]!.children.length - 1; c >= 0; c--) found.push(f.groups[g]!.children[c]!);
-    }
+    const match = featureNamed(model.root, options.root);
     if (!match) throw new DiagramQueryError(`root: the model has no feature named "${options.root}".`);
     top = match;
   }
   const maxDepth = options.depth ?? (total > COLLAPSE_THRESHOLD ? COLLAPSED_DEPTH : Infinity);
+  const opened = new Set(options.open ?? []);
+  const closed = new Set(options.close ?? []);
 
   // The shown tree, built breadth-first so depth is known without recursion.
   const shownRoot: Shown = { feature: top, groupIndex: 0, children: [], hidden: 0 };
@@ -149,7 +182,7 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
     const [node, depth] = queue[head]!;
     shownCount++;
     const f = node.feature;
-    if (depth >= maxDepth) {
+    if (closed.has(f.name) || (depth >= maxDepth && !opened.has(f.name))) {
       node.hidden = size.get(f)! - 1;
       continue;
     }
@@ -188,7 +221,9 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
     if (n.x < minX) minX = n.x;
     if (n.x > maxX) maxX = n.x;
   }
-  const legendH = 78;
+  // The "parent / whole model" links get a row of their own below the legend's note.
+  const parentOfTop = parent.get(top);
+  const legendH = parentOfTop ? 96 : 78;
   const colX: number[] = [PAD];
   for (let d = 1; d < colWidth.length; d++) colX[d] = colX[d - 1]! + colWidth[d - 1]! + GAP;
   const treeW = colX[colWidth.length - 1]! + colWidth[colWidth.length - 1]! + PAD;
@@ -213,16 +248,18 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
     const abstract = isAbstract(f);
     if (abstract) classes.push('abstract');
     if (n.data.hidden > 0) classes.push('collapsed');
+    // A shown feature with shown children: the page's script collapses it in place.
+    const expanded = n.data.children.length > 0;
     const { fill, stroke } = STYLES[style];
     const kinds = classes.slice(1).filter((c) => c !== 'collapsed');
     const tip = kinds.length > 0 ? `${f.name}: ${kinds.join(', ')}` : f.name;
     const box = `<rect x="${x}" y="${y - BOX_H / 2}" width="${w}" height="${BOX_H}" rx="3" fill="${fill}" stroke="${stroke}"${abstract ? ' stroke-dasharray="4 2"' : ''}/>`
       + `<text x="${x + 7}" y="${y + 4}" font-size="${FONT}"${abstract ? ' font-style="italic"' : ''} fill="#212529">${xmlEscape(label(n.data))}</text>`;
     const title = `<title>${xmlEscape(n.data.hidden > 0 ? `${tip} (${n.data.hidden} more below: open)` : tip)}</title>`;
-    const inner = n.data.hidden > 0
+    const inner = n.data.hidden > 0 || expanded
       ? `<a href="${xmlEscape(`?root=${encodeURIComponent(f.name)}${depthQuery}${suffix}`)}">${title}${box}</a>`
       : `${title}${box}`;
-    boxes.push(`<g class="${classes.join(' ')}" data-feature="${xmlEscape(f.name)}">${inner}</g>`);
+    boxes.push(`<g class="${classes.join(' ')}" data-feature="${xmlEscape(f.name)}"${expanded ? ' data-open=""' : ''}>${inner}</g>`);
 
     if (!n.children) continue;
     const px = x + w;
@@ -266,14 +303,13 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
     }
   }
 
-  const parentOfTop = parent.get(top);
   const notes: string[] = [];
   if (top !== model.root) notes.push(`Subtree of ${top.name}`);
   if (Number.isFinite(maxDepth)) notes.push(`${shownCount} of ${total} features shown, ${maxDepth} level${maxDepth === 1 ? '' : 's'} deep; a box marked ▸ n opens its subtree`);
   if (!options.anomalies) notes.push('Anomalies are coloured once the analysis has finished');
   const up = parentOfTop
-    ? `<a class="up" href="${xmlEscape(`?root=${encodeURIComponent(parentOfTop.name)}${depthQuery}${suffix}`)}"><text x="${PAD}" y="70" font-size="11" fill="#0d6efd">↑ ${xmlEscape(parentOfTop.name)}</text></a>`
-      + ` <a class="top" href="${xmlEscape(`?${options.depth !== undefined ? `depth=${options.depth}` : ''}${suffix}`)}"><text x="${PAD + Math.ceil((parentOfTop.name.length + 3) * 6.6) + 12}" y="70" font-size="11" fill="#0d6efd">⤒ whole model</text></a>`
+    ? `<a class="up" href="${xmlEscape(`?root=${encodeURIComponent(parentOfTop.name)}${depthQuery}${suffix}`)}"><text x="${PAD}" y="${UP_Y}" font-size="11" fill="#0d6efd">↑ ${xmlEscape(parentOfTop.name)}</text></a>`
+      + ` <a class="top" href="${xmlEscape(`?${options.depth !== undefined ? `depth=${options.depth}` : ''}${suffix}`)}"><text x="${PAD + Math.ceil((parentOfTop.name.length + 3) * 6.6) + 12}" y="${UP_Y}" font-size="11" fill="#0d6efd">⤒ whole model</text></a>`
     : '';
   const legendW = 640;
   const height = legendH + PAD * 2 + (maxX - minX) + BOX_H;
@@ -313,6 +349,8 @@ function legend(note: string): string {
 }
 
 function svgDocument(width: number, height: number, body: string, title?: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="feature-diagram" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${xmlEscape(title ?? 'Feature diagram')}">`
+  // A drawing with links is a group of them for assistive technology: an image hides its content.
+  const role = body.includes('<a ') ? 'group' : 'img';
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="feature-diagram" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="${role}" aria-label="${xmlEscape(title ?? 'Feature diagram')}">`
     + `<rect class="background" width="100%" height="100%" fill="#ffffff"/>${body}</svg>`;
 }

@@ -2,6 +2,12 @@
 // template shows. Kept out of the template so that the numbers' formatting is tested once.
 import type { AnalysisResult } from '../../../packages/analysis/src/types.ts';
 
+/**
+ * The label lists at most this many core, dead or false-optional features; the rest are in the
+ * analysis JSON it links (a model of 18 000 core features would otherwise be a megabyte of names).
+ */
+export const LABEL_LIST_LIMIT = 300;
+
 /** A count longer than this is shown as d.dd × 10^n, with all digits on demand. */
 const SHORT_DIGITS = 12;
 
@@ -72,11 +78,13 @@ export function factLabel(result: AnalysisResult) {
       ['Typed features', m.typed_features],
       ['Language level', m.language_level],
     ] as [string, string | number][],
-    core: result.core,
+    core: result.core?.slice(0, LABEL_LIST_LIMIT) ?? null,
     variantCount: result.variant?.length ?? null,
     atomicSets: result.atomic_sets?.length ?? null,
-    dead: entries(result.dead, result.explanations.dead, result.reasons),
-    falseOptional: entries(result.false_optional, result.explanations.false_optional, result.reasons),
+    dead: entries(result.dead?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations.dead, result.reasons),
+    falseOptional: entries(result.false_optional?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations.false_optional, result.reasons),
+    /** How many each list has in all (the lists above stop at LABEL_LIST_LIMIT). */
+    totals: { core: result.core?.length ?? null, dead: result.dead?.length ?? null, falseOptional: result.false_optional?.length ?? null },
     voidExplanation: result.satisfiable === false
       ? { explanation: result.explanations.void.map(explanationLine), tree: result.reasons?.void === 'tree' || result.explanations.void.length === 0 }
       : null,

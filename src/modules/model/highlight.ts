@@ -58,3 +58,27 @@ export function highlightLines(text: string): string[] {
   if (lines.length > 1 && lines[lines.length - 1] === '' && text.endsWith('\n')) lines.pop();
   return lines;
 }
+
+/** How many lines highlightLines gives for this text (without highlighting it). */
+export function lineCount(text: string): number {
+  const normal = text.replace(/\r\n?/g, '\n');
+  let breaks = 0;
+  for (let at = normal.indexOf('\n'); at >= 0; at = normal.indexOf('\n', at + 1)) breaks++;
+  return normal.endsWith('\n') && breaks > 0 ? breaks : breaks + 1;
+}
+
+/**
+ * The first `count` lines highlighted, as highlightLines(text).slice(0, count) gives them, from
+ * that much of the text only: a page shows its first lines without highlighting 20 000 others.
+ * Exact because highlighting reads forward only and no token but a block comment crosses a line
+ * break; a comment cut at the end of the last line is still a comment on every line shown.
+ */
+export function highlightFirstLines(text: string, count: number): string[] {
+  const normal = text.replace(/\r\n?/g, '\n');
+  let end = -1;
+  for (let n = 0; n < count; n++) {
+    end = normal.indexOf('\n', end + 1);
+    if (end < 0) return highlightLines(normal);
+  }
+  return highlightLines(normal.slice(0, end + 1));
+}

@@ -10,6 +10,11 @@ export interface DerivedModel {
   model: UvlModel;
   errors: string[];
   lines?: string[];
+  /** The page's first lines, highlighted alone, and the number of lines (model.service.ts, sourceWindow). */
+  firstLines?: string[];
+  lineCount?: number;
+  /** The depth the page opens the diagram at, by shown root ('' for the model's root). */
+  openingDepths?: Map<string, number | undefined>;
   /** Drawn diagrams by their options (query and anomaly state). */
   diagrams: Map<string, string>;
 }

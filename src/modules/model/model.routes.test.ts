@@ -76,7 +76,7 @@ for (const dialect of testDialects()) {
       assert.match(dead, /<a href="#L12">Line 12<\/a>: <code>&quot;Diesel &lt;V6&gt;&quot; =&gt; !Turbo<\/code>/);
       assert.match(dead, /<a href="#L13">Line 13<\/a>: <code>&quot;Diesel &lt;V6&gt;&quot;<\/code>/);
       assert.match(done.text, /<g class="feature dead" data-feature="Turbo">/);
-      assert.match(done.text, /<g class="feature core abstract" data-feature="Car">/);
+      assert.match(done.text, /<g class="feature core abstract" data-feature="Car" data-open="">/);
 
       const svg = await anonymous().get(`/model/${fileId}/diagram.svg`);
       assert.equal(svg.status, 200);
@@ -216,7 +216,7 @@ describe('the model page without the analysis module', () => {
       const page = await client.get(`/model/${fileId}/`);
       assert.equal(page.status, 200);
       assert.match(page.text, /id="analysis-unavailable"/);
-      assert.match(page.text, /<g class="feature abstract" data-feature="Car">/);
+      assert.match(page.text, /<g class="feature abstract" data-feature="Car" data-open="">/);
       assert.match(page.text, /id="L12"/);
       const json = await client.get(`/model/${fileId}/analysis.json`);
       assert.equal(json.status, 200);

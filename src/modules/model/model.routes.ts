@@ -7,8 +7,9 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
+import { datasetModelRoutes } from './dataset-models.ts';
 import { factLabel } from './fact-label.ts';
-import { ModelError } from './model.service.ts';
+import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
 
 const rawId = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
 
@@ -25,9 +26,40 @@ function analysisJson(fileId: number, state: AnalysisState) {
   return state.api ?? { file_id: fileId, status: 'pending' };
 }
 
+/** Runs `answer` for a well-formed file id, turning the model's own errors into HTTP answers. */
+async function forFile<T>(request: FastifyRequest, answer: (id: number) => Promise<T>): Promise<T> {
+  const raw = rawId(request);
+  const id = parseFileId(raw);
+  try {
+    if (id === undefined) throw new ModelError('unknown-file', '');
+    return await answer(id);
+  } catch (error) {
+    throw failure(error, raw);
+  }
+}
+
+/** `from` and `to` (1-based, inclusive) of /model/<id>/lines; at most MAX_LINES_PER_REQUEST lines. */
+function parseLineRange(query: unknown): { from: number; to: number } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const whole = (v: unknown) => (typeof v === 'string' && /^\d{1,7}$/.test(v) ? Number(v) : NaN);
+  const from = whole(q.from);
+  const to = whole(q.to);
+  if (!(from >= 1) || !(to >= from) || to - from + 1 > MAX_LINES_PER_REQUEST) {
+    throw badRequest(`from and to must be line numbers, 1 <= from <= to, at most ${MAX_LINES_PER_REQUEST} lines, each given once.`);
+  }
+  return { from, to };
+}
+
+/** The fact label of a finished analysis, or of what a running one knows so far. */
+function labelOf(state: AnalysisState) {
+  if (state.kind === 'finished') return factLabel(state.result);
+  return state.kind === 'pending' && state.partial ? factLabel(state.partial) : null;
+}
+
 export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = () => ctx.services.model;
   const viewer = (request: FastifyRequest) => request.user?.id ?? null;
+  await datasetModelRoutes(app, ctx);
 
   // The canonical address ends with a slash, like the DOI pages.
   app.get('/model/:file_id(^\\d+$)', async (request, reply) => {
@@ -37,44 +69,49 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     return reply.redirect(`/model/${id}/${query}`, 301);
   });
 
-  app.get('/model/:file_id(^\\d+$)/', async (request, reply) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const diagramQuery = parseDiagramQuery(request.query);
-      const data = await service().page(id, viewer(request));
-      // The page's links stay on the page: ?root=<name>#diagram.
-      const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
-      const svgQuery = new URLSearchParams();
-      if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
-      if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
-      return reply.page('model/views/model.njk', {
-        title: `${data.modelTitle} (${data.file.name})`,
-        data,
-        rootName: data.model.root?.name ?? null,
-        label: data.analysis.kind === 'finished' ? factLabel(data.analysis.result) : null,
-        diagram,
-        diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-        lines: service().lines(data),
-        modeltool: ctx.isEnabled('modeltool'),
-      });
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/', async (request, reply) => forFile(request, async (id) => {
+    const data = await service().page(id, viewer(request));
+    // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
+    const asked = parseDiagramQuery(request.query);
+    const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };
+    // The page's links stay on the page: ?root=<name>#diagram.
+    const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
+    const svgQuery = new URLSearchParams();
+    if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
+    if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
+    for (const name of diagramQuery.open ?? []) svgQuery.append('open', name);
+    for (const name of diagramQuery.close ?? []) svgQuery.append('close', name);
+    return reply.page('model/views/model.njk', {
+      title: `${data.modelTitle} (${data.file.name})`,
+      data,
+      rootName: data.model.root?.name ?? null,
+      label: labelOf(data.analysis),
+      running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
+      diagram,
+      diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
+      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
+      source: service().sourceWindow(data),
+      modeltool: ctx.isEnabled('modeltool'),
+    });
+  }));
 
-  app.get('/model/:file_id(^\\d+$)/diagram.svg', { config: { json: true } }, async (request, reply) => {
-    const raw = rawId(request);
-    const id = parseFileId(raw);
-    try {
-      if (id === undefined) throw new ModelError('unknown-file', '');
-      const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
-      return reply.type('image/svg+xml; charset=utf-8').send(svg);
-    } catch (error) {
-      throw failure(error, raw);
-    }
-  });
+  app.get('/model/:file_id(^\\d+$)/diagram.svg', { config: { json: true } }, async (request, reply) => forFile(request, async (id) => {
+    const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
+    return reply.type('image/svg+xml; charset=utf-8').send(svg);
+  }));
+
+  // Source lines on demand: the page holds the first ones and fetches the rest (model.service.ts, INLINE_LINES).
+  app.get('/model/:file_id(^\\d+$)/lines', { config: { json: true } }, async (request) => forFile(request, async (id) => {
+    const { from, to } = parseLineRange(request.query);
+    return service().lineRange(id, viewer(request), from, to);
+  }));
+
+  // Features by name, with the path from the root: the diagram's search opens that path in place.
+  app.get('/model/:file_id(^\\d+$)/features.json', { config: { json: true } }, async (request) => forFile(request, async (id) => {
+    const q = (request.query as { q?: unknown }).q;
+    if (typeof q !== 'string' || q.length > 200) throw badRequest('q must be the text to find in feature names, given once (at most 200 characters).');
+    return { query: q, features: await service().findFeatures(id, viewer(request), q) };
+  }));
 
   app.get('/model/:file_id(^\\d+$)/analysis.json', { config: { json: true } }, async (request, reply) => {
     const raw = rawId(request);

@@ -7,8 +7,9 @@ import { datasetHref } from '../dataset/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import { formatDiagnostic, parseUvl, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import { analysisSource, type AnalysisState } from './analysis-source.ts';
-import { renderDiagram, type DiagramOptions } from './diagram.ts';
-import { highlightLines } from './highlight.ts';
+import { renderDiagram, type DiagramOptions, type DiagramQuery } from './diagram.ts';
+import { findFeatures, openingDepth, type FoundFeature } from './feature-tree.ts';
+import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 import { createModelCache, type DerivedModel } from './model.cache.ts';
 
 export class ModelError extends Error {
@@ -24,6 +25,23 @@ export interface ModelSource {
   model: UvlModel;
   errors: string[];
   derived: DerivedModel;
+}
+
+/**
+ * The page holds the first INLINE_LINES source lines; the rest come in chunks of CHUNK_LINES from
+ * /model/<id>/lines when scrolled to or linked (#L<n>): the largest corpus model has 22 000 lines,
+ * 4 MB of highlighted HTML.
+ */
+export const INLINE_LINES = 400;
+export const CHUNK_LINES = 500;
+/** At most this many lines per request of /model/<id>/lines. */
+export const MAX_LINES_PER_REQUEST = 2000;
+
+export interface SourceWindow {
+  total: number;
+  inline: string[];
+  /** The line ranges (1-based, inclusive) loaded on demand. */
+  chunks: { from: number; to: number }[];
 }
 
 export interface ModelPageData extends ModelSource {
@@ -61,22 +79,56 @@ export function createModelService(ctx: ModuleContext) {
   }
 
   /** The drawing for these options and this analysis state, drawn once per combination. */
-  function draw(src: ModelSource, query: { root?: string; depth?: number }, analysis: AnalysisState, linkSuffix = ''): string {
+  function draw(src: ModelSource, query: DiagramQuery, analysis: AnalysisState, linkSuffix = ''): string {
     const state = analysis.kind === 'finished' ? `finished:${analysis.status}` : 'uncoloured';
-    const key = JSON.stringify([query.root ?? null, query.depth ?? null, linkSuffix, state, src.file.name]);
+    const key = JSON.stringify([query.root ?? null, query.depth ?? null, query.open ?? [], query.close ?? [], linkSuffix, state, src.file.name]);
     return cache.diagram(src.derived, key, () => renderDiagram(src.model, {
       ...query, linkSuffix, anomalies: anomaliesOf(analysis), title: `Feature diagram of ${src.file.name}`,
     }));
+  }
+
+  /** The source highlighted, one HTML string per line. */
+  function lines(src: ModelSource): string[] {
+    src.derived.lines ??= highlightLines(src.text);
+    return src.derived.lines;
   }
 
   return {
     analysisOf,
     draw,
 
-    /** The source highlighted, one HTML string per line. */
-    lines(src: ModelSource): string[] {
-      src.derived.lines ??= highlightLines(src.text);
-      return src.derived.lines;
+    /** The lines the page holds and the chunks it loads on demand. */
+    sourceWindow(src: ModelSource): SourceWindow {
+      // The page's lines alone are highlighted for it; the whole file on the first chunk asked for.
+      src.derived.lineCount ??= lineCount(src.text);
+      src.derived.firstLines ??= src.derived.lines?.slice(0, INLINE_LINES) ?? highlightFirstLines(src.text, INLINE_LINES);
+      const total = src.derived.lineCount;
+      const chunks: { from: number; to: number }[] = [];
+      for (let from = INLINE_LINES + 1; from <= total; from += CHUNK_LINES) chunks.push({ from, to: Math.min(total, from + CHUNK_LINES - 1) });
+      return { total, inline: src.derived.firstLines, chunks };
+    },
+
+    /** Highlighted lines `from`..`to` (1-based, inclusive, clipped to the file) of a visible file. */
+    async lineRange(fileId: number, viewerId: number | null, from: number, to: number) {
+      const all = lines(await source(fileId, viewerId));
+      const last = Math.min(to, all.length);
+      return { from, to: last, total: all.length, lines: from > last ? [] : all.slice(from - 1, last) };
+    },
+
+    /** Features of a visible file whose name contains `query`, with their paths (feature-tree.ts). */
+    async findFeatures(fileId: number, viewerId: number | null, query: string): Promise<FoundFeature[]> {
+      const src = await source(fileId, viewerId);
+      return src.errors.length > 0 ? [] : findFeatures(src.model, query);
+    },
+
+    /** The depth the page's diagram opens at for this query (feature-tree.ts). */
+    pageDepth(src: ModelSource, query: DiagramQuery): number | undefined {
+      if (query.depth !== undefined) return query.depth;
+      // Measuring the tree's levels takes a few tens of milliseconds on the largest models: once per root.
+      const key = query.root ?? '';
+      const depths = (src.derived.openingDepths ??= new Map());
+      if (!depths.has(key)) depths.set(key, openingDepth(src.model, query.root));
+      return depths.get(key);
     },
 
     async page(fileId: number, viewerId: number | null): Promise<ModelPageData> {
@@ -98,7 +150,7 @@ export function createModelService(ctx: ModuleContext) {
     },
 
     /** The diagram of a visible file; DiagramQueryError for a root or depth it cannot honour. */
-    async diagram(fileId: number, viewerId: number | null, query: { root?: string; depth?: number }): Promise<string> {
+    async diagram(fileId: number, viewerId: number | null, query: DiagramQuery): Promise<string> {
       const src = await source(fileId, viewerId);
       if (src.errors.length > 0) throw new ModelError('syntax-errors', `The model ${src.file.name} has syntax errors, so it has no diagram: ${src.errors[0]}`);
       return draw(src, query, await analysisOf(src.file.id, viewerId));

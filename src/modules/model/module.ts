@@ -12,5 +12,5 @@ export const modelModule = defineModule({
   createService: (ctx) => createModelService(ctx),
   routes: modelRoutes,
   assets: projectPath('src/modules/model/assets'),
-  scripts: ['js/model.js'],
+  scripts: ['js/model.js', 'js/dataset-models.js'],
 });

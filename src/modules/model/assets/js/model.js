@@ -1,7 +1,8 @@
 // Included on every page; acts only on a model page whose analysis is pending. It polls the
-// page's analysis.json and, once the analysis has finished (or failed), fetches the page again
-// and swaps in the fact label and the diagram, so the visitor sees the result in place without
-// losing their scroll position. No inline script: the CSP allows only scripts served by the hub.
+// page's analysis.json; each time more results are known (what is still running changed) it
+// fetches the page again and swaps in the fact label, and once the analysis has finished (or
+// failed) tells the diagram to draw itself again in colour, so the visitor sees each result in
+// place without losing their scroll position or their view of the diagram. No inline script: the CSP allows only scripts served by the hub.
 (function () {
   'use strict';
 
@@ -12,11 +13,13 @@
   // Back off from 1 s to 10 s; stop after an hour (a reload starts again).
   let delay = 1000;
 
-  async function swapIn() {
-    const response = await fetch(window.location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+  let knownRunning = null;
+
+  async function swapIn(ids) {
+    const response = await fetch(window.location.pathname + window.location.search, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
     if (!response.ok) return false;
     const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
-    for (const id of ['fact-label', 'diagram']) {
+    for (const id of ids) {
       const next = fresh.getElementById(id);
       const current = document.getElementById(id);
       if (next && current) current.replaceWith(document.importNode(next, true));
@@ -30,7 +33,17 @@
     try {
       const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
       const body = response.ok ? await response.json() : null;
-      if (body && body.status && body.status !== 'pending' && await swapIn()) return;
+      if (body && body.status && body.status !== 'pending' && await swapIn(['fact-label'])) {
+        // The diagram (diagram.js) draws its current view again, now coloured.
+        document.dispatchEvent(new CustomEvent('hub:analysis-finished'));
+        return;
+      }
+      const running = body && Array.isArray(body.running) ? body.running.join(',') : null;
+      if (running !== null && running !== knownRunning) {
+        knownRunning = running;
+        await swapIn(['fact-label']);
+        delay = 1000;
+      }
     } catch (e) {
       // The network or the server is down for a moment: try again later.
     }
