@@ -124,7 +124,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  const sets = timed('atomic_sets', () => atomicSets(solver, featureVars, backbone.value, models, overall));
+  const sets = timed('atomic_sets', () => atomicSets(solver, enc, backbone.value, models, overall));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
 

@@ -1,0 +1,59 @@
+// The feature tree of an encoded model, indexed for questions the operations ask of it: the
+// depth and the relation of each node, the nodes of each variable (two tree nodes with the same
+// name are one variable), and whether two features lie in different branches of a group that
+// selects at most one child (then they are never selected together).
+
+import type { EncodedModel } from '../encode.ts';
+import type { Relation } from '../../../uvl/src/index.ts';
+
+export class TreeIndex {
+  /** Edges from the root, per flat node. */
+  readonly depth: Int32Array;
+  /** The relation in which each flat node is a child (undefined for the root). */
+  readonly relationOf: (Relation | undefined)[];
+  /** The flat nodes of each variable (index: variable). */
+  readonly nodesOf: number[][];
+
+  constructor(private readonly enc: EncodedModel) {
+    const { features, relations } = enc.flat;
+    this.relationOf = new Array<Relation | undefined>(features.length);
+    for (const r of relations) for (const c of r.children) this.relationOf[c] = r;
+    this.depth = new Int32Array(features.length);
+    // Flat nodes list a parent before its children (pre-order over relations).
+    for (let i = 1; i < features.length; i++) this.depth[i] = this.depth[features[i]!.parent]! + 1;
+    this.nodesOf = Array.from({ length: enc.featureVars + 1 }, () => [] as number[]);
+    for (let i = 0; i < features.length; i++) this.nodesOf[enc.nodeVar[i]!]!.push(i);
+  }
+
+  parentOf(node: number): number {
+    return this.enc.flat.features[node]!.parent;
+  }
+
+  /** The relation is a group that selects at most one of its children. */
+  static isExclusive(r: Relation): boolean {
+    return r.max <= 1 && r.children.length > 1;
+  }
+
+  /**
+   * Two nodes under different children of an at-most-one group: the features can never be
+   * selected together (each implies its ancestors). False when one is an ancestor of the other.
+   */
+  nodesExclude(a: number, b: number): boolean {
+    const { features } = this.enc.flat;
+    while (this.depth[a]! > this.depth[b]!) a = features[a]!.parent;
+    while (this.depth[b]! > this.depth[a]!) b = features[b]!.parent;
+    if (a === b) return false;
+    while (features[a]!.parent !== features[b]!.parent) {
+      a = features[a]!.parent;
+      b = features[b]!.parent;
+    }
+    const r = this.relationOf[a]!;
+    return r === this.relationOf[b] && TreeIndex.isExclusive(r) && this.enc.nodeVar[a] !== this.enc.nodeVar[b];
+  }
+
+  /** Some node of variable u and some node of variable v exclude each other. */
+  varsExclude(u: number, v: number): boolean {
+    for (const a of this.nodesOf[u]!) for (const b of this.nodesOf[v]!) if (this.nodesExclude(a, b)) return true;
+    return false;
+  }
+}
