@@ -13,6 +13,7 @@ import { solverBackbone } from './ops/backbone.ts';
 import { Explainer } from './ops/explain.ts';
 import { falseOptionalNodes } from './ops/false-optional.ts';
 import { computeMetrics } from './ops/metrics.ts';
+import { TreeIndex } from './ops/tree-index.ts';
 import { SatSolver } from './sat/solver.ts';
 import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
 
@@ -67,6 +68,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
 
   const solver = satSolverFor(enc);
+  const tree = new TreeIndex(enc);
 
   // Satisfiability and the backbone, with every model found kept for the atomic sets.
   const models: Int8Array[] = [];
@@ -120,11 +122,11 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     }
   }
 
-  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, models.slice(), (m) => models.push(m)));
+  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, tree, backbone.value, overall, models.slice(), (m) => models.push(m)));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  const sets = timed('atomic_sets', () => atomicSets(solver, enc, backbone.value, models, overall));
+  const sets = timed('atomic_sets', () => atomicSets(solver, enc, tree, backbone.value, models, overall));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
 

@@ -24,11 +24,11 @@ import { TreeIndex } from './tree-index.ts';
 export function atomicSets(
   solver: SatSolver,
   enc: EncodedModel,
+  tree: TreeIndex,
   backbone: Int8Array,
   models: Int8Array[],
   deadline: Deadline,
 ): number[][] | null {
-  const tree = new TreeIndex(enc);
   const done: number[][] = [];
   const core: number[] = [];
   for (let v = 1; v <= enc.featureVars; v++) if (backbone[v]! > 0) core.push(v);
@@ -62,8 +62,8 @@ export function atomicSets(
       // many of them: classes left this late are mostly deep features, which a random walk
       // down the tree rarely reaches. The candidates come last: they must differ in this one.
       randomTreePhases(solver, enc, random);
-      for (const open of classes) preferHalfOf(open, solver, enc, tree, random);
-      preferHalfOf(candidates, solver, enc, tree, random);
+      // (About half of a class preferred selected splits it about in halves.)
+      for (const members of [...classes, candidates]) for (const v of members) if (random() < 0.5) tree.preferSelected(v, solver);
     };
     const model = candidates.length === 1 ? undefined : differingModel(solver, candidates, phases, deadline);
     if (model === null) return null;
@@ -125,22 +125,6 @@ function randomTreePhases(solver: SatSolver, enc: EncodedModel, random: () => nu
     if (!TreeIndex.isExclusive(r)) continue;
     const chosen = Math.floor(random() * r.children.length);
     r.children.forEach((c, i) => solver.setPhase(enc.nodeVar[c]!, i === chosen));
-  }
-}
-
-/**
- * Phases that select about half of the members with their ancestors (and not their ancestors'
- * siblings in groups of at most one), so that a model in which they differ splits them about
- * in halves rather than chipping one member off.
- */
-function preferHalfOf(members: number[], solver: SatSolver, enc: EncodedModel, tree: TreeIndex, random: () => number): void {
-  for (const v of members) {
-    if (random() < 0.5) continue;
-    for (let node = tree.nodesOf[v]![0]!; node > 0; node = tree.parentOf(node)) {
-      solver.setPhase(enc.nodeVar[node]!, true);
-      const r = tree.relationOf[node]!;
-      if (TreeIndex.isExclusive(r)) for (const c of r.children) if (c !== node) solver.setPhase(enc.nodeVar[c]!, false);
-    }
   }
 }
 

@@ -51,6 +51,20 @@ export class TreeIndex {
     return r === this.relationOf[b] && TreeIndex.isExclusive(r) && this.enc.nodeVar[a] !== this.enc.nodeVar[b];
   }
 
+  /**
+   * Phases that lead the solver to select feature v: v and its ancestors positive, and their
+   * siblings in groups of at most one negative (they would take the place).
+   */
+  preferSelected(v: number, solver: { setPhase(v: number, positive: boolean): void }): void {
+    const { nodeVar } = this.enc;
+    for (let node = this.nodesOf[v]![0]!; node > 0; node = this.parentOf(node)) {
+      solver.setPhase(nodeVar[node]!, true);
+      const r = this.relationOf[node]!;
+      if (TreeIndex.isExclusive(r)) for (const c of r.children) if (c !== node) solver.setPhase(nodeVar[c]!, false);
+    }
+    solver.setPhase(nodeVar[0]!, true);
+  }
+
   /** Some node of variable u and some node of variable v exclude each other. */
   varsExclude(u: number, v: number): boolean {
     for (const a of this.nodesOf[u]!) for (const b of this.nodesOf[v]!) if (this.nodesExclude(a, b)) return true;
