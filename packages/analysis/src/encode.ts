@@ -4,7 +4,7 @@
 // the CNF over all its variables is the number of configurations. The clauses of each
 // cross-tree constraint are kept apart so that explanations can switch constraints on and off.
 
-import { constraintEncoder, distributeCnf, prepareExport, simplifyClause, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+import { constraintEncoder, constraintSource, distributeCnf, prepareExport, simplifyClause, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
 
 export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
@@ -141,8 +141,9 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
       encoder.clausify(c.expression);
     }
     const span = c.source.expression.span;
-    const quoted = c.source.prefix === '' && text !== undefined ? text.slice(span.offset, span.offset + span.length) : c.text;
-    return { label: `Line ${span.line}: ${quoted.replace(/\s+/g, ' ').trim()}`, line: span.line, clauses };
+    // The source as written (an imported constraint's is in another file: printed instead).
+    const quoted = c.source.prefix === '' && text !== undefined ? constraintSource(text, span) : { text: c.text, line: span.line };
+    return { label: `Line ${quoted.line}: ${quoted.text}`, line: quoted.line, clauses };
   });
 
   return {

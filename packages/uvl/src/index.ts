@@ -12,3 +12,4 @@ export { constraintEncoder, type ConstraintEncoder } from './convert/tseitin.ts'
 export { UvlExportError, prepareExport, type ExportModel, type ExportConstraint, type BoolExpr, type PrepareOptions } from './convert/common.ts';
 export { modelConstraints } from './semantics.ts';
 export { createMapLoader } from './loader.ts';
+export { constraintSource } from './source-text.ts';
