@@ -43,6 +43,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     valid: true,
     boolean_only: true,
     ignored_constraints: 0,
+    ignored: [],
     satisfiable: null,
     configurations: null,
     configurations_status: 'skipped',
@@ -62,6 +63,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
 
   const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
+  result.ignored = enc.ignoredConstraints;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
   const featureVars: number[] = [];

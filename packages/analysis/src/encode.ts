@@ -4,7 +4,18 @@
 // the CNF over all its variables is the number of configurations. The clauses of each
 // cross-tree constraint are kept apart so that explanations can switch constraints on and off.
 
-import { constraintEncoder, constraintSource, distributeCnf, prepareExport, simplifyClause, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+import {
+  constraintEncoder,
+  constraintSource,
+  distributeCnf,
+  prepareExport,
+  printExpression,
+  simplifyClause,
+  type FlatModel,
+  type LeftOutConstraint,
+  type UvlModel,
+} from '../../uvl/src/index.ts';
+import type { IgnoredConstraint } from './types.ts';
 
 export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
@@ -31,6 +42,8 @@ export interface EncodedModel {
   constraints: EncodedConstraint[];
   /** Constraints the Boolean analysis cannot express (arithmetic, aggregates, strings, unknown names). */
   ignored: number;
+  /** The same constraints: where, what, and why. */
+  ignoredConstraints: IgnoredConstraint[];
   /** Variable of each flat feature node. */
   nodeVar: Int32Array;
   /** Whether two tree nodes share a name (then the tree formula does not apply). */
@@ -43,6 +56,19 @@ export interface EncodedModel {
 export const PAIRWISE_LIMIT = 8;
 /** Largest CNF by distribution a constraint gets instead of Tseitin variables. */
 const DIRECT_CLAUSES = 24;
+
+/** Why the analysis leaves a constraint out, in words. */
+function ignoredConstraint(c: LeftOutConstraint, text: string | undefined): IgnoredConstraint {
+  const reason =
+    c.reason === 'unknown-feature'
+      ? `\`${c.reference!.name}\` is not a feature`
+      : 'arithmetic, aggregate or string constraint: the Boolean analysis cannot express it';
+  const span = c.source.expression.span;
+  // An imported constraint's line is in the imported file: it is named by its text alone.
+  if (c.source.prefix !== '') return { line: null, constraint: `${printExpression(c.source.expression)} (from imported model ${c.source.prefix})`, reason };
+  const source = text !== undefined ? constraintSource(text, span) : { text: printExpression(c.source.expression), line: span.line };
+  return { line: source.line, constraint: source.text, reason };
+}
 
 export interface EncodeOptions {
   /**
@@ -155,6 +181,7 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     definitions,
     constraints,
     ignored: x.leftOut.length,
+    ignoredConstraints: x.leftOutConstraints.map((c) => ignoredConstraint(c, text)),
     nodeVar,
     sharedNames: x.names.length !== features.length,
     widestPairwiseGroup,

@@ -24,10 +24,25 @@ export interface ModelMetrics {
 
 export type OperationName = 'satisfiable' | 'count' | 'backbone' | 'false_optional' | 'atomic_sets' | 'explanations';
 
+/** A constraint the Boolean analysis leaves out. */
+export interface IgnoredConstraint {
+  /** Its line in the file (null for a constraint of an imported model). */
+  line: number | null;
+  /** Its source text as written (printed, for an imported one). */
+  constraint: string;
+  /** Why, in words: "`C` is not a feature", or that it is arithmetic, aggregate or string. */
+  reason: string;
+}
+
 export interface AnalysisResult {
   valid: true;
   boolean_only: boolean;
   ignored_constraints: number;
+  /**
+   * The ignored constraints one by one (ignored_constraints counts them), in file order. Always
+   * set by the engine; optional for results stored before it was added.
+   */
+  ignored?: IgnoredConstraint[];
   /** null when the satisfiability check timed out. */
   satisfiable: boolean | null;
   /** An exact decimal integer, or null when not computed. */
