@@ -11,6 +11,7 @@ import {
   prepareExport,
   printExpression,
   simplifyClause,
+  type BoolExpr,
   type FlatModel,
   type LeftOutConstraint,
   type UvlModel,
@@ -21,6 +22,8 @@ export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
   label: string;
   line: number;
+  /** The feature variables the constraint names. */
+  features: number[];
   /** Clauses that assert the constraint (their auxiliary variables are defined in `definitions`). */
   clauses: number[][];
 }
@@ -56,6 +59,20 @@ export interface EncodedModel {
 export const PAIRWISE_LIMIT = 8;
 /** Largest CNF by distribution a constraint gets instead of Tseitin variables. */
 const DIRECT_CLAUSES = 24;
+
+/** The variables (from 1) of the features an expression names. */
+function namedVariables(e: BoolExpr): number[] {
+  const out = new Set<number>();
+  const stack: BoolExpr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === 'var') out.add(x.index + 1);
+    else if (x.kind === 'not') stack.push(x.operand);
+    else if ('operands' in x) stack.push(...x.operands);
+    else stack.push(x.left, x.right);
+  }
+  return [...out];
+}
 
 /** Why the analysis leaves a constraint out, in words. */
 function ignoredConstraint(c: LeftOutConstraint, text: string | undefined): IgnoredConstraint {
@@ -169,7 +186,7 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     const span = c.source.expression.span;
     // The source as written (an imported constraint's is in another file: printed instead).
     const quoted = c.source.prefix === '' && text !== undefined ? constraintSource(text, span) : { text: c.text, line: span.line };
-    return { label: `Line ${quoted.line}: ${quoted.text}`, line: quoted.line, clauses };
+    return { label: `Line ${quoted.line}: ${quoted.text}`, line: quoted.line, features: namedVariables(c.expression), clauses };
   });
 
   return {

@@ -58,6 +58,15 @@ export interface AnalysisResult {
     dead: Record<string, string[]>;
     false_optional: Record<string, string[]>;
   };
+  /**
+   * For a dead or false-optional feature whose explanation's constraints never name it: how they
+   * reach it through the tree, one sentence per step ("F is a child of G, which the constraint
+   * excludes"). Set by the engine on every satisfiable model; absent from results stored before.
+   */
+  explanation_paths?: {
+    dead: Record<string, string[]>;
+    false_optional: Record<string, string[]>;
+  };
   /** Why an anomaly has an empty explanation: caused by the tree alone. Keys: 'void' or the feature name. */
   reasons?: Record<string, 'tree'>;
   /** One valid configuration (feature names, sorted), when satisfiable. */
