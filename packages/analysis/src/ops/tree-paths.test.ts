@@ -9,9 +9,9 @@ import { analyzeModel } from '../analyze.ts';
 
 const text = [
   'features',
-  '    Car',
+  '    Van',
   '        mandatory',
-  '            Engine',
+  '            Motor',
   '                alternative',
   '                    Diesel',
   '                    Petrol',
@@ -35,8 +35,8 @@ const text = [
   '                            Box',
   'constraints',
   '    Diesel',
-  '    Hook => !Car',
-  '    Car => Spoiler',
+  '    Hook => !Van',
+  '    Van => Spoiler',
   '    !Fm',
   '    !Rack',
   '',
@@ -54,7 +54,7 @@ test('tree paths: how constraints that never name a feature reach it', () => {
       Trailer: ['Trailer has the mandatory child Hook, which the constraint excludes'],
     },
     false_optional: {
-      Sport: ['Spoiler is a child of Sport, so Sport is selected whenever Spoiler is, and the constraint selects Spoiler whenever Car is selected'],
+      Sport: ['Spoiler is a child of Sport, so Sport is selected whenever Spoiler is, and the constraint selects Spoiler whenever Van is selected'],
       Dab: ['Dab is the only child of the group of Radio that can be selected: the constraint excludes Fm'],
     },
   });
