@@ -41,13 +41,12 @@ export function atomicSets(
   const settle = (parts: number[][]): void => {
     for (const part of parts) if (part.length > 0) (part.length > 1 ? classes : finals).push(part);
   };
-  settle([[...groups.keys()]]);
+  settle(groupByValues([...groups.keys()], models));
   const splitAll = (model: Int8Array): void => {
     const open = classes;
     classes = [];
     for (const c of open) settle(splitByModel(c, model));
   };
-  for (const m of models) splitAll(m);
 
   const random = xorshift32(0x2545f491);
   while (classes.length > 0) {
@@ -60,10 +59,12 @@ export function atomicSets(
     const phases = () => {
       // Every open class gets about half of its members preferred, so that one model splits
       // many of them: classes left this late are mostly deep features, which a random walk
-      // down the tree rarely reaches. The candidates come last: they must differ in this one.
+      // down the tree rarely reaches. The candidates come first: they must differ in this one.
       randomTreePhases(solver, enc, random);
       // (About half of a class preferred selected splits it about in halves.)
-      for (const members of [...classes, candidates]) for (const v of members) if (random() < 0.5) tree.preferSelected(v, solver);
+      tree.newRound();
+      for (const v of candidates) if (random() < 0.5) tree.preferSelected(v, solver);
+      for (const members of classes) for (const v of members) if (random() < 0.5) tree.preferSelected(v, solver);
     };
     const model = candidates.length === 1 ? undefined : differingModel(solver, candidates, phases, deadline);
     if (model === null) return null;
@@ -83,6 +84,32 @@ export function atomicSets(
     if (set.length > 1) done.push(set);
   }
   return done;
+}
+
+/**
+ * The variables grouped by their values in the known models: the same result as splitting by
+ * one model after the other, in one pass and without the intermediate classes (hundreds of
+ * models of thousands of features). Grouped by two hashes of the values; a collision only
+ * merges variables that the SAT calls then tell apart, so it costs a call, never a wrong set.
+ */
+function groupByValues(vars: number[], models: Int8Array[]): number[][] {
+  const h1 = new Int32Array(vars.length);
+  const h2 = new Int32Array(vars.length);
+  for (const m of models) {
+    for (let i = 0; i < vars.length; i++) {
+      const bit = m[vars[i]!]! > 0 ? 1 : 2;
+      h1[i] = (Math.imul(h1[i]!, 0x01000193) + bit) | 0;
+      h2[i] = (Math.imul(h2[i]!, 0x5bd1e995) ^ bit) | 0;
+    }
+  }
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < vars.length; i++) {
+    const key = `${h1[i]} ${h2[i]}`;
+    const group = groups.get(key);
+    if (group) group.push(vars[i]!);
+    else groups.set(key, [vars[i]!]);
+  }
+  return [...groups.values()];
 }
 
 /** The class split by the values of a model (one part when they all agree). */

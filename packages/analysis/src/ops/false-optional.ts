@@ -46,6 +46,7 @@ export function falseOptionalNodes(
       continue;
     }
     // Open candidates off under a selected parent: such a model refutes them too.
+    tree.newRound();
     for (const k of candidates) if (open[k]) tree.preferSelected(enc.nodeVar[features[k]!.parent]!, solver);
     for (const k of candidates) if (open[k]) solver.setPhase(enc.nodeVar[k]!, false);
     const status = solver.solve([enc.nodeVar[features[i]!.parent]!, -fv], deadline);

@@ -13,6 +13,9 @@ export class TreeIndex {
   readonly relationOf: (Relation | undefined)[];
   /** The flat nodes of each variable (index: variable). */
   readonly nodesOf: number[][];
+  private round = 1;
+  private readonly preferred: Int32Array;
+  private readonly siblingsOff: Int32Array;
 
   constructor(private readonly enc: EncodedModel) {
     const { features, relations } = enc.flat;
@@ -21,6 +24,8 @@ export class TreeIndex {
     this.depth = new Int32Array(features.length);
     // Flat nodes list a parent before its children (pre-order over relations).
     for (let i = 1; i < features.length; i++) this.depth[i] = this.depth[features[i]!.parent]! + 1;
+    this.preferred = new Int32Array(features.length);
+    this.siblingsOff = new Int32Array(features.length);
     this.nodesOf = Array.from({ length: enc.featureVars + 1 }, () => [] as number[]);
     for (let i = 0; i < features.length; i++) this.nodesOf[enc.nodeVar[i]!]!.push(i);
   }
@@ -53,16 +58,29 @@ export class TreeIndex {
 
   /**
    * Phases that lead the solver to select feature v: v and its ancestors positive, and their
-   * siblings in groups of at most one negative (they would take the place).
+   * siblings in groups of at most one negative (they would take the place). Within one round
+   * (newRound), a node already preferred ends the walk (its ancestors were), and a group's
+   * siblings are set negative once: preferring thousands of features stays linear.
    */
   preferSelected(v: number, solver: { setPhase(v: number, positive: boolean): void }): void {
     const { nodeVar } = this.enc;
-    for (let node = this.nodesOf[v]![0]!; node > 0; node = this.parentOf(node)) {
+    const round = this.round;
+    for (let node = this.nodesOf[v]![0]!; node > 0 && this.preferred[node] !== round; node = this.parentOf(node)) {
+      this.preferred[node] = round;
       solver.setPhase(nodeVar[node]!, true);
       const r = this.relationOf[node]!;
-      if (TreeIndex.isExclusive(r)) for (const c of r.children) if (c !== node) solver.setPhase(nodeVar[c]!, false);
+      const first = r.children[0]!;
+      if (TreeIndex.isExclusive(r) && this.siblingsOff[first] !== round) {
+        this.siblingsOff[first] = round;
+        for (const c of r.children) if (c !== node) solver.setPhase(nodeVar[c]!, false);
+      }
     }
     solver.setPhase(nodeVar[0]!, true);
+  }
+
+  /** Starts a new round of preferences (see preferSelected). */
+  newRound(): void {
+    this.round++;
   }
 
   /** Some node of variable u and some node of variable v exclude each other. */
