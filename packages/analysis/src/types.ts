@@ -39,8 +39,9 @@ export interface AnalysisResult {
   boolean_only: boolean;
   ignored_constraints: number;
   /**
-   * The ignored constraints one by one (ignored_constraints counts them), in file order. Always
-   * set by the engine; optional for results stored before it was added.
+   * The ignored constraints one by one (ignored_constraints counts them): the constraints
+   * section's in order, then constraint attributes and imported models' constraints. Always set
+   * by the engine; optional for results stored before it was added.
    */
   ignored?: IgnoredConstraint[];
   /** null when the satisfiability check timed out. */
