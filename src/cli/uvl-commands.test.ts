@@ -20,6 +20,8 @@ writeFileSync(join(dir, 'good.uvl'), 'imports\n    parts.Engine as e\nfeatures\n
 mkdirSync(join(dir, 'parts'));
 writeFileSync(join(dir, 'parts/Engine.uvl'), 'features\n    Engine {power 120}\n        optional\n            Turbo\n');
 writeFileSync(join(dir, 'bad.uvl'), 'features\n    Car\n    mandatory\n        Radio\n');
+writeFileSync(join(dir, 'suspicious.uvl'), 'features\n    A\n        optional\n            B\n            B\nconstraints\n    C | D\n');
+writeFileSync(join(dir, 'empty.uvl'), '');
 writeFileSync(join(dir, 'tabs.uvl'), 'features\n\tCar\n\t\toptional\n\t\t\tRadio\nconstraints\n\tCar\n\t\tRadio\n');
 
 describe('hub uvl', () => {
@@ -39,6 +41,22 @@ describe('hub uvl', () => {
     assert.deepEqual(lines[1].errors, ["Line 3:4 - group 'mandatory' must be indented below the feature it belongs to"]);
     assert.equal(lines[2].valid, false);
     assert.match(lines[2].errors[0], /^Line 1:0 - cannot read missing\.uvl: no such file/);
+  });
+
+  it('check --json: warnings for a valid but suspicious model, in the error format (extensions section 9)', () => {
+    const r = hub('check', '--json', 'suspicious.uvl', 'empty.uvl');
+    assert.equal(r.code, 0, r.out + r.err);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines[0], {
+      file: 'suspicious.uvl',
+      valid: true,
+      errors: [],
+      warnings: [
+        'Line 5:12 - `B` is declared twice (first on line 4): the analysis takes both as one feature',
+        'Line 7:4 - `C` is not a feature: the constraint is left out of the analysis',
+      ],
+    });
+    assert.deepEqual(lines[1].warnings, ['Line 1:0 - the model declares no features: it is valid UVL, but holds nothing to analyse']);
   });
 
   it('convert writes each format, resolving imports next to the importing file', () => {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
+  checkParsed,
   formatDiagnostic,
   parseUvl,
   printUvl,
@@ -165,10 +166,8 @@ export function registerUvlCommands(program: Command): void {
       let allValid = true;
       for (const file of files) {
         const loaded = loadAndParse(file);
-        const errors: string[] = [];
-        const warnings: string[] = [];
-        if (!loaded.ok) errors.push(loaded.error);
-        else for (const d of loaded.result.diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));
+        // The library's check: syntax errors, and warnings for a valid but suspicious model.
+        const { errors, warnings } = loaded.ok ? checkParsed(loaded.result) : { errors: [loaded.error], warnings: [] };
         const valid = errors.length === 0;
         if (!valid) allValid = false;
         if (options.json) {

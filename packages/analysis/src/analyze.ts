@@ -7,12 +7,14 @@ import type { UvlModel } from '../../uvl/src/index.ts';
 import { countCnf } from './count/counter.ts';
 import { treeFormulaCount } from './count/tree-formula.ts';
 import { Deadline } from './deadline.ts';
-import { PAIRWISE_LIMIT, encodeModel, type EncodedModel } from './encode.ts';
+import { PAIRWISE_LIMIT, encodeModel, type EncodedConstraint, type EncodedModel } from './encode.ts';
 import { atomicSets } from './ops/atomic-sets.ts';
 import { solverBackbone } from './ops/backbone.ts';
 import { Explainer } from './ops/explain.ts';
 import { falseOptionalNodes } from './ops/false-optional.ts';
 import { computeMetrics } from './ops/metrics.ts';
+import { TreeIndex } from './ops/tree-index.ts';
+import { deadPath, falseOptionalPath } from './ops/tree-paths.ts';
 import { SatSolver } from './sat/solver.ts';
 import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
 
@@ -42,6 +44,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     valid: true,
     boolean_only: true,
     ignored_constraints: 0,
+    ignored: [],
     satisfiable: null,
     configurations: null,
     configurations_status: 'skipped',
@@ -64,12 +67,14 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
   const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
+  result.ignored = enc.ignoredConstraints;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
   const featureVars: number[] = [];
   for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
 
   const solver = satSolverFor(enc);
+  const tree = new TreeIndex(enc);
 
   // Satisfiability and the backbone, with every model found kept for the atomic sets.
   const models: Int8Array[] = [];
@@ -83,7 +88,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   result.satisfiable = backbone.satisfiable;
 
   let explainer: Explainer | undefined;
-  const explain = (assumptions: number[]): string[] | null | undefined => {
+  const explain = (assumptions: number[]): EncodedConstraint[] | null | undefined => {
     explainer ??= new Explainer(enc);
     return explainer.explain(assumptions, overall);
   };
@@ -93,7 +98,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     const why = timed('explanations', () => explain([]));
     if (why === null) timeouts.push('explanations');
     else if (why !== undefined) {
-      result.explanations.void = why;
+      result.explanations.void = why.map((c) => c.label);
       if (why.length === 0) result.reasons = { void: 'tree' };
     }
     return finish(result, timeouts);
@@ -126,28 +131,39 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   }
 
   report(['false_optional', 'atomic_sets', 'explanations']);
-  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, backbone.value, overall, models.slice(), (m) => models.push(m)));
+  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, tree, backbone.value, overall, models.slice(), (m) => models.push(m)));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
   report(['atomic_sets', 'explanations']);
-  const sets = timed('atomic_sets', () => atomicSets(solver, featureVars, backbone.value, models, overall));
+  const sets = timed('atomic_sets', () => atomicSets(solver, enc, tree, backbone.value, models, overall));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
 
   report(['explanations']);
   // Explanations: why each dead feature is dead, and why each false-optional one is forced.
-  const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]> }[] = deadVars.map((v) => ({
+  // Each also gets the tree path from its constraints to it when they do not name it (ops/tree-paths.ts).
+  const pathContext = { enc, tree, backbone: backbone.value };
+  const paths = (result.explanation_paths = { dead: {}, false_optional: {} } as NonNullable<AnalysisResult['explanation_paths']>);
+  const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]>; path: (why: EncodedConstraint[]) => string[] | undefined; pathsInto: Record<string, string[]> }[] = deadVars.map((v) => ({
     name: names[v - 1]!,
     assumptions: [v],
     into: result.explanations.dead,
+    path: (why) => deadPath(pathContext, v, why),
+    pathsInto: paths.dead,
   }));
   const seen = new Set<string>();
   for (const i of falseOptional ?? []) {
     const node = enc.flat.features[i]!;
     if (seen.has(node.name)) continue;
     seen.add(node.name);
-    anomalies.push({ name: node.name, assumptions: [enc.nodeVar[node.parent]!, -enc.nodeVar[i]!], into: result.explanations.false_optional });
+    anomalies.push({
+      name: node.name,
+      assumptions: [enc.nodeVar[node.parent]!, -enc.nodeVar[i]!],
+      into: result.explanations.false_optional,
+      path: (why) => falseOptionalPath(pathContext, i, why),
+      pathsInto: paths.false_optional,
+    });
   }
   timed('explanations', () => {
     for (const anomaly of anomalies) {
@@ -157,8 +173,10 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
         return;
       }
       if (why === undefined) continue;
-      anomaly.into[anomaly.name] = why;
+      anomaly.into[anomaly.name] = why.map((c) => c.label);
       if (why.length === 0) (result.reasons ??= {})[anomaly.name] = 'tree';
+      const path = anomaly.path(why);
+      if (path) anomaly.pathsInto[anomaly.name] = path;
     }
   });
   return finish(result, timeouts);

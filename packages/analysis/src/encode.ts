@@ -4,12 +4,26 @@
 // the CNF over all its variables is the number of configurations. The clauses of each
 // cross-tree constraint are kept apart so that explanations can switch constraints on and off.
 
-import { constraintEncoder, distributeCnf, prepareExport, simplifyClause, type FlatModel, type UvlModel } from '../../uvl/src/index.ts';
+import {
+  constraintEncoder,
+  constraintSource,
+  distributeCnf,
+  prepareExport,
+  printExpression,
+  simplifyClause,
+  type BoolExpr,
+  type FlatModel,
+  type LeftOutConstraint,
+  type UvlModel,
+} from '../../uvl/src/index.ts';
+import type { IgnoredConstraint } from './types.ts';
 
 export interface EncodedConstraint {
   /** `Line <n>: <source text>`: how explanations name the constraint. */
   label: string;
   line: number;
+  /** The feature variables the constraint names. */
+  features: number[];
   /** Clauses that assert the constraint (their auxiliary variables are defined in `definitions`). */
   clauses: number[][];
 }
@@ -31,6 +45,8 @@ export interface EncodedModel {
   constraints: EncodedConstraint[];
   /** Constraints the Boolean analysis cannot express (arithmetic, aggregates, strings, unknown names). */
   ignored: number;
+  /** The same constraints: where, what, and why. */
+  ignoredConstraints: IgnoredConstraint[];
   /** Variable of each flat feature node. */
   nodeVar: Int32Array;
   /** Whether two tree nodes share a name (then the tree formula does not apply). */
@@ -43,6 +59,33 @@ export interface EncodedModel {
 export const PAIRWISE_LIMIT = 8;
 /** Largest CNF by distribution a constraint gets instead of Tseitin variables. */
 const DIRECT_CLAUSES = 24;
+
+/** The variables (from 1) of the features an expression names. */
+function namedVariables(e: BoolExpr): number[] {
+  const out = new Set<number>();
+  const stack: BoolExpr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === 'var') out.add(x.index + 1);
+    else if (x.kind === 'not') stack.push(x.operand);
+    else if ('operands' in x) stack.push(...x.operands);
+    else stack.push(x.left, x.right);
+  }
+  return [...out];
+}
+
+/** Why the analysis leaves a constraint out, in words. */
+function ignoredConstraint(c: LeftOutConstraint, text: string | undefined): IgnoredConstraint {
+  const reason =
+    c.reason === 'unknown-feature'
+      ? `\`${c.reference!.name}\` is not a feature`
+      : 'arithmetic, aggregate or string constraint: the Boolean analysis cannot express it';
+  const span = c.source.expression.span;
+  // An imported constraint's line is in the imported file: it is named by its text alone.
+  if (c.source.prefix !== '') return { line: null, constraint: `${printExpression(c.source.expression)} (from imported model ${c.source.prefix})`, reason };
+  const source = text !== undefined ? constraintSource(text, span) : { text: printExpression(c.source.expression), line: span.line };
+  return { line: source.line, constraint: source.text, reason };
+}
 
 export interface EncodeOptions {
   /**
@@ -141,8 +184,9 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
       encoder.clausify(c.expression);
     }
     const span = c.source.expression.span;
-    const quoted = c.source.prefix === '' && text !== undefined ? text.slice(span.offset, span.offset + span.length) : c.text;
-    return { label: `Line ${span.line}: ${quoted.replace(/\s+/g, ' ').trim()}`, line: span.line, clauses };
+    // The source as written (an imported constraint's is in another file: printed instead).
+    const quoted = c.source.prefix === '' && text !== undefined ? constraintSource(text, span) : { text: c.text, line: span.line };
+    return { label: `Line ${quoted.line}: ${quoted.text}`, line: quoted.line, features: namedVariables(c.expression), clauses };
   });
 
   return {
@@ -154,6 +198,7 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     definitions,
     constraints,
     ignored: x.leftOut.length,
+    ignoredConstraints: x.leftOutConstraints.map((c) => ignoredConstraint(c, text)),
     nodeVar,
     sharedNames: x.names.length !== features.length,
     widestPairwiseGroup,

@@ -24,10 +24,26 @@ export interface ModelMetrics {
 
 export type OperationName = 'satisfiable' | 'count' | 'backbone' | 'false_optional' | 'atomic_sets' | 'explanations';
 
+/** A constraint the Boolean analysis leaves out. */
+export interface IgnoredConstraint {
+  /** Its line in the file (null for a constraint of an imported model). */
+  line: number | null;
+  /** Its source text as written (printed, for an imported one). */
+  constraint: string;
+  /** Why, in words: "`C` is not a feature", or that it is arithmetic, aggregate or string. */
+  reason: string;
+}
+
 export interface AnalysisResult {
   valid: true;
   boolean_only: boolean;
   ignored_constraints: number;
+  /**
+   * The ignored constraints one by one (ignored_constraints counts them): the constraints
+   * section's in order, then constraint attributes and imported models' constraints. Always set
+   * by the engine; optional for results stored before it was added.
+   */
+  ignored?: IgnoredConstraint[];
   /** null when the satisfiability check timed out. */
   satisfiable: boolean | null;
   /** An exact decimal integer, or null when not computed. */
@@ -40,6 +56,15 @@ export interface AnalysisResult {
   atomic_sets: string[][] | null;
   explanations: {
     void: string[];
+    dead: Record<string, string[]>;
+    false_optional: Record<string, string[]>;
+  };
+  /**
+   * For a dead or false-optional feature whose explanation's constraints never name it: how they
+   * reach it through the tree, one sentence per step ("F is a child of G, which the constraint
+   * excludes"). Set by the engine on every satisfiable model; absent from results stored before.
+   */
+  explanation_paths?: {
     dead: Record<string, string[]>;
     false_optional: Record<string, string[]>;
   };

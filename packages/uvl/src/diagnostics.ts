@@ -15,7 +15,11 @@ export type DiagnosticCode =
   | 'tab-hint' // an indentation problem on a line indented with tabs (a warning)
   | 'import-not-found' // an imported model the loader could not provide (a warning)
   | 'import-error' // an imported model that has syntax errors, or an import cycle (a warning)
-  | 'empty-file'; // not used for errors: an empty file is a valid, empty model
+  | 'empty-file' // not used for errors: an empty file is a valid, empty model
+  | 'empty-model' // a warning: the model declares no features
+  | 'unknown-feature' // a warning: a constraint names something that is not a feature
+  | 'duplicate-feature' // a warning: a feature name declared twice
+  | 'not-text'; // the bytes are not UTF-8 text (one error for the whole file)
 
 export interface Diagnostic {
   code: DiagnosticCode;

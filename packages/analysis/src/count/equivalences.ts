@@ -38,14 +38,7 @@ export function mergeEquivalentLiterals(numVars: number, clauses: number[][], de
     tails.push(node(c[1]!), node(c[0]!));
   }
   if (heads.length === 0) return { numVars, clauses, definitions };
-  const start = new Int32Array(size + 1);
-  for (const h of heads) start[h + 1]++;
-  for (let i = 0; i < size; i++) start[i + 1] += start[i]!;
-  const fill = start.slice(0, size);
-  const edges = new Int32Array(heads.length);
-  for (let i = 0; i < heads.length; i++) edges[fill[heads[i]!]!++] = tails[i]!;
-
-  const component = sccs(size, start, edges);
+  const component = graphComponents(size, heads, tails);
   // The kept literal of each component: the one of the smallest variable.
   const keptOf = new Int32Array(size).fill(-1);
   for (let n = 2; n < size; n++) {
@@ -93,6 +86,18 @@ export function mergeEquivalentLiterals(numVars: number, clauses: number[][], de
   const literalOf = new Int32Array(numVars + 1);
   for (let v = 1; v <= numVars; v++) literalOf[v] = rewrite(v);
   return { numVars: kept, clauses: out, definitions: outDefinitions, literalOf };
+}
+
+/** The strongly connected components of the graph of `size` nodes with edges heads[i] -> tails[i]. */
+export function graphComponents(size: number, heads: number[], tails: number[]): Int32Array {
+  // Compressed rows: the edges of node n are edges[start[n]] .. edges[start[n + 1] - 1].
+  const start = new Int32Array(size + 1);
+  for (const h of heads) start[h + 1]++;
+  for (let i = 0; i < size; i++) start[i + 1] += start[i]!;
+  const fill = start.slice(0, size);
+  const edges = new Int32Array(heads.length);
+  for (let i = 0; i < heads.length; i++) edges[fill[heads[i]!]!++] = tails[i]!;
+  return sccs(size, start, edges);
 }
 
 /** Strongly connected components (Tarjan's algorithm on an explicit stack): a component id per node. */

@@ -5,13 +5,13 @@
 // (a deletion-based MUS over the selectors), so removing any one of the rest removes it.
 
 import type { Deadline } from '../deadline.ts';
-import type { EncodedModel } from '../encode.ts';
+import type { EncodedConstraint, EncodedModel } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
 
 export class Explainer {
   private readonly solver: SatSolver;
   private readonly selectors: number[];
-  private readonly labelOf = new Map<number, { label: string; line: number }>();
+  private readonly constraintOf = new Map<number, EncodedConstraint>();
 
   constructor(model: EncodedModel) {
     this.solver = new SatSolver(model.numVars);
@@ -20,17 +20,17 @@ export class Explainer {
     this.selectors = model.constraints.map((constraint) => {
       const s = this.solver.newVar();
       for (const c of constraint.clauses) this.solver.addClause([...c, -s]);
-      this.labelOf.set(s, { label: constraint.label, line: constraint.line });
+      this.constraintOf.set(s, constraint);
       return s;
     });
   }
 
   /**
-   * The constraints (labels, by line) that with the tree make the assumptions unsatisfiable;
+   * The constraints (by line) that with the tree make the assumptions unsatisfiable;
    * [] when the tree alone does; undefined when they are satisfiable with every constraint;
    * null when the deadline passed.
    */
-  explain(assumptions: number[], deadline: Deadline): string[] | undefined | null {
+  explain(assumptions: number[], deadline: Deadline): EncodedConstraint[] | undefined | null {
     const status = this.solver.solve([...assumptions, ...this.selectors], deadline);
     if (status === 'timeout') return null;
     if (status === 'sat') return undefined;
@@ -50,9 +50,8 @@ export class Explainer {
       i++;
     }
     return current
-      .map((s) => this.labelOf.get(s)!)
+      .map((s) => this.constraintOf.get(s)!)
       .sort((a, b) => a.line - b.line || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-      .map((x) => x.label);
   }
 
   private selectorsIn(lits: number[]): number[] {

@@ -5,11 +5,13 @@
 import type { Deadline } from '../deadline.ts';
 import type { EncodedModel } from '../encode.ts';
 import type { SatSolver } from '../sat/solver.ts';
+import type { TreeIndex } from './tree-index.ts';
 
 /** Indices of the flat tree nodes that are false-optional, or null past the deadline. */
 export function falseOptionalNodes(
   solver: SatSolver,
   enc: EncodedModel,
+  tree: TreeIndex,
   backbone: Int8Array,
   deadline: Deadline,
   known: Int8Array[] = [],
@@ -43,7 +45,9 @@ export function falseOptionalNodes(
       out.push(i);
       continue;
     }
-    // Open candidates off: a model that turns them off under a selected parent refutes them too.
+    // Open candidates off under a selected parent: such a model refutes them too.
+    tree.newRound();
+    for (const k of candidates) if (open[k]) tree.preferSelected(enc.nodeVar[features[k]!.parent]!, solver);
     for (const k of candidates) if (open[k]) solver.setPhase(enc.nodeVar[k]!, false);
     const status = solver.solve([enc.nodeVar[features[i]!.parent]!, -fv], deadline);
     if (status === 'timeout') return null;

@@ -71,7 +71,10 @@ export class SatSolver {
 
   private trail = new Int32Array(0);
   private trailSize = 0;
-  private trailLim: number[] = [];
+  // Where each decision level starts on the trail; typed and never shrunk, since a call of a
+  // large model opens a level per feature and an array trimmed at each restart churns the GC.
+  private trailLim = new Int32Array(64);
+  private levels = 0;
   private qhead = 0;
 
   private learnts: Clause[] = [];
@@ -227,17 +230,26 @@ export class SatSolver {
     const v = lit >> 1;
     this.litVal[lit] = TRUE;
     this.litVal[lit ^ 1] = FALSE;
-    this.level[v] = this.trailLim.length;
+    this.level[v] = this.levels;
     this.reason[v] = from;
     this.trail[this.trailSize++] = lit;
   }
 
+  private newLevel(): void {
+    if (this.levels === this.trailLim.length) {
+      const grown = new Int32Array(this.levels * 2);
+      grown.set(this.trailLim);
+      this.trailLim = grown;
+    }
+    this.trailLim[this.levels++] = this.trailSize;
+  }
+
   private get decisionLevel(): number {
-    return this.trailLim.length;
+    return this.levels;
   }
 
   private cancelUntil(lvl: number): void {
-    if (this.trailLim.length <= lvl) return;
+    if (this.levels <= lvl) return;
     const stop = this.trailLim[lvl]!;
     for (let i = this.trailSize - 1; i >= stop; i--) {
       const lit = this.trail[i]!;
@@ -250,7 +262,7 @@ export class SatSolver {
     }
     this.trailSize = stop;
     this.qhead = stop;
-    this.trailLim.length = lvl;
+    this.levels = lvl;
   }
 
   /** Unit propagation; returns the conflicting clause or null. */
@@ -324,8 +336,11 @@ export class SatSolver {
         }
         this.assign(first, c);
       }
-      ws.length = j;
-      bs.length = j;
+      if (j !== n) {
+        // Only when a clause moved away: setting an array's length is not free.
+        ws.length = j;
+        bs.length = j;
+      }
     }
     return null;
   }
@@ -607,7 +622,7 @@ export class SatSolver {
         const a = assume[this.decisionLevel]!;
         const val = this.litVal[a];
         if (val === TRUE) {
-          this.trailLim.push(this.trailSize); // a level of its own keeps levels aligned with assumptions
+          this.newLevel(); // a level of its own keeps levels aligned with assumptions
         } else if (val === FALSE) {
           this.conflictCore = this.analyzeFinal(a ^ 1);
           return 'unsat';
@@ -623,7 +638,7 @@ export class SatSolver {
           return 'sat';
         }
       }
-      this.trailLim.push(this.trailSize);
+      this.newLevel();
       this.assign(next, null);
     }
   }

@@ -2,7 +2,7 @@
 // constraints (exported) and the others (left out and listed), and the typed error
 // for a constraint that names a feature the model does not have.
 
-import type { Expression, UvlModel } from '../ast.ts';
+import type { Expression, Span, UvlModel } from '../ast.ts';
 import { flattenModel, type FlatConstraint, type FlatModel } from '../semantics.ts';
 import { printExpression } from './uvl.ts';
 
@@ -49,6 +49,16 @@ export interface ExportModel {
   constraints: ExportConstraint[];
   /** Printed constraints that only an arithmetic, aggregate or string reading can express. */
   leftOut: string[];
+  /** The same constraints, each with why it is left out (in the same order). */
+  leftOutConstraints: LeftOutConstraint[];
+}
+
+export interface LeftOutConstraint {
+  source: FlatConstraint;
+  /** `not-boolean`: arithmetic, aggregate or string; `unknown-feature`: it names no feature of the model. */
+  reason: 'not-boolean' | 'unknown-feature';
+  /** For `unknown-feature`: the first reference that is not a feature, as written, and where. */
+  reference?: { name: string; span: Span };
 }
 
 function isBoolean(e: Expression): boolean {
@@ -81,7 +91,14 @@ export interface PrepareOptions {
   unknownFeature?: 'throw' | 'leave-out';
 }
 
-class UnknownInConstraint extends Error {}
+class UnknownInConstraint extends Error {
+  constructor(
+    readonly reference: string,
+    readonly span: Span,
+  ) {
+    super(`'${reference}' is not a feature`);
+  }
+}
 
 export function prepareExport(model: UvlModel, options: PrepareOptions = {}): ExportModel {
   const leaveOutUnknown = options.unknownFeature === 'leave-out';
@@ -100,9 +117,11 @@ export function prepareExport(model: UvlModel, options: PrepareOptions = {}): Ex
 
   const constraints: ExportConstraint[] = [];
   const leftOut: string[] = [];
+  const leftOutConstraints: LeftOutConstraint[] = [];
   flat.constraints.forEach((c, i) => {
     if (!isBoolean(c.expression)) {
       leftOut.push(printWithPrefix(c));
+      leftOutConstraints.push({ source: c, reason: 'not-boolean' });
       return;
     }
     const convert = (e: Expression): BoolExpr => {
@@ -111,7 +130,7 @@ export function prepareExport(model: UvlModel, options: PrepareOptions = {}): Ex
           const name = c.prefix ? `${c.prefix}.${e.ref.name}` : e.ref.name;
           const index = varIndex.get(name);
           if (index === undefined) {
-            if (leaveOutUnknown) throw new UnknownInConstraint();
+            if (leaveOutUnknown) throw new UnknownInConstraint(e.ref.name, e.ref.span);
             throw new UvlExportError(
               'unknown-feature',
               `constraint '${printExpression(c.expression)}' (line ${e.span.line}) names '${name}', which is not a feature of the model`,
@@ -138,6 +157,7 @@ export function prepareExport(model: UvlModel, options: PrepareOptions = {}): Ex
     } catch (error) {
       if (!(error instanceof UnknownInConstraint)) throw error;
       leftOut.push(printWithPrefix(c));
+      leftOutConstraints.push({ source: c, reason: 'unknown-feature', reference: { name: error.reference, span: error.span } });
       return;
     }
     constraints.push({
@@ -149,7 +169,7 @@ export function prepareExport(model: UvlModel, options: PrepareOptions = {}): Ex
       expression,
     });
   });
-  return { flat, indexOf, names, constraints, leftOut };
+  return { flat, indexOf, names, constraints, leftOut, leftOutConstraints };
 }
 
 /** flamapy's relation kinds. */
