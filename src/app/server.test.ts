@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectPath } from './config.ts';
+import { projectPath } from '../core/config.ts';
 import { TestClient } from '../../test/support/client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hub-serve-'));

@@ -1,8 +1,8 @@
 // The only file that touches the process: environment, start, listen, graceful close.
 import 'dotenv/config';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
-import { databaseIsEmpty, runSeeders } from './modules.ts';
+import { loadConfig } from '../core/config.ts';
+import { databaseIsEmpty, runSeeders } from '../core/modules.ts';
 
 /** A startup failure: one clear line on stderr and a non-zero exit, never a stack trace (LOG_LEVEL=debug adds it). */
 function cannotStart(what: string, error: unknown): never {

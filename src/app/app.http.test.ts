@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectPath } from './config.ts';
+import { projectPath } from '../core/config.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { TestClient } from '../../test/support/client.ts';
 import { testDialects } from '../../test/support/databases.ts';

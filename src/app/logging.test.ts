@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import { loadConfig, projectPath } from './config.ts';
-import { runSeeders } from './modules.ts';
+import { loadConfig, projectPath } from '../core/config.ts';
+import { runSeeders } from '../core/modules.ts';
 import { TestClient } from '../../test/support/client.ts';
 
 describe('request logging', () => {

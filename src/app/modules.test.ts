@@ -5,8 +5,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, projectPath } from './config.ts';
-import { loadModules, moduleCatalogue, readModuleSelection, ModuleSelectionError } from './modules.ts';
+import { loadConfig, projectPath } from '../core/config.ts';
+import { readModuleSelection, ModuleSelectionError } from '../core/modules.ts';
+import { loadModules, moduleCatalogue } from './modules.ts';
 import { startTestServer } from '../../test/support/server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hub-modules-'));
