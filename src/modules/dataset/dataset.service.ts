@@ -15,21 +15,21 @@ import { LruMap } from '../../core/lru-map.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import * as repo from './dataset.repository.ts';
 import type { ObjectPlacement } from '../../core/storage/index.ts';
-import { restDataset, searchResult } from './dataset.presenter.ts';
+import { restDataset, searchResult } from './rest/dataset.presenter.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import { publicationTypeLabel } from './publication-types.ts';
-import { claimLedger } from './staging.repository.ts';
-import { createStaging, StagingError, type Claim, type StagedFile } from './staging.ts';
-import { createDatasetVersions, type VersionUploadOutcome } from './dataset.versions.ts';
-import { createComparison } from './dataset.compare.ts';
+import { claimLedger } from './staging/staging.repository.ts';
+import { createStaging, StagingError, type Claim, type StagedFile } from './staging/staging.ts';
+import { createDatasetVersions, type VersionUploadOutcome } from './lifecycle/dataset.versions.ts';
+import { createComparison } from './lifecycle/dataset.compare.ts';
 import { checkModelText } from './model-check.ts';
 import {
   readUploadForm, splitTags,
   type AuthorInput, type FeatureModelInput, type MetadataInput, type UploadInput,
 } from './upload-form.ts';
 import { DEFAULT_LICENSE } from './licenses.ts';
-import { createDatasetEditing, depositRequest } from './dataset.edit.ts';
-import { createDatasetRest } from './dataset.rest.ts';
+import { createDatasetEditing, depositRequest } from './lifecycle/dataset.edit.ts';
+import { createDatasetRest } from './rest/dataset.rest.ts';
 import {
   datasetHref, doiPath,
   type DatasetListItem, type DatasetSummary, type DoiResolution, type ModelOrigin, type PreparedModel, type StagedCheck, type UploadOutcome,

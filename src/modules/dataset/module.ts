@@ -1,10 +1,10 @@
 import { defineModule } from '../../core/modules.ts';
 import { projectPath } from '../../core/config.ts';
 import { createDatasetService } from './dataset.service.ts';
-import { datasetRoutes } from './dataset.routes.ts';
-import { datasetApiRoutes } from './dataset.api.ts';
-import { datasetEditRoutes } from './dataset.edit.routes.ts';
-import { datasetVersionRoutes } from './dataset.versions.routes.ts';
+import { datasetRoutes } from './pages/dataset.routes.ts';
+import { datasetApiRoutes } from './rest/dataset.api.ts';
+import { datasetEditRoutes } from './lifecycle/dataset.edit.routes.ts';
+import { datasetVersionRoutes } from './lifecycle/dataset.versions.routes.ts';
 import { seedSampleDatasets } from './dataset.seed.ts';
 
 export const datasetModule = defineModule({

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
-import { isStored, storedEntries } from '../../../test/support/stored.ts';
-import { VALID_UVL, loggedIn, newUser, stage, uploadForm } from './dataset.test-support.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
+import { isStored, storedEntries } from '../../../../test/support/stored.ts';
+import { VALID_UVL, loggedIn, newUser, stage, uploadForm } from '../dataset.test-support.ts';
 
 /** The edit form's fields for the given values (the upload form's names). */
 function editForm(values: Record<string, string> = {}): Record<string, string> {

@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { storedEntries, storedText } from '../../../test/support/stored.ts';
-import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
-import { INVALID_UVL, VALID_UVL, count, modeltool, newUser, stage, uploadForm } from './dataset.test-support.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { storedEntries, storedText } from '../../../../test/support/stored.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
+import { INVALID_UVL, VALID_UVL, count, modeltool, newUser, stage, uploadForm } from '../dataset.test-support.ts';
 
 const SECOND_UVL = `features
     Car

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buffer } from 'node:stream/consumers';
-import { projectPath } from '../../core/config.ts';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { deleteStored, isStored } from '../../../test/support/stored.ts';
-import { VALID_UVL, count, modeltool, download, loggedIn, newUser, stage, unzip, uploadForm } from './dataset.test-support.ts';
+import { projectPath } from '../../../core/config.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { deleteStored, isStored } from '../../../../test/support/stored.ts';
+import { VALID_UVL, count, modeltool, download, loggedIn, newUser, stage, unzip, uploadForm } from '../dataset.test-support.ts';
 
 const TWO_YEARS = 63072000;
 

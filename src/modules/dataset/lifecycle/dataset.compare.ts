@@ -2,11 +2,11 @@
 // file name, the features and constraints added and removed, and the edit class decided by the
 // analysis engine in its worker: the page waits a moment for it, then shows "being decided" and
 // asks again (never a guess; "not decided" once the pair's own budget ran out). Constraints are compared by their canonical printed text (packages/uvl's printer).
-import type { ModuleContext } from '../../core/modules.ts';
-import { notFound } from '../../core/http/errors.ts';
-import { flattenModel, modelConstraints, parseUvl, printExpression } from '../../../packages/uvl/src/index.ts';
-import * as repo from './dataset.repository.ts';
-import type { DatasetSummary } from './dataset.service.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { notFound } from '../../../core/http/errors.ts';
+import { flattenModel, modelConstraints, parseUvl, printExpression } from '../../../../packages/uvl/src/index.ts';
+import * as repo from '../dataset.repository.ts';
+import type { DatasetSummary } from '../dataset.service.ts';
 
 export type EditClassOrUndecided = 'refactoring' | 'generalization' | 'specialization' | 'arbitrary' | 'unknown' | 'invalid' | 'unavailable' | 'pending';
 

@@ -1,7 +1,7 @@
 // The claim ledger of staging (staging.ts): rows of staged_claim, one per staged file an upload is
 // taking; the primary key (folder, name) lets exactly one claim hold a file.
-import type { Db } from '../../core/db/connect.ts';
-import { isDeadlock, isUniqueViolation } from '../../core/db/connect.ts';
+import type { Db } from '../../../core/db/connect.ts';
+import { isDeadlock, isUniqueViolation } from '../../../core/db/connect.ts';
 import { STALE_CLAIM_MS, type ClaimLedger } from './staging.ts';
 
 export function claimLedger(db: Db): ClaimLedger {

@@ -1,9 +1,9 @@
 // JSON schemas of the dataset routes of the API (decisions section 4, extensions section 3):
 // Fastify validates requests with them and the OpenAPI document is generated from them.
-import { errorSchema } from '../../core/http/api-schemas.ts';
-import { restFileSchema } from '../hubfile/index.ts';
-import { PUBLICATION_TYPES } from './publication-types.ts';
-import { LICENSE_IDS } from './licenses.ts';
+import { errorSchema } from '../../../core/http/api-schemas.ts';
+import { restFileSchema } from '../../hubfile/index.ts';
+import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { LICENSE_IDS } from '../licenses.ts';
 
 const tags = ['datasets'];
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));

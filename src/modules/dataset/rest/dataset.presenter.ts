@@ -1,7 +1,7 @@
 // The JSON shapes of the dataset module (design habit 11): the REST dataset object
 // (specification, JSON shapes; decisions section 7) and the search result object (decisions section 4).
-import type { ModelSummary } from '../analysis/index.ts';
-import type { DatasetSummary } from './dataset.service.ts';
+import type { ModelSummary } from '../../analysis/index.ts';
+import type { DatasetSummary } from '../dataset.service.ts';
 
 /**
  * The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized.

@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { isStored, putStored, storedEntries, storedText } from '../../../test/support/stored.ts';
-import { INVALID_UVL, VALID_UVL, newUser, stage } from './dataset.test-support.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { isStored, putStored, storedEntries, storedText } from '../../../../test/support/stored.ts';
+import { INVALID_UVL, VALID_UVL, newUser, stage } from '../dataset.test-support.ts';
 
 const LIMIT = 4096;
 

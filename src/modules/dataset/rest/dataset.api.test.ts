@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { isStored, storedEntries } from '../../../test/support/stored.ts';
-import { VALID_UVL, count, loggedIn, newUser, stage, uploadForm } from './dataset.test-support.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { isStored, storedEntries } from '../../../../test/support/stored.ts';
+import { VALID_UVL, count, loggedIn, newUser, stage, uploadForm } from '../dataset.test-support.ts';
 
 const DOMAIN = 'hub.example.org';
 

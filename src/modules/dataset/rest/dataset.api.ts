@@ -5,11 +5,11 @@
 // global check and run it themselves. Every route has a schema: it validates the request and
 // makes the OpenAPI document.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, HttpError, notFound, unauthorized } from '../../core/http/errors.ts';
-import { restFile } from '../hubfile/index.ts';
-import { parseId, receiveFile, stagingRefusal } from './dataset.routes.ts';
-import { StagingError } from './staging.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { badRequest, HttpError, notFound, unauthorized } from '../../../core/http/errors.ts';
+import { restFile } from '../../hubfile/index.ts';
+import { parseId, receiveFile, stagingRefusal } from '../pages/dataset.routes.ts';
+import { StagingError } from '../staging/staging.ts';
 import * as schemas from './dataset.api-schemas.ts';
 
 const DEFAULT_PER_PAGE = 100;

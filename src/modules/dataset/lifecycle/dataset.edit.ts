@@ -4,16 +4,16 @@
 // owner's publish and delete of an unsynchronized dataset from the pages, which reuse the API's
 // service calls. The deposit module is loaded only when a deposit is updated (coupling rule 6).
 import type { Readable } from 'node:stream';
-import type { FieldErrors } from '../../core/http/forms.ts';
-import { HttpError, notFound } from '../../core/http/errors.ts';
-import { nowIso } from '../../core/db/database.ts';
-import type { ModuleContext } from '../../core/modules.ts';
-import * as repo from './dataset.repository.ts';
-import type { DatasetSummary, UploadOutcome } from './dataset.service.ts';
-import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type MetadataInput } from './upload-form.ts';
+import type { FieldErrors } from '../../../core/http/forms.ts';
+import { HttpError, notFound } from '../../../core/http/errors.ts';
+import { nowIso } from '../../../core/db/database.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import * as repo from '../dataset.repository.ts';
+import type { DatasetSummary, UploadOutcome } from '../dataset.service.ts';
+import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type MetadataInput } from '../upload-form.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
-type DepositModule = typeof import('../deposit/index.ts');
+type DepositModule = typeof import('../../deposit/index.ts');
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
 type DepositRequest = Parameters<DepositRepository['publish']>[0];
 

@@ -10,8 +10,8 @@ import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { buffer, text } from 'node:stream/consumers';
-import { hasControlCharacters } from '../../core/http/forms.ts';
-import type { FileStore, StoredObject } from '../../core/storage/index.ts';
+import { hasControlCharacters } from '../../../core/http/forms.ts';
+import type { FileStore, StoredObject } from '../../../core/storage/index.ts';
 
 /** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
 const MAX_NAME_BYTES = 200;

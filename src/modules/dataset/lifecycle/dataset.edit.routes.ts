@@ -1,15 +1,15 @@
 // The owner's pages for one dataset (extensions section 2): edit its metadata, and for an
 // unsynchronized dataset publish it again or delete it. Anyone but the owner gets 404.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ModuleContext } from '../../core/modules.ts';
-import { notFound } from '../../core/http/errors.ts';
-import { flash } from '../../core/http/context.ts';
-import type { FieldErrors } from '../../core/http/forms.ts';
-import { PUBLICATION_TYPES } from './publication-types.ts';
-import { LICENSES } from './licenses.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { notFound } from '../../../core/http/errors.ts';
+import { flash } from '../../../core/http/context.ts';
+import type { FieldErrors } from '../../../core/http/forms.ts';
+import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { LICENSES } from '../licenses.ts';
 import { metadataOf } from './dataset.edit.ts';
-import { parseId, uploadFields } from './dataset.routes.ts';
-import type { DatasetSummary } from './dataset.service.ts';
+import { parseId, uploadFields } from '../pages/dataset.routes.ts';
+import type { DatasetSummary } from '../dataset.service.ts';
 
 interface AuthorValues { index: number; name: string; affiliation: string; orcid: string }
 

@@ -1,6 +1,6 @@
 // Queries on the versions of a dataset (migration 0200): a concept is its first version's id;
 // later versions point at it through data_set.concept_id.
-import { inChunks, type DbOrTrx } from '../../core/db/connect.ts';
+import { inChunks, type DbOrTrx } from '../../../core/db/connect.ts';
 
 export interface VersionRow {
   id: number;

@@ -3,11 +3,11 @@
 // a new version (the older one's "Version N of M"), on this instance or another on the same database.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDialects } from '../../../test/support/databases.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { TestClient } from '../../../test/support/client.ts';
-import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
-import { changeStamp } from '../../core/db/connect.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { TestClient } from '../../../../test/support/client.ts';
+import { VALID_UVL, newUser, stage, uploadForm } from '../dataset.test-support.ts';
+import { changeStamp } from '../../../core/db/connect.ts';
 
 /** The page with what differs between two answers of a kept page taken out. */
 function withoutPerAnswerParts(html: string): string {

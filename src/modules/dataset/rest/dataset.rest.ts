@@ -2,17 +2,17 @@
 // flow (extensions section 3: an unsynchronized dataset, files one by one, then the deposit).
 // Split from the dataset service, which hands it the parts it shares with the upload form.
 import type { Readable } from 'node:stream';
-import { charCount, hasControlCharacters, type FieldErrors } from '../../core/http/forms.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.ts';
-import { nowIso } from '../../core/db/database.ts';
-import type { ModuleContext } from '../../core/modules.ts';
-import * as repo from './dataset.repository.ts';
-import { isPublicationType } from './publication-types.ts';
-import { safeUvlName, type Staging } from './staging.ts';
-import { checkModelText } from './model-check.ts';
-import { MAX_DESCRIPTION, MAX_FEATURE_MODELS, ORCID_PATTERN, normalizeTags, type AuthorInput, type FeatureModelInput } from './upload-form.ts';
-import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from './licenses.ts';
-import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from './dataset.types.ts';
+import { charCount, hasControlCharacters, type FieldErrors } from '../../../core/http/forms.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../../core/http/errors.ts';
+import { nowIso } from '../../../core/db/database.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import * as repo from '../dataset.repository.ts';
+import { isPublicationType } from '../publication-types.ts';
+import { safeUvlName, type Staging } from '../staging/staging.ts';
+import { checkModelText } from '../model-check.ts';
+import { MAX_DESCRIPTION, MAX_FEATURE_MODELS, ORCID_PATTERN, normalizeTags, type AuthorInput, type FeatureModelInput } from '../upload-form.ts';
+import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from '../licenses.ts';
+import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from '../dataset.types.ts';
 import type { restDataset } from './dataset.presenter.ts';
 
 const NOT_FOUND_BODY = { message: 'DataSet not found' };

@@ -3,20 +3,20 @@
 // view and the zip download.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
-import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, notFound, payloadTooLarge, serverError, type HttpError } from '../../core/http/errors.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { badRequest, notFound, payloadTooLarge, serverError, type HttpError } from '../../../core/http/errors.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import { flash } from '../../core/http/context.ts';
-import { formFields } from '../../core/http/forms.ts';
-import { PUBLICATION_TYPES } from './publication-types.ts';
-import { LICENSES, licenseLabel, licenseUrl } from './licenses.ts';
-import { doiPath, StagingError, type DatasetSummary } from './dataset.service.ts';
-import { MAX_FEATURE_MODELS } from './upload-form.ts';
-import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
-import { slotMarker } from '../../core/http/reusable-page.ts';
+import { flash } from '../../../core/http/context.ts';
+import { formFields } from '../../../core/http/forms.ts';
+import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { LICENSES, licenseLabel, licenseUrl } from '../licenses.ts';
+import { doiPath, StagingError, type DatasetSummary } from '../dataset.service.ts';
+import { MAX_FEATURE_MODELS } from '../upload-form.ts';
+import { countOnSuccess, recordWhenBuilt } from '../../../core/http/tracking.ts';
+import { slotMarker } from '../../../core/http/reusable-page.ts';
 import { KeptDoiPages } from './dataset.doi-page.ts';
-import { lazyStream } from '../../core/storage/lazy-stream.ts';
-import { exportPathOf, negotiateFormat, sendCitationFile } from '../citation/index.ts';
+import { lazyStream } from '../../../core/storage/lazy-stream.ts';
+import { exportPathOf, negotiateFormat, sendCitationFile } from '../../citation/index.ts';
 
 /** Ids are integers of the database's INTEGER range; anything else names no dataset. */
 export function parseId(raw: unknown): number | undefined {

@@ -1,9 +1,9 @@
 // Routes of dataset versions (extensions section 2): the new-version action of a DOI page and the
 // comparison of two versions of one dataset.
 import type { FastifyInstance } from 'fastify';
-import type { ModuleContext } from '../../core/modules.ts';
-import { notFound } from '../../core/http/errors.ts';
-import { parseId } from './dataset.routes.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { notFound } from '../../../core/http/errors.ts';
+import { parseId } from '../pages/dataset.routes.ts';
 
 export async function datasetVersionRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;

@@ -2,16 +2,16 @@
 // concept (migration 0200) and a concept DOI. A new version starts from copies of the newest
 // version's files in the owner's staging area; its upload is deposited as a new version of the
 // previous deposition, and a deposit failure leaves nothing behind but the staged files.
-import type { ModuleContext } from '../../core/modules.ts';
-import { conflict, notFound } from '../../core/http/errors.ts';
-import type { FieldErrors } from '../../core/http/forms.ts';
-import { isUniqueViolation } from '../../core/db/connect.ts';
-import * as repo from './dataset.repository.ts';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { conflict, notFound } from '../../../core/http/errors.ts';
+import type { FieldErrors } from '../../../core/http/forms.ts';
+import { isUniqueViolation } from '../../../core/db/connect.ts';
+import * as repo from '../dataset.repository.ts';
 import * as versionsRepo from './dataset.versions.repository.ts';
 import type { VersionRow } from './dataset.versions.repository.ts';
-import { StagingError, type Claim, type Staging } from './staging.ts';
-import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from './upload-form.ts';
-import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from './dataset.service.ts';
+import { StagingError, type Claim, type Staging } from '../staging/staging.ts';
+import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from '../upload-form.ts';
+import type { DatasetSummary, ModelOrigin, PreparedModel, UploadOutcome } from '../dataset.service.ts';
 
 export interface VersionLink {
   id: number;

@@ -3,7 +3,7 @@
 // anything else), so a write on any instance shows at once; the view and download counts and the
 // CSRF token are slots filled on every answer. The History names editors by their profile, which
 // can change without the dataset changing: a kept page is therefore rebuilt after a minute at most.
-import type { ReusablePage } from '../../core/http/reusable-page.ts';
+import type { ReusablePage } from '../../../core/http/reusable-page.ts';
 
 const KEPT_DATASETS = 1000;
 const KEPT_MS = 60_000;

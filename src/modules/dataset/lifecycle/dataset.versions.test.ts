@@ -4,12 +4,12 @@
 // banner, the REST fields and POST /api/v1/datasets/<id>/versions.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { testDialects } from '../../../test/support/databases.ts';
-import { putStored, storedEntries } from '../../../test/support/stored.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { useHubWithFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../test/support/fake-zenodo.ts';
-import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
-import { TestClient } from '../../../test/support/client.ts';
+import { testDialects } from '../../../../test/support/databases.ts';
+import { putStored, storedEntries } from '../../../../test/support/stored.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { useHubWithFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../../test/support/fake-zenodo.ts';
+import { VALID_UVL, newUser, stage, uploadForm } from '../dataset.test-support.ts';
+import { TestClient } from '../../../../test/support/client.ts';
 
 const SECOND_UVL = 'features\n    Car\n        optional\n            Radio\n';
 
