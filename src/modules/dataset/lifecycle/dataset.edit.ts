@@ -7,18 +7,20 @@ import type { Readable } from 'node:stream';
 import type { FieldErrors } from '../../../core/http/forms.ts';
 import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { nowIso } from '../../../core/db/database.ts';
-import type { ModuleContext } from '../../../core/modules.ts';
 import * as repo from '../dataset.repository.ts';
-import type { DatasetSummary, UploadOutcome } from '../dataset.service.ts';
+import type { DatasetSummary } from '../dataset.types.ts';
+import { FAKE_DOI_PREFIX, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
+import { summary } from '../pages/dataset.parts.ts';
+import { restObjects } from '../rest/dataset.rest-objects.ts';
+import { ownedOrThrow, restInput } from '../rest/rest-input.ts';
+import { apiDelete, publish } from '../rest/dataset.rest.ts';
+import { defaultAuthors } from '../publication/upload.ts';
 import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type MetadataInput } from '../upload-form.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
-type DepositModule = typeof import('../../deposit/index.ts');
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
 type DepositRequest = Parameters<DepositRepository['publish']>[0];
 
-/** The built-in fake deposit's DOIs (src/modules/deposit/fake-deposit.ts, not imported: rule 6). */
-const FAKE_DOI_PREFIX = '10.1234/fakenodo.';
 
 /** The fields an edit can change, in the order the history lists them, with their labels. */
 export const EDITABLE_FIELDS = [
@@ -45,18 +47,6 @@ export interface HistoryEntry {
   editedAt: string;
   who: string;
   fields: string[];
-}
-
-/** What the dataset service lends to this file (its private helpers; see createDatasetService). */
-export interface EditingInternals {
-  loadDeposit: () => Promise<DepositModule>;
-  summary(id: number): Promise<DatasetSummary | undefined>;
-  restObjects(list: DatasetSummary[]): Promise<unknown[]>;
-  ownedOrThrow(id: number, userId: number): Promise<repo.DatasetRow>;
-  defaultAuthors(userId: number): Promise<AuthorInput[]>;
-  restInput(body: unknown, mode: 'update'): { name?: string; description?: string; tags?: string | null; license?: string };
-  publish(datasetId: number, userId: number): Promise<Exclude<UploadOutcome, { status: 'invalid' }>>;
-  apiDelete(datasetId: number, userId: number): Promise<void>;
 }
 
 /** A dataset's current metadata in the shape of the edit form's values. */
@@ -105,140 +95,133 @@ function changedFields(before: MetadataInput, after: MetadataInput): EditableFie
 /** 502 {"message"}: the deposit repository, not the request, failed (the API's PUT). */
 const depositFailed = (message: string) => new HttpError(502, 'bad_gateway', message, { message });
 
-export function createDatasetEditing(ctx: ModuleContext, internals: EditingInternals) {
-  const { db, config } = ctx;
 
-  /** Someone else's dataset, in any state, answers like a missing one on the owner's pages. */
-  async function ownSummary(datasetId: number, userId: number): Promise<DatasetSummary> {
-    const ref = await repo.findOwnerRef(db, datasetId);
-    const dataset = ref && ref.userId === userId ? await internals.summary(datasetId) : undefined;
-    if (!dataset) throw notFound('No such dataset among yours.', { message: 'DataSet not found' });
-    return dataset;
+/** The owner's dataset for the edit page; someone else's, in any state, answers like a missing one (404). */
+export async function editable(d: DatasetDeps, datasetId: number, userId: number): Promise<DatasetSummary> {
+  const ref = await repo.findOwnerRef(d.ctx.db, datasetId);
+  const dataset = ref && ref.userId === userId ? await summary(d, datasetId) : undefined;
+  if (!dataset) throw notFound('No such dataset among yours.', { message: 'DataSet not found' });
+  return dataset;
+}
+
+/**
+ * The deposit of a synchronized dataset, or null when there is none to update: a dataset
+ * without a deposition id (the seeded samples, a DOI recorded by hand) lives in the hub only.
+ * A DOI of the built-in fake is updated by the fake; any other needs the configured Zenodo.
+ */
+async function depositOf(d: DatasetDeps, dataset: DatasetSummary): Promise<{ repository: DepositRepository; depositionId: number } | null | string> {
+  if (!dataset.doi || dataset.depositionId === null) return null;
+  let deposit: DepositModule;
+  try {
+    deposit = await d.loadDeposit();
+  } catch (error) {
+    d.ctx.log.error({ err: error }, 'the deposit module could not be loaded');
+    return 'the deposit service is not available';
   }
+  if (dataset.doi.startsWith(FAKE_DOI_PREFIX)) return { repository: deposit.createFakeDeposit(), depositionId: dataset.depositionId };
+  const repository = deposit.createDepositRepository(d.ctx.config);
+  if (repository.kind === 'fake') return 'its record is on Zenodo, and this hub has no Zenodo access configured (ZENODO_ACCESS_TOKEN)';
+  return { repository, depositionId: dataset.depositionId };
+}
 
-  /**
-   * The deposit of a synchronized dataset, or null when there is none to update: a dataset
-   * without a deposition id (the seeded samples, a DOI recorded by hand) lives in the hub only.
-   * A DOI of the built-in fake is updated by the fake; any other needs the configured Zenodo.
-   */
-  async function depositOf(dataset: DatasetSummary): Promise<{ repository: DepositRepository; depositionId: number } | null | string> {
-    if (!dataset.doi || dataset.depositionId === null) return null;
-    let deposit: DepositModule;
+/** The deposit first, then the hub's rows and the history row in one transaction. */
+async function applyEdit(d: DatasetDeps, dataset: DatasetSummary, userId: number, next: MetadataInput): Promise<EditOutcome> {
+  const before = metadataOf(dataset);
+  const fields = changedFields(before, next);
+  if (fields.length === 0) return { status: 'unchanged' };
+  const unchanged = 'The metadata were not changed';
+  const target = await depositOf(d, dataset);
+  if (typeof target === 'string') return { status: 'deposit_failed', message: `${unchanged}: the deposit could not be updated (${target}).` };
+  const open = (name: string) => d.ctx.services.hubfile.openByName(dataset.userId, dataset.id, name);
+  if (target) {
     try {
-      deposit = await internals.loadDeposit();
+      const result = await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, next));
+      if (result.doi !== dataset.doi) d.ctx.log.warn({ datasetId: dataset.id, doi: dataset.doi, answered: result.doi }, 'the deposit answered another DOI to a metadata update; the stored one stays');
     } catch (error) {
-      ctx.log.error({ err: error }, 'the deposit module could not be loaded');
-      return 'the deposit service is not available';
+      d.ctx.log.warn({ err: error, datasetId: dataset.id }, 'deposit metadata update failed');
+      const said = error instanceof Error && error.name === 'DepositError' ? error.message.replace(/\.$/, '') : 'the deposit repository failed unexpectedly';
+      return { status: 'deposit_failed', message: `${unchanged}: the deposit repository did not accept the change (${said}). Try again later.` };
     }
-    if (dataset.doi.startsWith(FAKE_DOI_PREFIX)) return { repository: deposit.createFakeDeposit(), depositionId: dataset.depositionId };
-    const repository = deposit.createDepositRepository(config);
-    if (repository.kind === 'fake') return 'its record is on Zenodo, and this hub has no Zenodo access configured (ZENODO_ACCESS_TOKEN)';
-    return { repository, depositionId: dataset.depositionId };
   }
-
-  /** The deposit first, then the hub's rows and the history row in one transaction. */
-  async function applyEdit(dataset: DatasetSummary, userId: number, next: MetadataInput): Promise<EditOutcome> {
-    const before = metadataOf(dataset);
-    const fields = changedFields(before, next);
-    if (fields.length === 0) return { status: 'unchanged' };
-    const unchanged = 'The metadata were not changed';
-    const target = await depositOf(dataset);
-    if (typeof target === 'string') return { status: 'deposit_failed', message: `${unchanged}: the deposit could not be updated (${target}).` };
-    const open = (name: string) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name);
-    if (target) {
-      try {
-        const result = await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, next));
-        if (result.doi !== dataset.doi) ctx.log.warn({ datasetId: dataset.id, doi: dataset.doi, answered: result.doi }, 'the deposit answered another DOI to a metadata update; the stored one stays');
-      } catch (error) {
-        ctx.log.warn({ err: error, datasetId: dataset.id }, 'deposit metadata update failed');
-        const said = error instanceof Error && error.name === 'DepositError' ? error.message.replace(/\.$/, '') : 'the deposit repository failed unexpectedly';
-        return { status: 'deposit_failed', message: `${unchanged}: the deposit repository did not accept the change (${said}). Try again later.` };
-      }
-    }
-    const row = await repo.findById(db, dataset.id);
-    if (!row) throw notFound('The dataset was deleted meanwhile.', { message: 'DataSet not found' });
-    try {
-      await db.transaction().execute(async (trx) => {
-        await repo.updateMetaData(trx, row.meta_id, {
-          title: next.title, description: next.description, publication_type: next.publicationType,
-          publication_doi: next.publicationDoi, tags: next.tags, license: next.license,
-        });
-        if (fields.includes('authors')) await repo.replaceAuthors(trx, row.meta_id, next.authors);
-        await repo.insertEdit(trx, { datasetId: dataset.id, userId, editedAt: nowIso(), fields });
-        await repo.bumpRevision(trx, dataset.id);
+  const row = await repo.findById(d.ctx.db, dataset.id);
+  if (!row) throw notFound('The dataset was deleted meanwhile.', { message: 'DataSet not found' });
+  try {
+    await d.ctx.db.transaction().execute(async (trx) => {
+      await repo.updateMetaData(trx, row.meta_id, {
+        title: next.title, description: next.description, publication_type: next.publicationType,
+        publication_doi: next.publicationDoi, tags: next.tags, license: next.license,
       });
-    } catch (error) {
-      // The deposit already shows the new metadata: put the old ones back there, so both agree again.
-      if (target) {
-        await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, before))
-          .catch((e) => ctx.log.error({ err: e, datasetId: dataset.id }, 'the deposit keeps metadata the hub could not store'));
-      }
-      throw error;
+      if (fields.includes('authors')) await repo.replaceAuthors(trx, row.meta_id, next.authors);
+      await repo.insertEdit(trx, { datasetId: dataset.id, userId, editedAt: nowIso(), fields });
+      await repo.bumpRevision(trx, dataset.id);
+    });
+  } catch (error) {
+    // The deposit already shows the new metadata: put the old ones back there, so both agree again.
+    if (target) {
+      await target.repository.updateMetadata(target.depositionId, depositRequest(dataset, open, before))
+        .catch((e) => d.ctx.log.error({ err: e, datasetId: dataset.id }, 'the deposit keeps metadata the hub could not store'));
     }
-    await ctx.events.emit('dataset.saved', { datasetId: dataset.id });
-    return { status: 'saved', fields, labels: fields.map((f) => FIELD_LABELS.get(f)!) };
+    throw error;
   }
+  await d.ctx.events.emit('dataset.saved', { datasetId: dataset.id });
+  return { status: 'saved', fields, labels: fields.map((f) => FIELD_LABELS.get(f)!) };
+}
 
-  return {
-    /** The owner's dataset for the edit page; anyone else: 404. */
-    editable: ownSummary,
 
-    /** The edit form posted (urlencoded or multipart fields, as the upload form's). */
-    async edit(datasetId: number, userId: number, fields: Record<string, string>): Promise<EditOutcome> {
-      const dataset = await ownSummary(datasetId, userId);
-      const form = readMetadataForm(fields);
-      if (!form.ok) return { status: 'invalid', errors: form.errors };
-      // As at upload (decisions section 4): no author given, the editor's profile is the author.
-      const authors = form.value.authors.length > 0 ? form.value.authors : await internals.defaultAuthors(userId);
-      return applyEdit(dataset, userId, { ...form.value, authors });
-    },
+/** The edit form posted (urlencoded or multipart fields, as the upload form's). */
+export async function edit(d: DatasetDeps, datasetId: number, userId: number, fields: Record<string, string>): Promise<EditOutcome> {
+  const dataset = await editable(d, datasetId, userId);
+  const form = readMetadataForm(fields);
+  if (!form.ok) return { status: 'invalid', errors: form.errors };
+  // As at upload (decisions section 4): no author given, the editor's profile is the author.
+  const authors = form.value.authors.length > 0 ? form.value.authors : await defaultAuthors(d, userId);
+  return applyEdit(d, dataset, userId, { ...form.value, authors });
+}
 
-    /** The edits of a dataset, newest first, with the editor's name and the changed fields' labels. */
-    async history(datasetId: number): Promise<HistoryEntry[]> {
-      const edits = await repo.listEdits(db, datasetId);
-      const names = new Map<number, string>();
-      for (const userId of new Set(edits.map((e) => e.userId))) {
-        const profile = await ctx.services.profile.getByUserId(userId);
-        names.set(userId, profile ? `${profile.name} ${profile.surname}` : 'A former user');
-      }
-      return edits.map((e) => ({
-        editedAt: e.editedAt,
-        who: names.get(e.userId)!,
-        fields: e.fields.map((f) => FIELD_LABELS.get(f) ?? f),
-      }));
-    },
+/** The edits of a dataset, newest first, with the editor's name and the changed fields' labels. */
+export async function history(d: DatasetDeps, datasetId: number): Promise<HistoryEntry[]> {
+  const edits = await repo.listEdits(d.ctx.db, datasetId);
+  const names = new Map<number, string>();
+  for (const userId of new Set(edits.map((e) => e.userId))) {
+    const profile = await d.ctx.services.profile.getByUserId(userId);
+    names.set(userId, profile ? `${profile.name} ${profile.surname}` : 'A former user');
+  }
+  return edits.map((e) => ({
+    editedAt: e.editedAt,
+    who: names.get(e.userId)!,
+    fields: e.fields.map((f) => FIELD_LABELS.get(f) ?? f),
+  }));
+}
 
-    /**
-     * PUT /api/v1/datasets/<id>: name, description, tags and license through the same edit, so
-     * that a synchronized deposit never drifts from the hub and the history is complete. The
-     * answers keep their shapes; a deposit that refuses is 502 {"message"}, nothing changed.
-     */
-    async apiUpdate(datasetId: number, userId: number, body: unknown) {
-      await internals.ownedOrThrow(datasetId, userId);
-      const input = internals.restInput(body, 'update');
-      const dataset = (await internals.summary(datasetId))!;
-      const next: MetadataInput = {
-        ...metadataOf(dataset),
-        ...(input.name !== undefined ? { title: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.tags !== undefined ? { tags: input.tags } : {}),
-        ...(input.license !== undefined ? { license: input.license } : {}),
-      };
-      const outcome = await applyEdit(dataset, userId, next);
-      if (outcome.status === 'deposit_failed') throw depositFailed(outcome.message);
-      return (await internals.restObjects([(await internals.summary(datasetId))!]))[0];
-    },
-
-    /** POST /dataset/<id>/publish: the API's publish, for the owner only (anyone else 404). */
-    async publishOwn(datasetId: number, userId: number) {
-      await ownSummary(datasetId, userId);
-      return internals.publish(datasetId, userId);
-    },
-
-    /** POST /dataset/<id>/delete: the API's delete (rows and files), for the owner only (anyone else 404). */
-    async deleteOwn(datasetId: number, userId: number): Promise<void> {
-      await ownSummary(datasetId, userId);
-      await internals.apiDelete(datasetId, userId);
-    },
+/**
+ * PUT /api/v1/datasets/<id>: name, description, tags and license through the same edit, so
+ * that a synchronized deposit never drifts from the hub and the history is complete. The
+ * answers keep their shapes; a deposit that refuses is 502 {"message"}, nothing changed.
+ */
+export async function apiUpdate(d: DatasetDeps, datasetId: number, userId: number, body: unknown) {
+  await ownedOrThrow(d.ctx.db, datasetId, userId);
+  const input = restInput(body, 'update');
+  const dataset = (await summary(d, datasetId))!;
+  const next: MetadataInput = {
+    ...metadataOf(dataset),
+    ...(input.name !== undefined ? { title: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.tags !== undefined ? { tags: input.tags } : {}),
+    ...(input.license !== undefined ? { license: input.license } : {}),
   };
+  const outcome = await applyEdit(d, dataset, userId, next);
+  if (outcome.status === 'deposit_failed') throw depositFailed(outcome.message);
+  return (await restObjects(d, [(await summary(d, datasetId))!]))[0];
+}
+
+/** POST /dataset/<id>/publish: the API's publish, for the owner only (anyone else 404). */
+export async function publishOwn(d: DatasetDeps, datasetId: number, userId: number) {
+  await editable(d, datasetId, userId);
+  return publish(d, datasetId, userId);
+}
+
+/** POST /dataset/<id>/delete: the API's delete (rows and files), for the owner only (anyone else 404). */
+export async function deleteOwn(d: DatasetDeps, datasetId: number, userId: number): Promise<void> {
+  await editable(d, datasetId, userId);
+  await apiDelete(d, datasetId, userId);
 }

@@ -105,74 +105,77 @@ function isStagedName(name: string): boolean {
  * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
  * folder per user, on any FileStore.
  */
-export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'temp/') {
-  const folderOf = (userId: number) => `${root}${userId}/`;
-  const claimIdOf = (claimFolder: string) => claimFolder.slice(0, -1).split('/').pop()!.slice(CLAIM_PREFIX.length);
+export class StagingArea {
+  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly root = 'temp/') {}
+
+  folderOf(userId: number): string {
+    return `${this.root}${userId}/`;
+  }
 
   /** The key of a staged file, or undefined when `name` is not a plain name inside the folder. */
-  function keyOf(userId: number, name: string): string | undefined {
-    return isStagedName(name) ? folderOf(userId) + name : undefined;
+  private keyOf(userId: number, name: string): string | undefined {
+    return isStagedName(name) ? this.folderOf(userId) + name : undefined;
   }
 
   /** The staged files directly in the folder (not claims or writes in progress), from a listing of it or a new one. */
-  async function stagedObjects(userId: number, listing?: StoredObject[]): Promise<(StoredObject & { name: string })[]> {
-    const folder = folderOf(userId);
-    return (listing ?? await store.list(folder))
+  private async stagedObjects(userId: number, listing?: StoredObject[]): Promise<(StoredObject & { name: string })[]> {
+    const folder = this.folderOf(userId);
+    return (listing ?? await this.fileStore.list(folder))
       .map((o) => ({ ...o, name: o.key.slice(folder.length) }))
       .filter((o) => !o.name.includes('/') && !o.name.startsWith('.'));
   }
 
-  async function refuseWhenFull(userId: number, adding: number, message: string): Promise<void> {
-    if ((await stagedObjects(userId)).length + adding > MAX_STAGED_FILES) throw new StagingError('full', message);
+  private async refuseWhenFull(userId: number, adding: number, message: string): Promise<void> {
+    if ((await this.stagedObjects(userId)).length + adding > MAX_STAGED_FILES) throw new StagingError('full', message);
   }
 
   /**
    * Writes `source` (a local file) under `name`, or `name (n)` with the first free n, never
    * overwriting: putIfAbsent lets exactly one of concurrent writers have a name. Answers the name.
    */
-  async function placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number): Promise<string> {
+  private async placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number): Promise<string> {
     for (let n = 0; ; n++) {
       const candidate = candidateName(name, n);
       if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
-      if (await store.putIfAbsent(folder + candidate, { file })) return candidate;
+      if (await this.fileStore.putIfAbsent(folder + candidate, { file })) return candidate;
     }
   }
 
   /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
-  async function putBack(folder: string, claimedKey: string, name: string): Promise<void> {
-    await store.withLocalFile(claimedKey, (path) => placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
-    await store.delete(claimedKey);
+  private async putBack(folder: string, claimedKey: string, name: string): Promise<void> {
+    await this.fileStore.withLocalFile(claimedKey, (path) => this.placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
+    await this.fileStore.delete(claimedKey);
   }
 
   /** Whether the staged object holds exactly the bytes stored under `key`. */
-  async function sameBytes(staged: StoredObject, key: string): Promise<boolean> {
-    const source = await store.stat(key);
+  private async sameBytes(staged: StoredObject, key: string): Promise<boolean> {
+    const source = await this.fileStore.stat(key);
     if (!source || source.size !== staged.size) return false;
     const read = async (k: string) => {
-      const content = await store.get(k);
+      const content = await this.fileStore.get(k);
       return content ? buffer(content.body) : undefined;
     };
     const [a, b] = await Promise.all([read(staged.key), read(key)]);
     return a !== undefined && b !== undefined && a.equals(b);
   }
 
-  async function releaseClaim(folder: string, claimFolder: string): Promise<void> {
-    for (const object of await store.list(claimFolder)) {
+  private async releaseClaim(folder: string, claimFolder: string): Promise<void> {
+    for (const object of await this.fileStore.list(claimFolder)) {
       const name = object.key.slice(claimFolder.length);
-      if (name !== CLAIMED_AT) await putBack(folder, object.key, name);
+      if (name !== CLAIMED_AT) await this.putBack(folder, object.key, name);
     }
-    await store.deletePrefix(claimFolder);
-    await ledger.free(claimIdOf(claimFolder));
+    await this.fileStore.deletePrefix(claimFolder);
+    await this.ledger.free(claimIdOf(claimFolder));
   }
 
-  async function discardClaim(claimFolder: string): Promise<void> {
-    await store.deletePrefix(claimFolder);
-    await ledger.free(claimIdOf(claimFolder));
+  private async discardClaim(claimFolder: string): Promise<void> {
+    await this.fileStore.deletePrefix(claimFolder);
+    await this.ledger.free(claimIdOf(claimFolder));
   }
 
   /** Whether a claim, whose `.claimed-at` holds the date it was made, was left by a crash. */
-  async function isStale(key: string): Promise<boolean> {
-    const content = await store.get(key);
+  private async isStale(key: string): Promise<boolean> {
+    const content = await this.fileStore.get(key);
     if (!content) return false;
     const written = Date.parse(await text(content.body));
     return !Number.isFinite(written) || Date.now() - written > STALE_CLAIM_MS;
@@ -183,14 +186,14 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
    * folder: their files go back. The date is read from the object (S3 cannot date a folder, nor
    * back-date an object). Answers whether any claim was released (the listing is then out of date).
    */
-  async function recoverStale(userId: number, listing: StoredObject[]): Promise<boolean> {
-    const folder = folderOf(userId);
+  private async recoverStale(userId: number, listing: StoredObject[]): Promise<boolean> {
+    const folder = this.folderOf(userId);
     let released = false;
     for (const object of listing) {
       const rest = object.key.slice(folder.length);
       if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
-      if (await isStale(object.key).catch(() => false)) {
-        await releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+      if (await this.isStale(object.key).catch(() => false)) {
+        await this.releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
         released = true;
       }
     }
@@ -198,23 +201,23 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
   }
 
   /** Moves one staged file into the claim folder, or answers false when it is gone. */
-  async function take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
+  private async take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
     const from = folder + name;
-    const found = await store.stat(from);
+    const found = await this.fileStore.stat(from);
     if (!found) return false;
     const target = claimFolder + name;
     try {
-      await store.move(from, target);
+      await this.fileStore.move(from, target);
     } catch (error) {
       // Removed by its owner meanwhile: not taken, nothing to undo.
-      if (!(await store.stat(from)) && !(await store.stat(target))) return false;
+      if (!(await this.fileStore.stat(from)) && !(await this.fileStore.stat(target))) return false;
       throw error;
     }
     return { name, key: target, size: found.size };
   }
 
   /** Receives an upload into a local temporary file (the size limit is known only at its end). */
-  async function receive<T>(content: Readable, isTruncated: () => boolean, work: (file: string, size: number) => Promise<T>): Promise<T> {
+  private async receive<T>(content: Readable, isTruncated: () => boolean, work: (file: string, size: number) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(join(tmpdir(), 'hub-upload-'));
     try {
       const file = join(dir, 'upload');
@@ -231,125 +234,125 @@ export function createStaging(store: FileStore, ledger: ClaimLedger, root = 'tem
     }
   }
 
-  return {
-    folderOf,
 
-    /**
-     * Takes the named staged files out of the staging area for one upload, all or none: the
-     * ledger records the claim, then each file is moved into a fresh claim folder, so a
-     * concurrent upload naming the same files is refused.
-     */
-    async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
-      const folder = folderOf(userId);
-      const present = async (name: string) => {
-        const key = keyOf(userId, name);
-        return key !== undefined && (await store.stat(key)) !== undefined;
-      };
-      const absent = async () => {
-        const found = await Promise.all(names.map(present));
-        if (found.every(Boolean)) return [];
-        // Looked at all at once, a claim running meanwhile may seem to have taken a later file
-        // but not an earlier one. Claims take files in sorted order and never give one back
-        // unless they fail, so looking again from the last name to the first names every file
-        // already taken, the first one included.
-        const gone = new Set<string>();
-        for (const name of [...new Set(names)].sort().reverse()) if (!(await present(name))) gone.add(name);
-        return names.filter((name) => gone.has(name));
-      };
-      const missing = await absent();
-      if (missing.length > 0) return { ok: false, missing };
-      // The ledger decides which of several submits naming the same files gets them, all or none.
-      const claimId = randomUUID();
-      const sorted = [...new Set(names)].sort();
-      const held = await ledger.hold(folder, sorted, claimId);
-      if (!held.ok) {
-        const gone = await absent();
-        return { ok: false, missing: gone.length > 0 ? gone : names.filter((name) => held.held.includes(name)) };
-      }
-      const claimFolder = `${folder}${CLAIM_PREFIX}${claimId}/`;
-      const claimed = new Map<string, StagedFile>();
-      try {
-        await store.put(claimFolder + CLAIMED_AT, new Date().toISOString());
-        for (const name of sorted) {
-          const file = await take(folder, claimFolder, name);
-          // Removed by its owner after the first look: nothing is claimed.
-          if (!file) {
-            await releaseClaim(folder, claimFolder);
-            return { ok: false, missing: await absent() };
-          }
-          claimed.set(name, file);
+  /**
+   * Takes the named staged files out of the staging area for one upload, all or none: the
+   * ledger records the claim, then each file is moved into a fresh claim folder, so a
+   * concurrent upload naming the same files is refused.
+   */
+  async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
+    const folder = this.folderOf(userId);
+    const present = async (name: string) => {
+      const key = this.keyOf(userId, name);
+      return key !== undefined && (await this.fileStore.stat(key)) !== undefined;
+    };
+    const absent = async () => {
+      const found = await Promise.all(names.map(present));
+      if (found.every(Boolean)) return [];
+      // Looked at all at once, a claim running meanwhile may seem to have taken a later file
+      // but not an earlier one. Claims take files in sorted order and never give one back
+      // unless they fail, so looking again from the last name to the first names every file
+      // already taken, the first one included.
+      const gone = new Set<string>();
+      for (const name of [...new Set(names)].sort().reverse()) if (!(await present(name))) gone.add(name);
+      return names.filter((name) => gone.has(name));
+    };
+    const missing = await absent();
+    if (missing.length > 0) return { ok: false, missing };
+    // The ledger decides which of several submits naming the same files gets them, all or none.
+    const claimId = randomUUID();
+    const sorted = [...new Set(names)].sort();
+    const held = await this.ledger.hold(folder, sorted, claimId);
+    if (!held.ok) {
+      const gone = await absent();
+      return { ok: false, missing: gone.length > 0 ? gone : names.filter((name) => held.held.includes(name)) };
+    }
+    const claimFolder = `${folder}${CLAIM_PREFIX}${claimId}/`;
+    const claimed = new Map<string, StagedFile>();
+    try {
+      await this.fileStore.put(claimFolder + CLAIMED_AT, new Date().toISOString());
+      for (const name of sorted) {
+        const file = await this.take(folder, claimFolder, name);
+        // Removed by its owner after the first look: nothing is claimed.
+        if (!file) {
+          await this.releaseClaim(folder, claimFolder);
+          return { ok: false, missing: await absent() };
         }
-      } catch (error) {
-        await releaseClaim(folder, claimFolder);
-        throw error;
+        claimed.set(name, file);
       }
-      return {
-        ok: true,
-        claim: {
-          files: names.map((name) => claimed.get(name)!),
-          release: () => releaseClaim(folder, claimFolder),
-          discard: () => discardClaim(claimFolder),
-        },
-      };
-    },
+    } catch (error) {
+      await this.releaseClaim(folder, claimFolder);
+      throw error;
+    }
+    return {
+      ok: true,
+      claim: {
+        files: names.map((name) => claimed.get(name)!),
+        release: () => this.releaseClaim(folder, claimFolder),
+        discard: () => this.discardClaim(claimFolder),
+      },
+    };
+  }
 
-    /**
-     * Receives the upload, then gives it its final name without ever overwriting: concurrent
-     * uploads of the same name get distinct suffixes.
-     */
-    async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
-      const name = safeUvlName(clientName);
-      await refuseWhenFull(userId, 1, `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
-      return receive(content, isTruncated, async (file, size) => {
-        const finalName = await placeUnderFreeName(folderOf(userId), file, name, MAX_STORED_NAME_BYTES);
-        return { name: finalName, key: folderOf(userId) + finalName, size };
-      });
-    },
+  /**
+   * Receives the upload, then gives it its final name without ever overwriting: concurrent
+   * uploads of the same name get distinct suffixes.
+   */
+  async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
+    const name = safeUvlName(clientName);
+    await this.refuseWhenFull(userId, 1, `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
+    return this.receive(content, isTruncated, async (file, size) => {
+      const finalName = await this.placeUnderFreeName(this.folderOf(userId), file, name, MAX_STORED_NAME_BYTES);
+      return { name: finalName, key: this.folderOf(userId) + finalName, size };
+    });
+  }
 
-    async remove(userId: number, name: string): Promise<void> {
-      const key = keyOf(userId, name);
-      if (!key || !(await store.stat(key))) throw new StagingError('not_found', 'No staged file with this name.');
-      await store.delete(key);
-    },
+  async remove(userId: number, name: string): Promise<void> {
+    const key = this.keyOf(userId, name);
+    if (!key || !(await this.fileStore.stat(key))) throw new StagingError('not_found', 'No staged file with this name.');
+    await this.fileStore.delete(key);
+  }
 
-    /**
-     * Copies stored files (a published version's) into the user's staging area for a new version,
-     * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
-     * A file staged under the same name with the same bytes is kept instead of copied again, so
-     * starting a new version twice does not stage every file twice. All or none: a failure
-     * removes the copies made so far.
-     */
-    async copyIn(userId: number, files: { name: string; key: string }[]): Promise<void> {
-      const folder = folderOf(userId);
-      const toCopy: { name: string; key: string }[] = [];
-      for (const file of files) {
-        const name = safeUvlName(file.name);
-        const staged = await store.stat(folder + name);
-        if (!staged || !(await sameBytes(staged, file.key))) toCopy.push({ name, key: file.key });
+  /**
+   * Copies stored files (a published version's) into the user's staging area for a new version,
+   * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
+   * A file staged under the same name with the same bytes is kept instead of copied again, so
+   * starting a new version twice does not stage every file twice. All or none: a failure
+   * removes the copies made so far.
+   */
+  async copyIn(userId: number, files: { name: string; key: string }[]): Promise<void> {
+    const folder = this.folderOf(userId);
+    const toCopy: { name: string; key: string }[] = [];
+    for (const file of files) {
+      const name = safeUvlName(file.name);
+      const staged = await this.fileStore.stat(folder + name);
+      if (!staged || !(await this.sameBytes(staged, file.key))) toCopy.push({ name, key: file.key });
+    }
+    await this.refuseWhenFull(userId, toCopy.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+    const copied: string[] = [];
+    try {
+      for (const file of toCopy) {
+        const name = await this.fileStore.withLocalFile(file.key, (path) => this.placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
+        copied.push(folder + name);
       }
-      await refuseWhenFull(userId, toCopy.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
-      const copied: string[] = [];
-      try {
-        for (const file of toCopy) {
-          const name = await store.withLocalFile(file.key, (path) => placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
-          copied.push(folder + name);
-        }
-      } catch (error) {
-        for (const key of copied) await store.delete(key).catch(() => {});
-        throw error;
-      }
-    },
+    } catch (error) {
+      for (const key of copied) await this.fileStore.delete(key).catch(() => {});
+      throw error;
+    }
+  }
 
-    /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
-    async list(userId: number): Promise<StagedFile[]> {
-      const listing = await store.list(folderOf(userId));
-      const released = await recoverStale(userId, listing);
-      const files = (await stagedObjects(userId, released ? undefined : listing)).filter((o) => /\.uvl$/i.test(o.name));
-      return files
-        .sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || a.name.localeCompare(b.name))
-        .map((o) => ({ name: o.name, key: o.key, size: o.size }));
-    },
-  };
+  /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
+  async list(userId: number): Promise<StagedFile[]> {
+    const listing = await this.fileStore.list(this.folderOf(userId));
+    const released = await this.recoverStale(userId, listing);
+    const files = (await this.stagedObjects(userId, released ? undefined : listing)).filter((o) => /\.uvl$/i.test(o.name));
+    return files
+      .sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || a.name.localeCompare(b.name))
+      .map((o) => ({ name: o.name, key: o.key, size: o.size }));
+  }
 }
 
-export type Staging = ReturnType<typeof createStaging>;
+/** The claim id a claim folder's name carries (`.claim-<id>/`). */
+function claimIdOf(claimFolder: string): string {
+  return claimFolder.slice(0, -1).split('/').pop()!.slice(CLAIM_PREFIX.length);
+}
