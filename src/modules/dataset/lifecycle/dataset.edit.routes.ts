@@ -8,7 +8,7 @@ import type { FieldErrors } from '../../../core/http/forms.ts';
 import { PUBLICATION_TYPES } from '../publication-types.ts';
 import { LICENSES } from '../licenses.ts';
 import { metadataOf } from './dataset.edit.ts';
-import { parseId, uploadFields } from '../pages/dataset.routes.ts';
+import { parseId, uploadFields } from '../dataset.http.ts';
 import type { DatasetSummary } from '../dataset.service.ts';
 
 interface AuthorValues { index: number; name: string; affiliation: string; orcid: string }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
 import { notFound } from '../../../core/http/errors.ts';
-import { parseId } from '../pages/dataset.routes.ts';
+import { parseId } from '../dataset.http.ts';
 
 export async function datasetVersionRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;

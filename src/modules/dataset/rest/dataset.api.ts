@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
 import { badRequest, HttpError, notFound, unauthorized } from '../../../core/http/errors.ts';
 import { restFile } from '../../hubfile/index.ts';
-import { parseId, receiveFile, stagingRefusal } from '../pages/dataset.routes.ts';
+import { parseId, receiveFile, stagingRefusal } from '../dataset.http.ts';
 import { StagingError } from '../staging/staging.ts';
 import * as schemas from './dataset.api-schemas.ts';
 
@@ -26,11 +26,9 @@ function positiveInteger(raw: unknown, name: string, fallback: number): number {
   return value;
 }
 
-export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
-  const datasets = () => ctx.services.dataset;
-
-  /** The write guard (a preValidation hook): 401 for anonymous callers first, then the session's CSRF token. */
-  async function writer(request: FastifyRequest): Promise<void> {
+/** The write routes' options: a preValidation hook that answers 401 for anonymous callers first, then checks the session's CSRF token. */
+function writeOptions(app: FastifyInstance) {
+  const writer = async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthorized('Log in to change datasets.', { message: 'Log in or send a token (Authorization: Bearer) to change datasets.' });
     if (request.user.token) return;
     await new Promise<void>((resolve, reject) => {
@@ -38,14 +36,24 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
       const refusal = { send: (error: Error) => reject(error) } as unknown as FastifyReply;
       app.csrfProtection.call(app, request, refusal, (error?: Error) => (error ? reject(error) : resolve()));
     });
-  }
-  const write = { config: WRITE, preValidation: writer };
-
-  const idOf = (request: FastifyRequest, key: 'id' | 'file_id' = 'id'): number => {
-    const id = parseId(String((request.params as Record<string, unknown>)[key]));
-    if (id === undefined) throw notFound(key === 'id' ? 'DataSet not found' : 'File not found', key === 'id' ? NOT_FOUND : { message: 'File not found' });
-    return id;
   };
+  return { config: WRITE, preValidation: writer };
+}
+
+function idOf(request: FastifyRequest, key: 'id' | 'file_id' = 'id'): number {
+  const id = parseId(String((request.params as Record<string, unknown>)[key]));
+  if (id === undefined) throw notFound(key === 'id' ? 'DataSet not found' : 'File not found', key === 'id' ? NOT_FOUND : { message: 'File not found' });
+  return id;
+}
+
+async function notAllowed(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('allow', request.url.match(/\/\d+$/) ? 'GET, PUT, DELETE' : 'GET, POST');
+  throw new HttpError(405, 'method_not_allowed', 'Method not allowed', { message: `${request.method} is not allowed here.` });
+}
+
+export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const datasets = () => ctx.services.dataset;
+  const write = writeOptions(app);
 
   const list = async (request: FastifyRequest) => {
     const query = request.query as Record<string, unknown>;
@@ -57,11 +65,6 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = await datasets().apiCreate(request.user!.id, request.body);
     return reply.code(201).send({ message: 'DataSet created', id });
-  };
-
-  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('allow', request.url.match(/\/\d+$/) ? 'GET, PUT, DELETE' : 'GET, POST');
-    throw new HttpError(405, 'method_not_allowed', 'Method not allowed', { message: `${request.method} is not allowed here.` });
   };
 
   for (const url of ['/api/v1/datasets/', '/api/v1/datasets']) {
@@ -83,8 +86,13 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
   });
 
   app.route({ method: ['POST', 'PATCH'], url: item, config: WRITE, schema: schemas.notAllowedSchema, handler: notAllowed });
+}
 
-  // ---- the publishing flow of extensions section 3 -------------------------------------------
+/** The publishing flow of extensions section 3: files one by one, a new version, the deposit. */
+export async function datasetApiFlowRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const datasets = () => ctx.services.dataset;
+  const write = writeOptions(app);
+  const item = '/api/v1/datasets/:id(^\\d+$)';
 
   app.post(`${item}/files`, { ...write, schema: schemas.addFileSchema }, async (request, reply) => {
     const datasetId = idOf(request);
