@@ -57,15 +57,3 @@ export async function contentChanged(d: DatasetDeps, datasetId: number): Promise
   await repo.bumpRevision(d.ctx.db, datasetId);
   await d.ctx.events.emit('dataset.saved', { datasetId });
 }
-
-type Operation = (d: DatasetDeps, ...args: any[]) => unknown;
-export type BoundOperations<T extends Record<string, Operation>> = {
-  [K in keyof T]: T[K] extends (d: DatasetDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
-};
-
-/** The operations with their dependencies given: what other modules call through the service registry. */
-export function bindOperations<T extends Record<string, Operation>>(d: DatasetDeps, operations: T): BoundOperations<T> {
-  const bound: Record<string, unknown> = {};
-  for (const [name, operation] of Object.entries(operations)) bound[name] = (...args: unknown[]) => operation(d, ...args);
-  return bound as BoundOperations<T>;
-}

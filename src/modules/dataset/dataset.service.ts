@@ -3,7 +3,8 @@
 // (dataset.deps.ts) first; here they are given those dependencies once. It never sees the
 // request or the session.
 import type { ModuleContext } from '../../core/modules.ts';
-import { bindOperations, createDatasetDeps, type DatasetServiceOptions } from './dataset.deps.ts';
+import { bindOperations } from '../../core/operations.ts';
+import { createDatasetDeps, type DatasetServiceOptions } from './dataset.deps.ts';
 import { deleteStagedFile, listStagedFiles, stageFile } from './staging/staged-files.ts';
 import { createFromFiles, upload } from './publication/upload.ts';
 import {

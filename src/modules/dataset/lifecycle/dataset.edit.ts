@@ -21,7 +21,6 @@ import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type Meta
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
 type DepositRequest = Parameters<DepositRepository['publish']>[0];
 
-
 /** The fields an edit can change, in the order the history lists them, with their labels. */
 export const EDITABLE_FIELDS = [
   ['title', 'Title'],
@@ -95,7 +94,6 @@ function changedFields(before: MetadataInput, after: MetadataInput): EditableFie
 /** 502 {"message"}: the deposit repository, not the request, failed (the API's PUT). */
 const depositFailed = (message: string) => new HttpError(502, 'bad_gateway', message, { message });
 
-
 /** The owner's dataset for the edit page; someone else's, in any state, answers like a missing one (404). */
 export async function editable(d: DatasetDeps, datasetId: number, userId: number): Promise<DatasetSummary> {
   const ref = await repo.findOwnerRef(d.ctx.db, datasetId);
@@ -166,7 +164,6 @@ async function applyEdit(d: DatasetDeps, dataset: DatasetSummary, userId: number
   await d.ctx.events.emit('dataset.saved', { datasetId: dataset.id });
   return { status: 'saved', fields, labels: fields.map((f) => FIELD_LABELS.get(f)!) };
 }
-
 
 /** The edit form posted (urlencoded or multipart fields, as the upload form's). */
 export async function edit(d: DatasetDeps, datasetId: number, userId: number, fields: Record<string, string>): Promise<EditOutcome> {

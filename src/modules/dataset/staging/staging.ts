@@ -234,7 +234,6 @@ export class StagingArea {
     }
   }
 
-
   /**
    * Takes the named staged files out of the staging area for one upload, all or none: the
    * ledger records the claim, then each file is moved into a fresh claim folder, so a
