@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   };
   const seed = spawnSync(process.execPath, ['--import', 'tsx', ...extraArgs, projectPath('src/cli/hub.ts'), 'db:seed'], { cwd: projectPath(), env, stdio: 'inherit' });
   if (seed.status !== 0) throw new Error('hub db:seed failed');
-  const child = spawn(process.execPath, ['--import', 'tsx', ...extraArgs, projectPath('src/core/server.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...extraArgs, projectPath('src/app/server.ts')], {
     cwd: projectPath(), env, stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {

@@ -13,9 +13,9 @@ if (production && !buildIsCurrent()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 // The server stays in this process, so that signals (SIGTERM from docker stop) reach it directly.
-if (production) await import('../build/src/core/server.js').then((m) => m.serve());
+if (production) await import('../build/src/app/server.js').then((m) => m.serve());
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('../src/core/server.ts').then((m) => m.serve());
+  await import('../src/app/server.ts').then((m) => m.serve());
 }

@@ -15,7 +15,7 @@ describe('the compiled build', { timeout: 300_000 }, () => {
     const build = spawnSync(process.execPath, [projectPath('scripts/build.mjs')], { cwd: projectPath(), encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr + build.stdout);
     assert.ok(existsSync(projectPath('build/src/cli/hub.js')));
-    assert.ok(existsSync(projectPath('build/src/core/server.js')));
+    assert.ok(existsSync(projectPath('build/src/app/server.js')));
     assert.match(readFileSync(projectPath('build/src/cli/hub.js'), 'utf8'), /from "\.\/db-commands\.js"|from '\.\/db-commands\.js'/, 'imports rewritten to .js');
     assert.ok(readFileSync(projectPath('.gitignore'), 'utf8').split('\n').includes('build/'));
     const ignored = spawnSync('git', ['check-ignore', '-q', 'build/src/cli/hub.js'], { cwd: projectPath() });

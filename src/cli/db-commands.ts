@@ -1,7 +1,8 @@
 // `hub db:*`, `hub doi:map` and `hub serve` (decisions section 1).
 import type { Command } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import type { ModuleContext, loadModules } from '../core/modules.ts';
+import type { ModuleContext } from '../core/modules.ts';
+import type { loadModules } from '../app/modules.ts';
 import type { FileStore } from '../core/storage/index.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -16,10 +17,10 @@ const silentLog = {
  * never does, and starts faster without them.
  */
 async function runtime() {
-  const [{ connect }, { migrateDownAll, migrateToLatest }, modules] = await Promise.all([
-    import('../core/db/connect.ts'), import('../core/db/migrate.ts'), import('../core/modules.ts'),
+  const [{ connect }, { migrateDownAll, migrateToLatest }, modules, app] = await Promise.all([
+    import('../core/db/connect.ts'), import('../core/db/migrate.ts'), import('../core/modules.ts'), import('../app/modules.ts'),
   ]);
-  return { connect, migrateDownAll, migrateToLatest, ...modules };
+  return { connect, migrateDownAll, migrateToLatest, ...modules, ...app };
 }
 
 /** Opens the database and the services of the active module selection, without HTTP. */
@@ -95,7 +96,7 @@ export function registerDbCommands(program: Command): void {
   });
 
   program.command('serve').description('Serve the site (same as npm start)').action(async () => {
-    const { serve } = await import('../core/server.ts');
+    const { serve } = await import('../app/server.ts');
     await serve();
   });
 }

@@ -1,23 +1,9 @@
 // Design habit 4: a module imports another only through its index.ts; packages/uvl imports nothing of the app.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { projectPath } from './config.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return entry === 'assets' || entry === 'node_modules' ? [] : sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|declare module\s+['"]([^'"]+)['"]/g)]
-    .map((m) => m[1] ?? m[2] ?? m[3]!);
-}
+import { importsOf, sourceFiles } from '../../test/support/imports.ts';
 
 describe('module boundaries', () => {
   const modulesDir = projectPath('src/modules');

@@ -1,6 +1,7 @@
 // The module system (decisions section 2): modules.json picks the modules of the
 // active environment, every `requires` is checked before anything registers, and
-// services are built in order and reached through one registry.
+// services are built in order and reached through one registry. The mechanism only:
+// which modules exist is the application's business (src/app/modules.ts).
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from './config.ts';
@@ -74,24 +75,8 @@ export function defineModule(module: HubModule): HubModule {
 export class ModuleSelectionError extends Error {}
 export class ModuleNotEnabledError extends Error {}
 
-/** Every module the project ships, loaded only when selected (webhook must not load elsewhere). */
-export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
-  public: async () => (await import('../modules/public/module.ts')).publicModule,
-  auth: async () => (await import('../modules/auth/module.ts')).authModule,
-  profile: async () => (await import('../modules/profile/module.ts')).profileModule,
-  dataset: async () => (await import('../modules/dataset/module.ts')).datasetModule,
-  explore: async () => (await import('../modules/explore/module.ts')).exploreModule,
-  featuremodel: async () => (await import('../modules/featuremodel/module.ts')).featuremodelModule,
-  hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
-  modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
-  model: async () => (await import('../modules/model/module.ts')).modelModule,
-  webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
-  mail: async () => (await import('../modules/mail/module.ts')).mailModule,
-  tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,
-  api: async () => (await import('../modules/api/module.ts')).apiModule,
-  analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
-  citation: async () => (await import('../modules/citation/module.ts')).citationModule,
-};
+/** How the application finds a module by name, loading it only when selected (src/app/modules.ts holds the list). */
+export type ModuleCatalogue = Record<string, () => Promise<HubModule>>;
 
 interface ModulesFile {
   base: string[];
@@ -137,8 +122,8 @@ export function readModuleSelection(config: Config): string[] {
   return [...new Set([...list('base'), ...list(config.env)])];
 }
 
-/** Loads the selected modules and checks every coupling rule before any of them registers. */
-export async function loadModules(names: string[]): Promise<HubModule[]> {
+/** Loads the selected modules from a catalogue and checks every coupling rule before any of them registers. */
+export async function loadModulesFrom(moduleCatalogue: ModuleCatalogue, names: string[]): Promise<HubModule[]> {
   for (const name of names) {
     if (!moduleCatalogue[name]) {
       throw new ModuleSelectionError(`Unknown module "${name}". Known modules: ${Object.keys(moduleCatalogue).join(', ')}.`);

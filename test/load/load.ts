@@ -142,7 +142,7 @@ async function startHub(dir: string): Promise<{ baseUrl: string; child: ChildPro
   if (synthetic > 0) await seedSynthetic(seeding.hub.ctx, synthetic);
   await seeding.close();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/core/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/server.ts'], {
     cwd: projectPath(),
     // Production settings (template cache, no auto-seeding), as a deployed instance runs.
     env: { ...process.env, FLASK_ENV: 'production', DATABASE_URL: databaseUrl, WORKING_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SECRET_KEY: 'load-test-secret-key-long-enough-for-sessions' },

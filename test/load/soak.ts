@@ -46,7 +46,7 @@ interface Instance {
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-soak-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/core/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/server.ts'], {
     cwd: projectPath(),
     env: { ...process.env, ...env, FLASK_ENV: 'production', WORKING_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildApp, type Hub } from '../../src/core/app.ts';
+import { buildApp, type Hub } from '../../src/app/app.ts';
 import { loadConfig, projectPath } from '../../src/core/config.ts';
 import { connect } from '../../src/core/db/connect.ts';
 import { runSeeders } from '../../src/core/modules.ts';

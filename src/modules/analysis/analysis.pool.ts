@@ -1,8 +1,7 @@
 // Worker threads for the analysis: one slot per ANALYSIS_WORKERS, each keeping its worker
 // between jobs (starting one costs a module load) and replacing it after a crash or a kill.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTypeScriptWorker } from '../../core/worker.ts';
 import type { ClassifyJob, ClassifyReply, ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
 /** Heap of one worker; beyond it V8 stops the worker and the model is recorded as failed. */
@@ -14,14 +13,7 @@ export type SlotReply = WorkerReply | { kind: 'crash'; id: number; message: stri
 export type ClassifySlotReply = ClassifyReply | { kind: 'crash'; id: number; message: string };
 
 function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB } };
-  // A compiled build ships analysis.worker.js next to this file: run it directly.
-  const compiled = new URL('./analysis.worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.js') && existsSync(fileURLToPath(compiled))) return new Worker(compiled, options);
-  // Under tsx, workers do not inherit the loader: a tiny ES module registers it, then loads the worker.
-  const source = new URL('./analysis.worker.ts', import.meta.url).href;
-  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(source)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
+  return startTypeScriptWorker(new URL('./analysis.worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB } });
 }
 
 export class WorkerSlot {

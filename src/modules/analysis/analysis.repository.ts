@@ -4,6 +4,7 @@
 import { SqliteAdapter, sql, type Expression, type SqlBool } from 'kysely';
 import { isUniqueViolation, type Db, type DbOrTrx } from '../../core/db/connect.ts';
 import { nowIso } from '../../core/db/database.ts';
+import { updateElseInsert } from '../../core/db/upsert.ts';
 import type { ModelFilter } from './analysis.filter.ts';
 import type { ModelAnalysisTable, StoredStatus } from './analysis.tables.ts';
 
@@ -47,17 +48,8 @@ export async function linkFile(db: Db, base: { file_id: number; dataset_id: numb
   const analysis = await db.selectFrom('model_analysis').select(['id', ...COPIED]).where('sha256', '=', base.sha256).executeTakeFirstOrThrow();
   const copied = Object.fromEntries(COPIED.map((c) => [c, analysis[c]])) as Record<(typeof COPIED)[number], any>;
   if (copied.status === 'running') copied.status = 'pending';
-  const link = { ...base, ...copied, analysis_id: Number(analysis.id) };
-  const { file_id, ...values } = link;
-  const updated = await db.updateTable('model_analysis_file').set(values).where('file_id', '=', file_id).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) {
-    try {
-      await db.insertInto('model_analysis_file').values(link).execute();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      await db.updateTable('model_analysis_file').set(values).where('file_id', '=', file_id).execute();
-    }
-  }
+  const file_id = base.file_id;
+  await updateElseInsert(db, 'model_analysis_file', 'file_id', { ...base, ...copied, analysis_id: Number(analysis.id) });
   // A result stored between the read above and this row's write did not reach this row: copy it now.
   const after = await db.selectFrom('model_analysis').select(['id', ...COPIED]).where('sha256', '=', base.sha256).executeTakeFirstOrThrow();
   if (after.status !== analysis.status && after.status !== 'running') {
@@ -141,19 +133,10 @@ export async function release(db: Db, instance: string, id: number): Promise<voi
     .where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').execute();
 }
 
-export interface Outcome {
+/** What a finished run stores: the result columns of model_analysis, with a final status. */
+export type Outcome = Pick<ModelAnalysisTable, 'error' | 'result' | (typeof COPIED)[number]> & {
   status: Exclude<StoredStatus, 'pending' | 'running'>;
-  error: string | null;
-  result: string | null;
-  features: number | null;
-  constraints: number | null;
-  depth: number | null;
-  configurations: string | null;
-  config_digits: number | null;
-  satisfiable: number | null;
-  has_dead: number | null;
-  language_level: string | null;
-}
+};
 
 /** Stores the outcome of a claim this instance still holds, with the feature names (same transaction). */
 /** The result known so far of a row this instance is running (results as they come). */

@@ -55,13 +55,24 @@ function checkNewPassword(form: FormErrors, password: string | undefined, confir
   if ((confirmRequired || confirm !== undefined) && confirm !== password) form.add('password_confirm', 'The passwords do not match.');
 }
 
-export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
-  const auth = () => ctx.services.auth;
+/** A reset or confirmation link that cannot be used any more: 400 with the reason. */
+function invalidLink(reply: FastifyReply, message: string) {
+  reply.code(400);
+  return reply.page('auth/views/reset.njk', { title: 'Link no longer valid', invalid: true, message });
+}
 
+export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  signupRoutes(app, ctx);
+  loginRoutes(app, ctx);
+  passwordResetRoutes(app, ctx);
+  accountRoutes(app, ctx);
+}
+
+/** Sign-up: the form, the account created and logged in, the slash redirect. */
+function signupRoutes(app: FastifyInstance, ctx: ModuleContext): void {
+  const auth = () => ctx.services.auth;
   const showSignup = (reply: FastifyReply, values: Record<string, string> = {}, errors = {}) =>
     reply.page('auth/views/signup.njk', { title: 'Sign up', values, errors });
-  const showLogin = (reply: FastifyReply, values: Record<string, string> = {}, errors = {}) =>
-    reply.page('auth/views/login.njk', { title: 'Log in', values, errors });
 
   app.get('/signup/', { config: { anonymousOnly: true } }, async (_request, reply) => showSignup(reply));
 
@@ -105,6 +116,14 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     },
   });
 
+}
+
+/** Log in and log out. */
+function loginRoutes(app: FastifyInstance, ctx: ModuleContext): void {
+  const auth = () => ctx.services.auth;
+  const showLogin = (reply: FastifyReply, values: Record<string, string> = {}, errors = {}) =>
+    reply.page('auth/views/login.njk', { title: 'Log in', values, errors });
+
   app.get('/login', { config: { anonymousOnly: true } }, async (request, reply) => {
     const next = (request.query as Record<string, unknown>).next;
     return showLogin(reply, { next: typeof next === 'string' ? safeNext(next) : '' });
@@ -139,7 +158,11 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
     return reply.redirect('/');
   });
 
-  // Password reset (extensions section 5).
+}
+
+/** Password reset (extensions section 5): the request by email, the new password by token. */
+function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
+  const auth = () => ctx.services.auth;
   const showForgot = (reply: FastifyReply, values: Record<string, string> = {}, errors = {}, sent = false) =>
     reply.page('auth/views/forgot.njk', { title: 'Forgot your password?', values, errors, sent });
 
@@ -159,10 +182,6 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
 
   const showReset = (reply: FastifyReply, token: string, errors = {}) =>
     reply.page('auth/views/reset.njk', { title: 'Choose a new password', token, errors, invalid: false });
-  const invalidLink = (reply: FastifyReply, message: string) => {
-    reply.code(400);
-    return reply.page('auth/views/reset.njk', { title: 'Link no longer valid', invalid: true, message });
-  };
 
   app.get('/reset-password/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
@@ -190,6 +209,11 @@ export async function authRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
   });
 
   // Changing the password and the email of a logged-in account (extensions section 5).
+}
+
+/** The logged-in user's password and email changes, and the email confirmation. */
+function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
+  const auth = () => ctx.services.auth;
   const showPassword = (reply: FastifyReply, errors = {}) =>
     reply.page('auth/views/change-password.njk', { title: 'Change password', errors });
 

@@ -3,8 +3,10 @@
 // It never sees the request or the session: routes turn its answers into session changes.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { isUniqueViolation } from '../../core/db/connect.ts';
+import { isUniqueViolation, type Db } from '../../core/db/connect.ts';
+import type { Config } from '../../core/config.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
@@ -74,240 +76,252 @@ function throttleSubjects(email: string, address: string) {
   return { account, pair };
 }
 
-export function createAuthService(ctx: ModuleContext) {
-  const { db } = ctx;
-  const siteUrl = () => `${ctx.config.env === 'production' ? 'https' : 'http'}://${ctx.config.domain}`;
-  let sweptAt = 0;
+/** What the operations work with: the module context, and when old failed logins were last swept (once an hour at most). */
+interface AuthDeps {
+  ctx: ModuleContext;
+  failures: { sweptAt: number };
+}
 
-  /** How long the pair or the account stays locked, in ms; 0 when neither is. */
-  async function lockedFor(subjects: { account: string; pair: string }): Promise<number> {
-    const now = Date.now();
-    const since = new Date(now - FAILURE_WINDOW_MS).toISOString();
-    let remaining = 0;
-    for (const [subject, max] of [[subjects.pair, PAIR_MAX_FAILURES], [subjects.account, ACCOUNT_MAX_FAILURES]] as const) {
-      const times = await repo.latestAttemptsSince(db, subject, since, max);
-      // Locked until the max-th latest failure leaves the window.
-      if (times.length >= max) remaining = Math.max(remaining, Date.parse(times[max - 1]!) + FAILURE_WINDOW_MS - now);
-    }
-    return remaining;
+function siteUrl(config: Config): string {
+  return `${config.env === 'production' ? 'https' : 'http'}://${config.domain}`;
+}
+
+/** How long the pair or the account stays locked, in ms; 0 when neither is. */
+async function lockedFor(d: AuthDeps, subjects: { account: string; pair: string }): Promise<number> {
+  const now = Date.now();
+  const since = new Date(now - FAILURE_WINDOW_MS).toISOString();
+  let remaining = 0;
+  for (const [subject, max] of [[subjects.pair, PAIR_MAX_FAILURES], [subjects.account, ACCOUNT_MAX_FAILURES]] as const) {
+    const times = await repo.latestAttemptsSince(d.ctx.db, subject, since, max);
+    // Locked until the max-th latest failure leaves the window.
+    if (times.length >= max) remaining = Math.max(remaining, Date.parse(times[max - 1]!) + FAILURE_WINDOW_MS - now);
   }
+  return remaining;
+}
 
-  async function recordFailure(subjects: { account: string; pair: string }): Promise<void> {
-    await repo.insertAttempts(db, [subjects.pair, subjects.account], nowIso());
-    // Failures older than the window count for nothing: removed at most once an hour.
-    if (Date.now() - sweptAt > 60 * 60 * 1000) {
-      sweptAt = Date.now();
-      await repo.deleteAttemptsBefore(db, new Date(Date.now() - FAILURE_WINDOW_MS).toISOString());
-    }
+async function recordFailure(d: AuthDeps, subjects: { account: string; pair: string }): Promise<void> {
+  await repo.insertAttempts(d.ctx.db, [subjects.pair, subjects.account], nowIso());
+  // Failures older than the window count for nothing: removed at most once an hour.
+  if (Date.now() - d.failures.sweptAt > 60 * 60 * 1000) {
+    d.failures.sweptAt = Date.now();
+    await repo.deleteAttemptsBefore(d.ctx.db, new Date(Date.now() - FAILURE_WINDOW_MS).toISOString());
   }
+}
 
-  /** No stored email has control characters, and PostgreSQL cannot even compare text holding U+0000. */
-  const findUserByEmail = async (normalized: string) =>
-    (hasControlCharacters(normalized) ? undefined : repo.findUserByEmail(db, normalized));
+/** No stored email has control characters, and PostgreSQL cannot even compare text holding U+0000. */
+async function findUserByEmail(db: Db, normalized: string) {
+  return hasControlCharacters(normalized) ? undefined : repo.findUserByEmail(db, normalized);
+}
 
-  const publicUser = (user: AuthUser): AuthUser =>
-    ({ id: user.id, email: user.email, created_at: user.created_at, credentials_changed_at: user.credentials_changed_at });
+function publicUser(user: AuthUser): AuthUser {
+  return { id: user.id, email: user.email, created_at: user.created_at, credentials_changed_at: user.credentials_changed_at };
+}
 
-  /** A new random token: the link carries it, the database keeps its hash. */
-  function tokenRow(userId: number, purpose: 'reset' | 'email', newEmail: string | null) {
-    const token = randomBytes(32).toString('base64url');
-    const now = Date.now();
-    const row = {
-      user_id: userId, purpose, token_hash: sha256(token), new_email: newEmail,
-      created_at: new Date(now).toISOString(), expires_at: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
-    };
-    return { token, row };
-  }
+/** A new random token: the link carries it, the database keeps its hash. */
+function tokenRow(userId: number, purpose: 'reset' | 'email', newEmail: string | null) {
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  const row = {
+    user_id: userId, purpose, token_hash: sha256(token), new_email: newEmail,
+    created_at: new Date(now).toISOString(), expires_at: new Date(now + TOKEN_LIFETIME_MS).toISOString(),
+  };
+  return { token, row };
+}
 
-  async function issueToken(userId: number, purpose: 'reset' | 'email', newEmail: string | null): Promise<string> {
-    const { token, row } = tokenRow(userId, purpose, newEmail);
-    await repo.insertToken(db, row);
+async function issueToken(d: AuthDeps, userId: number, purpose: 'reset' | 'email', newEmail: string | null): Promise<string> {
+  const { token, row } = tokenRow(userId, purpose, newEmail);
+  await repo.insertToken(d.ctx.db, row);
+  return token;
+}
+
+/**
+ * A reset token unless the account had its hourly share already. The count and the insert
+ * run under a lock on the user's row, so requests racing each other (the form answers before
+ * this runs) or arriving at other instances cannot all pass the check.
+ */
+async function issueResetTokenWithinLimit(d: AuthDeps, userId: number): Promise<string | undefined> {
+  return d.ctx.db.transaction().execute(async (trx) => {
+    await repo.lockUserRow(trx, userId);
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    if (await repo.countTokensSince(trx, userId, 'reset', hourAgo) >= MAX_RESET_EMAILS_PER_HOUR) return undefined;
+    const { token, row } = tokenRow(userId, 'reset', null);
+    await repo.insertToken(trx, row);
     return token;
-  }
+  });
+}
 
-  /**
-   * A reset token unless the account had its hourly share already. The count and the insert
-   * run under a lock on the user's row, so requests racing each other (the form answers before
-   * this runs) or arriving at other instances cannot all pass the check.
-   */
-  async function issueResetTokenWithinLimit(userId: number): Promise<string | undefined> {
-    return db.transaction().execute(async (trx) => {
-      await repo.lockUserRow(trx, userId);
-      const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-      if (await repo.countTokensSince(trx, userId, 'reset', hourAgo) >= MAX_RESET_EMAILS_PER_HOUR) return undefined;
-      const { token, row } = tokenRow(userId, 'reset', null);
-      await repo.insertToken(trx, row);
-      return token;
+/** The usable token behind a link, or undefined (used, expired, unknown or malformed). */
+async function usableToken(d: AuthDeps, token: string, purpose: 'reset' | 'email') {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  return repo.findUsableToken(d.ctx.db, sha256(token), purpose, nowIso());
+}
+
+/** Checks an account's password against the same throttle as the login form. */
+async function checkPassword(d: AuthDeps, userId: number, password: string, remoteAddress: string): Promise<{ ok: true } | PasswordRefusal> {
+  const user = await repo.findPasswordHash(d.ctx.db, userId);
+  if (!user) return { ok: false, reason: 'invalid' };
+  const subjects = throttleSubjects(user.email, remoteAddress);
+  const retryAfterMs = await lockedFor(d, subjects);
+  if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
+  if (await verifyPassword(password, user.password)) return { ok: true };
+  await recordFailure(d, subjects);
+  return { ok: false, reason: 'invalid' };
+}
+
+export async function isEmailAvailable(d: AuthDeps, email: string): Promise<boolean> {
+  return !(await findUserByEmail(d.ctx.db, normalizeEmail(email)));
+}
+
+/** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
+export async function createWithProfile(d: AuthDeps, input: SignupInput): Promise<AuthUser> {
+  const email = normalizeEmail(input.email);
+  const password = await hashPassword(input.password);
+  try {
+    return await d.ctx.db.transaction().execute(async (trx) => {
+      const created_at = nowIso();
+      const id = await repo.insertUser(trx, { email, password, created_at });
+      await d.ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
+      return { id, email, created_at, credentials_changed_at: null };
     });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new EmailInUseError(email);
+    throw error;
   }
+}
 
-  /** The usable token behind a link, or undefined (used, expired, unknown or malformed). */
-  async function usableToken(token: string, purpose: 'reset' | 'email') {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
-    return repo.findUsableToken(db, sha256(token), purpose, nowIso());
-  }
-
-  /** Checks an account's password against the same throttle as the login form. */
-  async function checkPassword(userId: number, password: string, remoteAddress: string): Promise<{ ok: true } | PasswordRefusal> {
-    const user = await repo.findPasswordHash(db, userId);
-    if (!user) return { ok: false, reason: 'invalid' };
-    const subjects = throttleSubjects(user.email, remoteAddress);
-    const retryAfterMs = await lockedFor(subjects);
-    if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
-    if (await verifyPassword(password, user.password)) return { ok: true };
-    await recordFailure(subjects);
+/** Checks the credentials; `remoteAddress` forms the throttled pair with the email. */
+export async function login(d: AuthDeps, emailInput: string, password: string, remoteAddress: string): Promise<LoginResult> {
+  const email = normalizeEmail(emailInput);
+  const subjects = throttleSubjects(email, remoteAddress);
+  const retryAfterMs = await lockedFor(d, subjects);
+  if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
+  const user = await findUserByEmail(d.ctx.db, email);
+  const valid = await verifyPassword(password, user?.password ?? DUMMY_HASH);
+  if (!user || !valid) {
+    await recordFailure(d, subjects);
     return { ok: false, reason: 'invalid' };
   }
+  // A successful login clears the pair (the account's count only ages out).
+  await repo.deleteAttempts(d.ctx.db, [subjects.pair]);
+  return { ok: true, user: publicUser(user) };
+}
 
-  return {
-    async isEmailAvailable(email: string): Promise<boolean> {
-      return !(await findUserByEmail(normalizeEmail(email)));
-    },
+export async function getUser(d: AuthDeps, id: number): Promise<AuthUser | undefined> {
+  return repo.findUserById(d.ctx.db, id);
+}
 
-    /** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
-    async createWithProfile(input: SignupInput): Promise<AuthUser> {
-      const email = normalizeEmail(input.email);
-      const password = await hashPassword(input.password);
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const created_at = nowIso();
-          const id = await repo.insertUser(trx, { email, password, created_at });
-          await ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
-          return { id, email, created_at, credentials_changed_at: null };
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new EmailInUseError(email);
-        throw error;
-      }
-    },
+export async function getUserByEmail(d: AuthDeps, email: string): Promise<AuthUser | undefined> {
+  const user = await findUserByEmail(d.ctx.db, normalizeEmail(email));
+  return user && publicUser(user);
+}
 
-    /** Checks the credentials; `remoteAddress` forms the throttled pair with the email. */
-    async login(emailInput: string, password: string, remoteAddress: string): Promise<LoginResult> {
-      const email = normalizeEmail(emailInput);
-      const subjects = throttleSubjects(email, remoteAddress);
-      const retryAfterMs = await lockedFor(subjects);
-      if (retryAfterMs > 0) return { ok: false, reason: 'throttled', retryAfterMs };
-      const user = await findUserByEmail(email);
-      const valid = await verifyPassword(password, user?.password ?? DUMMY_HASH);
-      if (!user || !valid) {
-        await recordFailure(subjects);
-        return { ok: false, reason: 'invalid' };
-      }
-      // A successful login clears the pair (the account's count only ages out).
-      await repo.deleteAttempts(db, [subjects.pair]);
-      return { ok: true, user: publicUser(user) };
-    },
+export async function countUsers(d: AuthDeps): Promise<number> {
+  return repo.countUsers(d.ctx.db);
+}
 
-    async getUser(id: number): Promise<AuthUser | undefined> {
-      return repo.findUserById(db, id);
-    },
+/**
+ * Emails a reset link when the address has an account; does nothing visible otherwise,
+ * so the caller answers the same either way (and need not wait for this).
+ */
+export async function requestPasswordReset(d: AuthDeps, emailInput: string): Promise<void> {
+  const user = await findUserByEmail(d.ctx.db, normalizeEmail(emailInput));
+  if (!user) return;
+  const token = await issueResetTokenWithinLimit(d, user.id);
+  if (token === undefined) {
+    d.ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
+    return;
+  }
+  await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`));
+}
 
-    async getUserByEmail(email: string): Promise<AuthUser | undefined> {
-      const user = await findUserByEmail(normalizeEmail(email));
-      return user && publicUser(user);
-    },
+/** Whether a reset link can still be used (the form is shown only then). */
+export async function isResetTokenUsable(d: AuthDeps, token: string): Promise<boolean> {
+  return (await usableToken(d, token, 'reset')) !== undefined;
+}
 
-    async countUsers(): Promise<number> {
-      return repo.countUsers(db);
-    },
+/**
+ * Sets the password through a reset link: one use, within the hour. Ends every session
+ * logged in before (the caller logs the person in afresh) and clears the failed logins.
+ */
+export async function resetPassword(d: AuthDeps, token: string, newPassword: string, remoteAddress: string): Promise<AuthUser> {
+  const row = await usableToken(d, token, 'reset');
+  if (!row) throw new InvalidTokenError();
+  const hash = await hashPassword(newPassword);
+  const user = await d.ctx.db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
+    await repo.updatePassword(trx, row.user_id, hash, now);
+    await repo.voidTokens(trx, row.user_id, 'reset', now);
+    return repo.findUserById(trx, row.user_id);
+  });
+  if (!user) throw new InvalidTokenError();
+  // The person proved they hold the mailbox: earlier failures of the account and of their pair no longer count.
+  const subjects = throttleSubjects(user.email, remoteAddress);
+  await repo.deleteAttempts(d.ctx.db, [subjects.account, subjects.pair]);
+  return user;
+}
 
-    /**
-     * Emails a reset link when the address has an account; does nothing visible otherwise,
-     * so the caller answers the same either way (and need not wait for this).
-     */
-    async requestPasswordReset(emailInput: string): Promise<void> {
-      const user = await findUserByEmail(normalizeEmail(emailInput));
-      if (!user) return;
-      const token = await issueResetTokenWithinLimit(user.id);
-      if (token === undefined) {
-        ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
-        return;
-      }
-      await ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl()}/reset-password/${token}`));
-    },
+/**
+ * Changes the password of a logged-in account after checking the current one. Answers the
+ * moment of the change: sessions logged in before it end, the caller keeps its own.
+ */
+export async function changePassword(d: AuthDeps, userId: number, currentPassword: string, newPassword: string, remoteAddress: string)
+  : Promise<{ ok: true; changedAt: string } | PasswordRefusal> {
+  const checked = await checkPassword(d, userId, currentPassword, remoteAddress);
+  if (!checked.ok) return checked;
+  const changedAt = nowIso();
+  await repo.updatePassword(d.ctx.db, userId, await hashPassword(newPassword), changedAt);
+  return { ok: true, changedAt };
+}
 
-    /** Whether a reset link can still be used (the form is shown only then). */
-    async isResetTokenUsable(token: string): Promise<boolean> {
-      return (await usableToken(token, 'reset')) !== undefined;
-    },
+/**
+ * Starts an email change: after the current password, a link goes to the new address;
+ * the address changes only once that link is opened (confirmEmailChange).
+ */
+export async function requestEmailChange(d: AuthDeps, userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
+  : Promise<{ ok: true; email: string } | PasswordRefusal> {
+  const email = normalizeEmail(newEmailInput);
+  const checked = await checkPassword(d, userId, currentPassword, remoteAddress);
+  if (!checked.ok) return checked;
+  if (await findUserByEmail(d.ctx.db, email)) throw new EmailInUseError(email);
+  const token = await issueToken(d, userId, 'email', email);
+  await d.ctx.services.mail.send(emailChangeEmail(email, `${siteUrl(d.ctx.config)}/confirm-email/${token}`));
+  return { ok: true, email };
+}
 
-    /**
-     * Sets the password through a reset link: one use, within the hour. Ends every session
-     * logged in before (the caller logs the person in afresh) and clears the failed logins.
-     */
-    async resetPassword(token: string, newPassword: string, remoteAddress: string): Promise<AuthUser> {
-      const row = await usableToken(token, 'reset');
-      if (!row) throw new InvalidTokenError();
-      const hash = await hashPassword(newPassword);
-      const user = await db.transaction().execute(async (trx) => {
-        const now = nowIso();
-        if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
-        await repo.updatePassword(trx, row.user_id, hash, now);
-        await repo.voidTokens(trx, row.user_id, 'reset', now);
-        return repo.findUserById(trx, row.user_id);
-      });
-      if (!user) throw new InvalidTokenError();
-      // The person proved they hold the mailbox: earlier failures of the account and of their pair no longer count.
-      const subjects = throttleSubjects(user.email, remoteAddress);
-      await repo.deleteAttempts(db, [subjects.account, subjects.pair]);
-      return user;
-    },
+/** Applies the email change behind a confirmation link (one use, within the hour). */
+export async function confirmEmailChange(d: AuthDeps, token: string): Promise<AuthUser> {
+  const row = await usableToken(d, token, 'email');
+  if (!row || !row.new_email) throw new InvalidTokenError();
+  const newEmail = row.new_email;
+  try {
+    const { user, oldEmail } = await d.ctx.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
+      const before = await repo.findUserById(trx, row.user_id);
+      await repo.updateEmail(trx, row.user_id, newEmail);
+      return { user: await repo.findUserById(trx, row.user_id), oldEmail: before?.email };
+    });
+    if (!user) throw new InvalidTokenError();
+    // The old address hears of the change; a failed notice does not undo it.
+    if (oldEmail && oldEmail !== user.email) {
+      d.ctx.services.mail.send(emailChangedNotice(oldEmail, user.email, `${siteUrl(d.ctx.config)}/login`))
+        .catch((error: unknown) => d.ctx.log.error({ err: error }, 'email change notice failed'));
+    }
+    return user;
+  } catch (error) {
+    // Another account took the address since the link was sent; the link stays unused.
+    if (isUniqueViolation(error)) throw new EmailInUseError(newEmail);
+    throw error;
+  }
+}
 
-    /**
-     * Changes the password of a logged-in account after checking the current one. Answers the
-     * moment of the change: sessions logged in before it end, the caller keeps its own.
-     */
-    async changePassword(userId: number, currentPassword: string, newPassword: string, remoteAddress: string)
-      : Promise<{ ok: true; changedAt: string } | PasswordRefusal> {
-      const checked = await checkPassword(userId, currentPassword, remoteAddress);
-      if (!checked.ok) return checked;
-      const changedAt = nowIso();
-      await repo.updatePassword(db, userId, await hashPassword(newPassword), changedAt);
-      return { ok: true, changedAt };
-    },
-
-    /**
-     * Starts an email change: after the current password, a link goes to the new address;
-     * the address changes only once that link is opened (confirmEmailChange).
-     */
-    async requestEmailChange(userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
-      : Promise<{ ok: true; email: string } | PasswordRefusal> {
-      const email = normalizeEmail(newEmailInput);
-      const checked = await checkPassword(userId, currentPassword, remoteAddress);
-      if (!checked.ok) return checked;
-      if (await findUserByEmail(email)) throw new EmailInUseError(email);
-      const token = await issueToken(userId, 'email', email);
-      await ctx.services.mail.send(emailChangeEmail(email, `${siteUrl()}/confirm-email/${token}`));
-      return { ok: true, email };
-    },
-
-    /** Applies the email change behind a confirmation link (one use, within the hour). */
-    async confirmEmailChange(token: string): Promise<AuthUser> {
-      const row = await usableToken(token, 'email');
-      if (!row || !row.new_email) throw new InvalidTokenError();
-      const newEmail = row.new_email;
-      try {
-        const { user, oldEmail } = await db.transaction().execute(async (trx) => {
-          const now = nowIso();
-          if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
-          const before = await repo.findUserById(trx, row.user_id);
-          await repo.updateEmail(trx, row.user_id, newEmail);
-          return { user: await repo.findUserById(trx, row.user_id), oldEmail: before?.email };
-        });
-        if (!user) throw new InvalidTokenError();
-        // The old address hears of the change; a failed notice does not undo it.
-        if (oldEmail && oldEmail !== user.email) {
-          ctx.services.mail.send(emailChangedNotice(oldEmail, user.email, `${siteUrl()}/login`))
-            .catch((error: unknown) => ctx.log.error({ err: error }, 'email change notice failed'));
-        }
-        return user;
-      } catch (error) {
-        // Another account took the address since the link was sent; the link stays unused.
-        if (isUniqueViolation(error)) throw new EmailInUseError(newEmail);
-        throw error;
-      }
-    },
-  };
+export function createAuthService(ctx: ModuleContext) {
+  const deps: AuthDeps = { ctx, failures: { sweptAt: 0 } };
+  return bindOperations(deps, {
+    isEmailAvailable, createWithProfile, login, getUser, getUserByEmail, countUsers, requestPasswordReset, isResetTokenUsable,
+    resetPassword, changePassword, requestEmailChange, confirmEmailChange,
+  });
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

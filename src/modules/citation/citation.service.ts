@@ -25,21 +25,21 @@ export interface CitationBox {
 /** Built texts kept per record (its JSON is the key, so any change of the dataset is a new entry). */
 const KEPT = 500;
 
-export function createCitationService(ctx: ModuleContext) {
-  const kept = new Map<string, Map<string, string>>();
-  const boxes = new Map<string, CitationBox>();
+/** Built texts kept per record, least recently used first out. */
+class KeptTexts {
+  private readonly kept = new Map<string, Map<string, string>>();
 
   /** One format of a record, built once while the record stays the same (the DOI page builds all of them). */
-  function built(record: CitationRecord, part: string, build: (r: CitationRecord) => string): string {
+  built(record: CitationRecord, part: string, build: (r: CitationRecord) => string): string {
     const key = JSON.stringify(record);
-    let texts = kept.get(key);
+    let texts = this.kept.get(key);
     if (texts) {
-      kept.delete(key);
+      this.kept.delete(key);
     } else {
       texts = new Map();
-      if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
+      if (this.kept.size >= KEPT) this.kept.delete(this.kept.keys().next().value!);
     }
-    kept.set(key, texts);
+    this.kept.set(key, texts);
     let text = texts.get(part);
     if (text === undefined) {
       text = build(record);
@@ -47,18 +47,38 @@ export function createCitationService(ctx: ModuleContext) {
     }
     return text;
   }
+}
 
-  function recordOf(dataset: DatasetSummary): CitationRecord {
-    const record = citationRecordOf(dataset);
-    // Callers pass datasets found by their DOI; one without would be a programming error.
-    if (!record) throw new Error(`Dataset ${dataset.id} has no DOI and cannot be cited.`);
-    return record;
-  }
+function recordOf(dataset: DatasetSummary): CitationRecord {
+  const record = citationRecordOf(dataset);
+  // Callers pass datasets found by their DOI; one without would be a programming error.
+  if (!record) throw new Error(`Dataset ${dataset.id} has no DOI and cannot be cited.`);
+  return record;
+}
 
-  function file(record: CitationRecord, format: CitationFormat): CitationFile {
-    const info = formatInfo(format)!;
-    return { body: built(record, format, info.build), contentType: info.contentType, fileName: info.fileName(record) };
-  }
+function fileOf(texts: KeptTexts, record: CitationRecord, format: CitationFormat): CitationFile {
+  const info = formatInfo(format)!;
+  return { body: texts.built(record, format, info.build), contentType: info.contentType, fileName: info.fileName(record) };
+}
+
+function boxOf(texts: KeptTexts, record: CitationRecord): CitationBox {
+  return {
+    text: texts.built(record, 'apa', toApaText),
+    entries: CITATION_FORMATS.map((f) => ({
+      format: f.format,
+      label: f.label,
+      text: texts.built(record, f.format, f.build),
+      href: exportUrl(record, f.format).replace(/^https?:\/\/[^/]+/, ''),
+      fileName: f.fileName(record),
+    })),
+    jsonLd: texts.built(record, 'jsonld-html', jsonLdForHtml),
+    links: texts.built(record, 'links', signpostingLinks),
+  };
+}
+
+export function createCitationService(ctx: ModuleContext) {
+  const texts = new KeptTexts();
+  const boxes = new Map<string, CitationBox>();
 
   return {
     formats: CITATION_FORMATS.map((f) => ({ format: f.format, label: f.label, mediaType: f.mediaType })),
@@ -72,12 +92,12 @@ export function createCitationService(ctx: ModuleContext) {
       const resolved = await ctx.services.dataset.resolveDoi(doi);
       if (resolved.kind === 'moved') return { kind: 'moved', location: `/doi/${doiPath(resolved.doi)}/export/${info.format}` };
       if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
-      return { kind: 'file', file: file(recordOf(resolved.dataset), info.format) };
+      return { kind: 'file', file: fileOf(texts, recordOf(resolved.dataset), info.format) };
     },
 
     /** One format of a synchronized dataset (the DOI page's answer to an Accept header). */
     fileFor(dataset: DatasetSummary, format: CitationFormat): CitationFile {
-      return file(recordOf(dataset), format);
+      return fileOf(texts, recordOf(dataset), format);
     },
 
     /** The DOI page's citation box, JSON-LD and Link header; null for a dataset without DOI. */
@@ -88,18 +108,7 @@ export function createCitationService(ctx: ModuleContext) {
       const key = JSON.stringify(record);
       const known = boxes.get(key);
       if (known) return known;
-      const box: CitationBox = {
-        text: built(record, 'apa', toApaText),
-        entries: CITATION_FORMATS.map((f) => ({
-          format: f.format,
-          label: f.label,
-          text: built(record, f.format, f.build),
-          href: exportUrl(record, f.format).replace(/^https?:\/\/[^/]+/, ''),
-          fileName: f.fileName(record),
-        })),
-        jsonLd: built(record, 'jsonld-html', jsonLdForHtml),
-        links: built(record, 'links', signpostingLinks),
-      };
+      const box = boxOf(texts, record);
       if (boxes.size >= KEPT) boxes.delete(boxes.keys().next().value!);
       boxes.set(key, box);
       return box;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectPath } from '../../core/config.ts';
-import { loadModules } from '../../core/modules.ts';
+import { loadModules } from '../../app/modules.ts';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';

@@ -2,7 +2,8 @@
 // the dataset authors, the dataset view/download records and doi_mapping.
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../core/db/connect.ts';
-import { compiledOnce, inChunks, insertAndGetId, insertUnlessDuplicateQuery, isUniqueViolation } from '../../core/db/connect.ts';
+import { compiledOnce, inChunks, insertAndGetId, insertUnlessDuplicateQuery } from '../../core/db/connect.ts';
+import { updateElseInsert } from '../../core/db/upsert.ts';
 
 export interface DatasetRow {
   id: number;
@@ -360,15 +361,8 @@ export async function findNewDoi(db: DbOrTrx, oldDoi: string): Promise<string | 
 }
 
 export async function saveDoiMapping(db: DbOrTrx, oldDoi: string, newDoi: string): Promise<void> {
-  const updated = await db.updateTable('doi_mapping').set({ dataset_doi_new: newDoi }).where('dataset_doi_old', '=', oldDoi).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
-  try {
-    await db.insertInto('doi_mapping').values({ dataset_doi_old: oldDoi, dataset_doi_new: newDoi }).execute();
-  } catch (error) {
-    // Another process recorded the same old DOI at the same moment: the update wins.
-    if (!isUniqueViolation(error)) throw error;
-    await db.updateTable('doi_mapping').set({ dataset_doi_new: newDoi }).where('dataset_doi_old', '=', oldDoi).execute();
-  }
+  // Another process recording the same old DOI at the same moment: the update after the refused insert wins.
+  await updateElseInsert(db, 'doi_mapping', 'dataset_doi_old', { dataset_doi_old: oldDoi, dataset_doi_new: newDoi });
 }
 
 // ---- edit history (extensions section 2) -------------------------------------------------------

@@ -1,10 +1,13 @@
 import { defineModule } from '../../core/modules.ts';
 import { projectPath } from '../../core/config.ts';
 import { createDatasetService } from './dataset.service.ts';
-import { datasetRoutes } from './dataset.routes.ts';
-import { datasetApiRoutes } from './dataset.api.ts';
-import { datasetEditRoutes } from './dataset.edit.routes.ts';
-import { datasetVersionRoutes } from './dataset.versions.routes.ts';
+import { stagingRoutes } from './staging/staging.routes.ts';
+import { uploadRoutes } from './publication/upload.routes.ts';
+import { datasetDownloadRoutes, datasetListRoutes } from './pages/dataset.routes.ts';
+import { doiPageRoutes } from './pages/doi-page.routes.ts';
+import { datasetApiFlowRoutes, datasetApiRoutes } from './rest/dataset.api.ts';
+import { datasetEditRoutes } from './lifecycle/dataset.edit.routes.ts';
+import { datasetVersionRoutes } from './lifecycle/dataset.versions.routes.ts';
 import { seedSampleDatasets } from './dataset.seed.ts';
 
 export const datasetModule = defineModule({
@@ -14,8 +17,14 @@ export const datasetModule = defineModule({
   requires: ['auth', 'featuremodel', 'hubfile'],
   createService: (ctx) => createDatasetService(ctx),
   routes: async (app, ctx) => {
-    await datasetRoutes(app, ctx);
+    // In the order the routes were registered when they were one file.
+    await stagingRoutes(app, ctx);
+    await uploadRoutes(app, ctx);
+    await datasetListRoutes(app, ctx);
+    await doiPageRoutes(app, ctx);
+    await datasetDownloadRoutes(app, ctx);
     await datasetApiRoutes(app, ctx);
+    await datasetApiFlowRoutes(app, ctx);
     await datasetEditRoutes(app, ctx);
     await datasetVersionRoutes(app, ctx);
   },

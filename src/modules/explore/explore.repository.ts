@@ -2,7 +2,8 @@
 // search differs (migration 0010), so the word condition is the one place that looks
 // at the dialect; every other condition is the same SQL everywhere.
 import { SqliteAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { isUniqueViolation, type Db, type DbOrTrx } from '../../core/db/connect.ts';
+import type { Db, DbOrTrx } from '../../core/db/connect.ts';
+import { updateElseInsert } from '../../core/db/upsert.ts';
 import type { Database } from '../../core/db/database.ts';
 import type { ExploreSearchTable } from './explore.tables.ts';
 
@@ -65,19 +66,8 @@ export async function searchIds(db: Db, filter: SearchFilter): Promise<number[]>
 export async function upsertRows(db: Db, rows: IndexRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const row of rows) {
-      const { dataset_id, ...values } = row;
-      const updated = await trx.updateTable('explore_search').set(values).where('dataset_id', '=', dataset_id).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) {
-        try {
-          await trx.insertInto('explore_search').values(row).execute();
-        } catch (error) {
-          if (!isUniqueViolation(error)) throw error;
-          // Another instance inserted it in between: ours is at least as new.
-          await trx.updateTable('explore_search').set(values).where('dataset_id', '=', dataset_id).execute();
-        }
-      }
-    }
+    // Another instance may insert a row in between: ours is at least as new, so the update after the refused insert is right.
+    for (const row of rows) await updateElseInsert(trx, 'explore_search', 'dataset_id', row);
     if (isSqlite(trx)) {
       for (const row of rows) {
         await sql`DELETE FROM explore_search_fts WHERE rowid = ${row.dataset_id}`.execute(trx);

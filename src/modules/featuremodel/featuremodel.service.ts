@@ -3,6 +3,7 @@
 // the dataset service (coupling rule 3), both looked up at call time.
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { publicationTypeLabel, splitTags } from '../dataset/index.ts';
 import type { HubfileView } from '../hubfile/index.ts';
 import * as repo from './featuremodel.repository.ts';
@@ -41,106 +42,106 @@ export interface DatasetRef {
   doi: string | null;
 }
 
-export function createFeatureModelService(ctx: ModuleContext) {
+/** Feature models of several datasets, each with its authors and files, in three queries whatever their number (no N+1). */
+export async function listByDatasets(ctx: ModuleContext, datasetIds: number[]): Promise<Map<number, FeatureModelView[]>> {
   const { db } = ctx;
-
-  async function listByDatasets(datasetIds: number[]): Promise<Map<number, FeatureModelView[]>> {
-    const result = new Map<number, FeatureModelView[]>();
-    const ids = [...new Set(datasetIds)];
-    for (const id of ids) result.set(id, []);
-    if (ids.length === 0) return result;
-    const rows = await repo.listWithMetaByDatasets(db, ids);
-    if (rows.length === 0) return result;
-    // One query per table whatever the number of datasets (no N+1): models, authors, files.
-    const [authors, files] = await Promise.all([
-      repo.listAuthorsByMetaData(db, rows.map((r) => r.fm_meta_data_id)),
-      ctx.services.hubfile.listByFeatureModels(rows.map((r) => r.id)),
-    ]);
-    const authorsByMeta = new Map<number, FeatureModelAuthor[]>();
-    for (const a of authors) {
-      const list = authorsByMeta.get(a.fm_meta_data_id) ?? [];
-      list.push({ name: a.name, affiliation: a.affiliation, orcid: a.orcid });
-      authorsByMeta.set(a.fm_meta_data_id, list);
-    }
-    for (const r of rows) {
-      result.get(r.data_set_id)!.push({
-        id: r.id,
-        datasetId: r.data_set_id,
-        meta: {
-          uvl_filename: r.uvl_filename,
-          title: r.title,
-          description: r.description,
-          publication_type: r.publication_type,
-          publicationTypeLabel: publicationTypeLabel(r.publication_type),
-          publication_doi: r.publication_doi,
-          tags: splitTags(r.tags),
-          uvl_version: r.uvl_version,
-        },
-        authors: authorsByMeta.get(r.fm_meta_data_id) ?? [],
-        files: files.get(r.id) ?? [],
-      });
-    }
-    return result;
+  const result = new Map<number, FeatureModelView[]>();
+  const ids = [...new Set(datasetIds)];
+  for (const id of ids) result.set(id, []);
+  if (ids.length === 0) return result;
+  const rows = await repo.listWithMetaByDatasets(db, ids);
+  if (rows.length === 0) return result;
+  // One query per table whatever the number of datasets (no N+1): models, authors, files.
+  const [authors, files] = await Promise.all([
+    repo.listAuthorsByMetaData(db, rows.map((r) => r.fm_meta_data_id)),
+    ctx.services.hubfile.listByFeatureModels(rows.map((r) => r.id)),
+  ]);
+  const authorsByMeta = new Map<number, FeatureModelAuthor[]>();
+  for (const a of authors) {
+    const list = authorsByMeta.get(a.fm_meta_data_id) ?? [];
+    list.push({ name: a.name, affiliation: a.affiliation, orcid: a.orcid });
+    authorsByMeta.set(a.fm_meta_data_id, list);
   }
+  for (const r of rows) {
+    result.get(r.data_set_id)!.push({
+      id: r.id,
+      datasetId: r.data_set_id,
+      meta: {
+        uvl_filename: r.uvl_filename,
+        title: r.title,
+        description: r.description,
+        publication_type: r.publication_type,
+        publicationTypeLabel: publicationTypeLabel(r.publication_type),
+        publication_doi: r.publication_doi,
+        tags: splitTags(r.tags),
+        uvl_version: r.uvl_version,
+      },
+      authors: authorsByMeta.get(r.fm_meta_data_id) ?? [],
+      files: files.get(r.id) ?? [],
+    });
+  }
+  return result;
+}
 
-  return {
-    /** Inserts the metadata, its authors (in the given order) and the feature model; answers the feature model id. */
-    async createFeatureModel(trx: DbOrTrx, datasetId: number, meta: NewFeatureModel): Promise<number> {
-      const { authors, ...fields } = meta;
-      const metaId = await repo.insertMetaData(trx, {
-        uvl_filename: fields.uvl_filename,
-        title: fields.title,
-        description: fields.description,
-        publication_type: fields.publication_type,
-        publication_doi: fields.publication_doi,
-        tags: fields.tags,
-        uvl_version: fields.uvl_version,
-      });
-      await repo.insertAuthors(trx, metaId, authors);
-      return repo.insertFeatureModel(trx, datasetId, metaId);
-    },
+/** Inserts the metadata, its authors (in the given order) and the feature model; answers the feature model id. */
+export async function createFeatureModel(_ctx: ModuleContext, trx: DbOrTrx, datasetId: number, meta: NewFeatureModel): Promise<number> {
+  const { authors, ...fields } = meta;
+  const metaId = await repo.insertMetaData(trx, {
+    uvl_filename: fields.uvl_filename,
+    title: fields.title,
+    description: fields.description,
+    publication_type: fields.publication_type,
+    publication_doi: fields.publication_doi,
+    tags: fields.tags,
+    uvl_version: fields.uvl_version,
+  });
+  await repo.insertAuthors(trx, metaId, authors);
+  return repo.insertFeatureModel(trx, datasetId, metaId);
+}
 
-    async listByDataset(datasetId: number): Promise<FeatureModelView[]> {
-      return (await listByDatasets([datasetId])).get(datasetId) ?? [];
-    },
+export async function listByDataset(ctx: ModuleContext, datasetId: number): Promise<FeatureModelView[]> {
+  return (await listByDatasets(ctx, [datasetId])).get(datasetId) ?? [];
+}
 
-    listByDatasets,
+export async function getDatasetRef(ctx: ModuleContext, featureModelId: number): Promise<DatasetRef | undefined> {
+  const datasetId = await repo.findDatasetId(ctx.db, featureModelId);
+  if (datasetId === undefined) return undefined;
+  return ctx.services.dataset.getOwnerRef(datasetId);
+}
 
-    async getDatasetRef(featureModelId: number): Promise<DatasetRef | undefined> {
-      const datasetId = await repo.findDatasetId(db, featureModelId);
-      if (datasetId === undefined) return undefined;
-      return ctx.services.dataset.getOwnerRef(datasetId);
-    },
+/** Removes the dataset's feature models with their metadata, authors, files and file records. */
+export async function deleteByDataset(ctx: ModuleContext, trx: DbOrTrx, datasetId: number): Promise<void> {
+  const rows = await repo.listIdsByDataset(trx, datasetId);
+  if (rows.length === 0) return;
+  await ctx.services.hubfile.deleteByFeatureModels(trx, rows.map((r) => r.id));
+  await repo.deleteByIds(trx, rows);
+}
 
-    /** Removes the dataset's feature models with their metadata, authors, files and file records. */
-    async deleteByDataset(trx: DbOrTrx, datasetId: number): Promise<void> {
-      const rows = await repo.listIdsByDataset(trx, datasetId);
-      if (rows.length === 0) return;
-      await ctx.services.hubfile.deleteByFeatureModels(trx, rows.map((r) => r.id));
-      await repo.deleteByIds(trx, rows);
-    },
+/** Removes one feature model with its metadata, authors, files and file records (the API's file deletion). */
+export async function deleteFeatureModel(ctx: ModuleContext, trx: DbOrTrx, featureModelId: number): Promise<void> {
+  const row = await repo.findIds(trx, featureModelId);
+  if (!row) return;
+  await ctx.services.hubfile.deleteByFeatureModels(trx, [featureModelId]);
+  await repo.deleteByIds(trx, [row]);
+}
 
-    /** Removes one feature model with its metadata, authors, files and file records (the API's file deletion). */
-    async deleteFeatureModel(trx: DbOrTrx, featureModelId: number): Promise<void> {
-      const row = await repo.findIds(trx, featureModelId);
-      if (!row) return;
-      await ctx.services.hubfile.deleteByFeatureModels(trx, [featureModelId]);
-      await repo.deleteByIds(trx, [row]);
-    },
+export function countAll(ctx: ModuleContext): Promise<number> {
+  return repo.countAll(ctx.db);
+}
 
-    countAll(): Promise<number> {
-      return repo.countAll(db);
-    },
+/** A feature model's views and downloads are those of its files (specification, hubfile). */
+export function totals(ctx: ModuleContext): Promise<{ views: number; downloads: number }> {
+  return ctx.services.hubfile.totals();
+}
 
-    /** A feature model's views and downloads are those of its files (specification, hubfile). */
-    totals(): Promise<{ views: number; downloads: number }> {
-      return ctx.services.hubfile.totals();
-    },
+export async function hasData(ctx: ModuleContext): Promise<boolean> {
+  return (await repo.countAll(ctx.db)) > 0;
+}
 
-    async hasData(): Promise<boolean> {
-      return (await repo.countAll(db)) > 0;
-    },
-  };
+export function createFeatureModelService(ctx: ModuleContext) {
+  return bindOperations(ctx, {
+    createFeatureModel, listByDataset, listByDatasets, getDatasetRef, deleteByDataset, deleteFeatureModel, countAll, totals, hasData,
+  });
 }
 
 export type FeatureModelService = ReturnType<typeof createFeatureModelService>;

@@ -9,6 +9,7 @@ import { text as streamText } from 'node:stream/consumers';
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import { placeObjects, type ObjectPlacement } from '../../core/storage/index.ts';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import * as repo from './hubfile.repository.ts';
 
@@ -53,155 +54,152 @@ function view(row: repo.FileRow): HubfileView {
   return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id };
 }
 
-export function createHubfileService(ctx: ModuleContext) {
-  const { db, config } = ctx;
-  const uploadsRoot = resolve(config.workingDir, config.uploadsDir);
-
-  function datasetFolder(userId: number, datasetId: number): string {
-    if (!Number.isSafeInteger(userId) || userId < 1 || !Number.isSafeInteger(datasetId) || datasetId < 1) {
-      throw new RangeError(`datasetFolder needs positive integer ids, got user ${userId} and dataset ${datasetId}`);
-    }
-    return join(uploadsRoot, `user_${userId}`, `dataset_${datasetId}`);
+export function datasetFolder(ctx: ModuleContext, userId: number, datasetId: number): string {
+  if (!Number.isSafeInteger(userId) || userId < 1 || !Number.isSafeInteger(datasetId) || datasetId < 1) {
+    throw new RangeError(`datasetFolder needs positive integer ids, got user ${userId} and dataset ${datasetId}`);
   }
+  return join(resolve(ctx.config.workingDir, ctx.config.uploadsDir), `user_${userId}`, `dataset_${datasetId}`);
+}
 
-  /** The store prefix of a dataset's files (ends with "/"). */
-  function datasetPrefix(userId: number, datasetId: number): string {
-    datasetFolder(userId, datasetId);
-    return `user_${userId}/dataset_${datasetId}/`;
-  }
+/** The store prefix of a dataset's files (ends with "/"). */
+export function datasetPrefix(ctx: ModuleContext, userId: number, datasetId: number): string {
+  datasetFolder(ctx, userId, datasetId);
+  return `user_${userId}/dataset_${datasetId}/`;
+}
 
-  async function getFile(fileId: number): Promise<StoredFile | undefined> {
-    const row = await repo.findFile(db, fileId);
-    if (!row) return undefined;
-    const ref = await ctx.services.featuremodel.getDatasetRef(row.feature_model_id);
-    if (!ref) return undefined;
-    if (!isSafeFileName(row.name)) throw new UnsafeFileNameError(`File ${row.id} has a stored name that is not a plain file name`);
-    return {
-      ...view(row), datasetId: ref.datasetId, userId: ref.userId, doi: ref.doi,
-      path: join(datasetFolder(ref.userId, ref.datasetId), row.name), key: `${datasetPrefix(ref.userId, ref.datasetId)}${row.name}`,
-    };
-  }
-
+export async function getFile(ctx: ModuleContext, fileId: number): Promise<StoredFile | undefined> {
+  const row = await repo.findFile(ctx.db, fileId);
+  if (!row) return undefined;
+  const ref = await ctx.services.featuremodel.getDatasetRef(row.feature_model_id);
+  if (!ref) return undefined;
+  if (!isSafeFileName(row.name)) throw new UnsafeFileNameError(`File ${row.id} has a stored name that is not a plain file name`);
   return {
-    datasetFolder,
-    datasetPrefix,
-    getFile,
-
-    /**
-     * The file as a visitor may see it: files of an unsynchronized dataset are private to its
-     * owner (like the dataset itself), so anyone else gets undefined, as for an unknown id.
-     */
-    async getVisibleFile(fileId: number, viewerId: number | null): Promise<StoredFile | undefined> {
-      const file = await getFile(fileId);
-      if (!file) return undefined;
-      return file.doi !== null || file.userId === viewerId ? file : undefined;
-    },
-
-    async createFile(trx: DbOrTrx, featureModelId: number, file: { name: string; checksum: string; size: number }): Promise<number> {
-      if (!isSafeFileName(file.name)) throw new UnsafeFileNameError(`"${file.name}" is not a plain file name`);
-      return repo.insertFile(trx, featureModelId, file);
-    },
-
-    /** The files of each feature model, in creation order (one query per chunk of ids). */
-    async listByFeatureModels(featureModelIds: number[]): Promise<Map<number, HubfileView[]>> {
-      const result = new Map<number, HubfileView[]>();
-      for (const row of await repo.listByFeatureModels(db, [...new Set(featureModelIds)])) {
-        const list = result.get(row.feature_model_id) ?? [];
-        list.push(view(row));
-        result.set(row.feature_model_id, list);
-      }
-      return result;
-    },
-
-    async deleteByFeatureModels(trx: DbOrTrx, featureModelIds: number[]): Promise<void> {
-      if (featureModelIds.length > 0) await repo.deleteByFeatureModels(trx, featureModelIds);
-    },
-
-    /** Counted in the database (specification, hubfile). */
-    async totals(): Promise<{ views: number; downloads: number }> {
-      const [views, downloads] = await Promise.all([
-        repo.countRecords(db, 'file_view_record'),
-        repo.countRecords(db, 'file_download_record'),
-      ]);
-      return { views, downloads };
-    },
-
-    async countsForFile(fileId: number): Promise<{ views: number; downloads: number }> {
-      const [views, downloads] = await Promise.all([
-        repo.countRecords(db, 'file_view_record', fileId),
-        repo.countRecords(db, 'file_download_record', fileId),
-      ]);
-      return { views, downloads };
-    },
-
-    /** The placement of a new dataset's (or an added model's) files under the dataset's prefix (core/storage/placement.ts). */
-    placeFiles(userId: number, datasetId: number): ObjectPlacement {
-      return placeObjects(ctx.store, datasetPrefix(userId, datasetId));
-    },
-
-    /** Removes every stored file of a dataset (called once its rows are gone). */
-    async removeDatasetFiles(userId: number, datasetId: number): Promise<void> {
-      await ctx.store.deletePrefix(datasetPrefix(userId, datasetId));
-    },
-
-    /** Removes one stored file (called once its row is gone). */
-    async removeStoredFile(file: StoredFile): Promise<void> {
-      await ctx.store.delete(file.key);
-    },
-
-    /** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
-    async openByName(userId: number, datasetId: number, name: string): Promise<Readable | undefined> {
-      if (!isSafeFileName(name)) return undefined;
-      return (await ctx.store.get(`${datasetPrefix(userId, datasetId)}${name}`))?.body;
-    },
-
-    /** Whether a dataset's file is in the store. */
-    async existsByName(userId: number, datasetId: number, name: string): Promise<boolean> {
-      return isSafeFileName(name) && (await ctx.store.stat(`${datasetPrefix(userId, datasetId)}${name}`)) !== undefined;
-    },
-
-    /** The file's text, or undefined when its row exists but the stored file does not. */
-    async readText(file: StoredFile): Promise<string | undefined> {
-      const content = await ctx.store.get(file.key);
-      return content === undefined ? undefined : streamText(content.body);
-    },
-
-    /** The file's size and modification time (HTTP validators), or undefined when it is missing from the store. */
-    async fileStat(file: StoredFile): Promise<{ size: number; mtimeMs: number } | undefined> {
-      const found = await ctx.store.stat(file.key);
-      return found && { size: found.size, mtimeMs: found.lastModified.getTime() };
-    },
-
-    /** An open stream over the file, its size and modification time, or undefined when it is missing from the store. */
-    async openStream(file: StoredFile): Promise<{ stream: Readable; size: number; mtimeMs: number } | undefined> {
-      const content = await ctx.store.get(file.key);
-      return content && { stream: content.body, size: content.size, mtimeMs: content.lastModified.getTime() };
-    },
-
-    /**
-     * Another file of the same dataset, for resolving a model's imports: `relativePath` is a
-     * '/'-separated path inside the dataset's prefix. Nothing outside it is ever read: no `..` or
-     * hidden components (the store refuses anything else, and follows no symbolic link).
-     */
-    async readSibling(file: StoredFile, relativePath: string): Promise<string | undefined> {
-      const parts = relativePath.split('/');
-      if (parts.some((p) => !isSafeFileName(p) || p.startsWith('.'))) return undefined;
-      const key = `${datasetPrefix(file.userId, file.datasetId)}${parts.join('/')}`;
-      const found = await ctx.store.stat(key);
-      if (!found || found.size > config.maxUploadBytes) return undefined;
-      const content = await ctx.store.get(key);
-      return content === undefined ? undefined : streamText(content.body);
-    },
-
-    /** One record per (user or anonymous, file, cookie); a repeat is ignored. Answers whether it was new. */
-    recordView(fileId: number, userId: number | null, cookie: string): Promise<boolean> {
-      return repo.insertRecordOnce(db, 'file_view_record', fileId, userId, cookie);
-    },
-
-    recordDownload(fileId: number, userId: number | null, cookie: string): Promise<boolean> {
-      return repo.insertRecordOnce(db, 'file_download_record', fileId, userId, cookie);
-    },
+    ...view(row), datasetId: ref.datasetId, userId: ref.userId, doi: ref.doi,
+    path: join(datasetFolder(ctx, ref.userId, ref.datasetId), row.name), key: `${datasetPrefix(ctx, ref.userId, ref.datasetId)}${row.name}`,
   };
+}
+
+/**
+ * The file as a visitor may see it: files of an unsynchronized dataset are private to its
+ * owner (like the dataset itself), so anyone else gets undefined, as for an unknown id.
+ */
+export async function getVisibleFile(ctx: ModuleContext, fileId: number, viewerId: number | null): Promise<StoredFile | undefined> {
+  const file = await getFile(ctx, fileId);
+  if (!file) return undefined;
+  return file.doi !== null || file.userId === viewerId ? file : undefined;
+}
+
+export async function createFile(ctx: ModuleContext, trx: DbOrTrx, featureModelId: number, file: { name: string; checksum: string; size: number }): Promise<number> {
+  if (!isSafeFileName(file.name)) throw new UnsafeFileNameError(`"${file.name}" is not a plain file name`);
+  return repo.insertFile(trx, featureModelId, file);
+}
+
+/** The files of each feature model, in creation order (one query per chunk of ids). */
+export async function listByFeatureModels(ctx: ModuleContext, featureModelIds: number[]): Promise<Map<number, HubfileView[]>> {
+  const result = new Map<number, HubfileView[]>();
+  for (const row of await repo.listByFeatureModels(ctx.db, [...new Set(featureModelIds)])) {
+    const list = result.get(row.feature_model_id) ?? [];
+    list.push(view(row));
+    result.set(row.feature_model_id, list);
+  }
+  return result;
+}
+
+export async function deleteByFeatureModels(ctx: ModuleContext, trx: DbOrTrx, featureModelIds: number[]): Promise<void> {
+  if (featureModelIds.length > 0) await repo.deleteByFeatureModels(trx, featureModelIds);
+}
+
+/** Counted in the database (specification, hubfile). */
+export async function totals(ctx: ModuleContext): Promise<{ views: number; downloads: number }> {
+  const [views, downloads] = await Promise.all([
+    repo.countRecords(ctx.db, 'file_view_record'),
+    repo.countRecords(ctx.db, 'file_download_record'),
+  ]);
+  return { views, downloads };
+}
+
+export async function countsForFile(ctx: ModuleContext, fileId: number): Promise<{ views: number; downloads: number }> {
+  const [views, downloads] = await Promise.all([
+    repo.countRecords(ctx.db, 'file_view_record', fileId),
+    repo.countRecords(ctx.db, 'file_download_record', fileId),
+  ]);
+  return { views, downloads };
+}
+
+/** The placement of a new dataset's (or an added model's) files under the dataset's prefix (core/storage/placement.ts). */
+export function placeFiles(ctx: ModuleContext, userId: number, datasetId: number): ObjectPlacement {
+  return placeObjects(ctx.store, datasetPrefix(ctx, userId, datasetId));
+}
+
+/** Removes every stored file of a dataset (called once its rows are gone). */
+export async function removeDatasetFiles(ctx: ModuleContext, userId: number, datasetId: number): Promise<void> {
+  await ctx.store.deletePrefix(datasetPrefix(ctx, userId, datasetId));
+}
+
+/** Removes one stored file (called once its row is gone). */
+export async function removeStoredFile(ctx: ModuleContext, file: StoredFile): Promise<void> {
+  await ctx.store.delete(file.key);
+}
+
+/** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
+export async function openByName(ctx: ModuleContext, userId: number, datasetId: number, name: string): Promise<Readable | undefined> {
+  if (!isSafeFileName(name)) return undefined;
+  return (await ctx.store.get(`${datasetPrefix(ctx, userId, datasetId)}${name}`))?.body;
+}
+
+/** Whether a dataset's file is in the store. */
+export async function existsByName(ctx: ModuleContext, userId: number, datasetId: number, name: string): Promise<boolean> {
+  return isSafeFileName(name) && (await ctx.store.stat(`${datasetPrefix(ctx, userId, datasetId)}${name}`)) !== undefined;
+}
+
+/** The file's text, or undefined when its row exists but the stored file does not. */
+export async function readText(ctx: ModuleContext, file: StoredFile): Promise<string | undefined> {
+  const content = await ctx.store.get(file.key);
+  return content === undefined ? undefined : streamText(content.body);
+}
+
+/** The file's size and modification time (HTTP validators), or undefined when it is missing from the store. */
+export async function fileStat(ctx: ModuleContext, file: StoredFile): Promise<{ size: number; mtimeMs: number } | undefined> {
+  const found = await ctx.store.stat(file.key);
+  return found && { size: found.size, mtimeMs: found.lastModified.getTime() };
+}
+
+/** An open stream over the file, its size and modification time, or undefined when it is missing from the store. */
+export async function openStream(ctx: ModuleContext, file: StoredFile): Promise<{ stream: Readable; size: number; mtimeMs: number } | undefined> {
+  const content = await ctx.store.get(file.key);
+  return content && { stream: content.body, size: content.size, mtimeMs: content.lastModified.getTime() };
+}
+
+/**
+ * Another file of the same dataset, for resolving a model's imports: `relativePath` is a
+ * '/'-separated path inside the dataset's prefix. Nothing outside it is ever read: no `..` or
+ * hidden components (the store refuses anything else, and follows no symbolic link).
+ */
+export async function readSibling(ctx: ModuleContext, file: StoredFile, relativePath: string): Promise<string | undefined> {
+  const parts = relativePath.split('/');
+  if (parts.some((p) => !isSafeFileName(p) || p.startsWith('.'))) return undefined;
+  const key = `${datasetPrefix(ctx, file.userId, file.datasetId)}${parts.join('/')}`;
+  const found = await ctx.store.stat(key);
+  if (!found || found.size > ctx.config.maxUploadBytes) return undefined;
+  const content = await ctx.store.get(key);
+  return content === undefined ? undefined : streamText(content.body);
+}
+
+/** One record per (user or anonymous, file, cookie); a repeat is ignored. Answers whether it was new. */
+export function recordView(ctx: ModuleContext, fileId: number, userId: number | null, cookie: string): Promise<boolean> {
+  return repo.insertRecordOnce(ctx.db, 'file_view_record', fileId, userId, cookie);
+}
+
+export function recordDownload(ctx: ModuleContext, fileId: number, userId: number | null, cookie: string): Promise<boolean> {
+  return repo.insertRecordOnce(ctx.db, 'file_download_record', fileId, userId, cookie);
+}
+
+export function createHubfileService(ctx: ModuleContext) {
+  return bindOperations(ctx, {
+    datasetFolder, datasetPrefix, getFile, getVisibleFile, createFile, listByFeatureModels, deleteByFeatureModels, totals,
+    countsForFile, placeFiles, removeDatasetFiles, removeStoredFile, openByName, existsByName, readText, fileStat, openStream,
+    readSibling, recordView, recordDownload,
+  });
 }
 
 export type HubfileService = ReturnType<typeof createHubfileService>;

@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, posix } from 'node:path';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
   checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toGlencoe, toSplot, UvlExportError,
@@ -79,143 +80,149 @@ export function isExportTarget(target: string): target is ExportTarget {
   return Object.hasOwn(EXPORT_TARGETS, target);
 }
 
+/** Temporary export folders not yet removed; the module removes any left when the app closes. */
+
+/** What the operations work with: the module context and the temporary export folders this service made. */
+interface ModeltoolDeps {
+  ctx: ModuleContext;
+  liveExports: Set<string>;
+}
+
+async function storedFile(d: ModeltoolDeps, fileId: number, options: Viewer): Promise<StoredFile> {
+  const file = options.viewerId === undefined
+    ? await d.ctx.services.hubfile.getFile(fileId)
+    : await d.ctx.services.hubfile.getVisibleFile(fileId, options.viewerId);
+  if (!file) throw new ModeltoolError('unknown-file', `There is no UVL file with id ${fileId}.`);
+  return file;
+}
+
+async function storedText(d: ModeltoolDeps, file: StoredFile): Promise<string> {
+  const text = await d.ctx.services.hubfile.readText(file);
+  if (text === undefined) throw new ModeltoolError('missing-on-disk', `The UVL file ${file.name} (id ${file.id}) is missing from disk.`);
+  return text;
+}
+
+/**
+ * Parses a stored model with its imports read from the same dataset folder. The library's
+ * loader is synchronous, so the imported files are read ahead: each round parses with what
+ * has been read, notes the files the parser asked for, reads those, and parses again. A model
+ * without imports (the usual case) is parsed once.
+ */
+async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string): Promise<ParseResult> {
+  const known = new Map<string, string | undefined>();
+  for (let round = 0; ; round++) {
+    const wanted = new Set<string>();
+    const loader: ImportLoader = ({ relativePath, importer }) => {
+      const path = posix.normalize(posix.join(posix.dirname(importer ?? file.name), relativePath));
+      if (path.startsWith('../') || path === '..') return undefined;
+      if (!known.has(path)) {
+        wanted.add(path);
+        return undefined;
+      }
+      const found = known.get(path);
+      return found === undefined ? undefined : { fileName: path, text: found };
+    };
+    const result = parseUvl(text, { fileName: file.name, loader });
+    const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - known.size));
+    if (toRead.length === 0 || round >= MAX_IMPORT_ROUNDS) return result;
+    const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : d.ctx.services.hubfile.readSibling(file, path))));
+    toRead.forEach((path, i) => known.set(path, texts[i]));
+  }
+}
+
+async function removeFolder(d: ModeltoolDeps, folder: string): Promise<void> {
+  try {
+    await rm(folder, { recursive: true, force: true });
+    d.liveExports.delete(folder);
+  } catch (error) {
+    d.ctx.log.warn({ err: error, folder }, 'could not remove a temporary export folder');
+  }
+}
+
+/** Removes an export's temporary folder; best effort, and only a folder this service made. */
+export async function cleanup(d: ModeltoolDeps, path: string): Promise<void> {
+  const folder = dirname(path);
+  if (basename(folder).startsWith(TEMP_PREFIX) && d.liveExports.has(folder)) await removeFolder(d, folder);
+}
+
+function diagnosticsOf(result: ParseResult): CheckResult {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const d of result.diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));
+  return { valid: errors.length === 0, errors, warnings };
+}
+
+/** validate_uvl: every syntax error as `Line <l>:<c> - <message>`; tab hints and import problems are warnings. */
+export async function validateUvl(d: ModeltoolDeps, fileId: number, options: Viewer = {}): Promise<CheckResult> {
+  const file = await storedFile(d, fileId, options);
+  return diagnosticsOf(await parseStored(d, file, await storedText(d, file)));
+}
+
+/** hubfile_exists: whether the id names a stored file (that this viewer may see). */
+export async function hubfileExists(d: ModeltoolDeps, fileId: number, options: Viewer = {}): Promise<boolean> {
+  const file = options.viewerId === undefined
+    ? await d.ctx.services.hubfile.getFile(fileId)
+    : await d.ctx.services.hubfile.getVisibleFile(fileId, options.viewerId);
+  return file !== undefined;
+}
+
+/**
+ * export: converts the stored model and writes it to a temporary file in a fresh temporary
+ * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the usual one (`car.json`). The
+ * caller streams it and calls cleanup(d, path) once the answer has gone.
+ */
+export async function exportModel(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
+  // Modeltool rule 4: the target is checked before anything is read.
+  if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
+  const format = EXPORT_TARGETS[target];
+  const file = await storedFile(d, fileId, options);
+  const parsed = await parseStored(d, file, await storedText(d, file));
+  const check = diagnosticsOf(parsed);
+  if (!check.valid) {
+    throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
+  }
+  let output: string;
+  try {
+    output = format.convert(parsed.model);
+  } catch (error) {
+    if (error instanceof UvlExportError) {
+      throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
+    }
+    throw error;
+  }
+  const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
+  d.liveExports.add(folder);
+  const path = join(folder, `file_${file.id}${format.suffix}`);
+  try {
+    await writeFile(path, output);
+  } catch (error) {
+    await cleanup(d, path);
+    throw error;
+  }
+  return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target) };
+}
+
+/** Removes every export folder still present (the app is closing). */
+export async function cleanupAll(d: ModeltoolDeps): Promise<void> {
+  await Promise.all([...d.liveExports].map((folder) => removeFolder(d, folder)));
+}
+
+/** The staging check of the dataset module: a text on its own (imports are not followed). */
+export function checkText(d: ModeltoolDeps, text: string): CheckResult {
+  return checkUvl(text);
+}
+
+/** Number of features as flamapy counts them (DSMetrics, decisions section 4). */
+export function countFeatures(d: ModeltoolDeps, text: string): number {
+  return countModel(parseUvl(text).model).features;
+}
+
 export function createModeltoolService(ctx: ModuleContext) {
-  const hubfile = () => ctx.services.hubfile;
   /** Temporary export folders not yet removed; the module removes any left when the app closes. */
-  const liveExports = new Set<string>();
-
-  async function storedFile(fileId: number, options: Viewer): Promise<StoredFile> {
-    const file = options.viewerId === undefined
-      ? await hubfile().getFile(fileId)
-      : await hubfile().getVisibleFile(fileId, options.viewerId);
-    if (!file) throw new ModeltoolError('unknown-file', `There is no UVL file with id ${fileId}.`);
-    return file;
-  }
-
-  async function storedText(file: StoredFile): Promise<string> {
-    const text = await hubfile().readText(file);
-    if (text === undefined) throw new ModeltoolError('missing-on-disk', `The UVL file ${file.name} (id ${file.id}) is missing from disk.`);
-    return text;
-  }
-
-  /**
-   * Parses a stored model with its imports read from the same dataset folder. The library's
-   * loader is synchronous, so the imported files are read ahead: each round parses with what
-   * has been read, notes the files the parser asked for, reads those, and parses again. A model
-   * without imports (the usual case) is parsed once.
-   */
-  async function parseStored(file: StoredFile, text: string): Promise<ParseResult> {
-    const known = new Map<string, string | undefined>();
-    for (let round = 0; ; round++) {
-      const wanted = new Set<string>();
-      const loader: ImportLoader = ({ relativePath, importer }) => {
-        const path = posix.normalize(posix.join(posix.dirname(importer ?? file.name), relativePath));
-        if (path.startsWith('../') || path === '..') return undefined;
-        if (!known.has(path)) {
-          wanted.add(path);
-          return undefined;
-        }
-        const found = known.get(path);
-        return found === undefined ? undefined : { fileName: path, text: found };
-      };
-      const result = parseUvl(text, { fileName: file.name, loader });
-      const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - known.size));
-      if (toRead.length === 0 || round >= MAX_IMPORT_ROUNDS) return result;
-      const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : hubfile().readSibling(file, path))));
-      toRead.forEach((path, i) => known.set(path, texts[i]));
-    }
-  }
-
-  async function removeFolder(folder: string): Promise<void> {
-    try {
-      await rm(folder, { recursive: true, force: true });
-      liveExports.delete(folder);
-    } catch (error) {
-      ctx.log.warn({ err: error, folder }, 'could not remove a temporary export folder');
-    }
-  }
-
-  /** Removes an export's temporary folder; best effort, and only a folder this service made. */
-  async function cleanup(path: string): Promise<void> {
-    const folder = dirname(path);
-    if (basename(folder).startsWith(TEMP_PREFIX) && liveExports.has(folder)) await removeFolder(folder);
-  }
-
-  function diagnosticsOf(result: ParseResult): CheckResult {
-    const errors: string[] = [];
-    const warnings: string[] = [];
-    for (const d of result.diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));
-    return { valid: errors.length === 0, errors, warnings };
-  }
-
-  return {
-    /** validate_uvl: every syntax error as `Line <l>:<c> - <message>`; tab hints and import problems are warnings. */
-    async validateUvl(fileId: number, options: Viewer = {}): Promise<CheckResult> {
-      const file = await storedFile(fileId, options);
-      return diagnosticsOf(await parseStored(file, await storedText(file)));
-    },
-
-    /** hubfile_exists: whether the id names a stored file (that this viewer may see). */
-    async hubfileExists(fileId: number, options: Viewer = {}): Promise<boolean> {
-      const file = options.viewerId === undefined
-        ? await hubfile().getFile(fileId)
-        : await hubfile().getVisibleFile(fileId, options.viewerId);
-      return file !== undefined;
-    },
-
-    /**
-     * export: converts the stored model and writes it to a temporary file in a fresh temporary
-     * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the
-     * usual one (`car.json`). The caller streams it and calls cleanup(path) once the answer has gone.
-     */
-    async export(fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
-      // Modeltool rule 4: the target is checked before anything is read.
-      if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
-      const format = EXPORT_TARGETS[target];
-      const file = await storedFile(fileId, options);
-      const parsed = await parseStored(file, await storedText(file));
-      const check = diagnosticsOf(parsed);
-      if (!check.valid) {
-        throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
-      }
-      let output: string;
-      try {
-        output = format.convert(parsed.model);
-      } catch (error) {
-        if (error instanceof UvlExportError) {
-          throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
-        }
-        throw error;
-      }
-      const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
-      liveExports.add(folder);
-      const path = join(folder, `file_${file.id}${format.suffix}`);
-      try {
-        await writeFile(path, output);
-      } catch (error) {
-        await cleanup(path);
-        throw error;
-      }
-      return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target) };
-    },
-
-    cleanup,
-
-    /** Removes every export folder still present (the app is closing). */
-    async cleanupAll(): Promise<void> {
-      await Promise.all([...liveExports].map((folder) => removeFolder(folder)));
-    },
-
-    /** The staging check of the dataset module: a text on its own (imports are not followed). */
-    checkText(text: string): CheckResult {
-      return checkUvl(text);
-    },
-
-    /** Number of features as flamapy counts them (DSMetrics, decisions section 4). */
-    countFeatures(text: string): number {
-      return countModel(parseUvl(text).model).features;
-    },
-  };
+  const deps: ModeltoolDeps = { ctx, liveExports: new Set<string>() };
+  return bindOperations(deps, {
+    validateUvl, hubfileExists, export: exportModel, cleanup, cleanupAll, checkText, countFeatures,
+  });
 }
 
 export type ModeltoolService = ReturnType<typeof createModeltoolService>;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { buildApp } from '../../core/app.ts';
+import { buildApp } from '../../app/app.ts';
 import { loadConfig, projectPath } from '../../core/config.ts';
 import { runSeeders } from '../../core/modules.ts';
 import { newUser } from '../../../test/support/accounts.ts';

@@ -272,6 +272,6 @@ describe('webhook isolation (coupling rule 7)', () => {
   it('is imported by nothing but the module catalogue', () => {
     const importers = sources(projectPath('src')).filter((f) => !f.startsWith(projectPath('src/modules/webhook')))
       .filter((f) => importsOf(f).some((s) => s.includes('modules/webhook/')));
-    assert.deepEqual(importers.map((f) => f.slice(projectPath().length + 1)), ['src/core/modules.ts']);
+    assert.deepEqual(importers.map((f) => f.slice(projectPath().length + 1)), ['src/app/modules.ts']);
   });
 });

@@ -55,6 +55,39 @@ export function dockerConnectionOptions(dockerHost: string): Dockerode.DockerOpt
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Runs one step in the container and reads its output (bounded) and exit code. */
+async function runStep(container: Dockerode.Container, step: DeployStep): Promise<{ exitCode: number | null; output: string }> {
+  const exec = await container.exec({ Cmd: step.cmd, WorkingDir: step.workingDir, AttachStdout: true, AttachStderr: true, Tty: false });
+  const stream = await exec.start({ hijack: false, stdin: false, Detach: false, Tty: false });
+  const sink = new PassThrough();
+  let output = '';
+  sink.on('data', (chunk: Buffer) => {
+    if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
+  });
+  // The stream is multiplexed (8-byte frame headers); stdout and stderr are read in arrival order.
+  container.modem.demuxStream(stream, sink, sink);
+  await new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', reject);
+  });
+  let info = await exec.inspect();
+  // The engine may report the process as running for a moment after its output ended.
+  for (let i = 0; info.Running && i < 100; i++) {
+    await sleep(100);
+    info = await exec.inspect();
+  }
+  return { exitCode: info.Running ? null : info.ExitCode, output: output.slice(0, MAX_OUTPUT_CHARS) };
+}
+
+/** Starts the restart script detached, so that it outlives this process. */
+function startRestart(options: DeployOptions, containerId: string): void {
+  const script = join(options.workspace, 'scripts', 'restart_container.sh');
+  const child = spawn('sh', [script, containerId], { detached: true, stdio: 'ignore', cwd: options.workspace });
+  child.on('error', (error) => options.log.error({ err: error }, 'the restart script could not be started'));
+  child.unref();
+}
+
 export function createDeployer(options: DeployOptions) {
   // Opened on the first deployment, not at import (specification, webhook): a process
   // that never deploys never loads the client or touches the socket.
@@ -67,37 +100,6 @@ export function createDeployer(options: DeployOptions) {
       client = new Docker(dockerConnectionOptions(options.dockerHost));
     }
     return client;
-  }
-
-  async function runStep(container: Dockerode.Container, step: DeployStep): Promise<{ exitCode: number | null; output: string }> {
-    const exec = await container.exec({ Cmd: step.cmd, WorkingDir: step.workingDir, AttachStdout: true, AttachStderr: true, Tty: false });
-    const stream = await exec.start({ hijack: false, stdin: false, Detach: false, Tty: false });
-    const sink = new PassThrough();
-    let output = '';
-    sink.on('data', (chunk: Buffer) => {
-      if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString('utf8');
-    });
-    // The stream is multiplexed (8-byte frame headers); stdout and stderr are read in arrival order.
-    container.modem.demuxStream(stream, sink, sink);
-    await new Promise<void>((resolve, reject) => {
-      stream.on('end', resolve);
-      stream.on('close', resolve);
-      stream.on('error', reject);
-    });
-    let info = await exec.inspect();
-    // The engine may report the process as running for a moment after its output ended.
-    for (let i = 0; info.Running && i < 100; i++) {
-      await sleep(100);
-      info = await exec.inspect();
-    }
-    return { exitCode: info.Running ? null : info.ExitCode, output: output.slice(0, MAX_OUTPUT_CHARS) };
-  }
-
-  function startRestart(containerId: string): void {
-    const script = join(options.workspace, 'scripts', 'restart_container.sh');
-    const child = spawn('sh', [script, containerId], { detached: true, stdio: 'ignore', cwd: options.workspace });
-    child.on('error', (error) => options.log.error({ err: error }, 'the restart script could not be started'));
-    child.unref();
   }
 
   return {
@@ -132,7 +134,7 @@ export function createDeployer(options: DeployOptions) {
           options.log.info({ step: step.label, exitCode: result.exitCode }, 'deployment step finished');
           if (result.exitCode !== 0) return { status: 'step-failed', step, ...result };
         }
-        startRestart(containerId);
+        startRestart(options, containerId);
         return { status: 'deployed', containerId };
       } finally {
         running = false;

@@ -1,0 +1,34 @@
+// The Fastify instance with the hub's server options: logging, request ids, proxies, limits.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { schemaError, validatorCompiler } from './api-schemas.ts';
+import { lazyChildLogger } from './lazy-logger.ts';
+
+const processRequestIds = randomUUID().slice(0, 24);
+let requestCounter = 0;
+
+/** `logger`: Fastify's logger settings; tests pass false. */
+export function createFastify(config: Config, logger?: boolean | Record<string, unknown>): FastifyInstance {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      // Never log credentials: cookies, bearer tokens and form bodies stay out of the logs.
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'],
+    },
+    // Unique across instances without a random draw per request: a UUID drawn once per process
+    // whose last group counts the requests.
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
+      ? req.headers['x-request-id'] : `${processRequestIds}${(requestCounter++).toString(16).padStart(12, '0')}`),
+    requestIdHeader: false,
+    childLoggerFactory: lazyChildLogger,
+    // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
+    trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+    // A route schema's refusal names the field (extensions section 3).
+    schemaErrorFormatter: schemaError,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  return app;
+}

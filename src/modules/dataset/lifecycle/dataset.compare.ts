@@ -1,0 +1,113 @@
+// Model changes between two versions of a dataset (extensions section 2): per model, matched by
+// file name, the features and constraints added and removed, and the edit class decided by the
+// analysis engine in its worker: the page waits a moment for it, then shows "being decided" and
+// asks again (never a guess; "not decided" once the pair's own budget ran out). Constraints are compared by their canonical printed text (packages/uvl's printer).
+import type { ModuleContext } from '../../../core/modules.ts';
+import { notFound } from '../../../core/http/errors.ts';
+import { flattenModel, modelConstraints, parseUvl, printExpression } from '../../../../packages/uvl/src/index.ts';
+import * as repo from '../dataset.repository.ts';
+import type { DatasetSummary } from '../dataset.types.ts';
+import type { DatasetDeps } from '../dataset.deps.ts';
+import { summary } from '../pages/dataset.parts.ts';
+
+export type EditClassOrUndecided = 'refactoring' | 'generalization' | 'specialization' | 'arbitrary' | 'unknown' | 'invalid' | 'unavailable' | 'pending';
+
+export interface ModelChange {
+  name: string;
+  /** `added`: only in the newer version; `removed`: only in the older one; `changed`: in both. */
+  status: 'added' | 'removed' | 'changed';
+  addedFeatures: string[];
+  removedFeatures: string[];
+  addedConstraints: string[];
+  removedConstraints: string[];
+  /** Null for a model only in one version. */
+  editClass: EditClassOrUndecided | null;
+  /** Set when a version of the model could not be read as UVL here. */
+  unreadable: boolean;
+}
+
+export interface Comparison {
+  before: DatasetSummary;
+  after: DatasetSummary;
+  models: ModelChange[];
+}
+
+interface ReadModel { features: Set<string>; constraints: Set<string> }
+
+function readModel(name: string, text: string | undefined): ReadModel | null {
+  if (text === undefined) return null;
+  const parsed = parseUvl(text, { fileName: name });
+  if (!parsed.model || parsed.diagnostics.some((d) => d.severity === 'error')) return null;
+  return {
+    features: new Set(flattenModel(parsed.model).features.map((f) => f.name)),
+    constraints: new Set(modelConstraints(parsed.model).map((c) => printExpression(c.expression))),
+  };
+}
+
+const minus = (a: Set<string>, b: Set<string>) => [...a].filter((x) => !b.has(x)).sort();
+
+async function textsOf(ctx: ModuleContext, dataset: DatasetSummary): Promise<Map<string, string | undefined>> {
+  const texts = new Map<string, string | undefined>();
+  for (const file of dataset.files) {
+    const stored = await ctx.services.hubfile.getFile(file.id);
+    texts.set(file.name, stored ? await ctx.services.hubfile.readText(stored) : undefined);
+  }
+  return texts;
+}
+
+/**
+ * Both datasets must be versions of one concept that the viewer can see (synchronized, or the
+ * viewer's own); anything else is 404. The older version is "before", whichever order the URL names them.
+ * The page waits `compareWaitMs` (COMPARE_WAIT_MS, default 3 s), all models together, for edit
+ * classes being decided; the rest show "being decided" and the page's script asks again (the
+ * analysis module gives each pair its own budget).
+ */
+export async function compareVersions(d: DatasetDeps, id: number, otherId: number, viewerId: number | null, waitMs = d.ctx.config.compareWaitMs): Promise<Comparison> {
+  const { ctx } = d;
+  const missing = () => notFound('These are not two versions of one dataset that you can see.');
+  const [a, b] = await Promise.all([repo.findById(ctx.db, id), repo.findById(ctx.db, otherId)]);
+  const visible = (r: repo.DatasetRow | undefined) => r !== undefined && (r.dataset_doi !== null || r.user_id === viewerId);
+  if (!visible(a) || !visible(b) || a!.concept_id !== b!.concept_id || a!.id === b!.id) throw missing();
+  const [older, newer] = a!.version_number <= b!.version_number ? [a!, b!] : [b!, a!];
+  const [before, after] = await Promise.all([summary(d, older.id), summary(d, newer.id)]);
+  if (!before || !after) throw missing();
+  const [oldTexts, newTexts] = await Promise.all([textsOf(ctx, before), textsOf(ctx, after)]);
+  const names = [...new Set([...oldTexts.keys(), ...newTexts.keys()])].sort();
+  const deadline = Date.now() + waitMs;
+  const models: ModelChange[] = [];
+  for (const name of names) {
+    const change = modelChange(name, oldTexts, newTexts);
+    if (change.status === 'changed') {
+      if (change.unreadable) change.editClass = 'invalid';
+      else if (!ctx.isEnabled('analysis')) change.editClass = 'unavailable';
+      else {
+        change.editClass = await ctx.services.analysis.classifyEdit(
+          { name, text: oldTexts.get(name)! }, { name, text: newTexts.get(name)! }, Math.max(0, deadline - Date.now()),
+        );
+      }
+    }
+    models.push(change);
+  }
+  return { before, after, models };
+}
+
+/** The features and constraints added and removed in one model, its edit class still to be decided. */
+function modelChange(name: string, oldTexts: Map<string, string | undefined>, newTexts: Map<string, string | undefined>): ModelChange {
+  const inOld = oldTexts.has(name);
+  const inNew = newTexts.has(name);
+  const oldModel = inOld ? readModel(name, oldTexts.get(name)) : null;
+  const newModel = inNew ? readModel(name, newTexts.get(name)) : null;
+  const empty: ReadModel = { features: new Set(), constraints: new Set() };
+  const o = oldModel ?? empty;
+  const n = newModel ?? empty;
+  return {
+    name,
+    status: inOld && inNew ? 'changed' : inNew ? 'added' : 'removed',
+    addedFeatures: minus(n.features, o.features),
+    removedFeatures: minus(o.features, n.features),
+    addedConstraints: minus(n.constraints, o.constraints),
+    removedConstraints: minus(o.constraints, n.constraints),
+    editClass: null,
+    unreadable: (inOld && !oldModel) || (inNew && !newModel),
+  };
+}

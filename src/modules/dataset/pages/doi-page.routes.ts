@@ -1,0 +1,124 @@
+// The dataset page: at its DOI (the landing page, decisions section 7) for everyone, and the
+// owner's view of an unsynchronized dataset. Pages for visitors who are not logged in are kept
+// (dataset.doi-page.ts) while nothing about the dataset changed.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { notFound, serverError } from '../../../core/http/errors.ts';
+import { countOnSuccess, recordWhenBuilt } from '../../../core/http/tracking.ts';
+import { slotMarker } from '../../../core/http/reusable-page.ts';
+import { licenseLabel, licenseUrl } from '../licenses.ts';
+import { doiPath, type DatasetSummary } from '../dataset.types.ts';
+import { parseId } from '../dataset.http.ts';
+import { KeptDoiPages } from './dataset.doi-page.ts';
+import { exportPathOf, negotiateFormat, sendCitationFile } from '../../citation/index.ts';
+
+function citation(dataset: DatasetSummary): string {
+  const authors = dataset.authors.map((a) => a.name).join('; ');
+  const year = dataset.createdAt.slice(0, 4);
+  return `${authors ? `${authors} ` : ''}(${year}). ${dataset.title} [Data set]. UVL Hub. https://doi.org/${dataset.doi}`;
+}
+
+/** Where a page is kept: the DOI page's stamp, read before the dataset. */
+type KeepAs = { id: number; stamp: string };
+
+export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const kept = new KeptDoiPages();
+
+  app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, (request, reply) => answerDoi(ctx, kept, request, reply));
+
+  app.get('/dataset/unsynchronized/:id', async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    if (id === undefined) throw notFound('No such dataset.');
+    return reply.redirect(`/dataset/unsynchronized/${id}/`, 301);
+  });
+
+  app.get('/dataset/unsynchronized/:id/', { config: { loginRequired: true } }, async (request, reply) => {
+    const id = parseId((request.params as { id: string }).id);
+    // Another user's dataset answers exactly like a missing one (decisions section 4).
+    const dataset = id === undefined ? undefined : await ctx.services.dataset.getUnsynchronized(id, request.user!.id);
+    if (!dataset) throw notFound('No such dataset among your unsynchronized datasets.');
+    return renderDataset(ctx, kept, reply, dataset, true);
+  });
+}
+
+/** `/doi/*`: a citation export, a redirect, a kept page, or the page built. */
+async function answerDoi(ctx: ModuleContext, kept: KeptDoiPages, request: FastifyRequest, reply: FastifyReply) {
+  const datasets = ctx.services.dataset;
+  const raw = (request.params as { '*': string })['*'];
+  if (!raw) throw notFound('Give a DOI: /doi/<doi>/.');
+  // `/doi/<doi>/export/<format>` (extensions section 2) reaches this wildcard too: a router
+  // wildcard can only end a path. The citation module answers it.
+  const exportPath = ctx.isEnabled('citation') ? exportPathOf(raw) : null;
+  if (exportPath) {
+    const answer = await ctx.services.citation.exportByDoi(exportPath.doi, exportPath.format);
+    return answer.kind === 'moved' ? reply.redirect(answer.location, 302) : sendCitationFile(request, reply, answer.file, 'download');
+  }
+  // The canonical address ends with a slash (decisions section 7).
+  if (!raw.endsWith('/')) return reply.redirect(`/doi/${doiPath(raw)}/`, 301);
+  const doi = raw.slice(0, -1);
+  if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
+  // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
+  const negotiated = ctx.isEnabled('citation') ? negotiateFormat(request.headers.accept) : null;
+  // Coupling rule 5: the page links the model tools, so it cannot be built without them.
+  const pageAllowed = ctx.isEnabled('modeltool');
+  // A kept page for a visitor who is not logged in: one query says whether it is current.
+  let keepAs: KeepAs | undefined;
+  if (!negotiated && pageAllowed && reply.pageIsReusable()) {
+    const state = await datasets.doiPageState(doi);
+    if (state && state.movedTo === null && state.doi === doi) {
+      const page = kept.get(state.id, state.stamp);
+      if (page) {
+        countOnSuccess(request, (cookie) => datasets.recordView(state.id, null, cookie));
+        if (page.link !== null) reply.header('link', page.link).header('vary', 'Accept');
+        return reply.sendReusablePage(page.page, { views: state.views, downloads: state.downloads });
+      }
+      keepAs = { id: state.id, stamp: state.stamp };
+    }
+  }
+  const resolved = await datasets.resolveDoi(doi);
+  if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
+  if (resolved.kind === 'missing') {
+    // A concept DOI names all versions: it leads to the newest (extensions section 2).
+    const newest = await datasets.versions.newestByConceptDoi(doi);
+    if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
+    throw notFound('No dataset has this DOI.');
+  }
+  if (negotiated) return sendCitationFile(request, reply, ctx.services.citation.fileFor(resolved.dataset, negotiated), 'negotiated');
+  if (!pageAllowed) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
+  const user = request.user;
+  countOnSuccess(request, (cookie) => datasets.recordView(resolved.dataset.id, user?.id ?? null, cookie));
+  return renderDataset(ctx, kept, reply, resolved.dataset, user?.id === resolved.dataset.userId, keepAs);
+}
+
+/**
+ * The dataset page. `keepAs` (the DOI page's stamp, read before the dataset) lets the page be
+ * kept for other visitors who are not logged in (dataset.doi-page.ts).
+ */
+async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: KeepAs) {
+  const datasets = ctx.services.dataset;
+  const [counts, history, versionNav] = await Promise.all([
+    datasets.counts(dataset.id), datasets.history(dataset.id), datasets.versions.navigation(dataset),
+  ]);
+  // Extensions section 2: the citation box and signposting links, from the citation module.
+  const citationBox = dataset.doi && ctx.isEnabled('citation') ? ctx.services.citation.box(dataset) : null;
+  if (citationBox) reply.header('link', citationBox.links).header('vary', 'Accept');
+  const data = {
+    title: dataset.title,
+    dataset,
+    counts,
+    versionNav,
+    owner,
+    history,
+    licenseInfo: { id: dataset.license, label: licenseLabel(dataset.license), url: licenseUrl(dataset.license) },
+    modeltool: ctx.isEnabled('modeltool'),
+    // The model pages (/model/<file id>/) exist only with the model module; the link follows it.
+    modelPages: ctx.isEnabled('model'),
+    citation: dataset.doi ? citation(dataset) : null,
+    citationBox,
+    doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
+  };
+  if (keepAs?.id !== dataset.id || owner || !reply.pageIsReusable()) return reply.page('dataset/views/view.njk', data);
+  const page = await reply.renderReusablePage('dataset/views/view.njk', { ...data, counts: { views: slotMarker('views'), downloads: slotMarker('downloads') } });
+  kept.set(dataset.id, keepAs.stamp, page, citationBox?.links ?? null);
+  return reply.sendReusablePage(page, counts);
+}

@@ -1,0 +1,30 @@
+// View and download records (specification, dataset metrics): one per (user or anonymous, dataset, cookie).
+import { nowIso } from '../../../core/db/database.ts';
+import type { Db, DbOrTrx } from '../../../core/db/connect.ts';
+import { groupCommit } from '../../../core/db/group-commit.ts';
+import { LruMap } from '../../../core/lru-map.ts';
+import * as repo from '../dataset.repository.ts';
+
+export class VisitRecords {
+  /**
+   * Records known to exist: the unique index makes a repeated one a no-op, so a returning
+   * visitor's view need not reach the database. Records are never removed while their dataset
+   * exists, and dataset ids are not reused, so a kept key never hides a record that is missing.
+   */
+  private readonly known = new LruMap<string, true>(100_000);
+  /** Many first visits at once share their commits (core/db/group-commit.ts). */
+  private readonly insert: (r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => Promise<boolean>;
+
+  constructor(db: Db) {
+    this.insert = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
+  }
+
+  /** Answers whether this record was new. */
+  async recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+    const key = `${table}\n${datasetId}\n${userId ?? 0}\n${cookie}`;
+    if (this.known.has(key)) return false;
+    const added = await this.insert({ table, values: { datasetId, userId, cookie, date: nowIso() } });
+    this.known.set(key, true);
+    return added;
+  }
+}

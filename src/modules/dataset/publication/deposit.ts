@@ -1,0 +1,79 @@
+// The push to the deposit repository (specification, States) and the removal of a dataset's rows
+// and files. The deposit client is loaded only here and in the edit (coupling rule 6).
+import { isUniqueViolation } from '../../../core/db/connect.ts';
+import * as repo from '../dataset.repository.ts';
+import type { UploadOutcome } from '../dataset.types.ts';
+import { contentChanged, publicUrl, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
+import { depositRequest } from '../lifecycle/dataset.edit.ts';
+import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versions.ts';
+import { summary } from '../pages/dataset.parts.ts';
+
+export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
+export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true };
+
+/** The push as the upload form and the API answer it: ok with the DOI, or partial with the reason. */
+export async function pushOutcome(d: DatasetDeps, datasetId: number): Promise<PushOutcome> {
+  const pushed = await push(d, datasetId);
+  if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
+  return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(d.ctx.config, pushed.doi) };
+}
+
+/** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
+async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string }> {
+  const saved = 'The dataset was saved, but it could not be published';
+  const pushed = await depositDataset(d, datasetId);
+  if (pushed.ok) return pushed;
+  if (pushed.unavailable) return { ok: false, message: `${saved}: ${pushed.reason}. It stays unsynchronized.` };
+  if (pushed.removed) return { ok: false, message: `${saved}: ${pushed.reason}.` };
+  return { ok: false, message: `${saved} (${pushed.reason}). It stays unsynchronized; you can find it in your datasets.` };
+}
+
+/** The deposit of a saved dataset: a first publish, or a new version of the previous version's deposition. */
+export async function depositDataset(d: DatasetDeps, datasetId: number): Promise<DepositOutcome> {
+  const { ctx } = d;
+  let deposit: DepositModule;
+  try {
+    deposit = await d.loadDeposit();
+  } catch (error) {
+    ctx.log.error({ err: error }, 'the deposit module could not be loaded');
+    return { ok: false, reason: 'the deposit service is not available', unavailable: true };
+  }
+  const dataset = await summary(d, datasetId);
+  const row = await repo.findById(ctx.db, datasetId);
+  if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
+  try {
+    const repository = deposit.createDepositRepository(ctx.config);
+    const request = depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name));
+    const previous = await previousDeposition(d, row);
+    const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
+    await repo.setDeposit(ctx.db, row.meta_id, result.doi, result.depositionId);
+    // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
+    const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
+    await recordConceptDoi(d, row, conceptDoi);
+    await contentChanged(d, datasetId);
+    return { ok: true, doi: result.doi };
+  } catch (error) {
+    const known = error instanceof deposit.DepositError;
+    ctx.log.warn({ err: error, datasetId }, 'deposit push failed');
+    let reason = 'the deposit repository failed unexpectedly';
+    // The client's messages are sentences; inside the parentheses their full stop would double up.
+    if (known) reason = error.message.replace(/\.$/, '');
+    else if (isUniqueViolation(error)) reason = 'the DOI it was given already belongs to another dataset';
+    return { ok: false, reason };
+  }
+}
+
+/**
+ * Rows and files of a dataset (like the API's delete): the rows go first, in one transaction,
+ * then the stored files, so a failure at any point never leaves a row without its file (at
+ * worst files that no row names).
+ */
+export async function removeDataset(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
+  const { ctx } = d;
+  await ctx.db.transaction().execute(async (trx) => {
+    await ctx.services.featuremodel.deleteByDataset(trx, row.id);
+    await repo.deleteDatasetRows(trx, row);
+  });
+  await ctx.services.hubfile.removeDatasetFiles(row.user_id, row.id)
+    .catch((e) => ctx.log.warn({ err: e }, 'the files of a removed dataset could not be removed'));
+}

@@ -1,0 +1,36 @@
+// The staging operations of the upload page (decisions section 4): store a file and check it,
+// remove one, list them with their checks.
+import type { Readable } from 'node:stream';
+import { buffer as streamBytes } from 'node:stream/consumers';
+import type { FileStore } from '../../../core/storage/index.ts';
+import { checkModelText } from '../model-check.ts';
+import type { StagedCheck } from '../dataset.types.ts';
+import type { DatasetDeps } from '../dataset.deps.ts';
+import type { StagedFile } from './staging.ts';
+
+/** The bytes of a stored object (a staged, claimed or dataset file). */
+export async function readStored(store: FileStore, key: string): Promise<Buffer> {
+  const content = await store.get(key);
+  if (!content) throw new Error(`${key} is missing from the file store`);
+  return streamBytes(content.body);
+}
+
+async function checkStaged(d: DatasetDeps, file: StagedFile): Promise<StagedCheck> {
+  const result = checkModelText((await readStored(d.ctx.store, file.key)).toString('utf8'));
+  return { filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings };
+}
+
+/** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
+export async function stageFile(d: DatasetDeps, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
+  const stored = await d.staging.store(userId, clientName, content, isTruncated);
+  return checkStaged(d, stored);
+}
+
+export async function deleteStagedFile(d: DatasetDeps, userId: number, name: string): Promise<void> {
+  await d.staging.remove(userId, name);
+}
+
+export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {
+  const files = await d.staging.list(userId);
+  return Promise.all(files.map((file) => checkStaged(d, file)));
+}

@@ -1,0 +1,35 @@
+// The claim ledger of staging (staging.ts): rows of staged_claim, one per staged file an upload is
+// taking; the primary key (folder, name) lets exactly one claim hold a file.
+import type { Db } from '../../../core/db/connect.ts';
+import { isDeadlock, isUniqueViolation } from '../../../core/db/connect.ts';
+import { STALE_CLAIM_MS, type ClaimLedger } from './staging.ts';
+
+export function claimLedger(db: Db): ClaimLedger {
+  return {
+    async hold(folder, names, claimId) {
+      const now = new Date();
+      const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+      await db.deleteFrom('staged_claim').where('folder', '=', folder).where('claimed_at', '<', staleBefore).execute();
+      if (names.length === 0) return { ok: true };
+      // One statement, all rows or none; names come sorted, so concurrent claims lock rows in one order.
+      const insert = db.insertInto('staged_claim')
+        .values(names.map((name) => ({ folder, name, claim_id: claimId, claimed_at: now.toISOString() })));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await insert.execute();
+          return { ok: true };
+        } catch (error) {
+          if (isDeadlock(error) && attempt < 5) continue;
+          // Another claim holds one of the names: the one case where the insert fails.
+          if (!isUniqueViolation(error) && !isDeadlock(error)) throw error;
+          const rows = await db.selectFrom('staged_claim').select('name')
+            .where('folder', '=', folder).where('name', 'in', names).execute();
+          return { ok: false, held: rows.map((r) => r.name) };
+        }
+      }
+    },
+    async free(claimId) {
+      await db.deleteFrom('staged_claim').where('claim_id', '=', claimId).execute();
+    },
+  };
+}

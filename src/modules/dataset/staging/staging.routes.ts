@@ -1,0 +1,42 @@
+// The staging routes (decisions section 4): a file staged and checked, a staged file removed.
+import type { FastifyInstance } from 'fastify';
+import type { ModuleContext } from '../../../core/modules.ts';
+import { badRequest, notFound } from '../../../core/http/errors.ts';
+import { receiveFile, stagingRefusal } from '../dataset.http.ts';
+import { StagingError } from './staging.ts';
+
+export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const datasets = () => ctx.services.dataset;
+
+  app.post('/dataset/file/upload', { config: { loginRequired: true, json: true, csrfInMultipart: true } }, async (request) => {
+    const file = await receiveFile(request);
+    try {
+      const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
+      return {
+        message: staged.valid ? 'File staged: a valid UVL model.' : 'File staged, but the model has syntax errors.',
+        filename: staged.filename,
+        valid: staged.valid,
+        errors: staged.errors,
+        warnings: staged.warnings,
+      };
+    } catch (error) {
+      file.file.resume();
+      throw error instanceof StagingError ? stagingRefusal(error, ctx.config.maxUploadBytes) : error;
+    }
+  });
+
+  app.post('/dataset/file/delete', { config: { loginRequired: true, json: true } }, async (request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const name = body && typeof body === 'object' ? body.file : undefined;
+    if (typeof name !== 'string' || name === '') {
+      throw badRequest('Name the staged file: {"file": <stored name>}.', { error: 'Name the staged file: {"file": <stored name>}.' });
+    }
+    try {
+      await datasets().deleteStagedFile(request.user!.id, name);
+    } catch (error) {
+      if (error instanceof StagingError) throw notFound(error.message, { error: error.message });
+      throw error;
+    }
+    return { message: `${name} was removed from the staging area.` };
+  });
+}

@@ -1,0 +1,357 @@
+// The staging area `temp/<user_id>/` of the file store (decisions section 7: the folder
+// `<WORKING_DIR>/<UPLOADS_DIR>/temp/<user_id>` on the local store): files a user uploaded for a
+// dataset that is not saved yet. Nothing a client sends becomes a key unchecked. Everything goes
+// through the FileStore, so staging works the same on the uploads folder and on S3.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, extname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { buffer, text } from 'node:stream/consumers';
+import { hasControlCharacters } from '../../../core/http/forms.ts';
+import type { FileStore, StoredObject } from '../../../core/storage/index.ts';
+
+/** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
+const MAX_NAME_BYTES = 200;
+/** Longest stored name: a client name plus a collision suffix ` (n)`. */
+const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
+/** What file systems allow for one name; a file put back from a claim may need a further suffix. */
+const FILE_NAME_BYTES = 255;
+/** Claim folders are hidden names inside the staging area: listings of staged files skip them. */
+const CLAIM_PREFIX = '.claim-';
+/** The object inside a claim folder that dates the claim (S3 has no folder dates). */
+const CLAIMED_AT = '.claimed-at';
+/** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
+export const STALE_CLAIM_MS = 60 * 60 * 1000;
+/** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
+export const MAX_STAGED_FILES = 200;
+
+export class StagingError extends Error {
+  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Reduces a client's file name to a safe base name (decisions section 4), or explains why not.
+ * Windows browsers may send `C:\dir\model.uvl`, so both separators count.
+ */
+export function safeUvlName(raw: string): string {
+  const base = basename(raw.replace(/\\/g, '/'));
+  if (!/\.uvl$/i.test(base)) throw new StagingError('not_uvl', 'Only .uvl files are accepted.');
+  // Leading dots would hide the file and could meet the temporary names used while writing.
+  // A name that is only blanks before `.uvl` is as unreadable as a hidden one.
+  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base) || base.slice(0, -4).trim() === '') {
+    throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
+  }
+  if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
+    throw new StagingError('bad_name', `The file name is too long (at most ${MAX_NAME_BYTES} bytes).`);
+  }
+  return base;
+}
+
+/** `model.uvl`, `model (1).uvl`, `model (2).uvl`… like the original service. */
+function candidateName(name: string, n: number): string {
+  if (n === 0) return name;
+  const ext = extname(name);
+  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
+}
+
+export interface StagedFile {
+  name: string;
+  /** The file's key in the store. */
+  key: string;
+  size: number;
+}
+
+/**
+ * Staged files taken out of the staging area for one upload. Exactly one upload can claim a
+ * file (the ledger records it once), so two submits of the same files cannot both use them.
+ */
+export interface Claim {
+  /** The claimed files, in the order asked, at their place inside the claim folder. */
+  files: StagedFile[];
+  /** Puts the files back in the staging area (the upload was refused or failed). */
+  release(): Promise<void>;
+  /** Removes the claimed files for good (the dataset was saved with copies of them). */
+  discard(): Promise<void>;
+}
+
+/**
+ * Where uploads record which staged files they are taking, shared by every instance (the
+ * database): `hold` succeeds for exactly one of the claims naming a file. Object stores have
+ * neither an atomic rename nor (everywhere) conditional writes, so the store alone cannot decide.
+ */
+export interface ClaimLedger {
+  /** Records the claim of every name, all or none; answers the names other claims hold when it cannot. */
+  hold(folder: string, names: string[], claimId: string): Promise<{ ok: true } | { ok: false; held: string[] }>;
+  free(claimId: string): Promise<void>;
+}
+
+export type ClaimOutcome =
+  | { ok: true; claim: Claim }
+  /** Names that are not (or no longer) in the staging area: nothing was claimed. */
+  | { ok: false; missing: string[] };
+
+/** A plain staged name: no separator, not hidden, no control character, not longer than a stored name. */
+function isStagedName(name: string): boolean {
+  return typeof name === 'string' && name !== '' && name === basename(name) && !name.includes('\\') && !name.startsWith('.')
+    && !hasControlCharacters(name) && Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES;
+}
+
+/**
+ * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
+ * folder per user, on any FileStore.
+ */
+export class StagingArea {
+  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly root = 'temp/') {}
+
+  folderOf(userId: number): string {
+    return `${this.root}${userId}/`;
+  }
+
+  /** The key of a staged file, or undefined when `name` is not a plain name inside the folder. */
+  private keyOf(userId: number, name: string): string | undefined {
+    return isStagedName(name) ? this.folderOf(userId) + name : undefined;
+  }
+
+  /** The staged files directly in the folder (not claims or writes in progress), from a listing of it or a new one. */
+  private async stagedObjects(userId: number, listing?: StoredObject[]): Promise<(StoredObject & { name: string })[]> {
+    const folder = this.folderOf(userId);
+    return (listing ?? await this.fileStore.list(folder))
+      .map((o) => ({ ...o, name: o.key.slice(folder.length) }))
+      .filter((o) => !o.name.includes('/') && !o.name.startsWith('.'));
+  }
+
+  private async refuseWhenFull(userId: number, adding: number, message: string): Promise<void> {
+    if ((await this.stagedObjects(userId)).length + adding > MAX_STAGED_FILES) throw new StagingError('full', message);
+  }
+
+  /**
+   * Writes `source` (a local file) under `name`, or `name (n)` with the first free n, never
+   * overwriting: putIfAbsent lets exactly one of concurrent writers have a name. Answers the name.
+   */
+  private async placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number): Promise<string> {
+    for (let n = 0; ; n++) {
+      const candidate = candidateName(name, n);
+      if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
+      if (await this.fileStore.putIfAbsent(folder + candidate, { file })) return candidate;
+    }
+  }
+
+  /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
+  private async putBack(folder: string, claimedKey: string, name: string): Promise<void> {
+    await this.fileStore.withLocalFile(claimedKey, (path) => this.placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
+    await this.fileStore.delete(claimedKey);
+  }
+
+  /** Whether the staged object holds exactly the bytes stored under `key`. */
+  private async sameBytes(staged: StoredObject, key: string): Promise<boolean> {
+    const source = await this.fileStore.stat(key);
+    if (!source || source.size !== staged.size) return false;
+    const read = async (k: string) => {
+      const content = await this.fileStore.get(k);
+      return content ? buffer(content.body) : undefined;
+    };
+    const [a, b] = await Promise.all([read(staged.key), read(key)]);
+    return a !== undefined && b !== undefined && a.equals(b);
+  }
+
+  private async releaseClaim(folder: string, claimFolder: string): Promise<void> {
+    for (const object of await this.fileStore.list(claimFolder)) {
+      const name = object.key.slice(claimFolder.length);
+      if (name !== CLAIMED_AT) await this.putBack(folder, object.key, name);
+    }
+    await this.fileStore.deletePrefix(claimFolder);
+    await this.ledger.free(claimIdOf(claimFolder));
+  }
+
+  private async discardClaim(claimFolder: string): Promise<void> {
+    await this.fileStore.deletePrefix(claimFolder);
+    await this.ledger.free(claimIdOf(claimFolder));
+  }
+
+  /** Whether a claim, whose `.claimed-at` holds the date it was made, was left by a crash. */
+  private async isStale(key: string): Promise<boolean> {
+    const content = await this.fileStore.get(key);
+    if (!content) return false;
+    const written = Date.parse(await text(content.body));
+    return !Number.isFinite(written) || Date.now() - written > STALE_CLAIM_MS;
+  }
+
+  /**
+   * Claims left by a process that stopped in the middle of an upload, found in a listing of the
+   * folder: their files go back. The date is read from the object (S3 cannot date a folder, nor
+   * back-date an object). Answers whether any claim was released (the listing is then out of date).
+   */
+  private async recoverStale(userId: number, listing: StoredObject[]): Promise<boolean> {
+    const folder = this.folderOf(userId);
+    let released = false;
+    for (const object of listing) {
+      const rest = object.key.slice(folder.length);
+      if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
+      if (await this.isStale(object.key).catch(() => false)) {
+        await this.releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+        released = true;
+      }
+    }
+    return released;
+  }
+
+  /** Moves one staged file into the claim folder, or answers false when it is gone. */
+  private async take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
+    const from = folder + name;
+    const found = await this.fileStore.stat(from);
+    if (!found) return false;
+    const target = claimFolder + name;
+    try {
+      await this.fileStore.move(from, target);
+    } catch (error) {
+      // Removed by its owner meanwhile: not taken, nothing to undo.
+      if (!(await this.fileStore.stat(from)) && !(await this.fileStore.stat(target))) return false;
+      throw error;
+    }
+    return { name, key: target, size: found.size };
+  }
+
+  /** Receives an upload into a local temporary file (the size limit is known only at its end). */
+  private async receive<T>(content: Readable, isTruncated: () => boolean, work: (file: string, size: number) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(join(tmpdir(), 'hub-upload-'));
+    try {
+      const file = join(dir, 'upload');
+      try {
+        await pipeline(content, createWriteStream(file, { flags: 'wx' }));
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new StagingError('too_large', 'The file is larger than the upload limit.');
+        throw error;
+      }
+      if (isTruncated()) throw new StagingError('too_large', 'The file is larger than the upload limit.');
+      return await work(file, (await stat(file)).size);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Takes the named staged files out of the staging area for one upload, all or none: the
+   * ledger records the claim, then each file is moved into a fresh claim folder, so a
+   * concurrent upload naming the same files is refused.
+   */
+  async claim(userId: number, names: string[]): Promise<ClaimOutcome> {
+    const folder = this.folderOf(userId);
+    const present = async (name: string) => {
+      const key = this.keyOf(userId, name);
+      return key !== undefined && (await this.fileStore.stat(key)) !== undefined;
+    };
+    const absent = async () => {
+      const found = await Promise.all(names.map(present));
+      if (found.every(Boolean)) return [];
+      // Looked at all at once, a claim running meanwhile may seem to have taken a later file
+      // but not an earlier one. Claims take files in sorted order and never give one back
+      // unless they fail, so looking again from the last name to the first names every file
+      // already taken, the first one included.
+      const gone = new Set<string>();
+      for (const name of [...new Set(names)].sort().reverse()) if (!(await present(name))) gone.add(name);
+      return names.filter((name) => gone.has(name));
+    };
+    const missing = await absent();
+    if (missing.length > 0) return { ok: false, missing };
+    // The ledger decides which of several submits naming the same files gets them, all or none.
+    const claimId = randomUUID();
+    const sorted = [...new Set(names)].sort();
+    const held = await this.ledger.hold(folder, sorted, claimId);
+    if (!held.ok) {
+      const gone = await absent();
+      return { ok: false, missing: gone.length > 0 ? gone : names.filter((name) => held.held.includes(name)) };
+    }
+    const claimFolder = `${folder}${CLAIM_PREFIX}${claimId}/`;
+    const claimed = new Map<string, StagedFile>();
+    try {
+      await this.fileStore.put(claimFolder + CLAIMED_AT, new Date().toISOString());
+      for (const name of sorted) {
+        const file = await this.take(folder, claimFolder, name);
+        // Removed by its owner after the first look: nothing is claimed.
+        if (!file) {
+          await this.releaseClaim(folder, claimFolder);
+          return { ok: false, missing: await absent() };
+        }
+        claimed.set(name, file);
+      }
+    } catch (error) {
+      await this.releaseClaim(folder, claimFolder);
+      throw error;
+    }
+    return {
+      ok: true,
+      claim: {
+        files: names.map((name) => claimed.get(name)!),
+        release: () => this.releaseClaim(folder, claimFolder),
+        discard: () => this.discardClaim(claimFolder),
+      },
+    };
+  }
+
+  /**
+   * Receives the upload, then gives it its final name without ever overwriting: concurrent
+   * uploads of the same name get distinct suffixes.
+   */
+  async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
+    const name = safeUvlName(clientName);
+    await this.refuseWhenFull(userId, 1, `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
+    return this.receive(content, isTruncated, async (file, size) => {
+      const finalName = await this.placeUnderFreeName(this.folderOf(userId), file, name, MAX_STORED_NAME_BYTES);
+      return { name: finalName, key: this.folderOf(userId) + finalName, size };
+    });
+  }
+
+  async remove(userId: number, name: string): Promise<void> {
+    const key = this.keyOf(userId, name);
+    if (!key || !(await this.fileStore.stat(key))) throw new StagingError('not_found', 'No staged file with this name.');
+    await this.fileStore.delete(key);
+  }
+
+  /**
+   * Copies stored files (a published version's) into the user's staging area for a new version,
+   * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
+   * A file staged under the same name with the same bytes is kept instead of copied again, so
+   * starting a new version twice does not stage every file twice. All or none: a failure
+   * removes the copies made so far.
+   */
+  async copyIn(userId: number, files: { name: string; key: string }[]): Promise<void> {
+    const folder = this.folderOf(userId);
+    const toCopy: { name: string; key: string }[] = [];
+    for (const file of files) {
+      const name = safeUvlName(file.name);
+      const staged = await this.fileStore.stat(folder + name);
+      if (!staged || !(await this.sameBytes(staged, file.key))) toCopy.push({ name, key: file.key });
+    }
+    await this.refuseWhenFull(userId, toCopy.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
+    const copied: string[] = [];
+    try {
+      for (const file of toCopy) {
+        const name = await this.fileStore.withLocalFile(file.key, (path) => this.placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
+        copied.push(folder + name);
+      }
+    } catch (error) {
+      for (const key of copied) await this.fileStore.delete(key).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Every staged .uvl file of the user, oldest first (an upload page opened again shows them). */
+  async list(userId: number): Promise<StagedFile[]> {
+    const listing = await this.fileStore.list(this.folderOf(userId));
+    const released = await this.recoverStale(userId, listing);
+    const files = (await this.stagedObjects(userId, released ? undefined : listing)).filter((o) => /\.uvl$/i.test(o.name));
+    return files
+      .sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || a.name.localeCompare(b.name))
+      .map((o) => ({ name: o.name, key: o.key, size: o.size }));
+  }
+}
+
+/** The claim id a claim folder's name carries (`.claim-<id>/`). */
+function claimIdOf(claimFolder: string): string {
+  return claimFolder.slice(0, -1).split('/').pop()!.slice(CLAIM_PREFIX.length);
+}
