@@ -8,6 +8,7 @@ import { CITATION_FORMATS, formatInfo, jsonLdForHtml, toApaText, type CitationFo
 import { citationRecordOf, type CitationRecord } from './citation.record.ts';
 import { exportUrl, signpostingLinks } from './citation.signposting.ts';
 import type { CitationFile } from './citation.http.ts';
+import { qrCodeSvg } from './citation.qr.ts';
 
 export type ExportAnswer = { kind: 'moved'; location: string } | { kind: 'file'; file: CitationFile };
 
@@ -20,6 +21,8 @@ export interface CitationBox {
   jsonLd: string;
   /** The signposting Link header. */
   links: string;
+  /** A QR code of the DOI URL, an inline SVG element (extensions section 8). */
+  qrSvg: string;
 }
 
 /** Built texts kept per record (its JSON is the key, so any change of the dataset is a new entry). */
@@ -99,6 +102,7 @@ export function createCitationService(ctx: ModuleContext) {
         })),
         jsonLd: built(record, 'jsonld-html', jsonLdForHtml),
         links: built(record, 'links', signpostingLinks),
+        qrSvg: qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`),
       };
       if (boxes.size >= KEPT) boxes.delete(boxes.keys().next().value!);
       boxes.set(key, box);
