@@ -91,6 +91,8 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   api: async () => (await import('../modules/api/module.ts')).apiModule,
   analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
   citation: async () => (await import('../modules/citation/module.ts')).citationModule,
+  statistics: async () => (await import('../modules/statistics/module.ts')).statisticsModule,
+  cart: async () => (await import('../modules/cart/module.ts')).cartModule,
 };
 
 interface ModulesFile {

@@ -30,6 +30,7 @@ import {
 import { DEFAULT_LICENSE } from './licenses.ts';
 import { createDatasetEditing, depositRequest } from './dataset.edit.ts';
 import { createDatasetRest } from './dataset.rest.ts';
+import { monthlyActivity, unpublishedDatasetIds } from './dataset.statistics.ts';
 import {
   datasetHref, doiPath,
   type DatasetListItem, type DatasetSummary, type DoiResolution, type ModelOrigin, type PreparedModel, type StagedCheck, type UploadOutcome,
@@ -580,6 +581,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       return { synchronizedDatasets, datasetDownloads, datasetViews };
     },
 
+    /** For the statistics module (extensions section 8). */
+    unpublishedDatasetIds: () => unpublishedDatasetIds(db),
+    monthlyActivity: () => monthlyActivity(db),
+
     async latestSynchronized(limit: number): Promise<DatasetSummary[]> {
       return summaries(await repo.latestSynchronizedIds(db, limit));
     },
@@ -615,6 +620,9 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
         ].filter((t) => t !== ''),
       }));
     },
+
+    /** The datasets of these ids that exist, as the pages show them (the cart's list and citations). */
+    summariesOf: (datasetIds: number[]): Promise<DatasetSummary[]> => summaries(datasetIds),
 
     async listSearchResults(datasetIds: number[]) {
       return (await summaries(datasetIds)).map(searchResult);

@@ -132,6 +132,26 @@ export function createModeltoolService(ctx: ModuleContext) {
     if (basename(folder).startsWith(TEMP_PREFIX) && liveExports.has(folder)) await removeFolder(folder);
   }
 
+  /** A stored model converted to a target in memory; the errors of `export` (rule 4: the target is checked first). */
+  async function converted(fileId: number, target: string, options: Viewer) {
+    if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
+    const format = EXPORT_TARGETS[target];
+    const file = await storedFile(fileId, options);
+    const parsed = await parseStored(file, await storedText(file));
+    const check = diagnosticsOf(parsed);
+    if (!check.valid) {
+      throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
+    }
+    try {
+      return { file, format, output: format.convert(parsed.model) };
+    } catch (error) {
+      if (error instanceof UvlExportError) {
+        throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
+      }
+      throw error;
+    }
+  }
+
   function diagnosticsOf(result: ParseResult): CheckResult {
     const errors: string[] = [];
     const warnings: string[] = [];
@@ -160,24 +180,7 @@ export function createModeltoolService(ctx: ModuleContext) {
      * caller streams it and calls cleanup(path) once the answer has gone.
      */
     async export(fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string }> {
-      // Modeltool rule 4: the target is checked before anything is read.
-      if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
-      const format = EXPORT_TARGETS[target];
-      const file = await storedFile(fileId, options);
-      const parsed = await parseStored(file, await storedText(file));
-      const check = diagnosticsOf(parsed);
-      if (!check.valid) {
-        throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
-      }
-      let output: string;
-      try {
-        output = format.convert(parsed.model);
-      } catch (error) {
-        if (error instanceof UvlExportError) {
-          throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
-        }
-        throw error;
-      }
+      const { file, output, format } = await converted(fileId, target, options);
       const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
       liveExports.add(folder);
       const path = join(folder, `file_${file.id}${format.suffix}`);
@@ -191,6 +194,12 @@ export function createModeltoolService(ctx: ModuleContext) {
     },
 
     cleanup,
+
+    /** The conversion of `export` as text, for callers that stream it themselves (the cart's zip). */
+    async exportText(fileId: number, target: string, options: Viewer = {}): Promise<{ text: string; downloadName: string }> {
+      const { file, output, format } = await converted(fileId, target, options);
+      return { text: output, downloadName: `${file.name}${format.download}` };
+    },
 
     /** Removes every export folder still present (the app is closing). */
     async cleanupAll(): Promise<void> {

@@ -1,0 +1,49 @@
+// The statistics service (extensions section 8): the hub's figures, kept between requests. The
+// corpus figures come from the analysis module's stored results and move only when datasets or
+// analyses change: the kept document is rebuilt when a dataset is saved or deleted on this
+// instance, when the analyses' change stamp moves (any instance), and after a minute at most for
+// the view and download counts, which move with every visit and are not worth a rebuild each.
+import type { ModuleContext } from '../../core/modules.ts';
+import { buildStatistics, type Statistics } from './statistics.figures.ts';
+
+export const KEPT_MS = 60_000;
+
+interface Kept { stats: Statistics; stamp: string; builtAt: number }
+
+export function createStatisticsService(ctx: ModuleContext, clock: () => number = Date.now) {
+  let kept: Kept | undefined;
+  let building: Promise<Statistics> | undefined;
+  // Raised by the dataset events: a build that started before the event must not be kept as current.
+  let generation = 0;
+
+  async function build(stamp: string): Promise<Statistics> {
+    const startedAt = generation;
+    const dataset = ctx.services.dataset;
+    const [hub, unpublished, monthly] = await Promise.all([dataset.statistics(), dataset.unpublishedDatasetIds(), dataset.monthlyActivity()]);
+    const corpus = await ctx.services.analysis.corpusCounts(unpublished);
+    const now = clock();
+    const stats = buildStatistics(
+      { datasets: hub.synchronizedDatasets, views: hub.datasetViews, downloads: hub.datasetDownloads }, corpus, monthly, new Date(now),
+    );
+    if (startedAt === generation) kept = { stats, stamp, builtAt: now };
+    return stats;
+  }
+
+  return {
+    /** Marks the kept figures stale (a dataset was saved or deleted). */
+    datasetsChanged(): void {
+      generation++;
+      kept = undefined;
+    },
+
+    async current(): Promise<Statistics> {
+      const stamp = await ctx.services.analysis.corpusStamp();
+      if (kept && kept.stamp === stamp && clock() - kept.builtAt < KEPT_MS) return kept.stats;
+      // Requests arriving during a build share it.
+      if (!building) building = build(stamp).finally(() => { building = undefined; });
+      return building;
+    },
+  };
+}
+
+export type StatisticsService = ReturnType<typeof createStatisticsService>;
