@@ -93,6 +93,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   citation: async () => (await import('../modules/citation/module.ts')).citationModule,
   statistics: async () => (await import('../modules/statistics/module.ts')).statisticsModule,
   cart: async () => (await import('../modules/cart/module.ts')).cartModule,
+  orcid: async () => (await import('../modules/orcid/module.ts')).orcidModule,
 };
 
 interface ModulesFile {
