@@ -330,7 +330,7 @@ export function createAnalysisService(ctx: ModuleContext) {
     },
 
     /** The stored analyses in figures (statistics module), leaving out the models of the excluded datasets. */
-    corpusCounts: (excludedDatasetIds: ReadonlySet<number>) => corpusCounts(db, excludedDatasetIds),
+    corpusCounts: (excludedDatasetIds: Expression<unknown>) => corpusCounts(db, excludedDatasetIds),
     /** Moves whenever the figures of corpusCounts may have changed. */
     corpusStamp: () => corpusStamp(db),
 

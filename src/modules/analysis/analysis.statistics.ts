@@ -1,7 +1,8 @@
-// The figures of the stored analyses for the statistics module (extensions section 8). One scan
-// of the per-file rows (the small copies the search reads, no join), counted here by value: a
-// correlated condition per row or one grouped query per measure each cost more than the scan.
-import { sql } from 'kysely';
+// The figures of the stored analyses for the statistics module (extensions section 8), grouped
+// by value in the database over the per-file rows (the small copies the search reads, no join):
+// the answer is one row per distinct value, not one per model. Reading every row into JavaScript
+// instead took 1.4-2.7 s at 200 000 models on SQLite.
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/connect.ts';
 
 /** How many finished models have each value of a measure, by increasing value (nulls left out). */
@@ -21,51 +22,42 @@ export interface CorpusCounts {
   void: number;
 }
 
-interface FileFigures {
-  dataset_id: unknown; status: string; features: unknown; constraints: unknown; depth: unknown;
-  config_digits: unknown; language_level: string | null; has_dead: unknown; satisfiable: unknown;
-}
+const MEASURES = { features: 'features', constraints: 'constraints', depth: 'depth', configurationDigits: 'config_digits' } as const;
 
-class Tally {
-  private readonly counts = new Map<number, number>();
-  add(value: unknown): void {
-    if (value === null || value === undefined) return;
-    const n = Number(value);
-    this.counts.set(n, (this.counts.get(n) ?? 0) + 1);
-  }
-  sorted(): ValueCounts {
-    return [...this.counts].map(([value, count]) => ({ value, count })).sort((a, b) => a.value - b.value);
-  }
-}
-
-/** The models of every dataset but the excluded ones (e.g. those not published). */
-export async function corpusCounts(db: Db, excludedDatasetIds: ReadonlySet<number>): Promise<CorpusCounts> {
-  const rows = await sql<FileFigures>`SELECT f.dataset_id, f.status, f.features, f.constraints, f.depth, f.config_digits,
-    f.language_level, f.has_dead, f.satisfiable FROM model_analysis_file f`.execute(db);
-  const tallies = { features: new Tally(), constraints: new Tally(), depth: new Tally(), configurationDigits: new Tally() };
-  const languageLevels: Record<string, number> = {};
-  let models = 0;
-  let analysed = 0;
-  let withDead = 0;
-  let voidModels = 0;
-  for (const row of rows.rows) {
-    if (excludedDatasetIds.has(Number(row.dataset_id))) continue;
-    models++;
-    if (row.status !== 'done' && row.status !== 'partial') continue;
-    analysed++;
-    tallies.features.add(row.features);
-    tallies.constraints.add(row.constraints);
-    tallies.depth.add(row.depth);
-    tallies.configurationDigits.add(row.config_digits);
-    if (row.language_level !== null) languageLevels[row.language_level] = (languageLevels[row.language_level] ?? 0) + 1;
-    if (Number(row.has_dead) === 1) withDead++;
-    if (row.satisfiable !== null && Number(row.satisfiable) === 0) voidModels++;
-  }
+/**
+ * The models of every dataset but the excluded ones: `excludedDatasetIds` is a query of dataset
+ * ids (the dataset module's, e.g. those not published), evaluated once by the database, not per row.
+ */
+export async function corpusCounts(db: Db, excludedDatasetIds: Expression<unknown>): Promise<CorpusCounts> {
+  const included = sql<SqlBool>`f.dataset_id NOT IN (${excludedDatasetIds})`;
+  const finished = sql<SqlBool>`f.status IN ('done', 'partial') AND ${included}`;
+  const grouped = async (column: string) => {
+    const ref = sql.ref(`f.${column}`);
+    const rows = await sql<{ value: unknown; n: unknown }>`SELECT ${ref} AS value, COUNT(*) AS n FROM model_analysis_file f
+      WHERE ${finished} AND ${ref} IS NOT NULL GROUP BY ${ref}`.execute(db);
+    return rows.rows.map((r) => ({ value: r.value, count: Number(r.n) }));
+  };
+  const numeric = (rows: { value: unknown; count: number }[]): ValueCounts =>
+    rows.map((r) => ({ value: Number(r.value), count: r.count })).sort((a, b) => a.value - b.value);
+  // One after another: SQLite runs them in turn anyway, and one page does not hold the whole pool.
+  const features = numeric(await grouped(MEASURES.features));
+  const constraints = numeric(await grouped(MEASURES.constraints));
+  const depth = numeric(await grouped(MEASURES.depth));
+  const configurationDigits = numeric(await grouped(MEASURES.configurationDigits));
+  const levels = await grouped('language_level');
+  const totals = (await sql<{ models: unknown; analysed: unknown; dead: unknown; void: unknown }>`SELECT COUNT(*) AS models,
+      SUM(CASE WHEN f.status IN ('done', 'partial') THEN 1 ELSE 0 END) AS analysed,
+      SUM(CASE WHEN f.status IN ('done', 'partial') AND f.has_dead = 1 THEN 1 ELSE 0 END) AS dead,
+      SUM(CASE WHEN f.status IN ('done', 'partial') AND f.satisfiable = 0 THEN 1 ELSE 0 END) AS void
+      FROM model_analysis_file f WHERE ${included}`.execute(db)).rows[0];
   return {
-    models, analysed,
-    features: tallies.features.sorted(), constraints: tallies.constraints.sorted(),
-    depth: tallies.depth.sorted(), configurationDigits: tallies.configurationDigits.sorted(),
-    languageLevels, withDead, void: voidModels,
+    models: Number(totals?.models ?? 0),
+    analysed: Number(totals?.analysed ?? 0),
+    features, constraints, depth, configurationDigits,
+    languageLevels: Object.fromEntries(levels.map((r) => [String(r.value), r.count])),
+    // SUM over no rows is NULL on every dialect.
+    withDead: Number(totals?.dead ?? 0),
+    void: Number(totals?.void ?? 0),
   };
 }
 

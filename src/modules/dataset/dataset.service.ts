@@ -582,7 +582,7 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     },
 
     /** For the statistics module (extensions section 8). */
-    unpublishedDatasetIds: () => unpublishedDatasetIds(db),
+    unpublishedDatasetIds,
     monthlyActivity: () => monthlyActivity(db),
 
     async latestSynchronized(limit: number): Promise<DatasetSummary[]> {

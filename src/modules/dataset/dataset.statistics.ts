@@ -1,6 +1,6 @@
 // What the statistics module needs of datasets (extensions section 8): which datasets are
 // published, and the hub's activity per month. Queries on this module's tables only.
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../../core/db/connect.ts';
 
 export interface MonthlyActivity {
@@ -11,11 +11,12 @@ export interface MonthlyActivity {
   downloads: number;
 }
 
-/** The datasets not published (no DOI yet): drafts and unsynchronized uploads, few next to the published. */
-export async function unpublishedDatasetIds(db: Db): Promise<Set<number>> {
-  const rows = await sql<{ id: unknown }>`SELECT d.id FROM data_set d INNER JOIN ds_meta_data m ON m.id = d.ds_meta_data_id
-    WHERE m.dataset_doi IS NULL`.execute(db);
-  return new Set(rows.rows.map((r) => Number(r.id)));
+/**
+ * The ids of the datasets not published (no DOI yet: drafts and unsynchronized uploads), as a
+ * subquery for another module's `NOT IN (...)`: the database evaluates it once.
+ */
+export function unpublishedDatasetIds(): Expression<unknown> {
+  return sql`SELECT ud.id FROM data_set ud INNER JOIN ds_meta_data um ON um.id = ud.ds_meta_data_id WHERE um.dataset_doi IS NULL`;
 }
 
 /** Published datasets by month of creation, and dataset views and downloads by month, oldest first. */

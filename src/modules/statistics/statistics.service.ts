@@ -19,8 +19,9 @@ export function createStatisticsService(ctx: ModuleContext, clock: () => number 
   async function build(stamp: string): Promise<Statistics> {
     const startedAt = generation;
     const dataset = ctx.services.dataset;
-    const [hub, unpublished, monthly] = await Promise.all([dataset.statistics(), dataset.unpublishedDatasetIds(), dataset.monthlyActivity()]);
-    const corpus = await ctx.services.analysis.corpusCounts(unpublished);
+    const hub = await dataset.statistics();
+    const corpus = await ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds());
+    const monthly = await dataset.monthlyActivity();
     const now = clock();
     const stats = buildStatistics(
       { datasets: hub.synchronizedDatasets, views: hub.datasetViews, downloads: hub.datasetDownloads }, corpus, monthly, new Date(now),
