@@ -94,6 +94,7 @@ export const moduleCatalogue: Record<string, () => Promise<HubModule>> = {
   statistics: async () => (await import('../modules/statistics/module.ts')).statisticsModule,
   cart: async () => (await import('../modules/cart/module.ts')).cartModule,
   orcid: async () => (await import('../modules/orcid/module.ts')).orcidModule,
+  review: async () => (await import('../modules/review/module.ts')).reviewModule,
 };
 
 interface ModulesFile {

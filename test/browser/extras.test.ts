@@ -1,4 +1,4 @@
-// Statistics and the cart in Chromium (extensions section 8), at desktop and phone width: axe-core
+// Statistics, the cart and a review link in Chromium (extensions section 8), at desktop and phone width: axe-core
 // finds no serious or critical violation, nothing scrolls sideways, the cart fills from the DOI
 // page's buttons and downloads its zip. Screenshots go to test-output/screenshots/.
 import { describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { seriousViolations } from './axe.ts';
 
 const skip = browserSkipReason();
 
-describe('statistics and cart in Chromium', { skip }, () => {
+describe('statistics, cart and review links in Chromium', { skip }, () => {
   const journey = useBrowserServer({ seed: true });
 
   const check = async (page: Page) => {
@@ -48,6 +48,23 @@ describe('statistics and cart in Chromium', { skip }, () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#cart-download')]);
       assert.equal(download.suggestedFilename(), 'cart.zip');
       assert.match(download.url(), /\/cart\/download\?format=uvl&format=dimacs$/);
+      await context.close();
+    });
+
+    it(`shows a dataset through a review link without its authors (${label})`, async () => {
+      const ctx = journey.server.hub.ctx;
+      const owner = (await ctx.services.auth.getUserByEmail('user1@example.com'))!;
+      const resolved = await ctx.services.dataset.resolveDoi('10.1234/dataset1');
+      assert.equal(resolved.kind, 'dataset');
+      const datasetId = resolved.kind === 'dataset' ? resolved.dataset.id : 0;
+      const token = await ctx.services.review.create(datasetId, owner.id, new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
+      const context = await journey.browser.newContext({ viewport, bypassCSP: true, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      await page.goto(`${journey.server.baseUrl}/review/${token}/`);
+      assert.match(await page.textContent('h1') ?? '', /Sample dataset 1/);
+      assert.doesNotMatch(await page.textContent('body') ?? '', /Doe/);
+      await check(page);
+      await page.screenshot({ path: screenshotPath(`review-link-${label}`), fullPage: true });
       await context.close();
     });
   }
