@@ -14,6 +14,7 @@ const STORED_FILE_TESTS = [
   'src/modules/analysis/analysis.test.ts',
   'src/modules/analysis/analysis.edit.test.ts',
   'src/modules/api/api.flow.test.ts',
+  'src/modules/cart/cart.routes.test.ts',
   'src/modules/dataset/dataset.api.test.ts',
   'src/modules/dataset/dataset.doi-page.test.ts',
   'src/modules/dataset/dataset.edit.test.ts',
@@ -25,6 +26,7 @@ const STORED_FILE_TESTS = [
   'src/modules/hubfile/hubfile.routes.test.ts',
   'src/modules/model/model.routes.test.ts',
   'src/modules/modeltool/modeltool.routes.test.ts',
+  'src/modules/review/review.routes.test.ts',
   'test/browser/dataset.test.ts',
   'test/browser/lifecycle.test.ts',
 ];
