@@ -131,3 +131,22 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('statistics without the analysis module', () => {
+  it('shows the hub in figures and no models', async () => {
+    const { readModuleSelection } = await import('../../core/modules.ts');
+    const { loadConfig, projectPath } = await import('../../core/config.ts');
+    const selection = readModuleSelection(loadConfig({ HUB_MODULES_FILE: projectPath('modules.json') })).filter((m) => m !== 'analysis');
+    const server = await startTestServer({ modules: selection, seed: true });
+    try {
+      const client = new TestClient(server.baseUrl);
+      const stats = (await client.get('/api/v1/statistics')).json;
+      assert.equal(stats.datasets, 4);
+      assert.equal(stats.models, 0);
+      assert.deepEqual(stats.features, { min: null, q1: null, median: null, q3: null, max: null });
+      assert.equal((await client.get('/statistics')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+});

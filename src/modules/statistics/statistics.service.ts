@@ -6,23 +6,30 @@
 // Once a document exists, requests never wait for a rebuild: they get the kept one while the new
 // one is built (about a second at 100 000 datasets), and the next request gets the new one.
 import type { ModuleContext } from '../../core/modules.ts';
+import type { CorpusCounts } from '../analysis/index.ts';
 import { buildStatistics, type Statistics } from './statistics.figures.ts';
 
 export const KEPT_MS = 60_000;
 
 interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number }
 
+/** The corpus without the analysis module: every module works without it, and so do the hub's own figures. */
+const NO_ANALYSES: CorpusCounts = {
+  models: 0, analysed: 0, features: [], constraints: [], depth: [], configurationDigits: [], languageLevels: {}, withDead: 0, void: 0,
+};
+
 export function createStatisticsService(ctx: ModuleContext, clock: () => number = Date.now) {
   let kept: Kept | undefined;
   let building: Promise<Statistics> | undefined;
   // Raised by the dataset events: a document built from reads before the event is not current.
   let generation = 0;
+  const analysisOn = ctx.isEnabled('analysis');
 
   async function build(stamp: string): Promise<Statistics> {
     const startedAt = generation;
     const dataset = ctx.services.dataset;
     const hub = await dataset.statistics();
-    const corpus = await ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds());
+    const corpus = analysisOn ? await ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds()) : NO_ANALYSES;
     const monthly = await dataset.monthlyActivity();
     const now = clock();
     const stats = buildStatistics(
@@ -45,7 +52,7 @@ export function createStatisticsService(ctx: ModuleContext, clock: () => number 
     },
 
     async current(): Promise<Statistics> {
-      const stamp = await ctx.services.analysis.corpusStamp();
+      const stamp = analysisOn ? await ctx.services.analysis.corpusStamp() : '';
       if (kept && kept.stamp === stamp && kept.generation === generation && clock() - kept.builtAt < KEPT_MS) return kept.stats;
       const next = rebuild(stamp);
       if (!kept) return next;
