@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { shippedModulesWithout } from '../../../test/support/modules.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 
@@ -134,10 +135,7 @@ for (const dialect of testDialects()) {
 
 describe('statistics without the analysis module', () => {
   it('shows the hub in figures and no models', async () => {
-    const { readModuleSelection } = await import('../../core/modules.ts');
-    const { loadConfig, projectPath } = await import('../../core/config.ts');
-    const selection = readModuleSelection(loadConfig({ HUB_MODULES_FILE: projectPath('modules.json') })).filter((m) => m !== 'analysis');
-    const server = await startTestServer({ modules: selection, seed: true });
+    const server = await startTestServer({ modules: shippedModulesWithout('analysis'), seed: true });
     try {
       const client = new TestClient(server.baseUrl);
       const stats = (await client.get('/api/v1/statistics')).json;
