@@ -17,6 +17,7 @@ const STORED_FILE_TESTS = [
   'src/modules/dataset/rest/dataset.api.test.ts',
   'src/modules/dataset/pages/dataset.doi-page.test.ts',
   'src/modules/dataset/lifecycle/dataset.edit.test.ts',
+  'src/modules/cart/cart.routes.test.ts',
   'src/modules/dataset/dataset.everyday.test.ts',
   'src/modules/dataset/pages/dataset.pages.test.ts',
   'src/modules/dataset/staging/dataset.staging.test.ts',
@@ -25,6 +26,7 @@ const STORED_FILE_TESTS = [
   'src/modules/hubfile/hubfile.routes.test.ts',
   'src/modules/model/model.routes.test.ts',
   'src/modules/modeltool/modeltool.routes.test.ts',
+  'src/modules/review/review.routes.test.ts',
   'test/browser/dataset.test.ts',
   'test/browser/lifecycle.test.ts',
 ];

@@ -166,13 +166,8 @@ export async function hubfileExists(d: ModeltoolDeps, fileId: number, options: V
   return file !== undefined;
 }
 
-/**
- * export: converts the stored model and writes it to a temporary file in a fresh temporary
- * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the usual one (`car.json`). The
- * caller streams it and calls cleanup(d, path) once the answer has gone.
- */
-export async function exportModel(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
-  // Modeltool rule 4: the target is checked before anything is read.
+/** A stored model converted to a target in memory, with the errors of `export` (rule 4: the target is checked first). */
+async function converted(d: ModeltoolDeps, fileId: number, target: string, options: Viewer) {
   if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
   const format = EXPORT_TARGETS[target];
   const file = await storedFile(d, fileId, options);
@@ -181,15 +176,23 @@ export async function exportModel(d: ModeltoolDeps, fileId: number, target: stri
   if (!check.valid) {
     throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
   }
-  let output: string;
   try {
-    output = format.convert(parsed.model);
+    return { file, format, target, output: format.convert(parsed.model) };
   } catch (error) {
     if (error instanceof UvlExportError) {
       throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
     }
     throw error;
   }
+}
+
+/**
+ * export: converts the stored model and writes it to a temporary file in a fresh temporary
+ * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the usual
+ * one (`car.json`). The caller streams it and calls cleanup(d, path) once the answer has gone.
+ */
+export async function exportModel(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
+  const { file, format, output } = await converted(d, fileId, target, options);
   const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
   d.liveExports.add(folder);
   const path = join(folder, `file_${file.id}${format.suffix}`);
@@ -199,7 +202,13 @@ export async function exportModel(d: ModeltoolDeps, fileId: number, target: stri
     await cleanup(d, path);
     throw error;
   }
-  return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target) };
+  return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target as ExportTarget) };
+}
+
+/** The conversion of `export` as text, for callers that stream it themselves (the cart's zip). */
+export async function exportText(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ text: string; downloadName: string }> {
+  const { file, format, output } = await converted(d, fileId, target, options);
+  return { text: output, downloadName: `${file.name}${format.download}` };
 }
 
 /** Removes every export folder still present (the app is closing). */
@@ -221,7 +230,7 @@ export function createModeltoolService(ctx: ModuleContext) {
   /** Temporary export folders not yet removed; the module removes any left when the app closes. */
   const deps: ModeltoolDeps = { ctx, liveExports: new Set<string>() };
   return bindOperations(deps, {
-    validateUvl, hubfileExists, export: exportModel, cleanup, cleanupAll, checkText, countFeatures,
+    validateUvl, hubfileExists, export: exportModel, exportText, cleanup, cleanupAll, checkText, countFeatures,
   });
 }
 
