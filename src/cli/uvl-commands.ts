@@ -17,6 +17,7 @@ import {
   type ParseResult,
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
+import { registerConfigureCommands } from './uvl-configure-commands.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -51,9 +52,10 @@ function describeFsError(error: unknown): string {
   }
 }
 
-type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
+export type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
 
-function loadAndParse(file: string): Loaded {
+/** Reads and parses a UVL file (imports from the disk); a read failure is an error line. */
+export function loadAndParse(file: string): Loaded {
   let text: string;
   try {
     if (!existsSync(file)) return { ok: false, error: `Line 1:0 - cannot read ${file}: no such file` };
@@ -212,6 +214,8 @@ export function registerUvlCommands(program: Command): void {
       }
       process.exitCode = allAnalysed ? 0 : 1;
     });
+
+  registerConfigureCommands(uvl);
 }
 
 /** A feature list for people: sorted names, the first 20 and how many more. */

@@ -22,8 +22,8 @@ export interface GreedyState {
  * ones in a row after which it stops: the last interactions a configuration could take cost a
  * call each and add little, the next configuration takes them for free.
  */
-const MAX_CALLS = 400;
-const MAX_FAILS_IN_ROW = 40;
+const MAX_CALLS = Number(process.env.TW_CALLS ?? 400);
+const MAX_FAILS_IN_ROW = Number(process.env.TW_FAILS ?? 40);
 
 export interface Built {
   /** The configuration (a model of every variable), or null when no open interaction was left. */

@@ -116,7 +116,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     n,
     covered: new TupleBits(t, L),
     invalid: new TupleBits(t, L),
-    prefixes: seededShuffle(prefixesOf(t, L, valid, exclusions), seed),
+    prefixes: orderPrefixes(seededShuffle(prefixesOf(t, L, valid, exclusions), seed)),
     rowDone: new Uint8Array(0),
     deadline,
   };
@@ -224,6 +224,12 @@ function countTuples(state: GreedyState): { covered: number; open: number } {
     open += L - 1 - after - c - invalid;
   }
   return { covered, open };
+}
+
+function orderPrefixes(list: Int32Array[]): Int32Array[] {
+  if (process.env.TW_ORDER !== 'pos') return list;
+  const positives = (p: Int32Array) => p.filter((a) => (a & 1) === 0).length;
+  return list.map((p, i) => ({ p, i, k: positives(p) })).sort((x, y) => y.k - x.k || x.i - y.i).map((x) => x.p);
 }
 
 /** A reproducible shuffle (mulberry32 seeded by `seed`). */
