@@ -12,6 +12,8 @@ export interface GreedyState {
   covered: TupleBits;
   invalid: TupleBits;
   prefixes: Int32Array[];
+  /** A seeded rank per literal: how ties are broken (twise-pairs.ts). */
+  tieRank: Int32Array;
   /** Per row: 1 once no open interaction is left in it. */
   rowDone: Uint8Array;
   deadline: Deadline;
@@ -22,16 +24,19 @@ export interface GreedyState {
  * ones in a row after which it stops: the last interactions a configuration could take cost a
  * call each and add little, the next configuration takes them for free.
  */
-const MAX_CALLS = Number(process.env.TW_CALLS ?? 400);
-const MAX_FAILS_IN_ROW = Number(process.env.TW_FAILS ?? 40);
+const MAX_CALLS = 400;
+const MAX_FAILS_IN_ROW = 40;
 
 export interface Built {
   /** The configuration (a model of every variable), or null when no open interaction was left. */
   model: Int8Array | null;
   timedOut: boolean;
+  /** The literals assumed to build it. */
+  assumptions?: number[];
 }
 
-export function buildConfiguration(state: GreedyState): Built {
+/** `take`: stop once that many interactions were taken (the pairwise builder starts from one). */
+export function buildConfiguration(state: GreedyState, take = Infinity): Built {
   const { solver, covered, invalid, deadline } = state;
   const W = covered.W;
   const L = covered.L;
@@ -40,6 +45,7 @@ export function buildConfiguration(state: GreedyState): Built {
   let calls = 0;
   let failsInRow = 0;
   let timedOut = false;
+  let taken = 0;
   solver.impliedLiterals(assumptions);
   const lits: number[] = [];
 
@@ -55,7 +61,7 @@ export function buildConfiguration(state: GreedyState): Built {
     if (witness !== null && lits.every((l) => witness![Math.abs(l)] === (l > 0 ? 1 : -1))) {
       for (const l of lits) if (solver.currentValue(l) === 0) assumptions.push(l);
       solver.impliedLiterals(assumptions);
-      return true;
+      return ++taken < take;
     }
     if (assumptions.length > 0 && (calls >= MAX_CALLS || failsInRow >= MAX_FAILS_IN_ROW)) return true;
     const status = solver.solve([...assumptions, ...lits], deadline);
@@ -65,15 +71,18 @@ export function buildConfiguration(state: GreedyState): Built {
     }
     if (assumptions.length > 0) calls++;
     if (status === 'unsat') {
-      if (assumptions.length === 0) invalid.set(r, c); // it fails alone: no configuration has it
-      else failsInRow++;
+      if (assumptions.length === 0) {
+        // It fails alone: no configuration has it. Pairs are kept in both rows (twise-pairs.ts).
+        invalid.set(r, c);
+        if (state.t === 2) invalid.set(c, r);
+      } else failsInRow++;
       return true;
     }
     witness = solver.model();
     failsInRow = 0;
     for (const l of lits) if (!assumptions.includes(l)) assumptions.push(l);
     solver.impliedLiterals(assumptions);
-    return true;
+    return ++taken < take;
   };
 
   scan: for (const p of state.prefixes) {
@@ -98,9 +107,10 @@ export function buildConfiguration(state: GreedyState): Built {
         for (const a of p) lits.push(litDimacs(a));
         lits.push(litDimacs(c));
         if (!offer(r, c)) break scan;
+        if (taken >= take) break scan;
       }
     }
     if (!openInRow) state.rowDone[r] = 1;
   }
-  return { model: witness, timedOut };
+  return { model: witness, timedOut, assumptions };
 }

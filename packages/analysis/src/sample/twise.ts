@@ -21,6 +21,8 @@ import { SatSolver } from '../sat/solver.ts';
 import { greedyIncompatibleBound } from './twise-bound.ts';
 import { TupleBits, litDimacs, litIndex, literalMask } from './tuple-bits.ts';
 import { buildConfiguration, type GreedyState } from './twise-greedy.ts';
+import { buildPairwiseConfiguration } from './twise-pairs.ts';
+import { keepNeeded } from './twise-reduce.ts';
 
 export interface TwiseOptions {
   t: 1 | 2 | 3;
@@ -46,6 +48,8 @@ export interface TwiseResult {
   lower_bound_method: string;
   boolean_only: boolean;
   ignored_constraints: number;
+  /** Configurations the greedy built, before those that covered nothing the others do not were dropped. */
+  greedy_size?: number;
   /** Why the sample is incomplete, when it is. */
   note?: string;
   /** Each configuration: the sorted names of its selected features. */
@@ -116,8 +120,9 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     n,
     covered: new TupleBits(t, L),
     invalid: new TupleBits(t, L),
-    prefixes: orderPrefixes(seededShuffle(prefixesOf(t, L, valid, exclusions), seed)),
+    prefixes: seededShuffle(prefixesOf(t, L, valid, exclusions), seed),
     rowDone: new Uint8Array(0),
+    tieRank: Int32Array.from(seededShuffle(Array.from({ length: L }, (_, a) => a), seed ^ 0x5bd1e995)),
     deadline,
   };
   state.rowDone = new Uint8Array(TupleBits.rows(t, L));
@@ -127,7 +132,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   const models: Int8Array[] = [];
   let timedOut = false;
   for (;;) {
-    const built = buildConfiguration(state);
+    const built = t === 2 ? buildPairwiseConfiguration(state) : buildConfiguration(state);
     if (built.model) {
       models.push(built.model);
       markCovered(state, built.model);
@@ -139,6 +144,11 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     if (!built.model) break; // nothing open was left
   }
   lap('greedy');
+  result.greedy_size = models.length;
+  const kept = keepNeeded(models, n, t).map((i) => models[i]!);
+  models.length = 0;
+  models.push(...kept);
+  lap('reduce');
 
   const names = enc.names;
   result.configurations = models.map((m) => vars.filter((v) => m[v] === 1).map((v) => names[v - 1]!).sort(byName));
@@ -226,21 +236,20 @@ function countTuples(state: GreedyState): { covered: number; open: number } {
   return { covered, open };
 }
 
-function orderPrefixes(list: Int32Array[]): Int32Array[] {
-  if (process.env.TW_ORDER !== 'pos') return list;
-  const positives = (p: Int32Array) => p.filter((a) => (a & 1) === 0).length;
-  return list.map((p, i) => ({ p, i, k: positives(p) })).sort((x, y) => y.k - x.k || x.i - y.i).map((x) => x.p);
-}
-
-/** A reproducible shuffle (mulberry32 seeded by `seed`). */
-function seededShuffle<T>(list: T[], seed: number): T[] {
+/** Random numbers in [0, 1), reproducible from the seed (mulberry32). */
+function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
-  const random = () => {
+  return () => {
     s = (s + 0x6d2b79f5) >>> 0;
     let x = Math.imul(s ^ (s >>> 15), 1 | s);
     x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
     return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
   };
+}
+
+/** A reproducible shuffle. */
+function seededShuffle<T>(list: T[], seed: number): T[] {
+  const random = seededRandom(seed);
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [list[i], list[j]] = [list[j]!, list[i]!];
