@@ -15,6 +15,7 @@
 
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { satEncoding } from '../analyze.ts';
+import type { EncodedModel } from '../encode.ts';
 import { Deadline } from '../deadline.ts';
 import { solverBackbone } from '../ops/backbone.ts';
 import { SatSolver } from '../sat/solver.ts';
@@ -98,10 +99,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     return incomplete(`not sampled: ${t}-wise coverage of ${n} features needs ${Math.round((2 * bits) / 8 / 2 ** 20)} MB of bits, more than allowed`);
   }
 
-  const solver = new SatSolver(enc.numVars);
-  for (const c of [...enc.tree, ...enc.definitions]) solver.addClause(c);
-  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
-  for (let v = n + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
+  const solver = satSolver(enc);
   const vars = Array.from({ length: n }, (_, i) => i + 1);
   const backbone = solverBackbone(solver, vars, deadline);
   lap('backbone');
@@ -129,25 +127,10 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   markInvalidUpFront(state, exclusions, valid);
   lap('setup');
 
-  const models: Int8Array[] = [];
-  let timedOut = false;
-  for (;;) {
-    const built = t === 2 ? buildPairwiseConfiguration(state) : buildConfiguration(state);
-    if (built.model) {
-      models.push(built.model);
-      markCovered(state, built.model);
-    }
-    if (built.timedOut) {
-      timedOut = true;
-      break;
-    }
-    if (!built.model) break; // nothing open was left
-  }
+  const { models: built, timedOut } = greedy(state);
   lap('greedy');
-  result.greedy_size = models.length;
-  const kept = keepNeeded(models, n, t).map((i) => models[i]!);
-  models.length = 0;
-  models.push(...kept);
+  result.greedy_size = built.length;
+  const models = keepNeeded(built, n, t).map((i) => built[i]!);
   lap('reduce');
 
   const names = enc.names;
@@ -165,6 +148,29 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function satSolver(enc: EncodedModel): SatSolver {
+  const solver = new SatSolver(enc.numVars);
+  for (const c of [...enc.tree, ...enc.definitions]) solver.addClause(c);
+  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
+  // Auxiliary variables follow from the features by propagation.
+  for (let v = enc.featureVars + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
+  return solver;
+}
+
+/** Configurations until nothing is open or the time runs out. */
+function greedy(state: GreedyState): { models: Int8Array[]; timedOut: boolean } {
+  const models: Int8Array[] = [];
+  for (;;) {
+    const built = state.t === 2 ? buildPairwiseConfiguration(state) : buildConfiguration(state);
+    if (built.model) {
+      models.push(built.model);
+      markCovered(state, built.model);
+    }
+    if (built.timedOut) return { models, timedOut: true };
+    if (!built.model) return { models, timedOut: false }; // nothing open was left
+  }
+}
 
 /** Row a: the literals b with a => !b by unit propagation (made symmetric; a's own negation included). */
 function exclusionRows(solver: SatSolver, n: number, valid: Uint8Array): TupleBits {
