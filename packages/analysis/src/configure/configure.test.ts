@@ -3,16 +3,16 @@
 // enumerated configurations say; each conflict and each `why` is sufficient and minimal, checked
 // by enumerating the model with only the constraint lines they name.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
+import { corpusSkipReason, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { modelConstraints, parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
-import { bruteForceModel, keepConstraintLines, randomModelText, seededRandom, TooManyFeatures, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { bruteForceModel, keepConstraintLines, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { smallCorpusModels } from '../testing/corpus-models.support.ts';
 import { Configurator, UnknownFeatureError } from './configurator.ts';
 import type { Decisions } from './types.ts';
 
-function parse(text: string, fileName?: string): UvlModel {
-  const { model, diagnostics } = parseUvl(text, fileName ? { fileName, loader: diskLoader } : {});
+function parse(text: string): UvlModel {
+  const { model, diagnostics } = parseUvl(text);
   assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], 'the model parses');
   return model;
 }
@@ -171,24 +171,12 @@ describe('configurator against brute force', () => {
     const rand = seededRandom(99);
     const wrong: string[] = [];
     let checked = 0;
-    for (const f of corpus!.files) {
-      if (!f.valid || f.features === undefined || f.features > 20) continue;
-      const path = join(corpus!.dir, f.path);
-      const text = corpus!.read(f.path);
-      const model = parse(text, path);
-      if (!model.root) continue;
-      let truth: BruteForceModel;
-      try {
-        truth = bruteForceModel(model);
-      } catch (error) {
-        if (error instanceof TooManyFeatures) continue; // imports add features the manifest does not count
-        throw error;
-      }
+    for (const { path, text, model, truth } of smallCorpusModels(corpus!)) {
       const c = new Configurator(model, { text });
       checked++;
       for (let k = 0; k < 3; k++) {
         const diffs = check(model, truth, c, randomDecisions(rand, truth.names, 1 + k));
-        if (diffs.length > 0) wrong.push(`${f.path}: ${diffs.join('\n')}`);
+        if (diffs.length > 0) wrong.push(`${path}: ${diffs.join('\n')}`);
       }
     }
     assert.ok(checked >= 20, `only ${checked} corpus models checked`);

@@ -3,16 +3,16 @@
 // sampled configuration, every sampled configuration is valid, the number of valid interactions
 // is right, the lower bound is at most the size, and the same seed gives the same sample.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
+import { corpusSkipReason, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { Deadline } from '../deadline.ts';
-import { bruteForceModel, randomModelText, seededRandom, TooManyFeatures, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { bruteForceModel, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { smallCorpusModels } from '../testing/corpus-models.support.ts';
 import { twiseSample } from './twise.ts';
 
-function parse(text: string, fileName?: string): UvlModel {
-  const { model, diagnostics } = parseUvl(text, fileName ? { fileName, loader: diskLoader } : {});
+function parse(text: string): UvlModel {
+  const { model, diagnostics } = parseUvl(text);
   assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], 'the model parses');
   return model;
 }
@@ -76,20 +76,10 @@ describe('t-wise sampling against brute force', () => {
   test('corpus models with at most 20 features, t = 2', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
     const wrong: string[] = [];
     let checked = 0;
-    for (const f of corpus!.files) {
-      if (!f.valid || f.features === undefined || f.features > 20) continue;
-      const model = parse(corpus!.read(f.path), join(corpus!.dir, f.path));
-      if (!model.root) continue;
-      let truth: BruteForceModel;
-      try {
-        truth = bruteForceModel(model);
-      } catch (error) {
-        if (error instanceof TooManyFeatures) continue;
-        throw error;
-      }
+    for (const { path, model, truth } of smallCorpusModels(corpus!)) {
       if (truth.configurations.length > 20_000) continue; // enumerating their interactions would be slow
       checked++;
-      for (const d of checkSample(model, truth, 2, 1)) wrong.push(`${f.path}: ${d}`);
+      for (const d of checkSample(model, truth, 2, 1)) wrong.push(`${path}: ${d}`);
     }
     assert.ok(checked >= 20, `only ${checked} corpus models checked`);
     assert.deepEqual(wrong.slice(0, 5), []);
