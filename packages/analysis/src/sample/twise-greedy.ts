@@ -14,6 +14,8 @@ export interface GreedyState {
   prefixes: Int32Array[];
   /** A seeded rank per literal: how ties are broken (twise-pairs.ts). */
   tieRank: Int32Array;
+  /** Seeded random numbers in [0, 1). */
+  random: () => number;
   /** Per row: 1 once no open interaction is left in it. */
   rowDone: Uint8Array;
   deadline: Deadline;

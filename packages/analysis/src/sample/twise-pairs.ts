@@ -11,6 +11,8 @@ import type { Built, GreedyState } from './twise-greedy.ts';
 
 /** SAT calls a configuration may spend to take a value its witness does not have. */
 const MAX_CALLS = 300;
+/** Odds that a free feature is tried selected first. */
+const PHASE_ON = 0.2;
 
 export function buildPairwiseConfiguration(state: GreedyState): Built {
   const { solver, covered, invalid, deadline, n } = state;
@@ -18,6 +20,11 @@ export function buildPairwiseConfiguration(state: GreedyState): Built {
   const openPairs = new Int32Array(2 * n);
   // Dead literals have no row to speak of; core ones do (their pairs need a first configuration too).
   for (let a = 0; a < 2 * n; a++) openPairs[a] = solver.topValue(litDimacs(a)) >= 0 ? openCount(state, a) : 0;
+  // Features the choices leave free follow the solver's phases: fresh random ones leaning to off
+  // for each configuration, rather than the last configuration's values, spread the pairs of
+  // free features over the configurations (automotive01: 1 002 configurations instead of 1 042;
+  // odds of 0.1: 1 003, even odds 1 013, 0.8: 1 031).
+  for (let v = 1; v <= n; v++) solver.setPhase(v, state.random() < PHASE_ON);
   const start = firstPair(state, openPairs);
   if (start.model === null || start.timedOut) return start;
   let witness = start.model;

@@ -121,6 +121,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     prefixes: seededShuffle(prefixesOf(t, L, valid, exclusions), seed),
     rowDone: new Uint8Array(0),
     tieRank: Int32Array.from(seededShuffle(Array.from({ length: L }, (_, a) => a), seed ^ 0x5bd1e995)),
+    random: seededRandom(seed ^ 0x27d4eb2f),
     deadline,
   };
   state.rowDone = new Uint8Array(TupleBits.rows(t, L));
