@@ -25,6 +25,7 @@ import {
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
+import { registerConfigureCommands } from './uvl-configure-commands.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -61,6 +62,7 @@ export function describeFsError(error: unknown): string {
 
 export type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
 
+/** Reads and parses a UVL file (imports from the disk); a read failure is an error line. */
 export function loadAndParse(file: string): Loaded {
   let text: string;
   try {
@@ -251,6 +253,7 @@ export function registerUvlCommands(program: Command): void {
     });
 
   registerCompileCommands(uvl);
+  registerConfigureCommands(uvl);
 }
 
 /** A feature list for people: sorted names, the first 20 and how many more. */
