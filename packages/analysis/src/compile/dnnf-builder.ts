@@ -10,14 +10,12 @@
 // auxiliary variable), and the count over the features is the count over all variables.
 
 import type { CountAlgebra } from '../count/count-algebra.ts';
-import type { NarrowFormula } from '../count/tree-decomposition.ts';
 import { AND_KIND, FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
-import { NarrowCompiler, type NodeSink } from './narrow-dnnf.ts';
 
 /** Node 0 is the false node: no model. */
 const FALSE_NODE = 0;
 
-export class DnnfBuilder implements CountAlgebra<number>, NodeSink {
+export class DnnfBuilder implements CountAlgebra<number> {
   readonly zero = FALSE_NODE;
   /** Whether a reduced variable stands for features (1) or only for auxiliary variables (0). */
   private readonly keep: Uint8Array;
@@ -35,26 +33,8 @@ export class DnnfBuilder implements CountAlgebra<number>, NodeSink {
   private readonly edgeChild: number[] = [];
   private readonly edgeNext: number[] = [];
 
-  private readonly narrow = new NarrowCompiler();
-
   constructor(keep: Uint8Array) {
     this.keep = keep;
-  }
-
-  /** A narrow component compiled by bucket elimination instead of the search (narrow-dnnf.ts). */
-  fromNarrow(formula: NarrowFormula, varOf: Int32Array, at: number, maxWidth: number, maxCost: number): number | null {
-    return this.narrow.compile(formula, varOf, at, this, maxWidth, maxCost);
-  }
-
-  /** An AND node of one literal (0 for none; dropped if auxiliary) and the children. */
-  andOf(literal: number, children: readonly number[]): number {
-    const n = this.newNode(AND_KIND);
-    this.litStart[n] = this.lits.length;
-    if (literal !== 0 && this.keep[Math.abs(literal)]) this.lits.push(literal);
-    this.litEnd[n] = this.lits.length;
-    this.freeStart[n] = this.freeEnd[n] = this.free.length;
-    for (const child of children) this.addEdge(n, child);
-    return n;
   }
 
   isZero(value: number): boolean {

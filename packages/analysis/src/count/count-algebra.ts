@@ -19,16 +19,7 @@ export interface CountAlgebra<T> {
   plus(total: T, branch: T): T;
   /** A count found without a search (the dynamic programming); absent when the algebra needs the search's trace. */
   fromCount?: (count: bigint) => T;
-  /**
-   * A narrow component's value without a search, for an algebra without fromCount (the
-   * compiler: compile/narrow-dnnf.ts): its residual formula, whose variable v is the counter's
-   * variable varOf[at + v]; null when the formula is wider than maxWidth or costs more than
-   * maxCost table entries (the search then does it).
-   */
-  fromNarrow?: (formula: NarrowFormula, varOf: Int32Array, at: number, maxWidth: number, maxCost: number) => T | null;
 }
-
-import type { NarrowFormula } from './tree-decomposition.ts';
 
 const powersOfTwo: bigint[] = [];
 

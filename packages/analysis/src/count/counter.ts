@@ -356,8 +356,8 @@ class ComponentCounter<T> {
     this.planMinVars = alwaysSeparators ? 3 : PLAN_MIN_VARS;
     this.maxSeparator = alwaysSeparators ? 2 : MAX_SEPARATOR;
     this.lookaheadMinVars = alwaysSeparators ? 2 : LOOKAHEAD_MIN_VARS;
-    // The dynamic programming gives a count, or (the compiler) nodes of its own.
-    this.countsNarrow = (wide || options.narrowComponents === 'always') && (algebra.fromCount !== undefined || algebra.fromNarrow !== undefined);
+    // The dynamic programming gives a count, not a trace: an algebra that wants the trace (the compiler) searches.
+    this.countsNarrow = (wide || options.narrowComponents === 'always') && algebra.fromCount !== undefined;
     this.narrowMinVars = options.narrowComponents === 'always' ? 2 : NARROW_MIN_VARS;
     if (!this.usesDefinitions) {
       this.defined.fill(0);
@@ -787,13 +787,9 @@ class ComponentCounter<T> {
     const nv = this.recordVars[record]!;
     if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
     const formula = this.residualFormula(record);
-    const algebra = this.algebra;
-    let result: T | null;
-    if (algebra.fromCount) {
-      const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
-      result = value === null ? null : algebra.fromCount(value);
-    } else result = algebra.fromNarrow!(formula, this.lists, this.recordStart[record]!, NARROW_MAX_WIDTH, NARROW_MAX_COST);
-    if (result === null) return undefined;
+    const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
+    if (value === null) return undefined;
+    const result = this.algebra.fromCount!(value);
     this.remember(record, result);
     return result;
   }
