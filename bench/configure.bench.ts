@@ -8,14 +8,14 @@
 // and the main thread only waits while a worker runs).
 // Target: every model of at most 1 000 features compiled, configured and sampled in under 1 s each.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../src/core/worker.ts';
 import { compileModel, Deadline, type CompiledModel } from '../packages/analysis/src/index.ts';
 import { SeededRandom } from '../packages/analysis/src/sample/prng.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
 import { fileLoader } from '../src/cli/uvl-commands.ts';
+import { validCorpusModels } from './corpus.ts';
 
 interface Job {
   path: string;
@@ -109,18 +109,8 @@ function pairwiseSample(_compiled: CompiledModel): unknown[] | null {
 }
 
 async function main(): Promise<void> {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const corpusDir = process.env.UVL_CORPUS ?? join(root, '../shared/uvl-corpus');
+  const { corpusDir, files } = validCorpusModels();
   const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 60) * 1000;
-  const only = process.env.BENCH_ONLY;
-  let manifest: { files: { path: string; valid: boolean; features?: number }[] };
-  try {
-    manifest = JSON.parse(readFileSync(join(corpusDir, 'manifest.json'), 'utf8'));
-  } catch {
-    console.error(`UVL corpus not found at ${corpusDir} (set UVL_CORPUS)`);
-    process.exit(1);
-  }
-  const files = manifest.files.filter((f) => f.valid && f.features !== undefined && (!only || f.path.includes(only)));
   const outcomes: Outcome[] = [];
   for (const [i, f] of files.entries()) {
     const outcome = await runOne({ path: f.path, file: join(corpusDir, f.path), timeoutMs }, f.features!);
