@@ -1,4 +1,4 @@
-// `hub uvl configure` and `hub uvl twise`, run as a user would run them: JSON and text output,
+// `hub uvl configure` and `hub uvl sample --twise`, run as a user would run them: JSON and text output,
 // the CSV of a sample, bad values and invalid models (exit 1).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,9 +53,9 @@ describe('hub uvl configure', () => {
   });
 });
 
-describe('hub uvl twise', () => {
+describe('hub uvl sample --twise', () => {
   it('writes the sample as CSV, features sorted, and a summary on stderr', () => {
-    const r = hub(['twise', 'car.uvl', '--t', '2', '--seed', '3']);
+    const r = hub(['sample', 'car.uvl', '--twise', '2', '--seed', '3']);
     assert.equal(r.code, 0, r.err);
     const [header, ...rows] = r.out.trim().split('\n');
     assert.equal(header, 'Car,Diesel,Engine,Petrol,Radio,Turbo');
@@ -65,7 +65,7 @@ describe('hub uvl twise', () => {
   });
 
   it('gives the section-6 shape as JSON', () => {
-    const json = JSON.parse(hub(['twise', 'car.uvl', '--t', '1', '--json']).out);
+    const json = JSON.parse(hub(['sample', 'car.uvl', '--twise', '1', '--json']).out);
     assert.equal(json.kind, 'twise');
     assert.equal(json.t, 1);
     assert.equal(json.complete, true);
@@ -76,9 +76,9 @@ describe('hub uvl twise', () => {
   });
 
   it('exits 1 for a bad value or an invalid model', () => {
-    assert.equal(hub(['twise', 'car.uvl', '--t', '4']).code, 1);
-    assert.equal(hub(['twise', 'car.uvl', '--t', '2', '--seed', '-1']).code, 1);
-    assert.equal(hub(['twise', 'car.uvl', '--t', '2', '--timeout', '0']).code, 1);
-    assert.equal(hub(['twise', 'bad.uvl', '--t', '2']).code, 1);
+    assert.equal(hub(['sample', 'car.uvl', '--twise', '4']).code, 1);
+    assert.equal(hub(['sample', 'car.uvl', '--twise', '2', '--seed', '-1']).code, 1);
+    assert.equal(hub(['sample', 'car.uvl', '--twise', '2', '--timeout', '0']).code, 1);
+    assert.equal(hub(['sample', 'bad.uvl', '--twise', '2']).code, 1);
   });
 });

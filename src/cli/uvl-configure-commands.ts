@@ -1,13 +1,15 @@
-// `hub uvl configure` and `hub uvl twise` (extensions section 6): the configurator and t-wise
-// sampling of packages/analysis on a file. `twise` is a temporary name for `hub uvl sample
-// --twise T`: runTwiseCommand is the whole action, so that `sample` can call it.
+// `hub uvl configure` and the t-wise half of `hub uvl sample --twise T` (extensions section 6):
+// the configurator and t-wise sampling of packages/analysis on a file. `sample` is registered
+// with the uniform half (uvl-compile-commands.ts), which hands `--twise` to runTwiseCommand.
 
 import type { Command } from 'commander';
 import { formatDiagnostic, type UvlModel } from '../../packages/uvl/src/index.ts';
-import { Configurator, Deadline, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
+import { compiledCounter, Configurator, Deadline, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
 import { loadAndParse } from './uvl-commands.ts';
 
-const DEFAULT_TWISE_SECONDS = 600;
+export const DEFAULT_TWISE_SECONDS = 600;
+/** Budget of the compiled form that counts what remains; past it the answer says the count timed out. */
+const COMPILE_SECONDS = 60;
 
 export function registerConfigureCommands(uvl: Command): void {
   uvl
@@ -20,15 +22,6 @@ export function registerConfigureCommands(uvl: Command): void {
     .option('--json', 'one JSON object')
     .action((file: string, options: ConfigureCommandOptions) => runConfigureCommand(file, options));
 
-  uvl
-    .command('twise')
-    .description('A t-wise sample (t = 1, 2 or 3) as CSV, or one JSON object with --json (exit 1 for an invalid model or a bad value)')
-    .argument('<file>', 'UVL file')
-    .requiredOption('--t <t>', 'interaction strength: 1, 2 or 3')
-    .option('--seed <seed>', 'seed of the order interactions are taken in', '1')
-    .option('--timeout <seconds>', 'time budget in seconds; past it the partial sample is returned, marked incomplete', String(DEFAULT_TWISE_SECONDS))
-    .option('--json', 'one JSON object')
-    .action((file: string, options: TwiseCommandOptions) => runTwiseCommand(file, options));
 }
 
 export interface ConfigureCommandOptions {
@@ -70,7 +63,7 @@ export function runConfigureCommand(file: string, options: ConfigureCommandOptio
   if (!loaded) return;
   const decisions = { selected: list(options.select), deselected: list(options.deselect) };
   try {
-    const configurator = new Configurator(loaded.model, { text: loaded.text });
+    const configurator = new Configurator(loaded.model, { text: loaded.text, counter: compiledCounter(loaded.model, loaded.text, Deadline.after(COMPILE_SECONDS * 1000)) });
     const result = configurator.configure(decisions);
     const why = options.why !== undefined && result.consistent ? configurator.why(decisions, options.why) : undefined;
     if (options.why !== undefined && !result.consistent) configurator.decisionLiterals({ selected: [options.why], deselected: [] }); // an unknown name is still a bad value
@@ -110,14 +103,14 @@ function whyText(w: WhyResult): string {
 
 export function runTwiseCommand(file: string, options: TwiseCommandOptions): void {
   const t = Number(options.t);
-  if (t !== 1 && t !== 2 && t !== 3) return badValue('twise', `--t must be 1, 2 or 3, not '${options.t}'`, options.json);
+  if (t !== 1 && t !== 2 && t !== 3) return badValue('sample', `--twise must be 1, 2 or 3, not '${options.t}'`, options.json);
   const seedText = options.seed ?? '1';
   const seed = /^\d+$/.test(seedText.trim()) ? Number(seedText) : Number.NaN;
-  if (!Number.isSafeInteger(seed)) return badValue('twise', `--seed must be a non-negative integer, not '${seedText}'`, options.json);
+  if (!Number.isSafeInteger(seed)) return badValue('sample', `--seed must be a non-negative integer, not '${seedText}'`, options.json);
   const timeoutText = options.timeout ?? String(DEFAULT_TWISE_SECONDS);
   const seconds = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(timeoutText) ? Number(timeoutText) : Number.NaN;
-  if (!(seconds > 0) || !Number.isFinite(seconds)) return badValue('twise', `--timeout must be a positive number of seconds, not '${timeoutText}'`, options.json);
-  const loaded = loadModel('twise', file, options.json);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) return badValue('sample', `--timeout must be a positive number of seconds, not '${timeoutText}'`, options.json);
+  const loaded = loadModel('sample', file, options.json);
   if (!loaded) return;
   const result = twiseSample(loaded.model, { t, seed, text: loaded.text, deadline: Deadline.after(seconds * 1000) });
   if (options.json) {

@@ -9,6 +9,8 @@ import { modelConstraints, parseUvl, type UvlModel } from '../../../uvl/src/inde
 import { bruteForceModel, keepConstraintLines, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
 import { smallCorpusModels } from '../testing/corpus-models.support.ts';
 import { Configurator, UnknownFeatureError } from './configurator.ts';
+import { compiledCounter } from './counter.ts';
+import { Deadline } from '../deadline.ts';
 import type { Decisions } from './types.ts';
 
 function parse(text: string): UvlModel {
@@ -156,7 +158,8 @@ describe('configurator against brute force', () => {
       const g = randomModelText(rand, { features: 3 + Math.floor(rand() * 10), maxConstraints: 5 });
       const model = parse(g.text);
       const truth = bruteForceModel(model);
-      const c = new Configurator(model, { text: g.text });
+      // Every other model counts what remains on its compiled form (the hub's and the CLI's counter).
+      const c = new Configurator(model, { text: g.text, counter: i % 2 === 1 ? compiledCounter(model, g.text, Deadline.after(60_000)) : undefined });
       for (let k = 0; k < 4; k++) {
         const diffs = check(model, truth, c, randomDecisions(rand, truth.names, k));
         if (diffs.length > 0) wrong.push(`${diffs.join('\n')}\n${g.text}`);
@@ -172,7 +175,7 @@ describe('configurator against brute force', () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const { path, text, model, truth } of smallCorpusModels(corpus!)) {
-      const c = new Configurator(model, { text });
+      const c = new Configurator(model, { text, counter: checked % 2 === 1 ? compiledCounter(model, text, Deadline.after(60_000)) : undefined });
       checked++;
       for (let k = 0; k < 3; k++) {
         const diffs = check(model, truth, c, randomDecisions(rand, truth.names, 1 + k));
