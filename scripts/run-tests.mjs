@@ -27,6 +27,7 @@ const STORED_FILE_TESTS = [
   'src/modules/model/model.routes.test.ts',
   'src/modules/modeltool/modeltool.routes.test.ts',
   'test/browser/dataset.test.ts',
+  'test/browser/formats.test.ts',
   'test/browser/lifecycle.test.ts',
 ];
 const roots = ['packages', 'src', 'test'];
