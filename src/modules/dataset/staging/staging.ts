@@ -6,18 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { buffer, text } from 'node:stream/consumers';
-import { hasControlCharacters } from '../../../core/http/forms.ts';
 import type { FileStore, StoredObject } from '../../../core/storage/index.ts';
-import { ACCEPTED_FILES, ConversionError, convertUpload, isUvlName, MODEL_EXTENSIONS, originalNameBeside, uvlNameOf, type StagedOriginal } from './converted-upload.ts';
+import { ConversionError, convertUpload, isUvlName, originalNameBeside, uvlNameOf, type StagedOriginal } from './converted-upload.ts';
+import { candidateName, isStagedName, MAX_STORED_NAME_BYTES, safeModelName, safeUvlName, StagingError } from './staging-names.ts';
 
-/** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
-const MAX_NAME_BYTES = 200;
-/** Longest stored name: a client name plus a collision suffix ` (n)`. */
-const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
+export { safeModelName, safeUvlName, StagingError } from './staging-names.ts';
+
 /** What file systems allow for one name; a file put back from a claim may need a further suffix. */
 const FILE_NAME_BYTES = 255;
 /** Claim folders are hidden names inside the staging area: listings of staged files skip them. */
@@ -33,46 +31,6 @@ const CLAIMED_AT = '.claimed-at';
 export const STALE_CLAIM_MS = 60 * 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
-
-export class StagingError extends Error {
-  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full' | 'not_converted', message: string, readonly errors: string[] = []) {
-    super(message);
-  }
-}
-
-/**
- * Reduces a client's file name to a safe base name (decisions section 4), or explains why not.
- * Windows browsers may send `C:\dir\model.uvl`, so both separators count.
- */
-export function safeUvlName(raw: string): string {
-  return safeName(raw, /\.uvl$/i, 'Only .uvl files are accepted.');
-}
-
-/** Like safeUvlName, for any file an upload takes: UVL or a format converted to it (issue 27). */
-export function safeModelName(raw: string): string {
-  return safeName(raw, MODEL_EXTENSIONS, ACCEPTED_FILES);
-}
-
-function safeName(raw: string, extension: RegExp, refusal: string): string {
-  const base = basename(raw.replace(/\\/g, '/'));
-  if (!extension.test(base)) throw new StagingError('not_uvl', refusal);
-  // Leading dots would hide the file and could meet the temporary names used while writing.
-  // A name that is only blanks before its extension is as unreadable as a hidden one.
-  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base) || base.slice(0, base.length - extname(base).length).trim() === '') {
-    throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
-  }
-  if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
-    throw new StagingError('bad_name', `The file name is too long (at most ${MAX_NAME_BYTES} bytes).`);
-  }
-  return base;
-}
-
-/** `model.uvl`, `model (1).uvl`, `model (2).uvl`… like the original service. */
-function candidateName(name: string, n: number): string {
-  if (n === 0) return name;
-  const ext = extname(name);
-  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
-}
 
 export interface StagedFile {
   name: string;
@@ -111,12 +69,6 @@ export type ClaimOutcome =
   | { ok: true; claim: Claim }
   /** Names that are not (or no longer) in the staging area: nothing was claimed. */
   | { ok: false; missing: string[] };
-
-/** A plain staged name: no separator, not hidden, no control character, not longer than a stored name. */
-function isStagedName(name: string): boolean {
-  return typeof name === 'string' && name !== '' && name === basename(name) && !name.includes('\\') && !name.startsWith('.')
-    && !hasControlCharacters(name) && Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES;
-}
 
 /**
  * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
