@@ -16,6 +16,7 @@ import * as stagedClaims from './2026_11_25_0100_staged_claims.ts';
 import * as cart from './2026_11_27_0100_cart.ts';
 import * as orcidAccount from './2026_11_27_0200_orcid_account.ts';
 import * as reviewLinks from './2026_11_27_0300_review_links.ts';
+import * as fileOriginal from './2026_11_27_1000_file_original.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0100_cart': cart,
   '2026_11_27_0200_orcid_account': orcidAccount,
   '2026_11_27_0300_review_links': reviewLinks,
+  '2026_11_27_1000_file_original': fileOriginal,
 };

@@ -21,6 +21,7 @@ const STORED_FILE_TESTS = [
   'src/modules/dataset/dataset.everyday.test.ts',
   'src/modules/dataset/pages/dataset.pages.test.ts',
   'src/modules/dataset/staging/dataset.staging.test.ts',
+  'src/modules/dataset/staging/dataset.formats.test.ts',
   'src/modules/dataset/publication/dataset.upload.test.ts',
   'src/modules/dataset/lifecycle/dataset.versions.test.ts',
   'src/modules/hubfile/hubfile.routes.test.ts',
@@ -28,6 +29,7 @@ const STORED_FILE_TESTS = [
   'src/modules/modeltool/modeltool.routes.test.ts',
   'src/modules/review/review.routes.test.ts',
   'test/browser/dataset.test.ts',
+  'test/browser/formats.test.ts',
   'test/browser/lifecycle.test.ts',
 ];
 const roots = ['packages', 'src', 'test'];

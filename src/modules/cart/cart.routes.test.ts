@@ -111,15 +111,18 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch((await visitor.get('/cart')).text, new RegExp(`data-file-id="${second.id}"`));
     });
 
-    it('refuses unknown formats and FeatureIDE (not available yet) before zipping anything', async () => {
+    it('refuses unknown formats before zipping anything, and zips FeatureIDE XML', async () => {
       const visitor = new TestClient(server.baseUrl);
       await visitor.get('/cart');
       await visitor.post('/cart/add', { form: { file_id: first.id } });
       assert.equal((await visitor.get('/cart/download')).status, 400);
       assert.equal((await visitor.get('/cart/download?format=pdf')).status, 400);
-      const featureide = await visitor.get('/cart/download?format=uvl&format=featureide');
-      assert.equal(featureide.status, 400);
-      assert.match(featureide.text, /FeatureIDE format is not available yet/);
+      const featureide = await download(visitor, '/cart/download?format=uvl&format=featureide');
+      assert.equal(featureide.status, 200);
+      const zipped = await unzip(featureide.bytes);
+      const xml = [...zipped.entries()].find(([name]) => name.endsWith('_featureide.txt'));
+      assert.ok(xml, `a FeatureIDE file is in the zip: ${[...zipped.keys()].join(', ')}`);
+      assert.match(xml[1], /<(extendedFeatureModel|featureModel)[\s>]/);
     });
 
     it("keeps a user's cart in the account, across sessions", async () => {

@@ -12,17 +12,15 @@ export const CART_FORMATS = {
   glencoe: { label: 'Glencoe (JSON)', target: 'glencoe' },
   splot: { label: 'SPLOT (SXFM)', target: 'splot' },
   dimacs: { label: 'DIMACS CNF', target: 'cnf' },
-  featureide: { label: 'FeatureIDE (XML)', target: null },
+  featureide: { label: 'FeatureIDE (XML)', target: 'featureide' },
 } as const;
 export type CartFormat = keyof typeof CART_FORMATS;
 
 /**
- * Formats that are listed but cannot be made yet: the FeatureIDE writer of packages/uvl is being
- * written; until it lands the download refuses the format with this message rather than leaving it out.
+ * Formats that are listed but cannot be made here (none today): the download refuses such a format
+ * with its message rather than leaving it out of the zip.
  */
-export const UNAVAILABLE_FORMATS: Partial<Record<CartFormat, string>> = {
-  featureide: 'The FeatureIDE format is not available yet: the hub cannot write FeatureIDE models so far. Choose uvl, glencoe, splot or dimacs.',
-};
+export const UNAVAILABLE_FORMATS: Partial<Record<CartFormat, string>> = {};
 
 export const isCartFormat = (format: string): format is CartFormat => Object.hasOwn(CART_FORMATS, format);
 

@@ -8,7 +8,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
-  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toGlencoe, toSplot, UvlExportError,
+  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, UvlExportError,
   type ImportLoader, type ParseResult, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 
@@ -20,6 +20,8 @@ export const EXPORT_TARGETS = {
   glencoe: { convert: toGlencoe, suffix: '.json', download: '_glencoe.txt', extension: '.json', mediaType: 'application/json' },
   splot: { convert: toSplot, suffix: '.splx', download: '_splot.txt', extension: '.xml', mediaType: 'application/xml' },
   cnf: { convert: toCnf, suffix: '.cnf', download: '_cnf.txt', extension: '.dimacs', mediaType: 'text/plain' },
+  // Issue 27: what FeatureIDE cannot say is listed on the model page (featureIdeLosses).
+  featureide: { convert: (model: UvlModel) => toFeatureIde(model).xml, suffix: '.xml', download: '_featureide.txt', extension: '.xml', mediaType: 'application/xml' },
 } as const satisfies Record<string, { convert: (model: UvlModel) => string; suffix: string; download: string; extension: string; mediaType: string }>;
 
 /** `car.uvl` → `car.json`: the stored name without its `.uvl`, with the format's usual extension. */
