@@ -54,8 +54,11 @@ export interface StagedCheck {
   filename: string;
   size: number;
   valid: boolean;
+  /** At most 20 (staged-checks.ts, MAX_LISTED); `errors_more` counts the rest. */
   errors: string[];
+  errors_more: number;
   warnings: string[];
+  warnings_more: number;
 }
 
 export type UploadOutcome =

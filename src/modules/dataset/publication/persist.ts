@@ -6,7 +6,7 @@ import { nowIso } from '../../../core/db/database.ts';
 import type { DbOrTrx } from '../../../core/db/connect.ts';
 import type { ObjectPlacement } from '../../../core/storage/index.ts';
 import * as repo from '../dataset.repository.ts';
-import { checkModelText } from '../model-check.ts';
+import { checkModelBytes } from '../model-check.ts';
 import type { FeatureModelInput, MetadataInput } from '../upload-form.ts';
 import { DEFAULT_LICENSE } from '../licenses.ts';
 import type { ModelOrigin, PreparedModel } from '../dataset.types.ts';
@@ -26,7 +26,7 @@ export interface PersistExtra {
 /** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
 export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string) {
   const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(d.ctx.store, origin.key);
-  const check = checkModelText(bytes.toString('utf8'));
+  const check = checkModelBytes(bytes);
   const model: PreparedModel = {
     input, origin, name, size: bytes.length,
     checksum: createHash('md5').update(bytes).digest('hex'),

@@ -3,7 +3,6 @@
 import type { Readable } from 'node:stream';
 import { buffer as streamBytes } from 'node:stream/consumers';
 import type { FileStore } from '../../../core/storage/index.ts';
-import { checkModelText } from '../model-check.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile } from './staging.ts';
@@ -16,8 +15,8 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
 }
 
 async function checkStaged(d: DatasetDeps, file: StagedFile): Promise<StagedCheck> {
-  const result = checkModelText((await readStored(d.ctx.store, file.key)).toString('utf8'));
-  return { filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings };
+  const check = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
+  return { filename: file.name, size: file.size, ...check };
 }
 
 /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */

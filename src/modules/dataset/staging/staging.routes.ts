@@ -13,11 +13,13 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
     try {
       const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
       return {
-        message: staged.valid ? 'File staged: a valid UVL model.' : 'File staged, but the model has syntax errors.',
+        message: staged.valid ? (staged.warnings.length > 0 ? 'File staged: a valid UVL model, with warnings.' : 'File staged: a valid UVL model.') : 'File staged, but the model has syntax errors.',
         filename: staged.filename,
         valid: staged.valid,
         errors: staged.errors,
         warnings: staged.warnings,
+        errors_more: staged.errors_more,
+        warnings_more: staged.warnings_more,
       };
     } catch (error) {
       file.file.resume();

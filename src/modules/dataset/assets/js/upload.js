@@ -29,12 +29,19 @@
     if (bar.parentElement) bar.parentElement.setAttribute('aria-valuenow', String(percent));
   }
 
-  function fillList(box, messages) {
+  // The staging answer lists at most 20 errors or warnings and counts the rest (`more`).
+  function fillList(box, messages, more) {
     const list = box.querySelector('ul');
     list.replaceChildren();
     for (const message of messages) {
       const item = document.createElement('li');
       item.textContent = message;
+      list.appendChild(item);
+    }
+    if (more > 0) {
+      const item = document.createElement('li');
+      item.className = 'list-more';
+      item.textContent = 'and ' + more + ' more';
       list.appendChild(item);
     }
     box.classList.toggle('d-none', messages.length === 0);
@@ -117,9 +124,10 @@
     entry.querySelector('.model-progress').classList.add('d-none');
     entry.classList.toggle('border-danger', !staged.valid);
     entry.dataset.valid = staged.valid ? 'true' : 'false';
-    setStatus(entry, staged.valid ? 'Valid' : 'Syntax errors', staged.valid ? 'success' : 'danger');
-    fillList(entry.querySelector('.model-errors'), staged.errors || []);
-    fillList(entry.querySelector('.model-warnings'), staged.warnings || []);
+    const warned = staged.valid && (staged.warnings || []).length > 0;
+    setStatus(entry, !staged.valid ? 'Syntax errors' : warned ? 'Valid, with warnings' : 'Valid', !staged.valid ? 'danger' : warned ? 'warning' : 'success');
+    fillList(entry.querySelector('.model-errors'), staged.errors || [], staged.errors_more || 0);
+    fillList(entry.querySelector('.model-warnings'), staged.warnings || [], staged.warnings_more || 0);
   }
 
   function showFailure(entry, message) {
