@@ -12,6 +12,7 @@
   const fileInput = document.getElementById('file-input');
   const formErrors = document.getElementById('form-errors');
   const submitButton = document.getElementById('upload-button');
+  const draftButton = document.getElementById('draft-button');
   const progress = document.getElementById('upload-progress');
   const progressBar = document.getElementById('upload-progress-bar');
   const authorTemplate = document.getElementById('author-template');
@@ -345,6 +346,8 @@
     for (const [key, value] of new FormData(form)) {
       if (typeof value === 'string') body.append(key, value);
     }
+    // "Save as draft" is a second submit button: its name and value are the form field draft=1.
+    if (event.submitter && event.submitter.name === 'draft') body.append('draft', '1');
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/dataset/upload');
     xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
@@ -353,6 +356,7 @@
     progress.classList.remove('d-none');
     setBar(progressBar, 0);
     submitButton.disabled = true;
+    if (draftButton) draftButton.disabled = true;
     xhr.upload.addEventListener('progress', function (e) {
       // Sending is the first half; the server's checks and the deposit push are the second.
       if (e.lengthComputable) setBar(progressBar, 0.5 * e.loaded / e.total);
@@ -365,6 +369,11 @@
         window.location.assign('/doi/' + doiPath(data.doi) + '/');
         return;
       }
+      if (xhr.status === 200 && data && data.status === 'draft') {
+        setBar(progressBar, 1);
+        window.location.assign(data.url);
+        return;
+      }
       if (xhr.status === 200 && data && data.status === 'partial') {
         setBar(progressBar, 1);
         window.location.assign('/dataset/unsynchronized/' + data.dataset_id + '/');
@@ -372,6 +381,7 @@
       }
       progress.classList.add('d-none');
       submitButton.disabled = false;
+      if (draftButton) draftButton.disabled = false;
       // 502: a new version the deposit refused (nothing saved, the files still staged).
       if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) showErrors(data.errors);
       else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
@@ -379,6 +389,7 @@
     xhr.addEventListener('error', function () {
       progress.classList.add('d-none');
       submitButton.disabled = false;
+      if (draftButton) draftButton.disabled = false;
       showMessage('The upload failed: the network is unavailable. Nothing was saved; try again.');
     });
     xhr.send(body.toString());
