@@ -14,6 +14,9 @@ export interface DatasetListItem {
   createdAt: string;
   /** The DOI landing page when synchronized, else the owner's unsynchronized view (specification, profile). */
   href: string;
+  version: number;
+  /** How many versions the family has ("v2 of 3"). */
+  versionCount: number;
 }
 
 export interface DatasetSummary {
@@ -46,6 +49,8 @@ export interface DatasetSummary {
   href: string;
   /** 1 for a concept's first version (extensions section 2, dataset.versions.ts). */
   version: number;
+  /** How many versions the family has ("v2 of 3" in lists). */
+  versionCount: number;
   conceptId: number;
   conceptDoi: string | null;
 }
