@@ -6,6 +6,7 @@ import type { Config } from '../../core/config.ts';
 import { claimLedger } from './staging/staging.repository.ts';
 import { StagingArea } from './staging/staging.ts';
 import { StagedChecks } from './staging/staged-checks.ts';
+import { CompareModels } from './lifecycle/compare-models.ts';
 import { DatasetParts } from './pages/dataset.parts.ts';
 import { VisitRecords } from './pages/visit-records.ts';
 import { DoiPageStates } from './pages/doi-page-states.ts';
@@ -28,6 +29,8 @@ export interface DatasetDeps {
   apiStaging: StagingArea;
   /** The staged files' checks, remembered by content (the upload page lists them on every visit). */
   stagedChecks: StagedChecks;
+  /** The comparison page's reading of each model text, remembered by content. */
+  compareModels: CompareModels;
   parts: DatasetParts;
   records: VisitRecords;
   pageStates: DoiPageStates;
@@ -42,6 +45,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
     staging: new StagingArea(ctx.store, ledger),
     apiStaging: new StagingArea(ctx.store, ledger, 'temp/.api/'),
     stagedChecks: new StagedChecks(),
+    compareModels: new CompareModels(),
     parts: new DatasetParts(),
     records: new VisitRecords(ctx.db),
     pageStates: new DoiPageStates(ctx.db),
