@@ -87,6 +87,21 @@ describe('everyday use, second pass, in Chromium', { skip }, () => {
     await page.screenshot({ path: screenshotPath('everyday2-draft-published'), fullPage: true });
   });
 
+  it('highlights only the first 1000 lines of a large model in the source pop-up, and shows every line', async () => {
+    const comments = Array.from({ length: 1500 }, (_, i) => `// comment ${i + 1}`).join('\n');
+    const large = `${comments}\nfeatures\n    Big\n`;
+    await page.goto(`${server.baseUrl}/dataset/upload`);
+    await dropFiles(page, [{ name: 'large.uvl', content: large }]);
+    await page.locator('.model-entry', { hasText: 'large.uvl' }).locator('.model-status', { hasText: 'Valid' }).waitFor();
+    await page.fill('#title', 'Large source');
+    await page.fill('#desc', 'A long file.');
+    await Promise.all([page.waitForURL(/\/doi\//), page.click('#upload-button')]);
+    await page.locator('.js-view-file').first().click();
+    await page.waitForFunction(() => (document.querySelector('#file-source code')?.textContent ?? '').includes('comment 1500'));
+    assert.equal(await page.locator('#file-source code span.uvl-comment').count(), 1000);
+    assert.equal(await page.locator('#file-source code').textContent(), large);
+  });
+
   it('shows the model page\'s warnings panel', async () => {
     await page.goto(`${server.baseUrl}/dataset/upload`);
     await dropFiles(page, [{ name: 'warned.uvl', content: MISSING_REFERENCE }]);
