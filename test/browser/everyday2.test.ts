@@ -1,11 +1,11 @@
 // Issue 25 in Chromium: the warning of a suspicious model, a binary file renamed .uvl and a long
 // error list on the upload page, the model page's warnings, and a draft from "Save as draft" to
 // its preview and publication (screenshots of each).
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserSkipReason, dropFiles, launchBrowser, screenshotPath } from './support.ts';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../support/server.ts';
+import { browserSkipReason, dropFiles, loggedInPage, screenshotPath, useBrowserServer } from './support.ts';
 import { VALID_UVL } from '../../src/modules/dataset/dataset.test-support.ts';
 
 const skip = browserSkipReason();
@@ -13,24 +13,14 @@ const MISSING_REFERENCE = 'features\n    A\n        optional\n            B\n\nc
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0x00, 0x10]);
 
 describe('everyday use, second pass, in Chromium', { skip }, () => {
+  const env = useBrowserServer({ seed: true });
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
   const problems: string[] = [];
   before(async () => {
-    server = await startTestServer({ seed: true });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
+    server = env.server;
+    page = await loggedInPage(env.browser, server);
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(`${server.baseUrl}/login`);
-    await page.fill('#email', 'user1@example.com');
-    await page.fill('#password', '1234');
-    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('main button[type="submit"]')]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('shows a warning under a suspicious model, one error for a binary file and "and N more" for a long list', async () => {
