@@ -6,6 +6,7 @@ import { testDialects } from '../../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { TestClient } from '../../../../test/support/client.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from '../dataset.test-support.ts';
+import { bearer, createToken } from '../../../../test/support/api.ts';
 
 const TITLE = 'Versioned phones';
 
@@ -43,6 +44,11 @@ for (const dialect of testDialects()) {
 
       const results = await searchBoth(new TestClient(server.baseUrl));
       assert.deepEqual(results.map((r) => [r.id, r.version]).sort(), [[v1.json.dataset_id, 1], [v2.json.dataset_id, 2]].sort());
+      const token = await createToken(client, ['read']);
+      const api = await bearer(server.baseUrl, token, 'POST', '/api/v1/search', { query: TITLE });
+      assert.equal(api.status, 200);
+      const fromApi = (api.json as { id: number; title: string; version: number; version_count: number }[]).filter((r) => r.title === TITLE);
+      assert.deepEqual(fromApi.map((r) => [r.id, r.version, r.version_count]).sort(), [[v1.json.dataset_id, 1, 2], [v2.json.dataset_id, 2, 2]].sort());
 
       // A dataset without versions carries version 1 of 1 and no badge.
       await stage(client, 'single.uvl', VALID_UVL);
