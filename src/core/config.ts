@@ -152,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
     analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
     analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
-    compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 3000),
+    compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 500),
     autoSeed: !production,
     storage: storageFrom(env),
     orcid: orcidFrom(env),

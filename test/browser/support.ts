@@ -69,3 +69,14 @@ export function watchPageErrors(page: Page): string[] {
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
   return errors;
 }
+
+/** A page of a new 1280 × 900 context (reduced motion: screenshots show finished states), logged in through the login form. */
+export async function loggedInPage(browser: Browser, server: TestServer, email = 'user1@example.com', password = '1234'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/login`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('main button[type="submit"]')]);
+  return page;
+}

@@ -34,6 +34,8 @@ const searchResult = {
     zenodo: { type: ['string', 'null'] },
     created_at: { type: 'string' },
     created_at_timestamp: { type: 'integer' },
+    version: { type: 'integer', description: 'The version number (1 for a first version).' },
+    version_count: { type: 'integer', description: 'How many versions the dataset has.' },
     files: {
       type: 'array',
       items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, size: { type: 'integer' }, size_human: { type: 'string' } } },

@@ -5,6 +5,8 @@ import type { ModuleContext } from '../../core/modules.ts';
 import type { Config } from '../../core/config.ts';
 import { claimLedger } from './staging/staging.repository.ts';
 import { StagingArea } from './staging/staging.ts';
+import { StagedChecks } from './staging/staged-checks.ts';
+import { CompareModels } from './lifecycle/compare-models.ts';
 import { DatasetParts } from './pages/dataset.parts.ts';
 import { VisitRecords } from './pages/visit-records.ts';
 import { DoiPageStates } from './pages/doi-page-states.ts';
@@ -25,6 +27,10 @@ export interface DatasetDeps {
   staging: StagingArea;
   /** Files sent to the API pass through a staging area of their own (same checks and limits). */
   apiStaging: StagingArea;
+  /** The staged files' checks, remembered by content (the upload page lists them on every visit). */
+  stagedChecks: StagedChecks;
+  /** The comparison page's reading of each model text, remembered by content. */
+  compareModels: CompareModels;
   parts: DatasetParts;
   records: VisitRecords;
   pageStates: DoiPageStates;
@@ -38,6 +44,8 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
     loadDeposit: options.loadDeposit ?? (() => import('../deposit/index.ts')),
     staging: new StagingArea(ctx.store, ledger),
     apiStaging: new StagingArea(ctx.store, ledger, 'temp/.api/'),
+    stagedChecks: new StagedChecks(),
+    compareModels: new CompareModels(),
     parts: new DatasetParts(),
     records: new VisitRecords(ctx.db),
     pageStates: new DoiPageStates(ctx.db),

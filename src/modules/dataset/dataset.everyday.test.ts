@@ -7,7 +7,9 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
-import { NO_FEATURES } from './model-check.ts';
+import { EMPTY_MODEL_WARNING } from '../../../packages/uvl/src/index.ts';
+
+const NO_FEATURES = `Line 1:0 - ${EMPTY_MODEL_WARNING}`;
 
 for (const dialect of testDialects()) {
   describe(`dataset pages in everyday use [${dialect.name}]`, () => {

@@ -25,6 +25,8 @@ export interface DatasetRow {
   /** The concept's first version (this row's own id on a first version). */
   concept_id: number;
   version_number: number;
+  /** Versions in the dataset's family (1 for a dataset without versions). */
+  version_count: number;
   concept_doi: string | null;
 }
 
@@ -42,8 +44,15 @@ function datasets(db: DbOrTrx) {
       'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
       'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'md.license', 'mt.id as metrics_id',
       'mt.number_of_models', 'mt.number_of_features', 'ds.revision', 'ds.concept_id', 'ds.version_number', 'md.concept_doi',
-    ]);
+    ])
+    .select(versionCount);
 }
+
+/**
+ * How many versions the family of the row `ds` has, so that every list can say "v2 of 3"
+ * (extensions section 9): the concept's first version (`concept_id` NULL) and the rows naming it.
+ */
+const versionCount = sql<number>`(select count(*) from data_set v where v.id = coalesce(ds.concept_id, ds.id) or v.concept_id = coalesce(ds.concept_id, ds.id))`.as('version_count');
 
 // PostgreSQL answers BIGINT and COUNT as strings; MariaDB may answer DECIMAL sums as strings.
 function toRow(r: Record<string, unknown>): DatasetRow {
@@ -66,6 +75,7 @@ function toRow(r: Record<string, unknown>): DatasetRow {
     revision: Number(r.revision ?? 0),
     concept_id: r.concept_id === null || r.concept_id === undefined ? Number(r.id) : Number(r.concept_id),
     version_number: Number(r.version_number ?? 1),
+    version_count: Number(r.version_count ?? 1),
     concept_doi: (r.concept_doi as string | null) ?? null,
   };
 }
@@ -151,7 +161,8 @@ export async function findOwnerRef(db: DbOrTrx, id: number) {
 export function listForUser(db: DbOrTrx, userId: number, limit: number, offset: number) {
   return db.selectFrom('data_set as ds')
     .innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
-    .select(['ds.id', 'ds.created_at', 'md.title', 'md.publication_type', 'md.dataset_doi'])
+    .select(['ds.id', 'ds.created_at', 'md.title', 'md.publication_type', 'md.dataset_doi', 'ds.version_number'])
+    .select(versionCount)
     .where('ds.user_id', '=', userId)
     .orderBy('ds.created_at', 'desc').orderBy('ds.id', 'desc')
     .limit(limit).offset(offset)

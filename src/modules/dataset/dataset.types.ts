@@ -14,6 +14,9 @@ export interface DatasetListItem {
   createdAt: string;
   /** The DOI landing page when synchronized, else the owner's unsynchronized view (specification, profile). */
   href: string;
+  version: number;
+  /** How many versions the family has ("v2 of 3"). */
+  versionCount: number;
 }
 
 export interface DatasetSummary {
@@ -46,6 +49,8 @@ export interface DatasetSummary {
   href: string;
   /** 1 for a concept's first version (extensions section 2, dataset.versions.ts). */
   version: number;
+  /** How many versions the family has ("v2 of 3" in lists). */
+  versionCount: number;
   conceptId: number;
   conceptDoi: string | null;
 }
@@ -54,7 +59,9 @@ export interface StagedCheck {
   filename: string;
   size: number;
   valid: boolean;
+  /** At most 20 (staged-checks.ts, MAX_LISTED); `errors_more` counts the rest. */
   errors: string[];
+  errors_more: number;
   warnings: string[];
   /** Issue 27: `uvl`, or the format the model was converted from. */
   format: string;
@@ -62,6 +69,7 @@ export interface StagedCheck {
   original: string | null;
   /** What the conversion could not carry over (empty: nothing was lost, or a UVL upload). */
   losses: string[];
+  warnings_more: number;
 }
 
 export type UploadOutcome =

@@ -162,7 +162,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(Object.keys(result).sort(), [
         // `models` (extensions section 1) comes from the analysis module, enabled in the shipped selection.
         'authors', 'created_at', 'created_at_timestamp', 'dataset_doi', 'description', 'download', 'files', 'files_count', 'id', 'models',
-        'publication_doi', 'publication_type', 'tags', 'title', 'total_size_in_bytes', 'total_size_in_human_format', 'url', 'zenodo',
+        'publication_doi', 'publication_type', 'tags', 'title', 'total_size_in_bytes', 'total_size_in_human_format', 'url', 'version', 'version_count', 'zenodo',
       ]);
       assert.equal(result.title, 'Quokka Modélo Collection');
       assert.equal(result.publication_type, 'Journal Article');

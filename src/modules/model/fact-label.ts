@@ -64,6 +64,8 @@ export function factLabel(result: AnalysisResult) {
     countStatus: result.configurations_status,
     booleanOnly: result.boolean_only,
     ignoredConstraints: result.ignored_constraints,
+    /** Which constraints were left out, where and why (the label names them beside the count). */
+    ignored: result.ignored ?? [],
     timeouts: result.timeouts ?? [],
     metrics: [
       ['Features', m.features],
@@ -76,7 +78,8 @@ export function factLabel(result: AnalysisResult) {
       ['Features in constraints', m.features_in_constraints],
       ['Attributes', m.attributes],
       ['Typed features', m.typed_features],
-      ['Language level', m.language_level],
+      // "boolean" alone would claim a purely Boolean analysis of a model whose constraints were partly left out.
+      ['Language level', result.ignored_constraints > 0 ? `${m.language_level} (${result.ignored_constraints} constraint${result.ignored_constraints === 1 ? '' : 's'} left out, listed above)` : m.language_level],
     ] as [string, string | number][],
     core: result.core?.slice(0, LABEL_LIST_LIMIT) ?? null,
     variantCount: result.variant?.length ?? null,

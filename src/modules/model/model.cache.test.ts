@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
 import { createModelCache, type DerivedModel } from './model.cache.ts';
 
-const derived = (): DerivedModel => ({ model: parseUvl('features\n    A\n').model, errors: [], diagrams: new Map() });
+const derived = (): DerivedModel => ({ model: parseUvl('features\n    A\n').model, errors: [], warnings: { shown: [], more: 0 }, diagrams: new Map() });
 
 describe('model cache', () => {
   it('evicts the least recently used entries beyond its size and skips an entry larger than it', () => {

@@ -9,6 +9,8 @@ import type { UvlModel } from '../../../packages/uvl/src/index.ts';
 export interface DerivedModel {
   model: UvlModel;
   errors: string[];
+  /** The library's warnings (a constraint naming a non-feature, a name used twice…), at most 20, and how many more. */
+  warnings: { shown: string[]; more: number };
   lines?: string[];
   /** The page's first lines, highlighted alone, and the number of lines (model.service.ts, sourceWindow). */
   firstLines?: string[];

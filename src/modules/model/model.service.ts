@@ -5,7 +5,7 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { datasetHref } from '../dataset/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
-import { formatDiagnostic, parseUvl, toFeatureIde, UvlExportError, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { checkParsed, formatDiagnostic, limitDiagnostics, parseUvl, toFeatureIde, UvlExportError, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import { analysisSource, type AnalysisState } from './analysis-source.ts';
 import { renderDiagram, type DiagramOptions, type DiagramQuery } from './diagram.ts';
 import { findFeatures, openingDepth, type FoundFeature } from './feature-tree.ts';
@@ -79,9 +79,9 @@ export function createModelService(ctx: ModuleContext) {
     if (!derived) {
       // Imports are not followed here: the diagram draws this file's own tree, and an imported
       // feature appears as the reference the model makes to it.
-      const { model, diagnostics } = parseUvl(text);
-      const errors = diagnostics.filter((d: Diagnostic) => d.severity === 'error').map((d) => formatDiagnostic(d));
-      derived = { model, errors, diagrams: new Map() };
+      const parsed = parseUvl(text);
+      const check = checkParsed(parsed);
+      derived = { model: parsed.model, errors: check.errors, warnings: limitDiagnostics(check.warnings, 20), diagrams: new Map() };
       cache.set(key, text.length, derived);
     }
     return { file, text, model: derived.model, errors: derived.errors, derived };

@@ -4,7 +4,7 @@
 // asks again (never a guess; "not decided" once the pair's own budget ran out). Constraints are compared by their canonical printed text (packages/uvl's printer).
 import type { ModuleContext } from '../../../core/modules.ts';
 import { notFound } from '../../../core/http/errors.ts';
-import { flattenModel, modelConstraints, parseUvl, printExpression } from '../../../../packages/uvl/src/index.ts';
+import type { CompareModels, ReadModel } from './compare-models.ts';
 import * as repo from '../dataset.repository.ts';
 import type { DatasetSummary } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
@@ -32,18 +32,6 @@ export interface Comparison {
   models: ModelChange[];
 }
 
-interface ReadModel { features: Set<string>; constraints: Set<string> }
-
-function readModel(name: string, text: string | undefined): ReadModel | null {
-  if (text === undefined) return null;
-  const parsed = parseUvl(text, { fileName: name });
-  if (!parsed.model || parsed.diagnostics.some((d) => d.severity === 'error')) return null;
-  return {
-    features: new Set(flattenModel(parsed.model).features.map((f) => f.name)),
-    constraints: new Set(modelConstraints(parsed.model).map((c) => printExpression(c.expression))),
-  };
-}
-
 const minus = (a: Set<string>, b: Set<string>) => [...a].filter((x) => !b.has(x)).sort();
 
 async function textsOf(ctx: ModuleContext, dataset: DatasetSummary): Promise<Map<string, string | undefined>> {
@@ -58,7 +46,7 @@ async function textsOf(ctx: ModuleContext, dataset: DatasetSummary): Promise<Map
 /**
  * Both datasets must be versions of one concept that the viewer can see (synchronized, or the
  * viewer's own); anything else is 404. The older version is "before", whichever order the URL names them.
- * The page waits `compareWaitMs` (COMPARE_WAIT_MS, default 3 s), all models together, for edit
+ * The page waits `compareWaitMs` (COMPARE_WAIT_MS, default 0.5 s), all models together, for edit
  * classes being decided; the rest show "being decided" and the page's script asks again (the
  * analysis module gives each pair its own budget).
  */
@@ -76,7 +64,7 @@ export async function compareVersions(d: DatasetDeps, id: number, otherId: numbe
   const deadline = Date.now() + waitMs;
   const models: ModelChange[] = [];
   for (const name of names) {
-    const change = modelChange(name, oldTexts, newTexts);
+    const change = modelChange(d.compareModels, name, oldTexts, newTexts);
     if (change.status === 'changed') {
       if (change.unreadable) change.editClass = 'invalid';
       else if (!ctx.isEnabled('analysis')) change.editClass = 'unavailable';
@@ -92,11 +80,12 @@ export async function compareVersions(d: DatasetDeps, id: number, otherId: numbe
 }
 
 /** The features and constraints added and removed in one model, its edit class still to be decided. */
-function modelChange(name: string, oldTexts: Map<string, string | undefined>, newTexts: Map<string, string | undefined>): ModelChange {
+function modelChange(models: CompareModels, name: string, oldTexts: Map<string, string | undefined>, newTexts: Map<string, string | undefined>): ModelChange {
   const inOld = oldTexts.has(name);
   const inNew = newTexts.has(name);
-  const oldModel = inOld ? readModel(name, oldTexts.get(name)) : null;
-  const newModel = inNew ? readModel(name, newTexts.get(name)) : null;
+  const read = (text: string | undefined) => (text === undefined ? null : models.read(name, text));
+  const oldModel = inOld ? read(oldTexts.get(name)) : null;
+  const newModel = inNew ? read(newTexts.get(name)) : null;
   const empty: ReadModel = { features: new Set(), constraints: new Set() };
   const o = oldModel ?? empty;
   const n = newModel ?? empty;

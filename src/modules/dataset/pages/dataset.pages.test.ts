@@ -319,7 +319,7 @@ for (const dialect of testDialects()) {
       const r = results[1]!;
       assert.deepEqual(Object.keys(r).sort(), [
         'authors', 'created_at', 'created_at_timestamp', 'dataset_doi', 'description', 'download', 'files', 'files_count',
-        'id', 'publication_doi', 'publication_type', 'tags', 'title', 'total_size_in_bytes', 'total_size_in_human_format', 'url', 'zenodo',
+        'id', 'publication_doi', 'publication_type', 'tags', 'title', 'total_size_in_bytes', 'total_size_in_human_format', 'url', 'version', 'version_count', 'zenodo',
       ]);
       assert.equal(r.title, 'Sample dataset 1');
       assert.deepEqual(r.tags, ['tag1', 'tag2']);

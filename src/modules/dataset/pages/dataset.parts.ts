@@ -77,6 +77,7 @@ function summarize(config: Config, row: repo.DatasetRow, authors: repo.AuthorRow
     downloadUrl: `http://${config.domain}/dataset/download/${row.id}`,
     href: datasetHref(row.id, row.dataset_doi),
     version: row.version_number,
+    versionCount: row.version_count,
     conceptId: row.concept_id,
     conceptDoi: row.concept_doi,
   };
@@ -109,7 +110,7 @@ export async function summary(d: DatasetDeps, id: number): Promise<DatasetSummar
   return (await summaries(d, [id]))[0];
 }
 
-export function listItem(r: { id: number; title: string; publication_type: string; dataset_doi: string | null; created_at: string }): DatasetListItem {
+export function listItem(r: { id: number; title: string; publication_type: string; dataset_doi: string | null; created_at: string; version_number: unknown; version_count: unknown }): DatasetListItem {
   return {
     id: Number(r.id),
     title: r.title,
@@ -118,5 +119,7 @@ export function listItem(r: { id: number; title: string; publication_type: strin
     doi: r.dataset_doi,
     createdAt: r.created_at,
     href: datasetHref(Number(r.id), r.dataset_doi),
+    version: Number(r.version_number ?? 1),
+    versionCount: Number(r.version_count ?? 1),
   };
 }

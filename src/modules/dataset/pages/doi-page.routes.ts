@@ -37,7 +37,9 @@ export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): P
     // Another user's dataset answers exactly like a missing one (decisions section 4).
     const dataset = id === undefined ? undefined : await ctx.services.dataset.getUnsynchronized(id, request.user!.id);
     if (!dataset) throw notFound('No such dataset among your unsynchronized datasets.');
-    return renderDataset(ctx, kept, reply, dataset, true);
+    // `?preview=1`: the page as visitors will see it once published (no owner's buttons), still without a DOI.
+    const preview = (request.query as { preview?: unknown }).preview === '1';
+    return renderDataset(ctx, kept, reply, dataset, !preview, undefined, preview);
   });
 }
 
@@ -94,7 +96,7 @@ async function answerDoi(ctx: ModuleContext, kept: KeptDoiPages, request: Fastif
  * The dataset page. `keepAs` (the DOI page's stamp, read before the dataset) lets the page be
  * kept for other visitors who are not logged in (dataset.doi-page.ts).
  */
-async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: KeepAs) {
+async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: KeepAs, preview = false) {
   const datasets = ctx.services.dataset;
   const [counts, history, versionNav] = await Promise.all([
     datasets.counts(dataset.id), datasets.history(dataset.id), datasets.versions.navigation(dataset),
@@ -108,6 +110,7 @@ async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: Fast
     counts,
     versionNav,
     owner,
+    preview,
     history,
     licenseInfo: { id: dataset.license, label: licenseLabel(dataset.license), url: licenseUrl(dataset.license) },
     modeltool: ctx.isEnabled('modeltool'),
@@ -117,7 +120,7 @@ async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: Fast
     citationBox,
     doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
   };
-  if (keepAs?.id !== dataset.id || owner || !reply.pageIsReusable()) return reply.page('dataset/views/view.njk', data);
+  if (keepAs?.id !== dataset.id || owner || preview || !reply.pageIsReusable()) return reply.page('dataset/views/view.njk', data);
   const page = await reply.renderReusablePage('dataset/views/view.njk', { ...data, counts: { views: slotMarker('views'), downloads: slotMarker('downloads') } });
   kept.set(dataset.id, keepAs.stamp, page, citationBox?.links ?? null);
   return reply.sendReusablePage(page, counts);

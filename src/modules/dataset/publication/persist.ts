@@ -8,7 +8,7 @@ import type { ObjectPlacement, PendingObject } from '../../../core/storage/index
 import type { FileOriginal } from '../../hubfile/index.ts';
 import { conversionOf, originalNameBeside, sha256, type StagedOriginal } from '../staging/converted-upload.ts';
 import * as repo from '../dataset.repository.ts';
-import { checkModelText } from '../model-check.ts';
+import { checkModelBytes } from '../model-check.ts';
 import type { FeatureModelInput, MetadataInput } from '../upload-form.ts';
 import { DEFAULT_LICENSE } from '../licenses.ts';
 import type { ModelOrigin, PreparedModel } from '../dataset.types.ts';
@@ -31,7 +31,7 @@ export interface PersistExtra {
  */
 export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string, staged?: StagedOriginal) {
   const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(d.ctx.store, origin.key);
-  const check = checkModelText(bytes.toString('utf8'));
+  const check = checkModelBytes(bytes);
   const model: PreparedModel = {
     input, origin, name, size: bytes.length,
     checksum: createHash('md5').update(bytes).digest('hex'),

@@ -39,6 +39,10 @@ export async function uploadRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     if (outcome.status === 'invalid') return reply.code(400).send({ errors: outcome.errors });
     // A new version the deposit refused: nothing was saved (dataset.versions.ts), so no dataset_id.
     if (outcome.status === 'failed') return reply.code(502).send({ errors: { version_of: [outcome.message] } });
+    if (outcome.status === 'draft') {
+      flash(request, 'success', 'Draft saved: nothing is deposited and it has no DOI until you publish it. Only you can see it.');
+      return { status: 'draft', dataset_id: outcome.datasetId, url: outcome.href };
+    }
     if (outcome.status === 'partial') {
       flash(request, 'warning', outcome.message);
       return { status: 'partial', dataset_id: outcome.datasetId, message: outcome.message };

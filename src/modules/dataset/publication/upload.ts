@@ -3,7 +3,7 @@
 import type { FieldErrors } from '../../../core/http/forms.ts';
 import type { Claim } from '../staging/staging.ts';
 import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from '../upload-form.ts';
-import type { PreparedModel } from '../dataset.types.ts';
+import { datasetHref, type PreparedModel } from '../dataset.types.ts';
 import { contentChanged, type DatasetDeps } from '../dataset.deps.ts';
 import { uploadVersion, type VersionUploadOutcome } from '../lifecycle/dataset.versions.ts';
 import { persist, prepare, type DatasetMetadata, type PersistExtra } from './persist.ts';
@@ -67,8 +67,11 @@ export async function saveStagedUpload(
   }
 }
 
-/** POST /dataset/upload: a new dataset, or with `version_of` a new version of one. */
-export async function upload(d: DatasetDeps, userId: number, fields: Record<string, string>): Promise<VersionUploadOutcome> {
+/** Saved as a draft (form field `draft` = `1`): unsynchronized, nothing deposited until its owner publishes it. */
+export type DraftOutcome = { status: 'draft'; datasetId: number; href: string };
+
+/** POST /dataset/upload: a new dataset (or draft), or with `version_of` a new version of one. */
+export async function upload(d: DatasetDeps, userId: number, fields: Record<string, string>): Promise<VersionUploadOutcome | DraftOutcome> {
   if (fields.version_of !== undefined && fields.version_of !== '') return uploadVersion(d, userId, fields, () => defaultAuthors(d, userId));
   const form = readUploadForm(fields);
   if (!form.ok) return { status: 'invalid', errors: form.errors };
@@ -77,6 +80,8 @@ export async function upload(d: DatasetDeps, userId: number, fields: Record<stri
   const { claim, datasetId } = saved;
   await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
   await contentChanged(d, datasetId);
+  // A draft (extensions section 9) is kept unsynchronized: nothing reaches the deposit until its owner publishes it.
+  if (fields.draft === '1') return { status: 'draft', datasetId, href: datasetHref(datasetId, null) };
   return pushOutcome(d, datasetId);
 }
 

@@ -46,5 +46,8 @@ export function searchResult(d: DatasetSummary) {
     files_count: d.files.length,
     total_size_in_bytes: d.totalSize,
     total_size_in_human_format: d.totalSizeHuman,
+    // Versions told apart in every list (extensions section 9): this one's number and how many there are.
+    version: d.version,
+    version_count: d.versionCount,
   };
 }

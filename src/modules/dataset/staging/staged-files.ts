@@ -3,7 +3,6 @@
 import type { Readable } from 'node:stream';
 import { buffer as streamBytes } from 'node:stream/consumers';
 import type { FileStore } from '../../../core/storage/index.ts';
-import { checkModelText } from '../model-check.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
@@ -17,11 +16,11 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
 }
 
 async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck> {
-  const result = checkModelText((await readStored(d.ctx.store, file.key)).toString('utf8'));
+  const check = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
   const original = file.original ?? await area.originalOf(userId, file.name);
   const conversion = original && conversionOf(original.name, await readStored(d.ctx.store, original.key));
   return {
-    filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings,
+    filename: file.name, size: file.size, ...check,
     format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [],
   };
 }

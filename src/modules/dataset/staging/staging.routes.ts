@@ -13,7 +13,7 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
     try {
       const staged = await datasets().stageFile(request.user!.id, file.filename, file.file, () => file.file.truncated);
       return {
-        message: staged.valid ? 'File staged: a valid UVL model.' : 'File staged, but the model has syntax errors.',
+        message: staged.valid ? (staged.warnings.length > 0 ? 'File staged: a valid UVL model, with warnings.' : 'File staged: a valid UVL model.') : 'File staged, but the model has syntax errors.',
         filename: staged.filename,
         valid: staged.valid,
         errors: staged.errors,
@@ -22,6 +22,8 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
         format: staged.format,
         original: staged.original,
         losses: staged.losses,
+        errors_more: staged.errors_more,
+        warnings_more: staged.warnings_more,
       };
     } catch (error) {
       file.file.resume();

@@ -20,23 +20,50 @@
   }
 
   /** Fills `target` with the highlighted source; text nodes only, so a model can never inject markup. */
+  // The pop-up of a large model (automotive2_4: 22,000 lines) took seconds to highlight token by
+  // token (issue 25): only the first lines are highlighted, the rest is one plain text node (the
+  // model page highlights every line, in chunks), and plain runs between tokens are one node each.
+  const HIGHLIGHT_LINES = 1000;
+
+  function highlightedEnd(source) {
+    let end = 0;
+    for (let line = 0; line < HIGHLIGHT_LINES; line++) {
+      const next = source.indexOf('\n', end);
+      if (next < 0) return source.length;
+      end = next + 1;
+    }
+    return end;
+  }
+
   function highlightUvl(source, target) {
     const fragment = document.createDocumentFragment();
+    const end = highlightedEnd(source);
+    const head = source.slice(0, end);
+    let plain = '';
+    const flush = function () {
+      if (plain !== '') fragment.appendChild(document.createTextNode(plain));
+      plain = '';
+    };
+    const add = function (className, text) {
+      flush();
+      fragment.appendChild(span(className, text));
+    };
     let last = 0;
     TOKEN.lastIndex = 0;
-    for (let match = TOKEN.exec(source); match !== null; match = TOKEN.exec(source)) {
-      if (match.index > last) fragment.appendChild(document.createTextNode(source.slice(last, match.index)));
+    for (let match = TOKEN.exec(head); match !== null; match = TOKEN.exec(head)) {
+      if (match.index > last) plain += head.slice(last, match.index);
       const [text, comment, string, number, operator, word] = match;
-      if (comment !== undefined) fragment.appendChild(span('uvl-comment', text));
-      else if (string !== undefined) fragment.appendChild(span('uvl-string', text));
-      else if (number !== undefined) fragment.appendChild(span('uvl-number', text));
-      else if (operator !== undefined) fragment.appendChild(span('uvl-operator', text));
-      else if (word !== undefined && KEYWORDS.has(word)) fragment.appendChild(span('uvl-keyword', text));
-      else fragment.appendChild(document.createTextNode(text));
+      if (comment !== undefined) add('uvl-comment', text);
+      else if (string !== undefined) add('uvl-string', text);
+      else if (number !== undefined) add('uvl-number', text);
+      else if (operator !== undefined) add('uvl-operator', text);
+      else if (word !== undefined && KEYWORDS.has(word)) add('uvl-keyword', text);
+      else plain += text;
       last = match.index + text.length;
       if (text.length === 0) TOKEN.lastIndex += 1;
     }
-    if (last < source.length) fragment.appendChild(document.createTextNode(source.slice(last)));
+    plain += source.slice(last);
+    flush();
     target.replaceChildren(fragment);
   }
 

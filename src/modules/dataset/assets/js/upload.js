@@ -12,6 +12,7 @@
   const fileInput = document.getElementById('file-input');
   const formErrors = document.getElementById('form-errors');
   const submitButton = document.getElementById('upload-button');
+  const draftButton = document.getElementById('draft-button');
   const progress = document.getElementById('upload-progress');
   const progressBar = document.getElementById('upload-progress-bar');
   const authorTemplate = document.getElementById('author-template');
@@ -29,12 +30,19 @@
     if (bar.parentElement) bar.parentElement.setAttribute('aria-valuenow', String(percent));
   }
 
-  function fillList(box, messages) {
+  // The staging answer lists at most 20 errors or warnings and counts the rest (`more`).
+  function fillList(box, messages, more) {
     const list = box.querySelector('ul');
     list.replaceChildren();
     for (const message of messages) {
       const item = document.createElement('li');
       item.textContent = message;
+      list.appendChild(item);
+    }
+    if (more > 0) {
+      const item = document.createElement('li');
+      item.className = 'list-more';
+      item.textContent = 'and ' + more + ' more';
       list.appendChild(item);
     }
     box.classList.toggle('d-none', messages.length === 0);
@@ -117,9 +125,10 @@
     entry.querySelector('.model-progress').classList.add('d-none');
     entry.classList.toggle('border-danger', !staged.valid);
     entry.dataset.valid = staged.valid ? 'true' : 'false';
-    setStatus(entry, staged.valid ? 'Valid' : 'Syntax errors', staged.valid ? 'success' : 'danger');
-    fillList(entry.querySelector('.model-errors'), staged.errors || []);
-    fillList(entry.querySelector('.model-warnings'), staged.warnings || []);
+    const warned = staged.valid && (staged.warnings || []).length > 0;
+    setStatus(entry, !staged.valid ? 'Syntax errors' : warned ? 'Valid, with warnings' : 'Valid', !staged.valid ? 'danger' : warned ? 'warning' : 'success');
+    fillList(entry.querySelector('.model-errors'), staged.errors || [], staged.errors_more || 0);
+    fillList(entry.querySelector('.model-warnings'), staged.warnings || [], staged.warnings_more || 0);
     showConversion(entry, staged);
   }
 
@@ -354,6 +363,8 @@
     for (const [key, value] of new FormData(form)) {
       if (typeof value === 'string') body.append(key, value);
     }
+    // "Save as draft" is a second submit button: its name and value are the form field draft=1.
+    if (event.submitter && event.submitter.name === 'draft') body.append('draft', '1');
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/dataset/upload');
     xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
@@ -362,6 +373,7 @@
     progress.classList.remove('d-none');
     setBar(progressBar, 0);
     submitButton.disabled = true;
+    if (draftButton) draftButton.disabled = true;
     xhr.upload.addEventListener('progress', function (e) {
       // Sending is the first half; the server's checks and the deposit push are the second.
       if (e.lengthComputable) setBar(progressBar, 0.5 * e.loaded / e.total);
@@ -374,6 +386,11 @@
         window.location.assign('/doi/' + doiPath(data.doi) + '/');
         return;
       }
+      if (xhr.status === 200 && data && data.status === 'draft') {
+        setBar(progressBar, 1);
+        window.location.assign(data.url);
+        return;
+      }
       if (xhr.status === 200 && data && data.status === 'partial') {
         setBar(progressBar, 1);
         window.location.assign('/dataset/unsynchronized/' + data.dataset_id + '/');
@@ -381,6 +398,7 @@
       }
       progress.classList.add('d-none');
       submitButton.disabled = false;
+      if (draftButton) draftButton.disabled = false;
       // 502: a new version the deposit refused (nothing saved, the files still staged).
       if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) showErrors(data.errors);
       else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
@@ -388,6 +406,7 @@
     xhr.addEventListener('error', function () {
       progress.classList.add('d-none');
       submitButton.disabled = false;
+      if (draftButton) draftButton.disabled = false;
       showMessage('The upload failed: the network is unavailable. Nothing was saved; try again.');
     });
     xhr.send(body.toString());

@@ -117,6 +117,8 @@
     const link = element('a', 'text-decoration-none', dataset.title);
     link.href = dataset.url;
     title.append(link);
+    // Two versions of a dataset would otherwise look like two identical results.
+    if (dataset.version_count > 1) title.append(' ', element('span', 'badge text-bg-light border dataset-version', `v${dataset.version} of ${dataset.version_count}`));
 
     const facts = [
       (dataset.created_at || '').slice(0, 10),
