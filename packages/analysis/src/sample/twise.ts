@@ -23,6 +23,7 @@ import { greedyIncompatibleBound } from './twise-bound.ts';
 import { TupleBits, litDimacs, litIndex, literalMask } from './tuple-bits.ts';
 import { buildConfiguration, type GreedyState } from './twise-greedy.ts';
 import { buildPairwiseConfiguration } from './twise-pairs.ts';
+import { improvePairwise } from './twise-improve.ts';
 import { keepNeeded } from './twise-reduce.ts';
 
 export interface TwiseOptions {
@@ -32,6 +33,8 @@ export interface TwiseOptions {
   text?: string;
   /** Largest coverage table, in bits (default 2^31: 256 MB). */
   maxBits?: number;
+  /** Pairwise: remove configurations whose pairs can move into others (twise-improve.ts; default true). */
+  improve?: boolean;
 }
 
 export interface TwiseResult {
@@ -131,8 +134,12 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   const { models: built, timedOut } = greedy(state);
   lap('greedy');
   result.greedy_size = built.length;
-  const models = keepNeeded(built, n, t).map((i) => built[i]!);
+  let models = keepNeeded(built, n, t).map((i) => built[i]!);
   lap('reduce');
+  if (t === 2 && !timedOut && (options.improve ?? true)) {
+    models = improvePairwise({ solver, n, models, deadline, random: seededRandom(seed ^ 0x165667b1) });
+    lap('improve');
+  }
 
   const names = enc.names;
   result.configurations = models.map((m) => vars.filter((v) => m[v] === 1).map((v) => names[v - 1]!).sort(byName));
@@ -150,7 +157,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function satSolver(enc: EncodedModel): SatSolver {
+export function satSolver(enc: EncodedModel): SatSolver {
   const solver = new SatSolver(enc.numVars);
   for (const c of [...enc.tree, ...enc.definitions]) solver.addClause(c);
   for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
