@@ -9,3 +9,4 @@ export { cnfBackbone, type Backbone } from './ops/backbone.ts';
 export { Deadline } from './deadline.ts';
 export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
 export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration } from './compile/compiled-model.ts';
+export { ENGINE_VERSION } from './version.ts';

@@ -1,0 +1,23 @@
+// Messages between the configurator service and its worker threads.
+
+export interface ModelSource {
+  sha256: string;
+  fileName: string;
+  /** Sent only when the worker asked for it (`need-text`): a warm worker has it already. */
+  text?: string;
+}
+
+export type ConfiguratorOp =
+  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
+  | { op: 'commonality' }
+  | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
+  | { op: 'twise'; t: 1 | 2 | 3; seed: number };
+
+export type ConfiguratorJob = { id: number; model: ModelSource; timeoutMs: number } & ConfiguratorOp;
+
+export type ConfiguratorReply =
+  | { id: number; kind: 'done'; result: unknown }
+  /** The worker does not hold this model: send the job again with its text. */
+  | { id: number; kind: 'need-text' }
+  /** `bad-value`: a 400 (an unknown feature name); `failed`: the model or the budget. */
+  | { id: number; kind: 'bad-value' | 'failed'; message: string };

@@ -1,0 +1,48 @@
+// The configurator's API (extensions section 6, "In the hub"): configure, commonality, samples.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { nameList, parseSampleQuery, sampleCsv } from './configurator.params.ts';
+import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
+import type { Answer } from './configurator.service.ts';
+
+/** Seconds a client waits before asking again for a result being computed. */
+const RETRY_AFTER_S = 2;
+const NOT_FOUND = { message: 'File not found' };
+
+function send(reply: FastifyReply, answer: Answer, csv = false): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  switch (answer.kind) {
+    case 'not-found': throw notFound('File not found', NOT_FOUND);
+    case 'bad-value': throw badRequest(answer.message, { message: answer.message });
+    case 'failed': throw new HttpError(422, 'unprocessable', answer.message, { message: answer.message });
+    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
+    case 'done':
+      if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
+      // The stored JSON as it is: no parse and no serialization for a large result.
+      return reply.type('application/json; charset=utf-8').send(answer.json);
+  }
+}
+
+const wantsCsv = (accept: string | undefined) => (accept ?? '').split(',').some((part) => part.trim().startsWith('text/csv'));
+
+export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const service = ctx.services.configurator;
+  app.addHook('onClose', async () => service.stop());
+  const fileIdOf = (request: { params: unknown }) => (request.params as { file_id: number }).file_id;
+  const viewerOf = (request: { user?: { id: number } | null }) => request.user?.id ?? null;
+
+  app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
+    const decisions = { selected: nameList((body.selected ?? []).join(',')), deselected: nameList((body.deselected ?? []).join(',')), why: body.why };
+    return send(reply, await service.configure(fileIdOf(request), viewerOf(request), decisions));
+  });
+
+  app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
+    send(reply, await service.commonality(fileIdOf(request), viewerOf(request))));
+
+  app.get('/api/v1/files/:file_id/samples', { schema: samplesSchema }, async (request, reply) => {
+    const sample = parseSampleQuery(request.query as Record<string, unknown>);
+    return send(reply, await service.sample(fileIdOf(request), viewerOf(request), sample), wantsCsv(request.headers.accept));
+  });
+}
