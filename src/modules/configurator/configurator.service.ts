@@ -35,6 +35,8 @@ export function createConfiguratorService(ctx: ModuleContext) {
   const shaOfFile = new Map<number, string>();
   const computing = new Set<Promise<void>>();
   let jobIds = 0;
+  /** Stored results this instance computed (the two-instance test reads it). */
+  let computed = 0;
   let stopped = false;
 
   async function sourceOf(file: StoredFile): Promise<ModelSource | undefined> {
@@ -72,6 +74,7 @@ export function createConfiguratorService(ctx: ModuleContext) {
 
   /** Computes a stored result in the background; the row says `running` meanwhile. */
   function compute(id: number, file: StoredFile, source: ModelSource, op: ConfiguratorOp): void {
+    computed++;
     const pool = op.op === 'commonality' ? interactive : samples;
     const work = call(pool, file, source, op).then(async (reply) => {
       if (stopped) return repo.release(db, id, instance);
@@ -113,6 +116,8 @@ export function createConfiguratorService(ctx: ModuleContext) {
     commonality: (fileId: number, viewerId: number | null) => stored(fileId, viewerId, 'commonality', '', { op: 'commonality' }),
 
     sample: (fileId: number, viewerId: number | null, request: SampleRequest) => stored(fileId, viewerId, request.op, paramsText(request), request),
+
+    computedHere: () => computed,
 
     async stop(): Promise<void> {
       stopped = true;
