@@ -10,6 +10,8 @@ export interface ModelSource {
 export type ConfiguratorOp =
   | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
   | { op: 'commonality' }
+  /** The feature tree for the page: [name, parent index (-1 for the root), group kind of its parent's group] in pre-order. */
+  | { op: 'tree' }
   | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
   | { op: 'twise'; t: 1 | 2 | 3; seed: number };
 

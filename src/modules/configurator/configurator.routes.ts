@@ -41,8 +41,17 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
     send(reply, await service.commonality(fileIdOf(request), viewerOf(request))));
 
+  // The page's tree (not part of the API): built in the worker, which then holds the model warm.
+  app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
+    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+
   app.get('/api/v1/files/:file_id/samples', { schema: samplesSchema }, async (request, reply) => {
-    const sample = parseSampleQuery(request.query as Record<string, unknown>);
-    return send(reply, await service.sample(fileIdOf(request), viewerOf(request), sample), wantsCsv(request.headers.accept));
+    const query = request.query as Record<string, unknown>;
+    const sample = parseSampleQuery(query);
+    const answer = await service.sample(fileIdOf(request), viewerOf(request), sample);
+    if (query.format !== undefined && answer.kind === 'done') {
+      reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
+    }
+    return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)));
   });
 }

@@ -55,6 +55,7 @@ export const samplesSchema = {
       seed: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'Default 1.' },
       select: { type: 'string', description: 'uniform: comma-separated features every configuration selects.' },
       deselect: { type: 'string', description: 'uniform: comma-separated features every configuration deselects.' },
+      format: { type: 'string', enum: ['json', 'csv'], description: 'A download (Content-Disposition: attachment) in this format, for links that cannot send `Accept`.' },
     },
   },
   response: {

@@ -113,6 +113,13 @@ export function createConfiguratorService(ctx: ModuleContext) {
       return answerOf(await call(interactive, found.file, found.source, { op: 'configure', ...request }));
     },
 
+    /** The feature tree for the configurator on the model page. */
+    async tree(fileId: number, viewerId: number | null): Promise<Answer> {
+      const found = await visible(fileId, viewerId);
+      if (!found) return { kind: 'not-found' };
+      return answerOf(await call(interactive, found.file, found.source, { op: 'tree' }));
+    },
+
     commonality: (fileId: number, viewerId: number | null) => stored(fileId, viewerId, 'commonality', '', { op: 'commonality' }),
 
     sample: (fileId: number, viewerId: number | null, request: SampleRequest) => stored(fileId, viewerId, request.op, paramsText(request), request),

@@ -2,7 +2,7 @@
 // configure step or a commonality is one pass over the compiled form, and computes samples.
 // It reads no file and opens no database; the main thread sends the model's text when asked.
 import { parentPort } from 'node:worker_threads';
-import { formatDiagnostic, parseUvl, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { formatDiagnostic, parseUvl, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import { compileModel, Deadline, ENGINE_VERSION, type CompiledModel } from '../../../packages/analysis/src/index.ts';
 import { configureCompiled, UnknownFeature } from './configure-compiled.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
@@ -66,11 +66,27 @@ function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'u
   };
 }
 
+/** The feature tree in pre-order, compact: the configurator's page draws it (big models have ~20,000 features). */
+function tree(model: UvlModel): { features: [string, number, string][] } {
+  const features: [string, number, string][] = [];
+  const stack: { feature: Feature; parent: number; group: string }[] = model.root ? [{ feature: model.root, parent: -1, group: '' }] : [];
+  while (stack.length > 0) {
+    const { feature, parent, group } = stack.pop()!;
+    const index = features.push([feature.name, parent, group]) - 1;
+    // Pushed in reverse so that children come out in source order.
+    for (const g of [...feature.groups].reverse()) {
+      for (const child of [...g.children].reverse()) stack.push({ feature: child, parent: index, group: g.kind });
+    }
+  }
+  return { features };
+}
+
 function run(job: ConfiguratorJob): ConfiguratorReply {
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
     case 'configure': return { id: job.id, kind: 'done', result: configureCompiled(entry.compiled, job) };
+    case 'tree': return { id: job.id, kind: 'done', result: tree(entry.model) };
     case 'commonality': return { id: job.id, kind: 'done', result: commonality(entry.compiled) };
     case 'uniform': return { id: job.id, kind: 'done', result: uniform(entry.compiled, job) };
     case 'twise': return { id: job.id, kind: 'failed', message: 't-wise samples are not available in this engine version yet.' };

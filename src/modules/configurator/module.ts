@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/modules.ts';
+import { projectPath } from '../../core/config.ts';
 import { createConfiguratorService } from './configurator.service.ts';
 import { configuratorRoutes } from './configurator.routes.ts';
 import './configurator.tables.ts';
@@ -10,4 +11,5 @@ export const configuratorModule = defineModule({
   requires: ['hubfile', 'dataset', 'featuremodel'],
   createService: (ctx) => createConfiguratorService(ctx),
   routes: configuratorRoutes,
+  assets: projectPath('src/modules/configurator/assets'),
 });

@@ -92,6 +92,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
       source: service().sourceWindow(data),
       modeltool: ctx.isEnabled('modeltool'),
+      configurator: ctx.isEnabled('configurator') && data.errors.length === 0,
     });
   }));
 
