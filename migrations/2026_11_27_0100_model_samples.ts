@@ -19,6 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('engine_version', 'varchar(16)', (c) => c.notNull())
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('result', big)
+    // Commonality: every feature's probability alone (the page's and the histogram's, far smaller than the result).
+    .addColumn('summary', big)
     .addColumn('error', 'text')
     .addColumn('claimed_by', 'varchar(64)')
     .addColumn('claimed_at', 'varchar(32)')

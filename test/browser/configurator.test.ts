@@ -65,6 +65,10 @@ describe('the configurator in Chromium', { skip }, () => {
     assert.equal(await stateOf(page, 'Turbo').textContent(), 'deselected');
     // Probabilities from the commonality.
     await page.locator('#cfg-tree li[data-feature="Diesel"] > .cfg-row > .cfg-prob', { hasText: '33.3%' }).waitFor();
+    // The fact label's histogram, drawn by the server from the stored commonality.
+    await page.locator('#commonality-plot-img[src$="ready=1"]').waitFor();
+    const svg = await (await fetch(`${server.baseUrl}/configurator/${fileId}/commonality.svg`)).text();
+    assert.match(svg, /, 1: 2<\/desc>/, 'Car and Engine are core');
 
     const violations = await seriousViolations(page);
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));

@@ -18,7 +18,8 @@ export type ConfiguratorOp =
 export type ConfiguratorJob = { id: number; model: ModelSource; timeoutMs: number } & ConfiguratorOp;
 
 export type ConfiguratorReply =
-  | { id: number; kind: 'done'; result: unknown }
+  /** The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise. */
+  | { id: number; kind: 'done'; json: string; summary?: string }
   /** The worker does not hold this model: send the job again with its text. */
   | { id: number; kind: 'need-text' }
   /** `bad-value`: a 400 (an unknown feature name); `failed`: the model or the budget. */

@@ -9,6 +9,14 @@ export interface SampleKey { sha256: string; kind: string; params: string; engin
 
 export interface SampleRow { id: number; status: SampleStatus; result: string | null; error: string | null; claimed_at: string | null }
 
+/** The summary of a stored result (commonality: the probabilities), undefined when not stored (yet). */
+export async function findSummary(db: Db, key: SampleKey): Promise<string | null | undefined> {
+  const row = await db.selectFrom('model_sample').select(['status', 'summary'])
+    .where('sha256', '=', key.sha256).where('kind', '=', key.kind).where('params', '=', key.params)
+    .where('engine_version', '=', key.engine_version).executeTakeFirst();
+  return row?.status === 'done' ? row.summary : undefined;
+}
+
 export async function find(db: Db, key: SampleKey): Promise<SampleRow | undefined> {
   const row = await db.selectFrom('model_sample').select(['id', 'status', 'result', 'error', 'claimed_at'])
     .where('sha256', '=', key.sha256).where('kind', '=', key.kind).where('params', '=', key.params)
@@ -35,7 +43,7 @@ export async function claimStale(db: Db, id: number, instance: string, staleBefo
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function finish(db: Db, id: number, instance: string, outcome: { status: 'done' | 'failed'; result: string | null; error: string | null }): Promise<void> {
+export async function finish(db: Db, id: number, instance: string, outcome: { status: 'done' | 'failed'; result: string | null; summary: string | null; error: string | null }): Promise<void> {
   await db.updateTable('model_sample').set({ ...outcome, finished_at: nowIso() })
     .where('id', '=', id).where('claimed_by', '=', instance).execute();
 }

@@ -5,6 +5,7 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { nameList, parseSampleQuery, sampleCsv } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.service.ts';
+import { histogramSvg } from './histogram.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
@@ -44,6 +45,20 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   // The page's tree (not part of the API): built in the worker, which then holds the model warm.
   app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
     send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+
+  // The page's probabilities: the commonality without its (huge) exact counts.
+  app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) =>
+    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+
+  // The fact label's plot: drawn from the stored commonality (a message while it is computed).
+  app.get('/configurator/:file_id(^\\d+$)/commonality.svg', { config: { json: true } }, async (request, reply) => {
+    const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request));
+    if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
+    const svg = answer.kind === 'done'
+      ? histogramSvg(Object.values(JSON.parse(answer.json) as Record<string, number>))
+      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : 'Not available for this model.');
+    return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
+  });
 
   app.get('/api/v1/files/:file_id/samples', { schema: samplesSchema }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;

@@ -21,6 +21,8 @@ export type Answer =
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
+/** Characters of stored results kept in memory (a large model's commonality is tens of MB: read once, not per request). */
+const CACHED_CHARS = 128 * 1024 * 1024;
 
 export function createConfiguratorService(ctx: ModuleContext) {
   const { db, config, log } = ctx;
@@ -33,6 +35,19 @@ export function createConfiguratorService(ctx: ModuleContext) {
   const interactive = createConfiguratorPool(1);
   const samples = createConfiguratorPool(1);
   const shaOfFile = new Map<number, string>();
+  /** Finished results by key, least recently used first; a stored result never changes. */
+  const finished = new Map<string, string>();
+  let finishedChars = 0;
+  const remember = (key: string, json: string) => {
+    if (json.length > CACHED_CHARS / 2) return;
+    finished.set(key, json);
+    finishedChars += json.length;
+    for (const [oldKey, oldJson] of finished) {
+      if (finishedChars <= CACHED_CHARS) break;
+      finished.delete(oldKey);
+      finishedChars -= oldJson.length;
+    }
+  };
   const computing = new Set<Promise<void>>();
   let jobIds = 0;
   /** Stored results this instance computed (the two-instance test reads it). */
@@ -61,7 +76,7 @@ export function createConfiguratorService(ctx: ModuleContext) {
   }
 
   function answerOf(reply: PoolReply): Answer {
-    if (reply.kind === 'done') return { kind: 'done', json: JSON.stringify(reply.result) };
+    if (reply.kind === 'done') return { kind: 'done', json: reply.json };
     if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
     return { kind: 'failed', message: reply.kind === 'need-text' ? 'The model could not be read.' : reply.message };
   }
@@ -80,8 +95,8 @@ export function createConfiguratorService(ctx: ModuleContext) {
       if (stopped) return repo.release(db, id, instance);
       const answer = answerOf(reply);
       await repo.finish(db, id, instance, answer.kind === 'done'
-        ? { status: 'done', result: answer.json, error: null }
-        : { status: 'failed', result: null, error: 'message' in answer ? answer.message : 'failed' });
+        ? { status: 'done', result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
+        : { status: 'failed', result: null, summary: null, error: 'message' in answer ? answer.message : 'failed' });
     }).catch((error) => log.error({ err: error, sha256: source.sha256 }, 'configurator: storing a result failed'))
       .finally(() => computing.delete(work));
     computing.add(work);
@@ -92,8 +107,14 @@ export function createConfiguratorService(ctx: ModuleContext) {
     const found = await visible(fileId, viewerId);
     if (!found) return { kind: 'not-found' };
     const key = { sha256: found.source.sha256, kind, params, engine_version: ENGINE_VERSION };
+    const cacheKey = `${key.sha256}\n${kind}\n${params}`;
+    const cached = finished.get(cacheKey);
+    if (cached !== undefined) return { kind: 'done', json: cached };
     const row = await repo.find(db, key);
-    if (row?.status === 'done') return { kind: 'done', json: row.result! };
+    if (row?.status === 'done') {
+      remember(cacheKey, row.result!);
+      return { kind: 'done', json: row.result! };
+    }
     if (row?.status === 'failed') return { kind: row.error?.startsWith('Unknown feature') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
     if (stopped) return { kind: 'pending' };
     if (!row) {
@@ -118,6 +139,16 @@ export function createConfiguratorService(ctx: ModuleContext) {
       const found = await visible(fileId, viewerId);
       if (!found) return { kind: 'not-found' };
       return answerOf(await call(interactive, found.file, found.source, { op: 'tree' }));
+    },
+
+    /** Every feature's probability alone (`{"<name>": p}`), for the page and the histogram; computed with the commonality. */
+    async probabilities(fileId: number, viewerId: number | null): Promise<Answer> {
+      const found = await visible(fileId, viewerId);
+      if (!found) return { kind: 'not-found' };
+      const summary = await repo.findSummary(db, { sha256: found.source.sha256, kind: 'commonality', params: '', engine_version: ENGINE_VERSION });
+      if (typeof summary === 'string') return { kind: 'done', json: summary };
+      const answer = await stored(fileId, viewerId, 'commonality', '', { op: 'commonality' });
+      return answer.kind === 'done' ? { kind: 'failed', message: 'No probabilities were stored with this commonality.' } : answer;
     },
 
     commonality: (fileId: number, viewerId: number | null) => stored(fileId, viewerId, 'commonality', '', { op: 'commonality' }),

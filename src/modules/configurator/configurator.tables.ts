@@ -13,6 +13,8 @@ export interface ModelSampleTable {
   status: SampleStatus;
   /** The answer as JSON (done). */
   result: string | null;
+  /** Commonality: `{"<name>": probability}` as JSON, for the page (the result holds huge exact counts). */
+  summary: string | null;
   error: string | null;
   claimed_by: string | null;
   claimed_at: string | null;

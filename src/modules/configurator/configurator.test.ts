@@ -68,6 +68,8 @@ for (const dialect of testDialects()) {
       assert.deepEqual(result.features.Duplex, { commonality: '4', probability: 4 / 6 });
       assert.deepEqual(result.features.Printer, { commonality: '6', probability: 1 });
       assert.deepEqual(result.features.Stapler, { commonality: '2', probability: 2 / 6 });
+      const probabilities = await fetchJson(`${server.baseUrl}/configurator/${file}/probabilities.json`);
+      assert.deepEqual(probabilities.json, { Printer: 1, Laser: 0.5, Inkjet: 0.5, Duplex: 4 / 6, Stapler: 2 / 6 });
     });
 
     it('computes a uniform sample once, the same for the same seed, as JSON and CSV', async () => {

@@ -85,10 +85,14 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
-    case 'configure': return { id: job.id, kind: 'done', result: configureCompiled(entry.compiled, job) };
-    case 'tree': return { id: job.id, kind: 'done', result: tree(entry.model) };
-    case 'commonality': return { id: job.id, kind: 'done', result: commonality(entry.compiled) };
-    case 'uniform': return { id: job.id, kind: 'done', result: uniform(entry.compiled, job) };
+    case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configureCompiled(entry.compiled, job)) };
+    case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
+    case 'commonality': {
+      const result = commonality(entry.compiled);
+      const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
+      return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
+    }
+    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry.compiled, job)) };
     case 'twise': return { id: job.id, kind: 'failed', message: 't-wise samples are not available in this engine version yet.' };
   }
 }

@@ -285,9 +285,12 @@
     const list = (key) => (params.get(key) || '').split(',').map((s) => s.trim()).filter(Boolean);
     const ok = await decide({ selected: list('select'), deselected: list('deselect') }, false);
     if (!ok && (list('select').length || list('deselect').length)) await decide({ selected: [], deselected: [] }, false);
-    poll(`/api/v1/files/${fileId}/commonality`).then((c) => {
-      for (const [name, v] of Object.entries(c.features)) probability[name] = v.probability;
+    poll(`/configurator/${fileId}/probabilities.json`).then((p) => {
+      probability = p;
       paintAll();
+      // The fact label's plot was drawn before the commonality was stored: drawn again now.
+      const plot = document.getElementById('commonality-plot-img');
+      if (plot) plot.src = `/configurator/${fileId}/commonality.svg?ready=1`;
     }).catch(() => {});
   }
 
