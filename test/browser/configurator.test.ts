@@ -2,13 +2,12 @@
 // feature shows it excluded with its why; a conflicting click is refused with the conflict shown;
 // undo; the URL restores the state), download a sample, axe-core on the configurator, screenshots
 // at desktop and phone width.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { Page } from 'playwright-core';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
 import { seriousViolations } from './axe.ts';
-import { browserSkipReason, launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
+import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
 
@@ -18,18 +17,10 @@ const stateOf = (page: Page, name: string) => page.locator(`#cfg-tree li[data-fe
 const button = (page: Page, name: string, act: string) => page.locator(`#cfg-tree li[data-feature="${name}"] > .cfg-row button[data-act="${act}"]`);
 
 describe('the configurator in Chromium', { skip }, () => {
-  let server: TestServer;
-  let browser: Browser;
-  before(async () => {
-    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const journey = useBrowserServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
 
   it('configures by clicking: excluded with why, a conflict refused, undo, the state in the URL, a sample downloaded', async () => {
+    const { server, browser } = journey;
     const { fileId } = await storeModel(server, { content: ENGINE_MODEL, name: 'engine.uvl' });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce', acceptDownloads: true });
     const page = await context.newPage();
