@@ -5,13 +5,13 @@
 // Targets (issue 8, 2-core machine): every model of at most 1 000 features counted in < 1 s;
 // automotive01 in < 5 s; each Automotive02 model in < 60 s; the backbone of automotive2_4 in < 10 s.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../src/core/worker.ts';
 import { countConfigurations, Deadline, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
 import { fileLoader } from '../src/cli/uvl-commands.ts';
+import { validCorpusModels } from './corpus.ts';
 
 interface Job {
   path: string;
@@ -53,18 +53,8 @@ if (!isMainThread) {
 }
 
 async function main(): Promise<void> {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const corpusDir = process.env.UVL_CORPUS ?? join(root, '../shared/uvl-corpus');
+  const { corpusDir, files } = validCorpusModels();
   const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 60) * 1000;
-  const only = process.env.BENCH_ONLY;
-  let manifest: { files: { path: string; valid: boolean; features?: number; reader_error?: string }[] };
-  try {
-    manifest = JSON.parse(readFileSync(join(corpusDir, 'manifest.json'), 'utf8'));
-  } catch {
-    console.error(`UVL corpus not found at ${corpusDir} (set UVL_CORPUS)`);
-    process.exit(1);
-  }
-  const files = manifest.files.filter((f) => f.valid && f.features !== undefined && (!only || f.path.includes(only)));
   const outcomes: Outcome[] = [];
   let peakRss = 0;
   for (const [i, f] of files.entries()) {

@@ -13,7 +13,11 @@ import * as datasetEditHistory from './2026_11_24_0101_dataset_edit_history.ts';
 import * as datasetVersions from './2026_11_24_0200_dataset_versions.ts';
 import * as recordCountTriggers from './2026_11_24_0300_record_count_triggers.ts';
 import * as stagedClaims from './2026_11_25_0100_staged_claims.ts';
-import * as modelSamples from './2026_11_27_0100_model_samples.ts';
+import * as cart from './2026_11_27_0100_cart.ts';
+import * as orcidAccount from './2026_11_27_0200_orcid_account.ts';
+import * as reviewLinks from './2026_11_27_0300_review_links.ts';
+import * as fileOriginal from './2026_11_27_1000_file_original.ts';
+import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -29,5 +33,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0200_dataset_versions': datasetVersions,
   '2026_11_24_0300_record_count_triggers': recordCountTriggers,
   '2026_11_25_0100_staged_claims': stagedClaims,
-  '2026_11_27_0100_model_samples': modelSamples,
+  '2026_11_27_0100_cart': cart,
+  '2026_11_27_0200_orcid_account': orcidAccount,
+  '2026_11_27_0300_review_links': reviewLinks,
+  '2026_11_27_1000_file_original': fileOriginal,
+  '2026_11_27_1100_model_samples': modelSamples,
 };

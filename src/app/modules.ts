@@ -20,6 +20,10 @@ export const moduleCatalogue: ModuleCatalogue = {
   api: async () => (await import('../modules/api/module.ts')).apiModule,
   analysis: async () => (await import('../modules/analysis/module.ts')).analysisModule,
   citation: async () => (await import('../modules/citation/module.ts')).citationModule,
+  statistics: async () => (await import('../modules/statistics/module.ts')).statisticsModule,
+  cart: async () => (await import('../modules/cart/module.ts')).cartModule,
+  orcid: async () => (await import('../modules/orcid/module.ts')).orcidModule,
+  review: async () => (await import('../modules/review/module.ts')).reviewModule,
 };
 
 /** The selected modules of this project, every coupling rule checked (decisions section 2). */

@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +19,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, 'phone.uvl'), PHONE_UVL);
 writeFileSync(join(dir, 'car.uvl'), CAR_UVL);
 writeFileSync(join(dir, 'bad.uvl'), BROKEN_UVL);
+// Issue 27: a FeatureIDE model, converted by the hub, and one that does not convert.
+writeFileSync(join(dir, 'car.xml'), readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../packages/uvl/src/formats/fixtures/car.featureide.xml')));
+writeFileSync(join(dir, 'broken.xml'), '<featureModel>\n<struct>\n<and name="A">\n</struct>\n</featureModel>\n');
 
 /** Runs the hub executable without blocking this process, whose event loop serves the hub under test. */
 function hub(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -73,6 +76,19 @@ for (const dialect of testDialects()) {
       const viaEnv = await hub(['--title', 'From the environment', 'phone.uvl'], { HUB_URL: server.baseUrl, HUB_TOKEN: write });
       assert.equal(viaEnv.code, 0, viaEnv.err);
       assert.match(viaEnv.out.trim(), /^10\./);
+    });
+
+    it('publishes a FeatureIDE model converted by the hub, printing its loss report; refuses one that does not convert with its line', async () => {
+      zenodo.reset();
+      const r = await hub(['--url', server.baseUrl, '--token', write, '--title', 'Converted in CI', 'car.xml']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.err, /Added car\.xml \(file \d+\)/);
+      assert.match(r.err, /converted from featureide to car\.uvl: 4 loss\(es\):/);
+      assert.match(r.err, /- feature `Maps\.v2` renamed to `Maps_v2`/);
+      const refused = await hub(['--url', server.baseUrl, '--token', write, '--title', 'Broken', 'broken.xml']);
+      assert.equal(refused.code, 1);
+      assert.match(refused.err, /broken\.xml was refused \(400: .*FeatureIDE/);
+      assert.match(refused.err, /Line 4:\d+ - not well-formed XML/);
     });
 
     it('says clearly what failed: unreachable hub, bad token, read-only token, invalid model, deposit failure', async () => {

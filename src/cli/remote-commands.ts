@@ -54,7 +54,7 @@ async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.Pr
   if (!base) throw new Refusal('no hub address: give --url or set HUB_URL.');
   if (!/^https?:\/\/[^/]+/.test(base)) throw new Refusal(`"${base}" is not an http(s) address of a hub.`);
   if (!token) throw new Refusal(`no token: give --token or set HUB_TOKEN (create one with the write scope at ${base}/profile/tokens).`);
-  if (options.files.length === 0) throw new Refusal('name at least one .uvl file.');
+  if (options.files.length === 0) throw new Refusal('name at least one model file (.uvl, FeatureIDE or SPLOT .xml, .sxfm, Glencoe .json).');
   const authors = options.authors.map(parseAuthor);
 
   // Every file is read before the hub is asked anything, so a typo leaves nothing behind.
@@ -114,6 +114,12 @@ async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.Pr
       throw new Refusal(`${file.name} was refused (${added.status}: ${added.body.message ?? describe(added.body)})${details}\n${removed ? 'Nothing was published; the draft dataset was removed.' : `Nothing was published; the draft dataset ${id} is left on the hub.`}`);
     }
     io.err(`Added ${file.name} (file ${added.body.file_id}).`);
+    // A model of another format was converted to UVL by the hub (issue 27): say what was lost.
+    if (added.body.original) {
+      const losses: string[] = Array.isArray(added.body.losses) ? added.body.losses : [];
+      io.err(`  converted from ${added.body.original.format} to ${added.body.file_name}: ${losses.length === 0 ? 'nothing was lost.' : `${losses.length} loss(es):`}`);
+      for (const loss of losses) io.err(`  - ${loss}`);
+    }
   }
 
   const published = await call('POST', `/api/v1/datasets/${id}/publish`);
@@ -139,7 +145,7 @@ export function registerRemoteCommands(program: Command): void {
   const remote = program.command('remote').description('Work with a hub over its API (a personal access token)');
   remote.command('publish')
     .description('Create a dataset on a hub, add the models, publish it and print its DOI')
-    .argument('<files...>', '.uvl files')
+    .argument('<files...>', 'model files: .uvl, or FeatureIDE/SPLOT .xml, .sxfm, Glencoe .json (converted to UVL by the hub)')
     .option('--url <url>', 'the hub, e.g. https://hub.example.org (default: HUB_URL)')
     .option('--token <token>', 'a personal access token with the write scope (default: HUB_TOKEN)')
     .requiredOption('--title <title>', 'dataset title')

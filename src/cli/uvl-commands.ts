@@ -25,6 +25,7 @@ import {
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
+import { registerConfigureCommands } from './uvl-configure-commands.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -61,6 +62,7 @@ export function describeFsError(error: unknown): string {
 
 export type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
 
+/** Reads and parses a UVL file (imports from the disk); a read failure is an error line. */
 export function loadAndParse(file: string): Loaded {
   let text: string;
   try {
@@ -162,25 +164,7 @@ export function registerUvlCommands(program: Command): void {
     .description('Check UVL files for syntax errors (exit 0 when all are valid, 1 otherwise)')
     .argument('<files...>', 'UVL files')
     .option('--json', 'one JSON line per file: {"file", "valid", "errors", "warnings"}')
-    .action((files: string[], options: { json?: boolean }) => {
-      let allValid = true;
-      for (const file of files) {
-        const loaded = loadAndParse(file);
-        // The library's check: syntax errors, and warnings for a valid but suspicious model.
-        const { errors, warnings } = loaded.ok ? checkParsed(loaded.result) : { errors: [loaded.error], warnings: [] };
-        const valid = errors.length === 0;
-        if (!valid) allValid = false;
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify({ file, valid, errors, warnings })}\n`);
-        } else {
-          const lines = [`${file}: ${valid ? 'valid' : `invalid (${errors.length} error${errors.length > 1 ? 's' : ''})`}${warnings.length ? `, ${warnings.length} warning${warnings.length > 1 ? 's' : ''}` : ''}`];
-          for (const e of errors) lines.push(`  error   ${e}`);
-          for (const w of warnings) lines.push(`  warning ${w}`);
-          process.stdout.write(`${lines.join('\n')}\n`);
-        }
-      }
-      process.exitCode = allValid ? 0 : 1;
-    });
+    .action((files: string[], options: CheckCommandOptions) => runCheckCommand(files, options));
 
   uvl
     .command('convert')
@@ -189,23 +173,7 @@ export function registerUvlCommands(program: Command): void {
     .option('--to <format>', 'glencoe | splot | cnf | uvl | featureide (default uvl)')
     .option('--from <format>', 'featureide | sxfm | glencoe: read FILE in that format (default: UVL); the loss report goes to standard error')
     .option('-o, --output <file>', 'write to this file instead of standard output')
-    .action((file: string, options: { to?: string; from?: string; output?: string }) => {
-      const to = options.to ?? 'uvl';
-      const convert = Object.hasOwn(FORMATS, to) ? FORMATS[to] : undefined;
-      if (!convert) return refuse(`hub uvl convert: unknown format '${to}' (use glencoe, splot, cnf, uvl or featureide)`);
-      if (options.from !== undefined && !Object.hasOwn(READERS, options.from)) return refuse(`hub uvl convert: unknown input format '${options.from}' (use featureide, sxfm or glencoe)`);
-      const model = options.from ? readOtherFormat(file, options.from as keyof typeof READERS) : readUvlForConvert(file);
-      if (!model) return;
-      let output: { text: string; losses?: string[] };
-      try {
-        output = convert(model);
-      } catch (error) {
-        if (error instanceof UvlExportError) return refuse(`${file}: not converted: ${error.message}`);
-        throw error;
-      }
-      if (output.losses) reportLosses(file, 'FeatureIDE', output.losses);
-      writeOutput(output.text.endsWith('\n') ? output.text : `${output.text}\n`, options.output);
-    });
+    .action((file: string, options: ConvertCommandOptions) => runConvertCommand(file, options));
 
   uvl
     .command('analyze')
@@ -213,44 +181,96 @@ export function registerUvlCommands(program: Command): void {
     .argument('<files...>', 'UVL files')
     .option('--json', 'one JSON line per file: {"file", ...the analysis result}')
     .option('--timeout <seconds>', 'time budget per file in seconds', '60')
-    .action((files: string[], options: { json?: boolean; timeout: string }) => {
-      const seconds = /^\s*\d+(\.\d*)?\s*$|^\s*\.\d+\s*$/.test(options.timeout) ? Number(options.timeout) : Number.NaN;
-      if (!(seconds > 0) || !Number.isFinite(seconds)) {
-        process.stderr.write(`hub uvl analyze: --timeout must be a positive number of seconds, not '${options.timeout}'\n`);
-        process.exitCode = 1;
-        return;
-      }
-      let allAnalysed = true;
-      for (const file of files) {
-        const parseStart = performance.now();
-        const loaded = loadAndParse(file);
-        const parseMs = Math.round(performance.now() - parseStart);
-        const errors = loaded.ok ? loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) : [loaded.error];
-        if (!loaded.ok || errors.length > 0) {
-          allAnalysed = false;
-          if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: false, errors })}\n`);
-          else process.stdout.write(`${[`${file}: invalid (${errors.length} error${errors.length > 1 ? 's' : ''}), not analysed`, ...errors.map((e) => `  error   ${e}`)].join('\n')}\n`);
-          continue;
-        }
-        let result: AnalysisResult;
-        try {
-          result = analyzeModel(loaded.result.model, { timeoutMs: seconds * 1000, text: loaded.text });
-        } catch (error) {
-          // The engine failing on one model must not cost the report of the others.
-          allAnalysed = false;
-          const message = `the analysis failed: ${(error as Error).message}`;
-          if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: true, error: message })}\n`);
-          else process.stdout.write(`${file}: ${message}\n`);
-          continue;
-        }
-        result.timings_ms = { parse: parseMs, ...result.timings_ms };
-        if (options.json) process.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
-        else process.stdout.write(`${summary(file, result)}\n`);
-      }
-      process.exitCode = allAnalysed ? 0 : 1;
-    });
+    .action((files: string[], options: AnalyzeCommandOptions) => runAnalyzeCommand(files, options));
 
   registerCompileCommands(uvl);
+  registerConfigureCommands(uvl);
+}
+
+type CheckCommandOptions = { json?: boolean };
+type ConvertCommandOptions = { to?: string; from?: string; output?: string };
+type AnalyzeCommandOptions = { json?: boolean; timeout: string };
+
+/** `hub uvl check`: each file's verdict, its errors and warnings; the exit code says whether all are valid. */
+export function runCheckCommand(files: string[], options: CheckCommandOptions): void {
+  let allValid = true;
+  for (const file of files) {
+    const loaded = loadAndParse(file);
+    // The library's check: syntax errors, and warnings for a valid but suspicious model.
+    const { errors, warnings } = loaded.ok ? checkParsed(loaded.result) : { errors: [loaded.error], warnings: [] };
+    const valid = errors.length === 0;
+    if (!valid) allValid = false;
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ file, valid, errors, warnings })}\n`);
+    } else {
+      const lines = [`${file}: ${valid ? 'valid' : `invalid (${errors.length} error${errors.length > 1 ? 's' : ''})`}${warnings.length ? `, ${warnings.length} warning${warnings.length > 1 ? 's' : ''}` : ''}`];
+      for (const e of errors) lines.push(`  error   ${e}`);
+      for (const w of warnings) lines.push(`  warning ${w}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+  }
+  process.exitCode = allValid ? 0 : 1;
+}
+
+/** `hub uvl convert`: one model from UVL (or --from another format) to the --to format, on standard output or --output. */
+export function runConvertCommand(file: string, options: ConvertCommandOptions): void {
+  const to = options.to ?? 'uvl';
+  const convert = Object.hasOwn(FORMATS, to) ? FORMATS[to] : undefined;
+  if (!convert) return refuse(`hub uvl convert: unknown format '${to}' (use glencoe, splot, cnf, uvl or featureide)`);
+  if (options.from !== undefined && !Object.hasOwn(READERS, options.from)) return refuse(`hub uvl convert: unknown input format '${options.from}' (use featureide, sxfm or glencoe)`);
+  const model = options.from ? readOtherFormat(file, options.from as keyof typeof READERS) : readUvlForConvert(file);
+  if (!model) return;
+  let output: { text: string; losses?: string[] };
+  try {
+    output = convert(model);
+  } catch (error) {
+    if (error instanceof UvlExportError) return refuse(`${file}: not converted: ${error.message}`);
+    throw error;
+  }
+  if (output.losses) reportLosses(file, 'FeatureIDE', output.losses);
+  writeOutput(output.text.endsWith('\n') ? output.text : `${output.text}\n`, options.output);
+}
+
+/** `hub uvl analyze`: each file analysed within the time budget; the exit code says whether every file was. */
+export function runAnalyzeCommand(files: string[], options: AnalyzeCommandOptions): void {
+  const seconds = /^\s*\d+(\.\d*)?\s*$|^\s*\.\d+\s*$/.test(options.timeout) ? Number(options.timeout) : Number.NaN;
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    process.stderr.write(`hub uvl analyze: --timeout must be a positive number of seconds, not '${options.timeout}'\n`);
+    process.exitCode = 1;
+    return;
+  }
+  let allAnalysed = true;
+  for (const file of files) {
+    if (!analyzeFile(file, seconds, options.json)) allAnalysed = false;
+  }
+  process.exitCode = allAnalysed ? 0 : 1;
+}
+
+/** One file of `hub uvl analyze`, its report written; false when it is invalid or the analysis failed. */
+function analyzeFile(file: string, seconds: number, json: boolean | undefined): boolean {
+  const parseStart = performance.now();
+  const loaded = loadAndParse(file);
+  const parseMs = Math.round(performance.now() - parseStart);
+  const errors = loaded.ok ? loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) : [loaded.error];
+  if (!loaded.ok || errors.length > 0) {
+    if (json) process.stdout.write(`${JSON.stringify({ file, valid: false, errors })}\n`);
+    else process.stdout.write(`${[`${file}: invalid (${errors.length} error${errors.length > 1 ? 's' : ''}), not analysed`, ...errors.map((e) => `  error   ${e}`)].join('\n')}\n`);
+    return false;
+  }
+  let result: AnalysisResult;
+  try {
+    result = analyzeModel(loaded.result.model, { timeoutMs: seconds * 1000, text: loaded.text });
+  } catch (error) {
+    // The engine failing on one model must not cost the report of the others.
+    const message = `the analysis failed: ${(error as Error).message}`;
+    if (json) process.stdout.write(`${JSON.stringify({ file, valid: true, error: message })}\n`);
+    else process.stdout.write(`${file}: ${message}\n`);
+    return false;
+  }
+  result.timings_ms = { parse: parseMs, ...result.timings_ms };
+  if (json) process.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
+  else process.stdout.write(`${summary(file, result)}\n`);
+  return true;
 }
 
 /** A feature list for people: sorted names, the first 20 and how many more. */

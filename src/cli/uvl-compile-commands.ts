@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../../packages/uvl/src/index.ts';
 import { compileModel, Deadline, type CompiledModel } from '../../packages/analysis/src/index.ts';
 import { describeFsError, loadAndParse } from './uvl-commands.ts';
+import { DEFAULT_TWISE_SECONDS, runTwiseCommand } from './uvl-configure-commands.ts';
 
 /** Time budget of a compilation from the command line. */
 const COMPILE_BUDGET_MS = 60_000;
@@ -114,6 +115,8 @@ interface SampleOptions {
   seed: string;
   select?: string;
   deselect?: string;
+  twise?: string;
+  timeout?: string;
   json?: boolean;
 }
 
@@ -135,12 +138,14 @@ export function registerCompileCommands(uvl: Command): void {
 
   uvl
     .command('sample')
-    .description('Draw configurations: --uniform N, each uniform among those that extend the decisions (CSV, or --json)')
+    .description('Draw configurations: --uniform N, each uniform among those that extend the decisions, or a t-wise sample with --twise T (CSV, or --json)')
     .argument('<file>', 'UVL file')
     .option('--uniform <n>', `number of uniform configurations, 1..${MAX_SAMPLES}`)
     .option('--seed <seed>', 'seed of the pseudo-random generator (a non-negative integer)', '1')
     .option('--select <features>', 'features selected, comma-separated')
     .option('--deselect <features>', 'features deselected, comma-separated')
+    .option('--twise <t>', 'a t-wise sample instead: every valid interaction of t = 1, 2 or 3 feature literals covered')
+    .option('--timeout <seconds>', `time budget of --twise in seconds; past it the partial sample is returned, marked incomplete (default ${DEFAULT_TWISE_SECONDS})`)
     .option('--json', 'one JSON object: {"kind", "seed", "n", "features", "configurations"}')
     .action((file: string, options: SampleOptions) => run(() => sampleCommand(file, options)));
 }
@@ -176,7 +181,12 @@ function commonalityCommand(file: string, options: { json?: boolean }): void {
 }
 
 async function sampleCommand(file: string, options: SampleOptions): Promise<void> {
-  if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N');
+  if (options.twise !== undefined) {
+    if (options.uniform !== undefined || options.select !== undefined || options.deselect !== undefined) fail('sample', '--twise takes no --uniform, --select or --deselect');
+    return runTwiseCommand(file, { t: options.twise, seed: options.seed, timeout: options.timeout, json: options.json });
+  }
+  if (options.timeout !== undefined) fail('sample', '--timeout goes with --twise');
+  if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N or --twise T');
   const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
   if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
   const seed = /^\s*\d+\s*$/.test(options.seed) ? Number(options.seed) : Number.NaN;

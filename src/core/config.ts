@@ -37,6 +37,35 @@ export interface Config {
   autoSeed: boolean;
   /** The S3-compatible object store of uploads (STORAGE_URL=s3://bucket[/prefix]); unset: the uploads folder. */
   storage: S3Storage | undefined;
+  /** Sign-in with ORCID (extensions section 8); unset without ORCID_CLIENT_ID and ORCID_CLIENT_SECRET. */
+  orcid: OrcidSettings | undefined;
+}
+
+export interface OrcidSettings {
+  clientId: string;
+  clientSecret: string;
+  /** The OpenID provider: https://orcid.org unless ORCID_ISSUER names another (http:// only on a loopback address). */
+  issuer: string;
+}
+
+/** ORCID_* settings: both credentials or neither; an http:// issuer only on loopback (tests run their own provider). */
+function orcidFrom(env: Record<string, string | undefined>): OrcidSettings | undefined {
+  const clientId = env.ORCID_CLIENT_ID?.trim();
+  const clientSecret = env.ORCID_CLIENT_SECRET?.trim();
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) throw new ConfigError('ORCID sign-in needs both ORCID_CLIENT_ID and ORCID_CLIENT_SECRET.');
+  const issuer = env.ORCID_ISSUER?.trim() || 'https://orcid.org';
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`ORCID_ISSUER is not a URL: "${issuer}".`);
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError(`ORCID_ISSUER must be an https:// address (http:// only on a loopback address, for tests): "${issuer}".`);
+  }
+  return { clientId, clientSecret, issuer: issuer.replace(/\/+$/, '') };
 }
 
 export interface S3Storage {
@@ -126,5 +155,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 3000),
     autoSeed: !production,
     storage: storageFrom(env),
+    orcid: orcidFrom(env),
   };
 }

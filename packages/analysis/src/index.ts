@@ -9,4 +9,8 @@ export { cnfBackbone, type Backbone } from './ops/backbone.ts';
 export { Deadline } from './deadline.ts';
 export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
 export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration } from './compile/compiled-model.ts';
+export { Configurator, UnknownFeatureError, type ConfiguratorOptions, type ConfigureOptions } from './configure/configurator.ts';
+export { compiledCounter, type ConfigurationCounter } from './configure/counter.ts';
+export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './configure/types.ts';
+export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise.ts';
 export { ENGINE_VERSION } from './version.ts';

@@ -8,13 +8,15 @@ import { lazyChildLogger } from './lazy-logger.ts';
 const processRequestIds = randomUUID().slice(0, 24);
 let requestCounter = 0;
 
+/** Never log credentials: cookies, bearer tokens and form bodies stay out of the logs (tests log with these too). */
+export const LOG_REDACTIONS = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'];
+
 /** `logger`: Fastify's logger settings; tests pass false. */
 export function createFastify(config: Config, logger?: boolean | Record<string, unknown>): FastifyInstance {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
-      // Never log credentials: cookies, bearer tokens and form bodies stay out of the logs.
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'],
+      redact: LOG_REDACTIONS,
     },
     // Unique across instances without a random draw per request: a UUID drawn once per process
     // whose last group counts the requests.

@@ -14,6 +14,7 @@ import { createEditClassifier } from './analysis.edit.ts';
 import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
 import { seedSyntheticAnalyses } from './analysis.synthetic.ts';
+import { corpusCounts, corpusStamp } from './analysis.statistics.ts';
 
 /** Time budget of deciding one pair of model versions' edit class. */
 export const EDIT_CLASS_BUDGET_MS = 20_000;
@@ -361,6 +362,11 @@ export function createAnalysisService(ctx: ModuleContext) {
     datasetCondition(filter: ModelFilter, datasetRef: Expression<unknown>): Expression<SqlBool> {
       return repo.datasetCondition(db, filter, datasetRef);
     },
+
+    /** The stored analyses in figures (statistics module), leaving out the models of the excluded datasets. */
+    corpusCounts: (excludedDatasetIds: Expression<unknown>) => corpusCounts(db, excludedDatasetIds),
+    /** Moves whenever the figures of corpusCounts may have changed. */
+    corpusStamp: () => corpusStamp(db),
 
     /** Per dataset, its models for search results: those satisfying `filter`, or all without one. */
     async searchModels(datasetIds: number[], filter: ModelFilter | null): Promise<Map<number, SearchModel[]>> {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { shippedModulesWithout } from '../../../test/support/modules.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { BIG_COUNT, BIG_UVL, DEAD_UVL, FREE_UVL, HARD_UVL, VOID_UVL, fetchJson, uploadDataset, waitForAnalyses } from './analysis.test-support.ts';
 
@@ -239,10 +240,7 @@ for (const dialect of testDialects()) {
 
 describe('analysis disabled', () => {
   it('leaves datasets, the REST API and explore working, without summaries or model filters', async () => {
-    const { readModuleSelection } = await import('../../core/modules.ts');
-    const { loadConfig, projectPath } = await import('../../core/config.ts');
-    const selection = readModuleSelection(loadConfig({ HUB_MODULES_FILE: projectPath('modules.json') })).filter((m) => m !== 'analysis');
-    const server = await startTestServer({ modules: selection, seed: true });
+    const server = await startTestServer({ modules: shippedModulesWithout('analysis'), seed: true });
     try {
       const client = new TestClient(server.baseUrl);
       await client.login('user1@example.com', '1234');

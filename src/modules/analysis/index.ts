@@ -3,6 +3,7 @@
 // works without this one.
 import type { AnalysisService } from './analysis.service.ts';
 
+export type { CorpusCounts, ValueCounts } from './analysis.statistics.ts';
 export type { AnalysisService, AnalysisStatus, FileAnalysis, ModelFacts, ModelSummary, SearchModel, ModelFilter } from './analysis.service.ts';
 
 declare module '../../core/modules.ts' {

@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-async function logIn(request: FastifyRequest, userId: number, displayName: string): Promise<void> {
+export async function logIn(request: FastifyRequest, userId: number, displayName: string): Promise<void> {
   // A fresh session id at login prevents session fixation; the remembered cookie lasts 30 days.
   await request.session.regenerate();
   rememberSession(request);

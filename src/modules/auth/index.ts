@@ -3,6 +3,8 @@ import type { AuthService } from './auth.service.ts';
 
 export type { AuthService, AuthUser, SignupInput, LoginResult } from './auth.service.ts';
 export { EmailInUseError } from './auth.service.ts';
+/** Starts a signed-in session (a fresh session id); for other ways of signing in, such as ORCID. */
+export { logIn } from './auth.routes.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -189,6 +189,14 @@ for (const dialect of testDialects()) {
       assert.equal((await get(server, '/citation/css/citation.css')).status, 200);
     });
 
+    it('shows a QR code of the DOI URL on the DOI page (extensions section 8)', async () => {
+      const page = await get(server, '/doi/10.1234/dataset1/');
+      const figure = /<figure[^>]*id="doi-qr"[\s\S]*?<\/figure>/.exec(page.text);
+      assert.ok(figure, 'the DOI page has a QR code');
+      assert.match(figure[0], /<svg [^>]*role="img" aria-label="QR code for https:\/\/doi.org\/10.1234\/dataset1"/);
+      assert.match(figure[0], /<path d="(M\d+ \d+h1v1h-1z)+"/);
+    });
+
     it('validates a current copy with ETag (304) per representation, varying with Accept', async () => {
       const exported = await get(server, '/doi/10.1234/dataset1/export/bibtex');
       const tag = exported.headers.get('etag')!;

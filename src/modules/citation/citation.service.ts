@@ -8,6 +8,7 @@ import { CITATION_FORMATS, formatInfo, jsonLdForHtml, toApaText, type CitationFo
 import { citationRecordOf, type CitationRecord } from './citation.record.ts';
 import { exportUrl, signpostingLinks } from './citation.signposting.ts';
 import type { CitationFile } from './citation.http.ts';
+import { qrCodeSvg } from './citation.qr.ts';
 
 export type ExportAnswer = { kind: 'moved'; location: string } | { kind: 'file'; file: CitationFile };
 
@@ -20,6 +21,8 @@ export interface CitationBox {
   jsonLd: string;
   /** The signposting Link header. */
   links: string;
+  /** A QR code of the DOI URL, an inline SVG element (extensions section 8). */
+  qrSvg: string;
 }
 
 /** Built texts kept per record (its JSON is the key, so any change of the dataset is a new entry). */
@@ -61,7 +64,7 @@ function fileOf(texts: KeptTexts, record: CitationRecord, format: CitationFormat
   return { body: texts.built(record, format, info.build), contentType: info.contentType, fileName: info.fileName(record) };
 }
 
-function boxOf(texts: KeptTexts, record: CitationRecord): CitationBox {
+function boxOf(texts: KeptTexts, record: CitationRecord, qrSvg: string): CitationBox {
   return {
     text: texts.built(record, 'apa', toApaText),
     entries: CITATION_FORMATS.map((f) => ({
@@ -73,6 +76,7 @@ function boxOf(texts: KeptTexts, record: CitationRecord): CitationBox {
     })),
     jsonLd: texts.built(record, 'jsonld-html', jsonLdForHtml),
     links: texts.built(record, 'links', signpostingLinks),
+    qrSvg,
   };
 }
 
@@ -108,7 +112,7 @@ export function createCitationService(ctx: ModuleContext) {
       const key = JSON.stringify(record);
       const known = boxes.get(key);
       if (known) return known;
-      const box = boxOf(texts, record);
+      const box = boxOf(texts, record, qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`));
       if (boxes.size >= KEPT) boxes.delete(boxes.keys().next().value!);
       boxes.set(key, box);
       return box;

@@ -1,4 +1,4 @@
-// The configurator module's table (migration 2026_11_27_0100): samples and commonality per content.
+// The configurator module's table (migration 2026_11_27_1100): samples and commonality per content.
 import type { Id } from '../../core/db/database.ts';
 
 /** `running`: claimed by an instance, shown as `pending`; `failed` keeps its message. */

@@ -76,5 +76,6 @@ export function stagingRefusal(error: StagingError, maxUploadBytes: number): Htt
     const message = `The file is larger than the upload limit of ${Math.floor(maxUploadBytes / 1048576) || maxUploadBytes} ${maxUploadBytes >= 1048576 ? 'MiB' : 'bytes'}.`;
     return payloadTooLarge(message, { message });
   }
-  return badRequest(error.message, { message: error.message });
+  // A file of another format that does not convert carries its reader's line-numbered errors (issue 27).
+  return badRequest(error.message, error.errors.length > 0 ? { message: error.message, errors: error.errors } : { message: error.message });
 }

@@ -10,6 +10,7 @@ import { createFromFiles, upload } from './publication/upload.ts';
 import {
   counts, doiPageState, getUnsynchronized, mapDoi, recordDownload, recordView, resolveDoi, zipContents,
 } from './pages/dataset.doi.ts';
+import { monthlyActivity, unpublishedDatasetIds } from './dataset.statistics.ts';
 import {
   allDatasetIds, allDatasetRevisions, getOwnerRef, getSearchDocuments, hasData, latestSynchronized, listOwnDatasets,
   listSearchResults, listUserDatasets, statistics,
@@ -22,6 +23,7 @@ import {
 } from './lifecycle/dataset.versions.ts';
 import { compareVersions } from './lifecycle/dataset.compare.ts';
 import { StagingError } from './staging/staging.ts';
+import { summaries } from './pages/dataset.parts.ts';
 
 // The shapes and addresses live in dataset.types.ts; importers of the service keep finding them here.
 export * from './dataset.types.ts';
@@ -51,6 +53,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       // editing, the API's PUT, the owner's publish and delete pages
       editable, edit, history, apiUpdate, publishOwn, deleteOwn,
     }),
+    // the statistics module (extensions section 8) and the cart's list and citations
+    unpublishedDatasetIds,
+    monthlyActivity: () => monthlyActivity(ctx.db),
+    summariesOf: (datasetIds: number[]) => summaries(d, datasetIds),
   };
 }
 

@@ -1,8 +1,8 @@
 // Shared steps of the dataset HTTP tests: logging in, staging files, reading zips, counting rows.
 import assert from 'node:assert/strict';
-import yauzl from 'yauzl';
 import { TestClient, type TestResponse } from '../../../test/support/client.ts';
 import type { TestServer } from '../../../test/support/server.ts';
+export { download, unzip } from '../../../test/support/zip.ts';
 
 export const VALID_UVL = `namespace Phone
 
@@ -50,42 +50,6 @@ export function modeltool(server: TestServer) {
 export async function count(server: TestServer, table: 'data_set' | 'ds_meta_data' | 'feature_model' | 'file' | 'author' | 'ds_view_record' | 'ds_download_record' | 'fm_meta_data' | 'ds_metrics'): Promise<number> {
   const row = await server.hub.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-export async function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const entries = new Map<string, string>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
-
-export async function download(client: TestClient, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer; setCookies: string[] }> {
-  const headers: Record<string, string> = {};
-  if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(client.baseUrl + path, { headers, redirect: 'manual' });
-  const setCookies = res.headers.getSetCookie();
-  for (const raw of setCookies) {
-    const [pair] = raw.split(';');
-    const eq = pair!.indexOf('=');
-    client.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-  }
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()), setCookies };
 }
 
 /** The minimal valid upload form for staged files, with the given extra fields. */

@@ -2,7 +2,7 @@
 // addresses of a dataset, shared by the service, the REST part and the routes.
 import type { FieldErrors } from '../../core/http/forms.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
-import type { HubfileView } from '../hubfile/index.ts';
+import type { FileOriginal, HubfileView } from '../hubfile/index.ts';
 import type { AuthorInput, FeatureModelInput } from './upload-form.ts';
 
 export interface DatasetListItem {
@@ -56,6 +56,12 @@ export interface StagedCheck {
   valid: boolean;
   errors: string[];
   warnings: string[];
+  /** Issue 27: `uvl`, or the format the model was converted from. */
+  format: string;
+  /** The name of the file as uploaded, for a converted model; null for UVL. */
+  original: string | null;
+  /** What the conversion could not carry over (empty: nothing was lost, or a UVL upload). */
+  losses: string[];
 }
 
 export type UploadOutcome =
@@ -79,6 +85,8 @@ export interface PreparedModel {
   size: number;
   checksum: string;
   features: number;
+  /** Issue 27: the file the model was converted from, placed beside it. */
+  original?: { key: string } & FileOriginal;
 }
 
 export function datasetHref(id: number, doi: string | null): string {

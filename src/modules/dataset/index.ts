@@ -2,6 +2,7 @@
 import type { DatasetService } from './dataset.service.ts';
 
 export type { DatasetService, DatasetListItem, DatasetSummary, StagedCheck, UploadOutcome } from './dataset.service.ts';
+export type { MonthlyActivity } from './dataset.statistics.ts';
 export { datasetHref, doiPath } from './dataset.service.ts';
 export { PUBLICATION_TYPES, isPublicationType, publicationTypeLabel } from './publication-types.ts';
 export { normalizeTags, splitTags } from './upload-form.ts';

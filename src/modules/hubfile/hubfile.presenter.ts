@@ -12,6 +12,14 @@ export function restFile(file: StoredFile, domain: string) {
     dataset_id: file.datasetId,
     view: `http://${domain}/file/view/${file.id}`,
     download: `http://${domain}/file/download/${file.id}`,
+    // Issue 27: a model converted from another format names its original and what was lost.
+    ...(file.original ? {
+      original: {
+        name: file.original.name, format: file.original.format, size: file.original.size, sha256: file.original.sha256,
+        download: `http://${domain}/file/original/${file.id}`,
+      },
+      losses: file.original.losses,
+    } : {}),
   };
 }
 
@@ -28,5 +36,18 @@ export const restFileSchema = {
     dataset_id: { type: 'integer' },
     view: { type: 'string', description: 'JSON {success, content} with the UVL source.' },
     download: { type: 'string' },
+    original: {
+      type: 'object',
+      description: 'Only for a model converted from another format on upload: the file as uploaded, stored beside the UVL.',
+      required: ['name', 'format', 'size', 'sha256', 'download'],
+      properties: {
+        name: { type: 'string' },
+        format: { type: 'string', enum: ['featureide', 'sxfm', 'glencoe'] },
+        size: { type: 'integer' },
+        sha256: { type: 'string' },
+        download: { type: 'string' },
+      },
+    },
+    losses: { type: 'array', items: { type: 'string' }, description: 'Only with original: what the conversion could not carry over (empty: nothing was lost).' },
   },
 } as const;

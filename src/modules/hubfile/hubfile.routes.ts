@@ -48,6 +48,22 @@ export async function hubfileRoutes(app: FastifyInstance, ctx: ModuleContext): P
       .send(opened.stream);
   });
 
+  // Issue 27: the file a model was converted from, as uploaded (not counted as a download of the model).
+  app.get('/file/original/:file_id(^\\d+$)', { config: { json: true } }, async (request, reply) => {
+    const raw = (request.params as { file_id: string }).file_id;
+    const id = parseFileId(raw);
+    const file = id === undefined ? undefined : await service().getVisibleFile(id, request.user?.id ?? null);
+    if (!file?.original) throw notFound(`No original for file ${raw}`, { error: `There is no original file for file id ${raw}.` });
+    const opened = await service().openOriginal(file);
+    if (!opened) throw notFound(`The original of file ${file.id} is missing`, { error: `The original ${file.original.name} (file id ${file.id}) is missing from disk.` });
+    reply.header('cache-control', 'private, no-cache');
+    return reply
+      .type('application/octet-stream')
+      .header('content-disposition', attachmentHeader(file.original.name))
+      .header('content-length', opened.size)
+      .send(opened.stream);
+  });
+
   app.get('/file/view/:file_id(^\\d+$)', { config: { json: true }, onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => {
     const raw = (request.params as { file_id: string }).file_id;
     const id = parseFileId(raw);

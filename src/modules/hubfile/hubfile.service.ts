@@ -20,7 +20,11 @@ export interface HubfileView {
   sizeHuman: string;
   checksum: string;
   featureModelId: number;
+  /** The file the model was converted from, stored beside it; null for a model uploaded as UVL. */
+  original: repo.FileOriginal | null;
 }
+
+export type { FileOriginal } from './hubfile.repository.ts';
 
 export interface StoredFile extends HubfileView {
   datasetId: number;
@@ -51,7 +55,7 @@ export function parseFileId(raw: unknown): number | undefined {
 }
 
 function view(row: repo.FileRow): HubfileView {
-  return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id };
+  return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id, original: row.original };
 }
 
 export function datasetFolder(ctx: ModuleContext, userId: number, datasetId: number): string {
@@ -89,8 +93,8 @@ export async function getVisibleFile(ctx: ModuleContext, fileId: number, viewerI
   return file.doi !== null || file.userId === viewerId ? file : undefined;
 }
 
-export async function createFile(ctx: ModuleContext, trx: DbOrTrx, featureModelId: number, file: { name: string; checksum: string; size: number }): Promise<number> {
-  if (!isSafeFileName(file.name)) throw new UnsafeFileNameError(`"${file.name}" is not a plain file name`);
+export async function createFile(ctx: ModuleContext, trx: DbOrTrx, featureModelId: number, file: { name: string; checksum: string; size: number; original?: repo.FileOriginal | null }): Promise<number> {
+  if (!isSafeFileName(file.name) || (file.original && !isSafeFileName(file.original.name))) throw new UnsafeFileNameError(`"${file.name}" is not a plain file name`);
   return repo.insertFile(trx, featureModelId, file);
 }
 
@@ -139,6 +143,20 @@ export async function removeDatasetFiles(ctx: ModuleContext, userId: number, dat
 /** Removes one stored file (called once its row is gone). */
 export async function removeStoredFile(ctx: ModuleContext, file: StoredFile): Promise<void> {
   await ctx.store.delete(file.key);
+  if (file.original) await ctx.store.delete(originalKey(ctx, file)!);
+}
+
+/** The store key of the file a model was converted from (beside the model), or undefined for a UVL upload. */
+export function originalKey(ctx: ModuleContext, file: StoredFile): string | undefined {
+  if (!file.original || !isSafeFileName(file.original.name)) return undefined;
+  return `${datasetPrefix(ctx, file.userId, file.datasetId)}${file.original.name}`;
+}
+
+/** An open stream over the original of a converted model and its size, or undefined when there is none or it is missing. */
+export async function openOriginal(ctx: ModuleContext, file: StoredFile): Promise<{ stream: Readable; size: number } | undefined> {
+  const key = originalKey(ctx, file);
+  const content = key === undefined ? undefined : await ctx.store.get(key);
+  return content && { stream: content.body, size: content.size };
 }
 
 /** A stream over a dataset's stored file by name (deposits, zips), or undefined when it is missing. */
@@ -197,7 +215,7 @@ export function recordDownload(ctx: ModuleContext, fileId: number, userId: numbe
 export function createHubfileService(ctx: ModuleContext) {
   return bindOperations(ctx, {
     datasetFolder, datasetPrefix, getFile, getVisibleFile, createFile, listByFeatureModels, deleteByFeatureModels, totals,
-    countsForFile, placeFiles, removeDatasetFiles, removeStoredFile, openByName, existsByName, readText, fileStat, openStream,
+    countsForFile, placeFiles, removeDatasetFiles, removeStoredFile, openOriginal, openByName, existsByName, readText, fileStat, openStream,
     readSibling, recordView, recordDownload,
   });
 }

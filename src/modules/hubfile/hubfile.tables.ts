@@ -7,6 +7,13 @@ export interface FileTable {
   checksum: string;
   size: number;
   feature_model_id: number;
+  /** Set when the model was converted from another format (issue 27); see migrations/2026_11_27_1000_file_original.ts. */
+  original_name: string | null;
+  original_format: string | null;
+  original_size: number | null;
+  original_sha256: string | null;
+  /** JSON array of the conversion's losses. */
+  conversion_losses: string | null;
 }
 
 export interface FileRecordTable extends RecordColumns {

@@ -17,6 +17,8 @@ export interface DerivedModel {
   openingDepths?: Map<string, number | undefined>;
   /** Drawn diagrams by their options (query and anomaly state). */
   diagrams: Map<string, string>;
+  /** What the FeatureIDE export cannot carry over (issue 27), or the reason it cannot be written. */
+  featureIdeLosses?: { losses: string[] } | { error: string };
 }
 
 // Derived data (highlighted lines, drawings) is a few times the text: about 50 MB at most.

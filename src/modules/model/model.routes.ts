@@ -92,6 +92,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
       source: service().sourceWindow(data),
       modeltool: ctx.isEnabled('modeltool'),
+      // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).
+      featureIde: data.errors.length > 0 || !ctx.isEnabled('modeltool') ? null : service().featureIdeLosses(data),
       configurator: ctx.isEnabled('configurator') && data.errors.length === 0,
     });
   }));

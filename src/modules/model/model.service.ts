@@ -5,12 +5,21 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { datasetHref } from '../dataset/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
-import { formatDiagnostic, parseUvl, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { formatDiagnostic, parseUvl, toFeatureIde, UvlExportError, type Diagnostic, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import { analysisSource, type AnalysisState } from './analysis-source.ts';
 import { renderDiagram, type DiagramOptions, type DiagramQuery } from './diagram.ts';
 import { findFeatures, openingDepth, type FoundFeature } from './feature-tree.ts';
 import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 import { createModelCache, type DerivedModel } from './model.cache.ts';
+
+function featureIdeReport(model: UvlModel): { losses: string[] } | { error: string } {
+  try {
+    return { losses: toFeatureIde(model).losses };
+  } catch (error) {
+    if (error instanceof UvlExportError) return { error: error.message };
+    throw error;
+  }
+}
 
 export class ModelError extends Error {
   constructor(readonly kind: 'unknown-file' | 'missing-on-disk' | 'syntax-errors', message: string) {
@@ -87,6 +96,12 @@ export function createModelService(ctx: ModuleContext) {
     }));
   }
 
+  /** What the model page's FeatureIDE export loses (issue 27), computed once per model text. */
+  function featureIdeLosses(src: ModelSource): { losses: string[] } | { error: string } {
+    src.derived.featureIdeLosses ??= featureIdeReport(src.model);
+    return src.derived.featureIdeLosses;
+  }
+
   /** The source highlighted, one HTML string per line. */
   function lines(src: ModelSource): string[] {
     src.derived.lines ??= highlightLines(src.text);
@@ -96,6 +111,7 @@ export function createModelService(ctx: ModuleContext) {
   return {
     analysisOf,
     draw,
+    featureIdeLosses,
 
     /** The lines the page holds and the chunks it loads on demand. */
     sourceWindow(src: ModelSource): SourceWindow {

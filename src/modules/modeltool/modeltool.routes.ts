@@ -63,7 +63,7 @@ export async function modeltoolRoutes(app: FastifyInstance, ctx: ModuleContext):
     }
   });
 
-  for (const target of ['glencoe', 'splot', 'cnf'] as const satisfies readonly ExportTarget[]) {
+  for (const target of ['glencoe', 'splot', 'cnf', 'featureide'] as const satisfies readonly ExportTarget[]) {
     // The specification's route: a text attachment named `<name>_<target>.txt`.
     app.get(`/modeltool/to_${target}/:file_id(^\\d+$)`, async (request, reply) => sendExport(request, reply, target, 'specified'));
     // The model page's download: the same file named and typed as its format usually is (`car.json`).

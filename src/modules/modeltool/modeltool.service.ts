@@ -8,7 +8,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
-  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toGlencoe, toSplot, UvlExportError,
+  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, UvlExportError,
   type ImportLoader, type ParseResult, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 
@@ -20,6 +20,8 @@ export const EXPORT_TARGETS = {
   glencoe: { convert: toGlencoe, suffix: '.json', download: '_glencoe.txt', extension: '.json', mediaType: 'application/json' },
   splot: { convert: toSplot, suffix: '.splx', download: '_splot.txt', extension: '.xml', mediaType: 'application/xml' },
   cnf: { convert: toCnf, suffix: '.cnf', download: '_cnf.txt', extension: '.dimacs', mediaType: 'text/plain' },
+  // Issue 27: what FeatureIDE cannot say is listed on the model page (featureIdeLosses).
+  featureide: { convert: (model: UvlModel) => toFeatureIde(model).xml, suffix: '.xml', download: '_featureide.txt', extension: '.xml', mediaType: 'application/xml' },
 } as const satisfies Record<string, { convert: (model: UvlModel) => string; suffix: string; download: string; extension: string; mediaType: string }>;
 
 /** `car.uvl` → `car.json`: the stored name without its `.uvl`, with the format's usual extension. */
@@ -166,13 +168,8 @@ export async function hubfileExists(d: ModeltoolDeps, fileId: number, options: V
   return file !== undefined;
 }
 
-/**
- * export: converts the stored model and writes it to a temporary file in a fresh temporary
- * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the usual one (`car.json`). The
- * caller streams it and calls cleanup(d, path) once the answer has gone.
- */
-export async function exportModel(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
-  // Modeltool rule 4: the target is checked before anything is read.
+/** A stored model converted to a target in memory, with the errors of `export` (rule 4: the target is checked first). */
+async function converted(d: ModeltoolDeps, fileId: number, target: string, options: Viewer) {
   if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
   const format = EXPORT_TARGETS[target];
   const file = await storedFile(d, fileId, options);
@@ -181,15 +178,23 @@ export async function exportModel(d: ModeltoolDeps, fileId: number, target: stri
   if (!check.valid) {
     throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
   }
-  let output: string;
   try {
-    output = format.convert(parsed.model);
+    return { file, format, target, output: format.convert(parsed.model) };
   } catch (error) {
     if (error instanceof UvlExportError) {
       throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
     }
     throw error;
   }
+}
+
+/**
+ * export: converts the stored model and writes it to a temporary file in a fresh temporary
+ * folder; answers its path, the attachment name (`<stored name>_<target>.txt`) and the usual
+ * one (`car.json`). The caller streams it and calls cleanup(d, path) once the answer has gone.
+ */
+export async function exportModel(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ path: string; downloadName: string; usualName: string }> {
+  const { file, format, output } = await converted(d, fileId, target, options);
   const folder = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
   d.liveExports.add(folder);
   const path = join(folder, `file_${file.id}${format.suffix}`);
@@ -199,7 +204,13 @@ export async function exportModel(d: ModeltoolDeps, fileId: number, target: stri
     await cleanup(d, path);
     throw error;
   }
-  return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target) };
+  return { path, downloadName: `${file.name}${format.download}`, usualName: usualExportName(file.name, target as ExportTarget) };
+}
+
+/** The conversion of `export` as text, for callers that stream it themselves (the cart's zip). */
+export async function exportText(d: ModeltoolDeps, fileId: number, target: string, options: Viewer = {}): Promise<{ text: string; downloadName: string }> {
+  const { file, format, output } = await converted(d, fileId, target, options);
+  return { text: output, downloadName: `${file.name}${format.download}` };
 }
 
 /** Removes every export folder still present (the app is closing). */
@@ -221,7 +232,7 @@ export function createModeltoolService(ctx: ModuleContext) {
   /** Temporary export folders not yet removed; the module removes any left when the app closes. */
   const deps: ModeltoolDeps = { ctx, liveExports: new Set<string>() };
   return bindOperations(deps, {
-    validateUvl, hubfileExists, export: exportModel, cleanup, cleanupAll, checkText, countFeatures,
+    validateUvl, hubfileExists, export: exportModel, exportText, cleanup, cleanupAll, checkText, countFeatures,
   });
 }
 

@@ -1,17 +1,10 @@
 // Personal access tokens (extensions section 3): the /profile/tokens page and Bearer authentication.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { buildApp } from '../../app/app.ts';
-import { loadConfig, projectPath } from '../../core/config.ts';
-import { runSeeders } from '../../core/modules.ts';
+import { startLoggedHub } from '../../../test/support/logged-hub.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../test/support/api.ts';
 
@@ -138,16 +131,11 @@ for (const dialect of testDialects()) {
 
 describe('tokens in the logs', () => {
   it('never writes a token, not even a refused one, into the request log', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hub-token-log-'));
-    const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
-    const config = loadConfig({ WORKING_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'hub.sqlite')}`, HUB_MODULES_FILE: projectPath('modules.json'), SECRET_KEY: 's'.repeat(40) });
     // The app's own logger settings (redaction included), at the most talkative level.
-    const hub = await buildApp(config, { logger: { level: 'trace', stream, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'] } });
+    const logged = await startLoggedHub('trace', 'hub-token-log-');
+    const lines = logged.lines;
     try {
-      await runSeeders(hub.ctx, hub.modules);
-      await hub.app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`;
+      const base = logged.baseUrl;
       const client = new TestClient(base);
       await client.login('user1@example.com', '1234');
       const token = await createToken(client, ['read']);
@@ -160,8 +148,7 @@ describe('tokens in the logs', () => {
       assert.match(log, /\/api\/v1\/datasets\//);
       assert.ok(!log.includes(secretOf(token)), 'no token in the logs');
     } finally {
-      await hub.app.close();
-      rmSync(dir, { recursive: true, force: true });
+      await logged.close();
     }
   });
 });

@@ -662,6 +662,60 @@ export class SatSolver {
     return this.conflictCore.slice();
   }
 
+  /** The assumption of each level that impliedLiterals left on the trail (reused by its next call). */
+  private probeLevels: number[] = [];
+
+  /**
+   * The literals unit propagation derives from the assumptions above the top level (DIMACS: the
+   * assumptions and what they imply, not the top-level units), or null when propagation meets a
+   * conflict. No search: cheap, and a sound under-approximation of what the assumptions imply
+   * (configurator, t-wise sampling). The levels stay on the trail until the next call, which
+   * keeps the longest prefix of assumptions the two calls share: probing many extensions of the
+   * same assumptions propagates those once. Every other entry point starts from level 0.
+   * With `from`, only what the assumptions from index `from` on added.
+   */
+  impliedLiterals(assumptions: ArrayLike<number>, from = 0): number[] | null {
+    if (!this.ok) return null;
+    let keep = 0;
+    const levels = this.levels === this.probeLevels.length ? this.probeLevels.length : 0;
+    while (keep < levels && keep < assumptions.length && this.probeLevels[keep] === assumptions[keep]) keep++;
+    this.cancelUntil(keep);
+    while (this.probeLevels.length > keep) this.probeLevels.pop();
+    if (keep === 0 && this.propagate() !== null) {
+      this.ok = false;
+      return null;
+    }
+    for (let i = keep; i < assumptions.length; i++) {
+      const d = assumptions[i]!;
+      if (Math.abs(d) > this.numVars) this.ensureVars(Math.abs(d));
+      const l = toInternal(d);
+      let conflict = this.litVal[l] === FALSE;
+      if (!conflict) {
+        // One level per assumption, even one already true, so that levels match assumptions.
+        this.newLevel();
+        this.probeLevels.push(d);
+        if (this.litVal[l] === 0) {
+          this.assign(l, null);
+          conflict = this.propagate() !== null;
+        }
+      }
+      if (conflict) {
+        this.cancelUntil(0);
+        this.probeLevels.length = 0;
+        return null;
+      }
+    }
+    const out: number[] = [];
+    for (let i = from < this.levels ? this.trailLim[from]! : this.trailSize; i < this.trailSize; i++) out.push(toDimacs(this.trail[i]!));
+    return out;
+  }
+
+  /** The value a literal has now, on the levels impliedLiterals left: 1, -1 or 0 (unassigned). */
+  currentValue(dimacs: number): number {
+    const v = Math.abs(dimacs);
+    return v > this.numVars ? 0 : this.litVal[toInternal(dimacs)]!;
+  }
+
   /** The value a literal has at the top level (after the unit clauses): 1, -1 or 0 (unknown). */
   topValue(dimacs: number): number {
     const v = Math.abs(dimacs);

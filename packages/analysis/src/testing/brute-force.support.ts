@@ -43,6 +43,8 @@ export interface BruteForceModel {
   /** Boolean constraints evaluated / constraints left out (not Boolean, or naming no feature). */
   booleanConstraints: number;
   ignoredConstraints: number;
+  /** Every configuration as a bit mask over `names` (bit i: names[i] selected). */
+  configurations: number[];
   /** Whether a set of selected feature names is a configuration. */
   isConfiguration(selected: Iterable<string>): boolean;
 }
@@ -174,10 +176,12 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
   const offWhileOn = new Uint32Array(n);
   const full = n === 32 ? 0xffffffff : (1 << n) - 1;
   let count = 0;
+  const configurations: number[] = [];
   const record = () => {
     count++;
     let m = 0;
     for (let i = 0; i < n; i++) if (value[i]) m |= 1 << i;
+    configurations.push(m);
     for (let i = 0; i < n; i++) {
       if (value[i]) {
         selected[i]!++;
@@ -249,6 +253,7 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
     deadSet: sorted(dead),
     booleanConstraints,
     ignoredConstraints,
+    configurations,
     isConfiguration(selectedNames: Iterable<string>): boolean {
       const v = new Uint8Array(n);
       for (const s of selectedNames) {

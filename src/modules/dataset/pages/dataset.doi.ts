@@ -63,11 +63,13 @@ export async function zipContents(d: DatasetDeps, datasetId: number, viewerId: n
   const dataset = await summary(d, datasetId);
   if (!dataset || (!dataset.synchronized && dataset.userId !== viewerId)) throw notFound('Dataset not found.');
   const { hubfile } = d.ctx.services;
-  for (const file of dataset.files) {
-    if (!(await hubfile.existsByName(dataset.userId, dataset.id, file.name))) throw notFound(`A file of this dataset is missing: ${file.name}.`);
+  // Models converted from another format bring their original, beside them (issue 27).
+  const names = dataset.files.flatMap((f) => (f.original ? [f.name, f.original.name] : [f.name]));
+  for (const name of names) {
+    if (!(await hubfile.existsByName(dataset.userId, dataset.id, name))) throw notFound(`A file of this dataset is missing: ${name}.`);
   }
   // Each file is opened only when the zip reaches it (core/storage lazyStream).
-  const files = dataset.files.map((f) => ({ name: f.name, open: () => hubfile.openByName(dataset.userId, dataset.id, f.name) }));
+  const files = names.map((name) => ({ name, open: () => hubfile.openByName(dataset.userId, dataset.id, name) }));
   return { root: `dataset_${datasetId}`, files };
 }
 

@@ -51,7 +51,7 @@ for (const dialect of testDialects()) {
       for (const name of ['title', 'desc', 'publication_type', 'publication_doi', 'tags']) assert.match(form.text, new RegExp(`name="${name}"`));
       for (const label of ['Journal Article', 'Data Management Plan', 'Taxonomic Treatment', 'Working Paper']) assert.match(form.text, new RegExp(`>${label}<`));
       assert.match(form.text, /id="drop-zone"/);
-      assert.match(form.text, /type="file" id="file-input" accept="\.uvl" multiple/);
+      assert.match(form.text, /type="file" id="file-input" accept="\.uvl,\.xml,\.sxfm,\.json" multiple/);
       assert.match(form.text, /<script src="\/dataset\/js\/upload\.js" defer><\/script>/);
       assert.doesNotMatch(form.text, /<script>(?!<\/script>)/, 'no inline script');
       const script = await client.get('/dataset/js/upload.js');

@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { nowIso } from '../../../core/db/database.ts';
 import type { DbOrTrx } from '../../../core/db/connect.ts';
-import type { ObjectPlacement } from '../../../core/storage/index.ts';
+import type { ObjectPlacement, PendingObject } from '../../../core/storage/index.ts';
+import type { FileOriginal } from '../../hubfile/index.ts';
+import { conversionOf, originalNameBeside, sha256, type StagedOriginal } from '../staging/converted-upload.ts';
 import * as repo from '../dataset.repository.ts';
 import { checkModelText } from '../model-check.ts';
 import type { FeatureModelInput, MetadataInput } from '../upload-form.ts';
@@ -23,16 +25,33 @@ export interface PersistExtra {
   version?: { conceptId: number; number: number; conceptDoi: string | null };
 }
 
-/** Reads and parses a model file once: syntax check, feature count, MD5 and size. */
-export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string) {
+/**
+ * Reads and parses a model file once: syntax check, feature count, MD5 and size. A model
+ * converted from another format (issue 27) brings its staged original, described here.
+ */
+export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string, staged?: StagedOriginal) {
   const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(d.ctx.store, origin.key);
   const check = checkModelText(bytes.toString('utf8'));
   const model: PreparedModel = {
     input, origin, name, size: bytes.length,
     checksum: createHash('md5').update(bytes).digest('hex'),
     features: check.features,
+    original: staged && await describeOriginal(d, staged, name),
   };
   return { model, check };
+}
+
+async function describeOriginal(d: DatasetDeps, staged: StagedOriginal, uvlName: string): Promise<PreparedModel['original']> {
+  const bytes = await readStored(d.ctx.store, staged.key);
+  const { format, losses } = conversionOf(staged.name, bytes);
+  // Stored beside the model under the model's stem (the API may store it under another name than staged).
+  return { key: staged.key, name: originalNameBeside(uvlName, staged.name), format, size: bytes.length, sha256: sha256(bytes), losses };
+}
+
+/** The objects a prepared model places in the dataset's folder: the model, and the original it was converted from. */
+export function placedObjects(m: PreparedModel): PendingObject[] {
+  const model: PendingObject = 'key' in m.origin ? { sourceKey: m.origin.key, name: m.name } : { source: m.origin, name: m.name };
+  return m.original ? [model, { sourceKey: m.original.key, name: m.original.name }] : [model];
 }
 
 /**
@@ -61,7 +80,7 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
       await repo.insertAuthors(trx, ids.metaId, input.authors);
       await insertModelRows(d, trx, ids.datasetId, models);
       placement = d.ctx.services.hubfile.placeFiles(userId, ids.datasetId);
-      await placement.stage(models.map((m) => ('key' in m.origin ? { sourceKey: m.origin.key, name: m.name } : { source: m.origin, name: m.name })));
+      await placement.stage(models.flatMap(placedObjects));
       return ids;
     });
     await placement!.commit();
@@ -87,8 +106,15 @@ async function insertModelRows(d: DatasetDeps, trx: DbOrTrx, datasetId: number, 
       uvl_version: m.input.version,
       authors: m.input.authors,
     });
-    await hubfile.createFile(trx, fmId, { name: m.name, checksum: m.checksum, size: m.size });
+    await hubfile.createFile(trx, fmId, { name: m.name, checksum: m.checksum, size: m.size, original: originalRow(m) });
   }
+}
+
+/** The file row's description of the original, without its staging key. */
+export function originalRow(m: PreparedModel): FileOriginal | null {
+  if (!m.original) return null;
+  const { key: _key, ...original } = m.original;
+  return original;
 }
 
 /** The rows of a dataset whose files failed after the commit. */

@@ -171,7 +171,7 @@ export const notAllowedSchema = {
 export const addFileSchema = {
   tags,
   summary: 'Add a UVL model to an unsynchronized dataset',
-  description: 'multipart/form-data with the model in the field `file` (a `.uvl`). An invalid model: 400 with its syntax errors in `errors`; nothing is kept.',
+  description: 'multipart/form-data with the model in the field `file`: a `.uvl`, or FeatureIDE XML (`.xml`, root `featureModel`/`extendedFeatureModel`), SPLOT SXFM (`.sxfm`, or `.xml` with root `feature_model`) or Glencoe JSON (`.json`), converted to UVL and stored as `<stem>.uvl` with the original beside it (`original`, `losses` in the answer). An invalid model or a file that does not convert: 400 with its errors (`Line l:c - ...`) in `errors`; nothing is kept. A dataset already holding `<stem>.uvl`: 409.',
   params: idParams,
   consumes: ['multipart/form-data'],
   response: { 201: restFileSchema, ...errors(400, 401, 403, 404, 409, 413, 429) },

@@ -4,13 +4,14 @@ import type { Readable } from 'node:stream';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.ts';
 import { nowIso } from '../../../core/db/database.ts';
 import * as repo from '../dataset.repository.ts';
-import { safeUvlName } from '../staging/staging.ts';
+import { safeModelName } from '../staging/staging.ts';
 import { checkModelText } from '../model-check.ts';
 import { MAX_FEATURE_MODELS } from '../upload-form.ts';
 import { DEFAULT_LICENSE } from '../licenses.ts';
 import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts';
 import { summaries, summary } from '../pages/dataset.parts.ts';
-import { prepare } from '../publication/persist.ts';
+import { placedObjects, originalRow, prepare } from '../publication/persist.ts';
+import { uvlNameOf } from '../staging/converted-upload.ts';
 import { defaultAuthors } from '../publication/upload.ts';
 import { pushOutcome, removeDataset, type PushOutcome } from '../publication/deposit.ts';
 import { restObjects } from './dataset.rest-objects.ts';
@@ -80,11 +81,12 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
   }
   const stored = await d.apiStaging.store(userId, clientName, content, isTruncated);
   try {
-    const name = safeUvlName(clientName);
+    // A model of another format is converted when staged (issue 27) and stored as `<stem>.uvl`.
+    const name = uvlNameOf(safeModelName(clientName));
     const { model, check } = await prepare(d, {
       index: 0, uvlFilename: name, title: name.replace(/\.uvl$/i, ''), description: '', publicationType: 'none',
       publicationDoi: null, tags: null, version: null, authors: [],
-    }, { key: stored.key }, name);
+    }, { key: stored.key }, name, stored.original);
     if (!check.valid) {
       throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
     }
@@ -102,9 +104,9 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
           uvl_filename: name, title: model.input.title, description: '', publication_type: 'none',
           publication_doi: null, tags: null, uvl_version: null, authors: [],
         });
-        const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size });
+        const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size, original: originalRow(model) });
         if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
-        await placement.stage([{ sourceKey: stored.key, name }]);
+        await placement.stage(placedObjects(model));
         return id;
       });
     } catch (error) {

@@ -6,7 +6,8 @@ import type { FileStore } from '../../../core/storage/index.ts';
 import { checkModelText } from '../model-check.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
-import type { StagedFile } from './staging.ts';
+import type { StagedFile, StagingArea } from './staging.ts';
+import { conversionOf } from './converted-upload.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
 export async function readStored(store: FileStore, key: string): Promise<Buffer> {
@@ -15,15 +16,20 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
   return streamBytes(content.body);
 }
 
-async function checkStaged(d: DatasetDeps, file: StagedFile): Promise<StagedCheck> {
+async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck> {
   const result = checkModelText((await readStored(d.ctx.store, file.key)).toString('utf8'));
-  return { filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings };
+  const original = file.original ?? await area.originalOf(userId, file.name);
+  const conversion = original && conversionOf(original.name, await readStored(d.ctx.store, original.key));
+  return {
+    filename: file.name, size: file.size, valid: result.valid, errors: result.errors, warnings: result.warnings,
+    format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [],
+  };
 }
 
 /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
 export async function stageFile(d: DatasetDeps, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
   const stored = await d.staging.store(userId, clientName, content, isTruncated);
-  return checkStaged(d, stored);
+  return checkStaged(d, d.staging, userId, stored);
 }
 
 export async function deleteStagedFile(d: DatasetDeps, userId: number, name: string): Promise<void> {
@@ -32,5 +38,5 @@ export async function deleteStagedFile(d: DatasetDeps, userId: number, name: str
 
 export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {
   const files = await d.staging.list(userId);
-  return Promise.all(files.map((file) => checkStaged(d, file)));
+  return Promise.all(files.map((file) => checkStaged(d, d.staging, userId, file)));
 }

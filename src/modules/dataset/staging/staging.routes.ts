@@ -18,6 +18,10 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
         valid: staged.valid,
         errors: staged.errors,
         warnings: staged.warnings,
+        // Issue 27: what the model was converted from, and what the conversion lost.
+        format: staged.format,
+        original: staged.original,
+        losses: staged.losses,
       };
     } catch (error) {
       file.file.resume();

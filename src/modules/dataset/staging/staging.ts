@@ -4,23 +4,27 @@
 // through the FileStore, so staging works the same on the uploads folder and on S3.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { buffer, text } from 'node:stream/consumers';
-import { hasControlCharacters } from '../../../core/http/forms.ts';
 import type { FileStore, StoredObject } from '../../../core/storage/index.ts';
+import { ConversionError, convertUpload, isUvlName, originalNameBeside, uvlNameOf, type StagedOriginal } from './converted-upload.ts';
+import { candidateName, isStagedName, MAX_STORED_NAME_BYTES, safeModelName, safeUvlName, StagingError } from './staging-names.ts';
 
-/** Longest client name: the file column is varchar(255), and file systems allow 255 bytes. */
-const MAX_NAME_BYTES = 200;
-/** Longest stored name: a client name plus a collision suffix ` (n)`. */
-const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
+export { safeModelName, safeUvlName, StagingError } from './staging-names.ts';
+
 /** What file systems allow for one name; a file put back from a claim may need a further suffix. */
 const FILE_NAME_BYTES = 255;
 /** Claim folders are hidden names inside the staging area: listings of staged files skip them. */
 const CLAIM_PREFIX = '.claim-';
+/**
+ * Originals of converted models (issue 27): `.originals/<staged UVL name>/<original name>`, a
+ * hidden folder the listings skip. A UVL name whose originals folder exists counts as taken.
+ */
+const ORIGINALS = '.originals/';
 /** The object inside a claim folder that dates the claim (S3 has no folder dates). */
 const CLAIMED_AT = '.claimed-at';
 /** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
@@ -28,42 +32,13 @@ export const STALE_CLAIM_MS = 60 * 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
 
-export class StagingError extends Error {
-  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full', message: string) {
-    super(message);
-  }
-}
-
-/**
- * Reduces a client's file name to a safe base name (decisions section 4), or explains why not.
- * Windows browsers may send `C:\dir\model.uvl`, so both separators count.
- */
-export function safeUvlName(raw: string): string {
-  const base = basename(raw.replace(/\\/g, '/'));
-  if (!/\.uvl$/i.test(base)) throw new StagingError('not_uvl', 'Only .uvl files are accepted.');
-  // Leading dots would hide the file and could meet the temporary names used while writing.
-  // A name that is only blanks before `.uvl` is as unreadable as a hidden one.
-  if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base) || base.slice(0, -4).trim() === '') {
-    throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
-  }
-  if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
-    throw new StagingError('bad_name', `The file name is too long (at most ${MAX_NAME_BYTES} bytes).`);
-  }
-  return base;
-}
-
-/** `model.uvl`, `model (1).uvl`, `model (2).uvl`… like the original service. */
-function candidateName(name: string, n: number): string {
-  if (n === 0) return name;
-  const ext = extname(name);
-  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
-}
-
 export interface StagedFile {
   name: string;
   /** The file's key in the store. */
   key: string;
   size: number;
+  /** Set for a model converted from another format (issue 27): the file as uploaded. */
+  original?: StagedOriginal;
 }
 
 /**
@@ -94,12 +69,6 @@ export type ClaimOutcome =
   | { ok: true; claim: Claim }
   /** Names that are not (or no longer) in the staging area: nothing was claimed. */
   | { ok: false; missing: string[] };
-
-/** A plain staged name: no separator, not hidden, no control character, not longer than a stored name. */
-function isStagedName(name: string): boolean {
-  return typeof name === 'string' && name !== '' && name === basename(name) && !name.includes('\\') && !name.startsWith('.')
-    && !hasControlCharacters(name) && Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES;
-}
 
 /**
  * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
@@ -133,17 +102,20 @@ export class StagingArea {
    * Writes `source` (a local file) under `name`, or `name (n)` with the first free n, never
    * overwriting: putIfAbsent lets exactly one of concurrent writers have a name. Answers the name.
    */
-  private async placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number): Promise<string> {
+  private async placeUnderFreeName(folder: string, file: string, name: string, maxBytes: number, originalsTakeName = true): Promise<string> {
     for (let n = 0; ; n++) {
       const candidate = candidateName(name, n);
       if (Buffer.byteLength(candidate) > maxBytes) throw new StagingError('bad_name', 'Too many files with this name.');
+      // A converted model's name stays its own while its original is kept (also while it is claimed).
+      if (originalsTakeName && (await this.fileStore.list(folder + ORIGINALS + candidate + '/')).length > 0) continue;
       if (await this.fileStore.putIfAbsent(folder + candidate, { file })) return candidate;
     }
   }
 
   /** Moves a claimed file back under its name, or under ` (n)` when the name was staged again meanwhile. */
   private async putBack(folder: string, claimedKey: string, name: string): Promise<void> {
-    await this.fileStore.withLocalFile(claimedKey, (path) => this.placeUnderFreeName(folder, path, name, FILE_NAME_BYTES));
+    // The originals folder under `name`, if any, is this file's own: nothing else is staged under a name that has one.
+    await this.fileStore.withLocalFile(claimedKey, (path) => this.placeUnderFreeName(folder, path, name, FILE_NAME_BYTES, false));
     await this.fileStore.delete(claimedKey);
   }
 
@@ -213,7 +185,22 @@ export class StagingArea {
       if (!(await this.fileStore.stat(from)) && !(await this.fileStore.stat(target))) return false;
       throw error;
     }
-    return { name, key: target, size: found.size };
+    return { name, key: target, size: found.size, original: await this.originalIn(folder, name) };
+  }
+
+  /** The original a staged model was converted from (issue 27), or undefined for a UVL upload. */
+  private async originalIn(folder: string, name: string): Promise<StagedOriginal | undefined> {
+    const prefix = folder + ORIGINALS + name + '/';
+    const found = (await this.fileStore.list(prefix))[0];
+    return found && { key: found.key, name: found.key.slice(prefix.length) };
+  }
+
+  async originalOf(userId: number, name: string): Promise<StagedOriginal | undefined> {
+    return isStagedName(name) ? this.originalIn(this.folderOf(userId), name) : undefined;
+  }
+
+  private async removeOriginals(folder: string, names: string[]): Promise<void> {
+    for (const name of names) if (isStagedName(name)) await this.fileStore.deletePrefix(folder + ORIGINALS + name + '/');
   }
 
   /** Receives an upload into a local temporary file (the size limit is known only at its end). */
@@ -288,7 +275,10 @@ export class StagingArea {
       claim: {
         files: names.map((name) => claimed.get(name)!),
         release: () => this.releaseClaim(folder, claimFolder),
-        discard: () => this.discardClaim(claimFolder),
+        discard: async () => {
+          await this.discardClaim(claimFolder);
+          await this.removeOriginals(folder, sorted);
+        },
       },
     };
   }
@@ -298,18 +288,47 @@ export class StagingArea {
    * uploads of the same name get distinct suffixes.
    */
   async store(userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedFile> {
-    const name = safeUvlName(clientName);
+    const name = safeModelName(clientName);
     await this.refuseWhenFull(userId, 1, `You already have ${MAX_STAGED_FILES} staged files: upload the dataset or remove some first.`);
     return this.receive(content, isTruncated, async (file, size) => {
+      if (!isUvlName(name)) return this.storeConverted(userId, name, file);
       const finalName = await this.placeUnderFreeName(this.folderOf(userId), file, name, MAX_STORED_NAME_BYTES);
       return { name: finalName, key: this.folderOf(userId) + finalName, size };
     });
+  }
+
+  /**
+   * A file of another format (issue 27): converted to UVL, which is staged as `<stem>.uvl` (or
+   * `<stem> (n).uvl`), the file itself kept in the originals folder under the same stem. A file
+   * that does not convert is refused with its format's errors and nothing is kept.
+   */
+  private async storeConverted(userId: number, name: string, file: string): Promise<StagedFile> {
+    let converted: { uvl: string };
+    try {
+      converted = convertUpload(name, await readFile(file));
+    } catch (error) {
+      if (error instanceof ConversionError) throw new StagingError('not_converted', error.message, error.errors);
+      throw error;
+    }
+    const uvlFile = `${file}.uvl`;
+    await writeFile(uvlFile, converted.uvl);
+    const folder = this.folderOf(userId);
+    const finalName = await this.placeUnderFreeName(folder, uvlFile, uvlNameOf(name), MAX_STORED_NAME_BYTES);
+    const original = { key: `${folder}${ORIGINALS}${finalName}/${originalNameBeside(finalName, name)}`, name: originalNameBeside(finalName, name) };
+    try {
+      await this.fileStore.put(original.key, { file });
+    } catch (error) {
+      await this.fileStore.delete(folder + finalName).catch(() => {});
+      throw error;
+    }
+    return { name: finalName, key: folder + finalName, size: Buffer.byteLength(converted.uvl), original };
   }
 
   async remove(userId: number, name: string): Promise<void> {
     const key = this.keyOf(userId, name);
     if (!key || !(await this.fileStore.stat(key))) throw new StagingError('not_found', 'No staged file with this name.');
     await this.fileStore.delete(key);
+    await this.removeOriginals(this.folderOf(userId), [name]);
   }
 
   /**

@@ -98,7 +98,7 @@
   function newEntry(displayName) {
     const entry = modelTemplate.content.firstElementChild.cloneNode(true);
     entry.querySelector('.model-name').textContent = displayName;
-    entry.querySelector('[data-field="title"]').value = displayName.replace(/\.uvl$/i, '');
+    entry.querySelector('[data-field="title"]').value = displayName.replace(/\.(uvl|xml|sxfm|json)$/i, '');
     modelsBox.appendChild(entry);
     return entry;
   }
@@ -120,19 +120,36 @@
     setStatus(entry, staged.valid ? 'Valid' : 'Syntax errors', staged.valid ? 'success' : 'danger');
     fillList(entry.querySelector('.model-errors'), staged.errors || []);
     fillList(entry.querySelector('.model-warnings'), staged.warnings || []);
+    showConversion(entry, staged);
   }
 
-  function showFailure(entry, message) {
+  const FORMAT_TITLES = { featureide: 'FeatureIDE', sxfm: 'SPLOT SXFM', glencoe: 'Glencoe' };
+
+  /** A model converted from another format (issue 27): its original and the loss report. */
+  function showConversion(entry, staged) {
+    const box = entry.querySelector('.model-conversion');
+    if (!box) return;
+    const losses = staged.losses || [];
+    fillList(box, losses);
+    box.classList.toggle('d-none', !staged.original);
+    if (!staged.original) return;
+    box.querySelector('.model-conversion-summary').textContent = 'Converted from ' + (FORMAT_TITLES[staged.format] || staged.format)
+      + ' (' + staged.original + ', kept beside the model): '
+      + (losses.length === 0 ? 'nothing was lost.' : losses.length + (losses.length === 1 ? ' thing' : ' things') + ' could not be carried over:');
+  }
+
+  function showFailure(entry, message, details) {
     entry.querySelector('.model-progress').classList.add('d-none');
     entry.classList.add('border-danger');
     entry.dataset.failed = 'true';
     setStatus(entry, 'Not staged', 'danger');
-    fillList(entry.querySelector('.model-errors'), [message]);
+    // A file of another format that does not convert: its reader's errors after the first (issue 27).
+    fillList(entry.querySelector('.model-errors'), [message].concat(Array.isArray(details) ? details.slice(1) : []));
   }
 
   function stage(file) {
     const entry = newEntry(file.name);
-    if (!/\.uvl$/i.test(file.name)) return showFailure(entry, 'Only .uvl files are accepted.');
+    if (!/\.(uvl|xml|sxfm|json)$/i.test(file.name)) return showFailure(entry, 'Only .uvl, FeatureIDE or SPLOT .xml, SPLOT .sxfm and Glencoe .json files are accepted.');
     if (file.size > maxBytes) return showFailure(entry, 'This file is larger than the upload limit.');
     if (entryCount() > maxFiles) return showFailure(entry, 'A dataset holds at most ' + maxFiles + ' feature models.');
     const bar = entry.querySelector('.model-progress .progress-bar');
@@ -158,7 +175,7 @@
         }
         showStaged(entry, body);
       } else if (xhr.status === 302 || xhr.responseURL.indexOf('/login') !== -1) showFailure(entry, 'Your session ended: log in again.');
-      else showFailure(entry, (body && (body.message || body.error)) || 'The upload failed (' + xhr.status + ').');
+      else showFailure(entry, (body && (body.message || body.error)) || 'The upload failed (' + xhr.status + ').', body && body.errors);
     });
     xhr.addEventListener('error', function () { showFailure(entry, 'The upload failed: the network is unavailable.'); });
     const data = new FormData();

@@ -1,0 +1,70 @@
+// The cart (extensions section 8): files collected across datasets and downloaded as one zip in
+// chosen formats. The service never sees the session: a visitor's cart is a list of file ids the
+// routes keep there, a user's is in cart_item. Files and datasets are read through their modules'
+// services, and only files the viewer may see count (another user's unsynchronized dataset's do not).
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, notFound } from '../../core/http/errors.ts';
+import { doiPath } from '../dataset/index.ts';
+import * as repo from './cart.repository.ts';
+
+/** A cart holds at most as many files as a dataset may (decisions section 4). */
+export const MAX_CART_FILES = 200;
+
+export interface CartEntry {
+  fileId: number;
+  fileName: string;
+  sizeHuman: string;
+  datasetId: number;
+  datasetTitle: string;
+  /** Null for the viewer's own unsynchronized dataset. */
+  doi: string | null;
+  /** The dataset's page. */
+  href: string;
+}
+
+export function createCartService(ctx: ModuleContext) {
+  const hubfile = () => ctx.services.hubfile;
+
+  async function visibleFile(fileId: number, viewerId: number | null) {
+    const file = await hubfile().getVisibleFile(fileId, viewerId);
+    if (!file) throw notFound(`There is no file with id ${fileId}.`);
+    return file;
+  }
+
+  return {
+    /** The cart's files that still exist and the viewer may see, in cart order, with their datasets. */
+    async entries(fileIds: readonly number[], viewerId: number | null): Promise<CartEntry[]> {
+      const files = (await Promise.all(fileIds.map((id) => hubfile().getVisibleFile(id, viewerId)))).filter((f) => f !== undefined);
+      const datasets = new Map((await ctx.services.dataset.summariesOf([...new Set(files.map((f) => f.datasetId))])).map((d) => [d.id, d]));
+      return files.flatMap((file) => {
+        const dataset = datasets.get(file.datasetId);
+        return dataset ? [{
+          fileId: file.id, fileName: file.name, sizeHuman: file.sizeHuman, datasetId: dataset.id, datasetTitle: dataset.title, doi: dataset.doi,
+          href: dataset.doi ? `/doi/${doiPath(dataset.doi)}/` : `/dataset/unsynchronized/${dataset.id}/`,
+        }] : [];
+      });
+    },
+
+    /** The cart with the file added (refused when it is full); 404 for a file the viewer cannot see. */
+    async withFile(fileIds: readonly number[], fileId: number, viewerId: number | null): Promise<{ fileIds: number[]; fileName: string }> {
+      const file = await visibleFile(fileId, viewerId);
+      if (fileIds.includes(fileId)) return { fileIds: [...fileIds], fileName: file.name };
+      if (fileIds.length >= MAX_CART_FILES) throw badRequest(`The cart holds at most ${MAX_CART_FILES} files: download or remove some first.`);
+      return { fileIds: [...fileIds, fileId], fileName: file.name };
+    },
+
+    userFileIds: (userId: number) => repo.fileIdsOf(ctx.db, userId),
+
+    /** Stores a file checked by withFile in a user's cart. */
+    addToUser: (userId: number, fileId: number) => repo.addFile(ctx.db, userId, fileId),
+
+    removeFromUser: (userId: number, fileIds: number[]) => repo.removeFiles(ctx.db, userId, fileIds),
+  };
+}
+
+export type CartService = ReturnType<typeof createCartService>;
+
+/** The zip's folder of a dataset: its DOI made a file name, or its id while it has none. */
+export function datasetFolder(entry: Pick<CartEntry, 'doi' | 'datasetId'>): string {
+  return entry.doi ? doiPath(entry.doi).replace(/[^A-Za-z0-9._-]+/g, '_') : `dataset_${entry.datasetId}`;
+}

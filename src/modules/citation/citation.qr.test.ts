@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import jsqrModule from 'jsqr';
+import { qrCodeSvg } from './citation.qr.ts';
+
+// jsqr is CommonJS with a `default` property: under NodeNext its default import is the module object.
+const jsQR = (jsqrModule as unknown as { default: typeof jsqrModule.default }).default;
+
+/** Reads the SVG's unit squares back into pixels (4 per module) and decodes them with an independent reader. */
+function decode(svg: string): string | undefined {
+  const side = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
+  const scale = 4;
+  const width = side * scale;
+  const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
+  const path = /<path d="([^"]*)"/.exec(svg)![1]!;
+  for (const match of path.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
+    const x = Number(match[1]);
+    const y = Number(match[2]);
+    for (let dy = 0; dy < scale; dy++) {
+      for (let dx = 0; dx < scale; dx++) {
+        const at = ((y * scale + dy) * width + x * scale + dx) * 4;
+        pixels[at] = pixels[at + 1] = pixels[at + 2] = 0;
+      }
+    }
+  }
+  return jsQR(pixels, width, width)?.data;
+}
+
+test('the QR code decodes to the DOI URL', () => {
+  const url = 'https://doi.org/10.5281/zenodo.1234567';
+  const svg = qrCodeSvg(url);
+  assert.equal(decode(svg), url);
+});
+
+test('the QR code is labelled and its label escaped', () => {
+  const svg = qrCodeSvg('https://doi.org/10.1/a<b>&"c"');
+  assert.match(svg, /role="img"/);
+  assert.match(svg, /<title>QR code for https:\/\/doi.org\/10.1\/a&lt;b&gt;&amp;&quot;c&quot;<\/title>/);
+  assert.equal(decode(svg), 'https://doi.org/10.1/a<b>&"c"');
+});

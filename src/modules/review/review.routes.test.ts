@@ -1,0 +1,128 @@
+// Review links on every dialect (extensions section 8): made by the owner only, valid until their
+// day, revocable; every response reachable from the link (page, files, zip) is searched for every
+// author, affiliation, ORCID iD and the owner's name and email; views are counted apart.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testDialects } from '../../../test/support/databases.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { TestClient } from '../../../test/support/client.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { download, unzip } from '../../../test/support/zip.ts';
+
+const PEOPLE = ['Zyxwvut', 'Qorbin', 'Uniquely Named Institute', '0000-0002-9079-593X', 'Plimsoll', 'Ottoline', 'Fennimore Lab', 'Ownerly'];
+const MODEL = 'features\n    Kettle\n        optional\n            Whistle\n';
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+for (const dialect of testDialects()) {
+  describe(`review links [${dialect.name}]`, () => {
+    let server: TestServer;
+    let folder: string;
+    let owner: TestClient;
+    let ownerEmail: string;
+    let datasetId: number;
+
+    before(async () => {
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ANALYSIS_WORKERS: '0' } });
+      folder = mkdtempSync(join(tmpdir(), 'hub-review-'));
+      const made = await newUser(server, 'Ownerly');
+      owner = made.client;
+      ownerEmail = made.email;
+      writeFileSync(join(folder, 'kettle.uvl'), MODEL);
+      datasetId = await server.hub.ctx.services.dataset.createFromFiles(made.userId, {
+        title: 'Kettles for review', description: 'Models of kettles', publicationType: 'none', publicationDoi: null, tags: 'kettle',
+        authors: [{ name: 'Zyxwvut, Qorbin', affiliation: 'Uniquely Named Institute', orcid: '0000-0002-9079-593X' }],
+      } as never, [{
+        path: join(folder, 'kettle.uvl'),
+        meta: { name: 'kettle.uvl', title: 'Kettle', description: 'A kettle', publicationType: 'none', publicationDoi: null, tags: '', version: '2.0', authors: [{ name: 'Plimsoll, Ottoline', affiliation: 'Fennimore Lab', orcid: null }] },
+      }] as never, { doi: '10.9999/review.1', createdAt: '2026-01-01T00:00:00.000Z' });
+    });
+    after(async () => {
+      await server?.close();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    });
+
+    async function makeLink(expires: string): Promise<string> {
+      const doiPage = await owner.get('/doi/10.9999/review.1/');
+      assert.match(doiPage.text, new RegExp(`href="/dataset/${datasetId}/review-links"`), 'the owner finds the review links');
+      await owner.get(`/dataset/${datasetId}/review-links`);
+      const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } });
+      assert.equal(res.status, 201, res.text.slice(0, 300));
+      const link = /<code id="review-link"[^>]*>[^<]*?(\/review\/[A-Za-z0-9_-]+\/)<\/code>/.exec(res.text);
+      assert.ok(link, 'the answer shows the link');
+      return link[1]!;
+    }
+
+    const assertAnonymous = (what: string, text: string) => {
+      for (const person of [...PEOPLE, ownerEmail]) assert.ok(!text.toLowerCase().includes(person.toLowerCase()), `${what} shows ${person}`);
+    };
+
+    it('shows the page, files and zip through the link without any author, affiliation, ORCID iD or owner', async () => {
+      // The ordinary DOI page does show them (the strings are the right ones to look for).
+      const doiPage = await new TestClient(server.baseUrl).get('/doi/10.9999/review.1/');
+      for (const person of ['Zyxwvut', 'Uniquely Named Institute', '0000-0002-9079-593X']) assert.ok(doiPage.text.includes(person), person);
+
+      const path = await makeLink(inDays(7));
+      const viewsBefore = (await server.hub.ctx.services.dataset.counts(datasetId)).views;
+      const reviewer = new TestClient(server.baseUrl);
+      const page = await reviewer.get(path);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /Kettles for review/);
+      assert.equal(page.headers.get('x-robots-tag'), 'noindex');
+      assertAnonymous('the page', page.text);
+      const reachable = [...new Set([...page.text.matchAll(/href="(\/review\/[^"]+)"/g)].map((m) => m[1]!))];
+      assert.ok(reachable.some((p) => p.endsWith('/zip')) && reachable.some((p) => p.includes('/file/')), reachable.join(' '));
+      for (const target of reachable) {
+        const res = await download(reviewer, target);
+        assert.equal(res.status, 200, target);
+        if (target.endsWith('/zip')) {
+          const entries = await unzip(res.bytes);
+          assert.deepEqual([...entries.keys()], ['dataset/kettle.uvl']);
+          for (const [name, text] of entries) assertAnonymous(`${name} in the zip`, `${name}\n${text}`);
+        } else {
+          assert.equal(res.bytes.toString('utf8'), MODEL);
+          assertAnonymous(target, `${res.headers.get('content-disposition')}\n${res.bytes.toString('utf8')}`);
+        }
+      }
+      // Another dataset's file is not reachable through the link.
+      assert.equal((await reviewer.get(`${path}file/999999`)).status, 404);
+      // Views through the link are counted apart from the dataset's.
+      const links = await owner.get(`/dataset/${datasetId}/review-links`);
+      assert.match(links.text, /· 1 view</);
+      assert.equal((await server.hub.ctx.services.dataset.counts(datasetId)).views, viewsBefore, 'the dataset\'s own count does not move');
+    });
+
+    it('is made by the owner only, with a date from today on', async () => {
+      const other = (await newUser(server, 'Other')).client;
+      await other.get('/explore');
+      assert.equal((await other.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3) } })).status, 404);
+      const anonymous = new TestClient(server.baseUrl);
+      await anonymous.get('/explore');
+      assert.equal((await anonymous.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3) } })).status, 302);
+      await owner.get('/explore');
+      for (const expires of ['', 'tomorrow', '2026-02-30', inDays(-1)]) {
+        assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } })).status, 400, expires);
+      }
+      assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(1) }, csrf: false })).status, 400);
+    });
+
+    it('answers 404 once revoked or past its day, and for a made-up token', async () => {
+      const path = await makeLink(inDays(2));
+      const reviewer = new TestClient(server.baseUrl);
+      assert.equal((await reviewer.get(path)).status, 200);
+      const links = await owner.get(`/dataset/${datasetId}/review-links`);
+      const revoke = [...links.text.matchAll(/action="(\/dataset\/\d+\/review-links\/\d+\/revoke)"/g)].map((m) => m[1]!);
+      for (const action of revoke) assert.equal((await owner.post(action, { form: {} })).status, 303);
+      for (const target of [path, `${path}zip`]) assert.equal((await reviewer.get(target)).status, 404, target);
+
+      const expiring = await makeLink(inDays(0));
+      assert.equal((await reviewer.get(expiring)).status, 200, 'valid through its last day');
+      await server.hub.db.updateTable('review_link').set({ expires_on: inDays(-1) }).where('revoked_at', 'is', null).execute();
+      assert.equal((await reviewer.get(expiring)).status, 404);
+      assert.equal((await reviewer.get('/review/not-a-token/')).status, 404);
+      assert.equal((await reviewer.get(`/review/${'a'.repeat(43)}/`)).status, 404);
+    });
+  });
+}

@@ -1,0 +1,76 @@
+// Review links (extensions section 8). The owner: GET /dataset/<id>/review-links (the links and a
+// form), POST /dataset/<id>/review-links (field `expires`, CSRF) answering the link
+// /review/<token>/, POST /dataset/<id>/review-links/<link id>/revoke. A reviewer: /review/<token>/
+// (the dataset without people), /review/<token>/file/<file id> and /review/<token>/zip. A revoked
+// or expired link answers 404 everywhere.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ZipArchive } from 'archiver';
+import type { ModuleContext } from '../../core/modules.ts';
+import { notFound } from '../../core/http/errors.ts';
+import { formFields } from '../../core/http/forms.ts';
+import { lazyStream } from '../../core/storage/lazy-stream.ts';
+import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
+
+const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) ? Number(raw) : undefined);
+
+export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const review = ctx.services.review;
+  const datasetIdOf = (request: FastifyRequest) => {
+    const id = idOf((request.params as { id: string }).id);
+    if (id === undefined) throw notFound('No such dataset among yours.');
+    return id;
+  };
+  const linksPage = async (request: FastifyRequest, reply: import('fastify').FastifyReply, created: string | null) => {
+    const datasetId = datasetIdOf(request);
+    const links = await review.list(datasetId, request.user!.id);
+    const origin = `${request.protocol}://${request.host}`;
+    return reply.code(created ? 201 : 200).page('review/views/links.njk', {
+      title: 'Review links', datasetId, links, created: created && `${origin}/review/${created}/`, today: new Date().toISOString().slice(0, 10),
+    });
+  };
+
+  app.get('/dataset/:id/review-links', { config: { loginRequired: true } }, (request, reply) => linksPage(request, reply, null));
+
+  app.post('/dataset/:id/review-links', { config: { loginRequired: true } }, async (request, reply) => {
+    const token = await review.create(datasetIdOf(request), request.user!.id, (formFields(request.body).expires ?? '').trim());
+    return linksPage(request, reply, token);
+  });
+
+  app.post('/dataset/:id/review-links/:linkId/revoke', { config: { loginRequired: true } }, async (request, reply) => {
+    const datasetId = datasetIdOf(request);
+    const linkId = idOf((request.params as { linkId: string }).linkId);
+    if (linkId === undefined) throw notFound('No such review link.');
+    await review.revoke(datasetId, request.user!.id, linkId);
+    return reply.redirect(`/dataset/${datasetId}/review-links`, 303);
+  });
+
+  // Reviewers' pages are never indexed nor kept by shared caches: the link is the secret.
+  const privately = (reply: import('fastify').FastifyReply) => reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
+
+  app.get('/review/:token/', async (request, reply) => {
+    const token = (request.params as { token: string }).token;
+    const { dataset } = await review.anonymousView(token, true);
+    return privately(reply).page('review/views/review.njk', { title: dataset.title, dataset, base: `/review/${token}` });
+  });
+
+  app.get('/review/:token/file/:fileId', async (request, reply) => {
+    const { token, fileId } = request.params as { token: string; fileId: string };
+    const id = parseFileId(fileId);
+    if (id === undefined) throw notFound('No such file in this dataset.');
+    const file = await review.file(token, id);
+    return privately(reply).type('text/plain; charset=utf-8').header('content-disposition', attachmentHeader(file.name)).send(file.text);
+  });
+
+  app.get('/review/:token/zip', async (request, reply) => {
+    const zip = await review.zip((request.params as { token: string }).token);
+    const archive = new ZipArchive({ zlib: { level: 6 } });
+    archive.on('error', (error) => {
+      request.log.error({ err: error }, 'the review zip could not be completed');
+      reply.raw.destroy(error);
+    });
+    // The entries are named by the dataset's id and file names only, as in the dataset's own zip.
+    for (const file of zip.files) archive.append(lazyStream(file.open, `The stored file ${file.name}`), { name: `dataset/${file.name}` });
+    archive.finalize().catch(() => { /* reported through the error event */ });
+    return privately(reply).header('content-type', 'application/zip').header('content-disposition', 'attachment; filename="dataset.zip"').send(archive);
+  });
+}

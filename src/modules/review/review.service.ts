@@ -1,0 +1,105 @@
+// Review links (extensions section 8): the owner of a dataset makes a secret link that shows the
+// dataset without its authors, their ORCID iDs and affiliations, or the owner, until a date or
+// until revoked. The service answers only the anonymous view of a dataset (anonymousView): the
+// routes never hold a DatasetSummary, so no page, file list or zip under /review/ can show a name.
+import { createHash, randomBytes } from 'node:crypto';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, notFound } from '../../core/http/errors.ts';
+import { licenseLabel, licenseUrl } from '../dataset/index.ts';
+import * as repo from './review.repository.ts';
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** What a reviewer sees of a dataset: no person anywhere, models without their own authors. */
+export interface AnonymousDataset {
+  title: string;
+  description: string;
+  tags: string[];
+  license: { label: string; url: string | null };
+  publicationTypeLabel: string;
+  models: { title: string; description: string; files: { id: number; name: string; sizeHuman: string }[] }[];
+}
+
+export function createReviewService(ctx: ModuleContext) {
+  async function ownedDataset(datasetId: number, userId: number) {
+    const ref = await ctx.services.dataset.getOwnerRef(datasetId);
+    // Another user's dataset answers like a missing one (decisions section 4).
+    if (!ref || ref.userId !== userId) throw notFound('No such dataset among yours.');
+    return ref;
+  }
+
+  /** The link of a token, when it is still valid (not revoked, not past its day); else 404. */
+  async function validLink(token: string): Promise<repo.ReviewLinkRow> {
+    const link = TOKEN.test(token) ? await repo.findByTokenHash(ctx.db, hashOf(token)) : undefined;
+    if (!link || link.revoked_at !== null || link.expires_on < today()) throw notFound('This review link does not exist, has expired or was revoked.');
+    return link;
+  }
+
+  return {
+    /** A new link valid through `expires` (YYYY-MM-DD, today or later); answers the token, shown once. */
+    async create(datasetId: number, userId: number, expires: string): Promise<string> {
+      await ownedDataset(datasetId, userId);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires) {
+        throw badRequest('Give the last day of the link as a date, YYYY-MM-DD.', { field: 'expires' });
+      }
+      if (expires < today()) throw badRequest('The link must stay valid at least until today.', { field: 'expires' });
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertLink(ctx.db, datasetId, hashOf(token), expires);
+      return token;
+    },
+
+    async list(datasetId: number, userId: number): Promise<repo.ReviewLinkRow[]> {
+      await ownedDataset(datasetId, userId);
+      return repo.linksOf(ctx.db, datasetId);
+    },
+
+    async revoke(datasetId: number, userId: number, linkId: number): Promise<void> {
+      await ownedDataset(datasetId, userId);
+      if (!(await repo.revoke(ctx.db, datasetId, linkId))) throw notFound('No such review link, or it is revoked already.');
+    },
+
+    /** The dataset of a valid link, anonymous; `countView` for the page itself (views counted apart). */
+    async anonymousView(token: string, countView = false): Promise<{ dataset: AnonymousDataset; datasetId: number }> {
+      const link = await validLink(token);
+      const [summary] = await ctx.services.dataset.summariesOf([link.dataset_id]);
+      if (!summary) throw notFound('This review link does not exist, has expired or was revoked.');
+      if (countView) await repo.countView(ctx.db, link.id);
+      return {
+        datasetId: summary.id,
+        dataset: {
+          title: summary.title,
+          description: summary.description,
+          tags: summary.tags,
+          license: { label: licenseLabel(summary.license), url: licenseUrl(summary.license) },
+          publicationTypeLabel: summary.publicationTypeLabel,
+          models: summary.featureModels.map((fm) => ({
+            title: fm.meta.title, description: fm.meta.description,
+            files: fm.files.map((f) => ({ id: f.id, name: f.name, sizeHuman: f.sizeHuman })),
+          })),
+        },
+      };
+    },
+
+    /** A file of the link's dataset (any other id: 404). */
+    async file(token: string, fileId: number) {
+      const link = await validLink(token);
+      const file = await ctx.services.hubfile.getFile(fileId);
+      if (!file || file.datasetId !== link.dataset_id) throw notFound('No such file in this dataset.');
+      const text = await ctx.services.hubfile.readText(file);
+      if (text === undefined) throw notFound('The file is missing from storage.');
+      return { name: file.name, text };
+    },
+
+    /** The files of the link's dataset for its zip, opened as the zip reaches them. */
+    async zip(token: string) {
+      const link = await validLink(token);
+      const owner = await ctx.services.dataset.getOwnerRef(link.dataset_id);
+      // The link stands for the owner's own view, so an unpublished dataset can be reviewed too.
+      return ctx.services.dataset.zipContents(link.dataset_id, owner?.userId ?? null);
+    },
+  };
+}
+
+export type ReviewService = ReturnType<typeof createReviewService>;
