@@ -38,6 +38,8 @@ describe('the configurator in Chromium', { skip }, () => {
     const why = page.locator('#cfg-tree li[data-feature="Turbo"] > .cfg-why');
     await why.locator('li').first().waitFor();
     assert.match(await why.textContent() ?? '', /Turbo is excluded because of:.*selected Diesel/s);
+    // The constraint line behind it links to its source line.
+    assert.equal(await why.locator('a[href="#L12"]').textContent(), 'Line 12');
 
     // Selecting the excluded Turbo is refused: the conflict is shown and nothing changes.
     await button(page, 'Turbo', 'select').click();

@@ -115,7 +115,7 @@ export function createConfiguratorService(ctx: ModuleContext) {
       remember(cacheKey, row.result!);
       return { kind: 'done', json: row.result! };
     }
-    if (row?.status === 'failed') return { kind: row.error?.startsWith('Unknown feature') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
+    if (row?.status === 'failed') return { kind: /^unknown feature/i.test(row.error ?? '') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
     if (stopped) return { kind: 'pending' };
     if (!row) {
       const id = await repo.claimNew(db, key, instance);

@@ -94,6 +94,18 @@ for (const dialect of testDialects()) {
       assert.deepEqual(rows, [{ kind: 'uniform', params: 'n=20;seed=7;select=Duplex;deselect=' }]);
     });
 
+    it('computes a complete pairwise sample, also as CSV', async () => {
+      const url = `${server.baseUrl}/api/v1/files/${file}/samples?kind=twise&t=2&seed=1`;
+      const sample = await waitForResult(url);
+      assert.deepEqual([sample.kind, sample.t, sample.seed, sample.complete], ['twise', 2, 1, true]);
+      assert.equal(sample.covered, sample.interactions);
+      assert.equal(sample.size, sample.configurations.length);
+      assert.ok(sample.size >= sample.lower_bound);
+      assert.equal(typeof sample.engine_version, 'string');
+      const csv = await (await fetch(url, { headers: { accept: 'text/csv' } })).text();
+      assert.equal(csv.trim().split('\n').length, sample.size + 1);
+    });
+
     it('refuses bad sample parameters with 400 and a message', async () => {
       for (const query of ['kind=uniform&n=0', 'kind=uniform&n=10001', 'kind=other', '', 'kind=uniform&seed=-1', 'kind=twise&t=4', 'kind=uniform&n=abc']) {
         const res = await fetchJson(`${server.baseUrl}/api/v1/files/${file}/samples?${query}`);

@@ -3,8 +3,9 @@
 // It reads no file and opens no database; the main thread sends the model's text when asked.
 import { parentPort } from 'node:worker_threads';
 import { formatDiagnostic, parseUvl, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
-import { compileModel, Deadline, ENGINE_VERSION, type CompiledModel } from '../../../packages/analysis/src/index.ts';
-import { configureCompiled, UnknownFeature } from './configure-compiled.ts';
+import {
+  compileModel, Configurator, Deadline, ENGINE_VERSION, twiseSample, UnknownFeatureError, type CompiledModel,
+} from '../../../packages/analysis/src/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
 
 /** Models kept compiled; a compiled automotive2_4 takes tens of MB, so only a few. */
@@ -14,6 +15,8 @@ interface WarmModel {
   model: UvlModel;
   text: string;
   compiled: CompiledModel;
+  /** The engine's configurator (SAT propagation, conflicts, why), built at the first step; it counts on the compiled form. */
+  configurator?: Configurator;
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
@@ -56,7 +59,7 @@ function ratio(a: bigint, b: bigint): number {
 }
 
 function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
-  const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeature(name); return name; };
+  const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
   const configurations = compiled.sampleUniform(job.n, job.seed, decisions).map((c) => compiled.selectedNames(c));
   return {
@@ -81,11 +84,26 @@ function tree(model: UvlModel): { features: [string, number, string][] } {
   return { features };
 }
 
+/** One configure step, with the explanation of one feature's state when asked. */
+function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'configure' }>) {
+  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled.count(assumptions) });
+  const decisions = { selected: job.selected, deselected: job.deselected };
+  const deadline = Deadline.after(job.timeoutMs);
+  const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: job.timeoutMs });
+  if (job.why === undefined || !result.consistent) return result;
+  return { ...result, why: entry.configurator.why(decisions, job.why, { deadline }) };
+}
+
+function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>) {
+  const result = twiseSample(entry.model, { t: job.t, seed: job.seed, deadline: Deadline.after(job.timeoutMs), text: entry.text });
+  return { ...result, engine_version: ENGINE_VERSION };
+}
+
 function run(job: ConfiguratorJob): ConfiguratorReply {
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
-    case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configureCompiled(entry.compiled, job)) };
+    case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)) };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
     case 'commonality': {
       const result = commonality(entry.compiled);
@@ -93,7 +111,7 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
       return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
     }
     case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry.compiled, job)) };
-    case 'twise': return { id: job.id, kind: 'failed', message: 't-wise samples are not available in this engine version yet.' };
+    case 'twise': return { id: job.id, kind: 'done', json: JSON.stringify(twise(entry, job)) };
   }
 }
 
@@ -103,7 +121,7 @@ parentPort!.on('message', (job: ConfiguratorJob) => {
     reply = run(job);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    reply = { id: job.id, kind: error instanceof UnknownFeature ? 'bad-value' : 'failed', message };
+    reply = { id: job.id, kind: error instanceof UnknownFeatureError ? 'bad-value' : 'failed', message };
   }
   parentPort!.postMessage(reply);
 });
