@@ -14,3 +14,4 @@ export { compiledCounter, type ConfigurationCounter } from './configure/counter.
 export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './configure/types.ts';
 export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise.ts';
 export { ENGINE_VERSION } from './version.ts';
+export { sampleCsv } from './sample/csv.ts';

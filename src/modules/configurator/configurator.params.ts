@@ -48,14 +48,3 @@ export function paramsText(request: SampleRequest): string {
     : `t=${request.t};seed=${request.seed}`;
   return text.length <= MAX_PARAMS ? text : `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
-
-/** A sample as CSV: the header is the features sorted by name, one row of 0/1 per configuration. */
-export function sampleCsv(sample: { features: string[]; configurations: string[][] }): string {
-  const quote = (name: string) => (/[",\n\r]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name);
-  const lines = [sample.features.map(quote).join(',')];
-  for (const configuration of sample.configurations) {
-    const selected = new Set(configuration);
-    lines.push(sample.features.map((f) => (selected.has(f) ? '1' : '0')).join(','));
-  }
-  return `${lines.join('\n')}\n`;
-}

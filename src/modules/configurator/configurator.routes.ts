@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
-import { nameList, parseSampleQuery, sampleCsv } from './configurator.params.ts';
+import { sampleCsv } from '../../../packages/analysis/src/index.ts';
+import { nameList, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
