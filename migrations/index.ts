@@ -17,6 +17,7 @@ import * as cart from './2026_11_27_0100_cart.ts';
 import * as orcidAccount from './2026_11_27_0200_orcid_account.ts';
 import * as reviewLinks from './2026_11_27_0300_review_links.ts';
 import * as fileOriginal from './2026_11_27_1000_file_original.ts';
+import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0200_orcid_account': orcidAccount,
   '2026_11_27_0300_review_links': reviewLinks,
   '2026_11_27_1000_file_original': fileOriginal,
+  '2026_11_27_1100_model_samples': modelSamples,
 };

@@ -13,6 +13,7 @@ export const moduleCatalogue: ModuleCatalogue = {
   hubfile: async () => (await import('../modules/hubfile/module.ts')).hubfileModule,
   modeltool: async () => (await import('../modules/modeltool/module.ts')).modeltoolModule,
   model: async () => (await import('../modules/model/module.ts')).modelModule,
+  configurator: async () => (await import('../modules/configurator/module.ts')).configuratorModule,
   webhook: async () => (await import('../modules/webhook/module.ts')).webhookModule,
   mail: async () => (await import('../modules/mail/module.ts')).mailModule,
   tokens: async () => (await import('../modules/tokens/module.ts')).tokensModule,

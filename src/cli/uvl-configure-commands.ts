@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { formatDiagnostic, type UvlModel } from '../../packages/uvl/src/index.ts';
-import { compiledCounter, Configurator, Deadline, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
+import { compiledCounter, Configurator, Deadline, sampleCsv, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
 import { loadAndParse } from './uvl-commands.ts';
 
 export const DEFAULT_TWISE_SECONDS = 600;
@@ -121,17 +121,6 @@ export function runTwiseCommand(file: string, options: TwiseCommandOptions): voi
     process.stderr.write(`${twiseSummary(result)}\n`);
   }
   process.exitCode = 0;
-}
-
-/** Header: the features sorted by name; one row of 0/1 per configuration. */
-export function sampleCsv(result: { features: string[]; configurations: string[][] }): string {
-  const quote = (name: string) => (/[",\n\r]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name);
-  const rows = [result.features.map(quote).join(',')];
-  for (const config of result.configurations) {
-    const on = new Set(config);
-    rows.push(result.features.map((f) => (on.has(f) ? '1' : '0')).join(','));
-  }
-  return `${rows.join('\n')}\n`;
 }
 
 function twiseSummary(r: TwiseResult): string {

@@ -13,3 +13,5 @@ export { Configurator, UnknownFeatureError, type ConfiguratorOptions, type Confi
 export { compiledCounter, type ConfigurationCounter } from './configure/counter.ts';
 export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './configure/types.ts';
 export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise.ts';
+export { ENGINE_VERSION } from './version.ts';
+export { sampleCsv } from './sample/csv.ts';

@@ -94,6 +94,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       modeltool: ctx.isEnabled('modeltool'),
       // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).
       featureIde: data.errors.length > 0 || !ctx.isEnabled('modeltool') ? null : service().featureIdeLosses(data),
+      configurator: ctx.isEnabled('configurator') && data.errors.length === 0,
     });
   }));
 

@@ -1,0 +1,298 @@
+// The configurator on the model page (issue 24): the feature tree with select / deselect / clear
+// per feature, every feature's state after each decision (asked of the server: a worker holds the
+// model compiled), why, undo, complete at random, the state in the URL, and exports.
+(() => {
+  const section = document.getElementById('configurator');
+  if (!section) return;
+  const fileId = section.dataset.fileId;
+  const treeEl = document.getElementById('cfg-tree');
+  const remainingEl = document.getElementById('cfg-remaining');
+  const conflictEl = document.getElementById('cfg-conflict');
+  const undoButton = document.getElementById('cfg-undo');
+  /** Levels open when the page loads; deeper ones open on demand (large models). */
+  const OPEN_LEVELS = 2;
+
+  let features = []; // [name, parent, group] in pre-order
+  const childrenOf = new Map();
+  let states = {};
+  let probability = {};
+  let decisions = { selected: [], deselected: [] };
+  const history = [];
+
+  const el = (tag, attrs = {}, text) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  async function post(body) {
+    const res = await fetch(`/api/v1/files/${fileId}/configure`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(json.message || `The server answered ${res.status}.`);
+    return json;
+  }
+
+  /** A 202-then-200 URL polled until ready (Retry-After), `onWait` told each time. */
+  async function poll(url, onWait) {
+    for (let tries = 1; ; tries++) {
+      const res = await fetch(url, { headers: { accept: 'application/json' } });
+      if (res.status === 200) return res.json();
+      const json = await res.json().catch(() => ({}));
+      if (res.status !== 202) throw new Error(json.message || `The server answered ${res.status}.`);
+      onWait?.(tries);
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') || 2)));
+    }
+  }
+
+  // ---- the tree ------------------------------------------------------------------------------
+
+  function rowOf(index) {
+    const [name] = features[index];
+    const li = el('li', { 'data-feature': name, 'data-index': String(index) });
+    const row = el('div', { class: 'cfg-row' });
+    const kids = childrenOf.get(index) || [];
+    if (kids.length > 0) {
+      const toggle = el('button', { type: 'button', class: 'btn btn-sm btn-link cfg-toggle p-0', 'data-act': 'toggle', 'aria-expanded': 'false', 'aria-label': `Show the ${kids.length} children of ${name}` }, '▸');
+      row.append(toggle);
+    } else row.append(el('span', { class: 'cfg-toggle', 'aria-hidden': 'true' }));
+    row.append(el('span', { class: 'cfg-name' }, name));
+    row.append(el('span', { class: 'cfg-state', 'data-state': 'open' }, 'open'));
+    row.append(el('span', { class: 'cfg-prob' }, ''));
+    const actions = el('span', { class: 'btn-group btn-group-sm cfg-actions', role: 'group', 'aria-label': `Decide ${name}` });
+    actions.append(
+      el('button', { type: 'button', class: 'btn btn-outline-success', 'data-act': 'select', 'aria-label': `Select ${name}`, title: 'Select' }, '✓'),
+      el('button', { type: 'button', class: 'btn btn-outline-danger', 'data-act': 'deselect', 'aria-label': `Deselect ${name}`, title: 'Deselect' }, '✗'),
+      el('button', { type: 'button', class: 'btn btn-outline-secondary', 'data-act': 'clear', 'aria-label': `Clear the decision on ${name}`, title: 'Clear' }, '○'),
+    );
+    row.append(actions);
+    row.append(el('button', { type: 'button', class: 'btn btn-sm btn-link p-0 cfg-why-button', 'data-act': 'why', hidden: '' }, 'why?'));
+    li.append(row, el('div', { class: 'cfg-why', hidden: '' }));
+    paint(li);
+    return li;
+  }
+
+  function expand(li, open) {
+    const index = Number(li.dataset.index);
+    const toggle = li.querySelector(':scope > .cfg-row > [data-act="toggle"]');
+    if (!toggle) return;
+    let list = li.querySelector(':scope > ul');
+    if (open && !list) {
+      list = el('ul');
+      for (const k of childrenOf.get(index)) list.append(rowOf(k));
+      li.append(list);
+    }
+    if (list) list.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? '▾' : '▸';
+  }
+
+  function expandToDepth(li, depth) {
+    if (depth <= 0) return;
+    expand(li, true);
+    for (const child of li.querySelectorAll(':scope > ul > li')) expandToDepth(child, depth - 1);
+  }
+
+  function paint(li) {
+    const name = li.dataset.feature;
+    const state = states[name] || 'open';
+    const badge = li.querySelector(':scope > .cfg-row > .cfg-state');
+    badge.dataset.state = state;
+    badge.textContent = state;
+    const p = probability[name];
+    li.querySelector(':scope > .cfg-row > .cfg-prob').textContent = p === undefined ? '' : `${(p * 100).toFixed(p > 0 && p < 0.001 ? 3 : 1)}%`;
+    li.querySelector(':scope > .cfg-row > .cfg-why-button').hidden = !(state === 'forced' || state === 'excluded');
+    const why = li.querySelector(':scope > .cfg-why');
+    why.hidden = true;
+    why.textContent = '';
+  }
+
+  const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
+
+  // ---- decisions -----------------------------------------------------------------------------
+
+  function showConflict(conflict) {
+    conflictEl.textContent = '';
+    conflictEl.append(el('strong', {}, 'Refused: no configuration has these decisions together. '), document.createTextNode(conflict.decisions.join(', ')));
+    if (conflict.constraints.length > 0) conflictEl.append(reasonList(conflict.constraints));
+    conflictEl.hidden = false;
+  }
+
+  /** Reasons as a list; a constraint line links to its source line. */
+  function reasonList(reasons) {
+    const ul = el('ul', { class: 'mb-0' });
+    for (const reason of reasons) {
+      const li = el('li');
+      const line = /^Line (\d+): (.*)$/.exec(reason);
+      if (line) {
+        li.append(el('a', { href: `#L${line[1]}` }, `Line ${line[1]}`), document.createTextNode(': '), el('code', {}, line[2]));
+      } else li.textContent = reason;
+      ul.append(li);
+    }
+    return ul;
+  }
+
+  /** Asks the server for `next`; applied only when consistent, else refused with the conflict shown. */
+  async function decide(next, remember = true) {
+    remainingEl.textContent = 'Propagating…';
+    try {
+      const answer = await post(next);
+      if (!answer.consistent) {
+        showConflict(answer.conflict);
+        remainingEl.textContent = remainingText();
+        return false;
+      }
+      conflictEl.hidden = true;
+      if (remember) history.push(decisions);
+      decisions = { selected: [...next.selected], deselected: [...next.deselected] };
+      states = answer.features;
+      lastRemaining = answer.remaining;
+      undoButton.disabled = history.length === 0;
+      remainingEl.textContent = remainingText();
+      window.history.replaceState(null, '', urlWith(decisions));
+      paintAll();
+      return true;
+    } catch (error) {
+      remainingEl.textContent = error.message;
+      return false;
+    }
+  }
+
+  let lastRemaining = null;
+  const remainingText = () => (lastRemaining === null ? '' : `${lastRemaining} configuration${lastRemaining === '1' ? '' : 's'} remaining`);
+
+  function urlWith(d) {
+    const url = new URL(location.href);
+    url.searchParams.delete('select');
+    url.searchParams.delete('deselect');
+    if (d.selected.length) url.searchParams.set('select', d.selected.join(','));
+    if (d.deselected.length) url.searchParams.set('deselect', d.deselected.join(','));
+    return url;
+  }
+
+  function decisionFor(name, act) {
+    const selected = decisions.selected.filter((n) => n !== name);
+    const deselected = decisions.deselected.filter((n) => n !== name);
+    if (act === 'select') selected.push(name);
+    if (act === 'deselect') deselected.push(name);
+    return { selected, deselected };
+  }
+
+  async function explain(li) {
+    const box = li.querySelector(':scope > .cfg-why');
+    if (!box.hidden) { box.hidden = true; return; }
+    box.hidden = false;
+    box.textContent = 'Explaining…';
+    try {
+      const answer = await post({ ...decisions, why: li.dataset.feature });
+      box.textContent = '';
+      box.append(el('span', {}, `${li.dataset.feature} is ${answer.why.state} because of:`), reasonList(answer.why.why || []));
+    } catch (error) {
+      box.textContent = error.message;
+    }
+  }
+
+  treeEl.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-act]');
+    if (!button) return;
+    const li = button.closest('li[data-feature]');
+    const act = button.dataset.act;
+    if (act === 'toggle') expand(li, button.getAttribute('aria-expanded') !== 'true');
+    else if (act === 'why') void explain(li);
+    else void decide(decisionFor(li.dataset.feature, act));
+  });
+
+  undoButton.addEventListener('click', () => { if (history.length) void decide(history.pop(), false); });
+  document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
+
+  document.getElementById('cfg-random').addEventListener('click', async () => {
+    const q = new URLSearchParams({ kind: 'uniform', n: '1', seed: String(Math.floor(Math.random() * 2 ** 31)) });
+    if (decisions.selected.length) q.set('select', decisions.selected.join(','));
+    if (decisions.deselected.length) q.set('deselect', decisions.deselected.join(','));
+    remainingEl.textContent = 'Drawing a configuration…';
+    try {
+      const sample = await poll(`/api/v1/files/${fileId}/samples?${q}`);
+      const chosen = new Set(sample.configurations[0] || []);
+      await decide({ selected: sample.features.filter((f) => chosen.has(f)), deselected: sample.features.filter((f) => !chosen.has(f)) });
+    } catch (error) {
+      remainingEl.textContent = error.message;
+    }
+  });
+
+  // ---- search ------------------------------------------------------------------------------
+
+  document.getElementById('cfg-search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = document.getElementById('cfg-search').value.trim().toLowerCase();
+    if (!text) return;
+    const index = features.findIndex(([name]) => name.toLowerCase().includes(text));
+    if (index < 0) { remainingEl.textContent = `No feature contains “${text}”.`; return; }
+    const path = [];
+    for (let i = index; i >= 0; i = features[i][1]) path.unshift(i);
+    let li = treeEl.querySelector(':scope > li');
+    for (const i of path.slice(1)) {
+      expand(li, true);
+      li = li.querySelector(`:scope > ul > li[data-index="${i}"]`);
+    }
+    for (const old of treeEl.querySelectorAll('.cfg-hit')) old.classList.remove('cfg-hit');
+    li.classList.add('cfg-hit');
+    li.scrollIntoView({ block: 'center' });
+    li.querySelector('button[data-act="select"]').focus();
+  });
+
+  // ---- exports -----------------------------------------------------------------------------
+
+  function download(name, type, text) {
+    const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  }
+
+  const xmlEscape = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  const names = () => Object.keys(states).sort();
+
+  section.querySelector('#cfg-tools').addEventListener('click', (event) => {
+    const kind = event.target.closest('[data-export]')?.dataset.export;
+    if (!kind) return;
+    const base = section.dataset.fileName.replace(/\.uvl$/i, '');
+    if (kind === 'json') {
+      download(`${base}.configuration.json`, 'application/json', `${JSON.stringify({ file: section.dataset.fileName, doi: section.dataset.doi || null, ...decisions, remaining: lastRemaining, features: states }, null, 2)}\n`);
+    } else if (kind === 'csv') {
+      download(`${base}.configuration.csv`, 'text/csv', `feature,state\n${names().map((n) => `${/[",\n]/.test(n) ? `"${n.replace(/"/g, '""')}"` : n},${states[n]}`).join('\n')}\n`);
+    } else {
+      const manual = { selected: 'selected', deselected: 'unselected' };
+      const automatic = { forced: 'selected', excluded: 'unselected' };
+      const lines = names().map((n) => `\t<feature automatic="${automatic[states[n]] || 'undefined'}" manual="${manual[states[n]] || 'undefined'}" name="${xmlEscape(n)}"/>`);
+      download(`${base}.configuration.xml`, 'application/xml', `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<configuration>\n${lines.join('\n')}\n</configuration>\n`);
+    }
+  });
+
+  // ---- start -------------------------------------------------------------------------------
+
+  async function start() {
+    const res = await fetch(`/configurator/${fileId}/tree.json`, { headers: { accept: 'application/json' } });
+    const tree = await res.json();
+    if (!res.ok) throw new Error(tree.message || 'The feature tree could not be loaded.');
+    features = tree.features;
+    features.forEach(([, parent], i) => { if (parent >= 0) (childrenOf.get(parent) || childrenOf.set(parent, []).get(parent)).push(i); });
+    if (features.length === 0) { remainingEl.textContent = 'The model has no features.'; return; }
+    treeEl.append(rowOf(0));
+    expandToDepth(treeEl.firstElementChild, OPEN_LEVELS);
+    const params = new URLSearchParams(location.search);
+    const list = (key) => (params.get(key) || '').split(',').map((s) => s.trim()).filter(Boolean);
+    const ok = await decide({ selected: list('select'), deselected: list('deselect') }, false);
+    if (!ok && (list('select').length || list('deselect').length)) await decide({ selected: [], deselected: [] }, false);
+    poll(`/configurator/${fileId}/probabilities.json`).then((p) => {
+      probability = p;
+      paintAll();
+      // The fact label's plot was drawn before the commonality was stored: drawn again now.
+      const plot = document.getElementById('commonality-plot-img');
+      if (plot) plot.src = `/configurator/${fileId}/commonality.svg?ready=1`;
+    }).catch(() => {});
+  }
+
+  start().catch((error) => { remainingEl.textContent = error.message; });
+})();

@@ -1,0 +1,26 @@
+// Messages between the configurator service and its worker threads.
+
+export interface ModelSource {
+  sha256: string;
+  fileName: string;
+  /** Sent only when the worker asked for it (`need-text`): a warm worker has it already. */
+  text?: string;
+}
+
+export type ConfiguratorOp =
+  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
+  | { op: 'commonality' }
+  /** The feature tree for the page: [name, parent index (-1 for the root), group kind of its parent's group] in pre-order. */
+  | { op: 'tree' }
+  | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
+  | { op: 'twise'; t: 1 | 2 | 3; seed: number };
+
+export type ConfiguratorJob = { id: number; model: ModelSource; timeoutMs: number } & ConfiguratorOp;
+
+export type ConfiguratorReply =
+  /** The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise. */
+  | { id: number; kind: 'done'; json: string; summary?: string }
+  /** The worker does not hold this model: send the job again with its text. */
+  | { id: number; kind: 'need-text' }
+  /** `bad-value`: a 400 (an unknown feature name); `failed`: the model or the budget. */
+  | { id: number; kind: 'bad-value' | 'failed'; message: string };

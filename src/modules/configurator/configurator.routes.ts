@@ -1,0 +1,73 @@
+// The configurator's API (extensions section 6, "In the hub"): configure, commonality, samples.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { sampleCsv } from '../../../packages/analysis/src/index.ts';
+import { nameList, parseSampleQuery } from './configurator.params.ts';
+import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
+import type { Answer } from './configurator.service.ts';
+import { histogramSvg } from './histogram.ts';
+
+/** Seconds a client waits before asking again for a result being computed. */
+const RETRY_AFTER_S = 2;
+const NOT_FOUND = { message: 'File not found' };
+
+function send(reply: FastifyReply, answer: Answer, csv = false): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  switch (answer.kind) {
+    case 'not-found': throw notFound('File not found', NOT_FOUND);
+    case 'bad-value': throw badRequest(answer.message, { message: answer.message });
+    case 'failed': throw new HttpError(422, 'unprocessable', answer.message, { message: answer.message });
+    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
+    case 'done':
+      if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
+      // The stored JSON as it is: no parse and no serialization for a large result.
+      return reply.type('application/json; charset=utf-8').send(answer.json);
+  }
+}
+
+const wantsCsv = (accept: string | undefined) => (accept ?? '').split(',').some((part) => part.trim().startsWith('text/csv'));
+
+export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const service = ctx.services.configurator;
+  app.addHook('onClose', async () => service.stop());
+  const fileIdOf = (request: { params: unknown }) => (request.params as { file_id: number }).file_id;
+  const viewerOf = (request: { user?: { id: number } | null }) => request.user?.id ?? null;
+
+  app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
+    const decisions = { selected: nameList((body.selected ?? []).join(',')), deselected: nameList((body.deselected ?? []).join(',')), why: body.why };
+    return send(reply, await service.configure(fileIdOf(request), viewerOf(request), decisions));
+  });
+
+  app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
+    send(reply, await service.commonality(fileIdOf(request), viewerOf(request))));
+
+  // The page's tree (not part of the API): built in the worker, which then holds the model warm.
+  app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
+    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+
+  // The page's probabilities: the commonality without its (huge) exact counts.
+  app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) =>
+    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+
+  // The fact label's plot: drawn from the stored commonality (a message while it is computed).
+  app.get('/configurator/:file_id(^\\d+$)/commonality.svg', { config: { json: true } }, async (request, reply) => {
+    const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request));
+    if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
+    const svg = answer.kind === 'done'
+      ? histogramSvg(Object.values(JSON.parse(answer.json) as Record<string, number>))
+      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : 'Not available for this model.');
+    return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
+  });
+
+  app.get('/api/v1/files/:file_id/samples', { schema: samplesSchema }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const sample = parseSampleQuery(query);
+    const answer = await service.sample(fileIdOf(request), viewerOf(request), sample);
+    if (query.format !== undefined && answer.kind === 'done') {
+      reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
+    }
+    return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)));
+  });
+}

@@ -1,0 +1,66 @@
+// Route schemas of the configurator's API (extensions section 6, "In the hub"), for validation
+// and the OpenAPI document. Answers are the engine's shapes, described rather than enumerated.
+import { errorSchema } from '../../core/http/api-schemas.ts';
+import { MAX_SAMPLE_SIZE } from './configurator.params.ts';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));
+const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } } as const;
+const open = (description: string) => ({ type: 'object', additionalProperties: true, description });
+const pending = { type: 'object', description: 'Still computed by a worker: ask again after `Retry-After` seconds.', properties: { status: { type: 'string', enum: ['pending'] } } };
+const HIDDEN = 'A file of a dataset the caller may not see answers 404, as an unknown one.';
+
+export const configureSchema = {
+  tags: ['configurator'],
+  summary: 'Propagate a partial configuration',
+  description: `Every feature's state (selected, deselected, forced, excluded, open) after the decisions, the remaining configurations (exact decimal), or \`consistent: false\` with a minimal conflict; with \`why\`, the explanation of that feature's state. Reading only: no CSRF token and no \`write\` scope. ${HIDDEN}`,
+  params: fileParams,
+  body: {
+    type: 'object',
+    properties: {
+      selected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
+      deselected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
+      why: { type: 'string', description: 'A feature whose state to explain.' },
+    },
+  },
+  response: {
+    200: open('{"consistent": true, "remaining": "5120", "features": {"Engine": "forced"}, "why": {"feature", "state", "why": [...]}} or {"consistent": false, "conflict": {"decisions": [...], "constraints": [...]}}'),
+    ...errors(400, 401, 404, 422, 429),
+  },
+} as const;
+
+export const commonalitySchema = {
+  tags: ['configurator'],
+  summary: 'Every feature\'s commonality',
+  description: `The number of configurations containing each feature (decimal string) and its probability. Computed once per file content and stored; 202 while a worker computes it. ${HIDDEN}`,
+  params: fileParams,
+  response: {
+    200: open('{"configurations": "10240", "boolean_only": true, "features": {"Engine": {"commonality": "10240", "probability": 1}}}'),
+    202: pending,
+    ...errors(401, 404, 422, 429),
+  },
+} as const;
+
+export const samplesSchema = {
+  tags: ['configurator'],
+  summary: 'A uniform or t-wise sample',
+  description: `Kept per (file content, kind, parameters, engine version): 200 with the sample when it is ready (CSV with \`Accept: text/csv\`: the features sorted by name as header, one row of 0/1 per configuration), else 202 \`{"status": "pending"}\` with \`Retry-After\`. The same parameters and engine version give the same sample. ${HIDDEN}`,
+  params: fileParams,
+  querystring: {
+    type: 'object',
+    required: ['kind'],
+    properties: {
+      kind: { type: 'string', enum: ['uniform', 'twise'] },
+      n: { type: 'integer', minimum: 1, maximum: MAX_SAMPLE_SIZE, description: 'uniform: the number of configurations (default 100).' },
+      t: { type: 'integer', minimum: 1, maximum: 3, description: 'twise: the interaction strength (default 2).' },
+      seed: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'Default 1.' },
+      select: { type: 'string', description: 'uniform: comma-separated features every configuration selects.' },
+      deselect: { type: 'string', description: 'uniform: comma-separated features every configuration deselects.' },
+      format: { type: 'string', enum: ['json', 'csv'], description: 'A download (Content-Disposition: attachment) in this format, for links that cannot send `Accept`.' },
+    },
+  },
+  response: {
+    200: open('{"kind": "uniform", "n", "seed", "engine_version", "features": [...], "configurations": [["A", "B"]]} or the t-wise shape of extensions section 6.'),
+    202: pending,
+    ...errors(400, 401, 404, 422, 429),
+  },
+} as const;

@@ -1,0 +1,29 @@
+// The configurator module's table (migration 2026_11_27_1100): samples and commonality per content.
+import type { Id } from '../../core/db/database.ts';
+
+/** `running`: claimed by an instance, shown as `pending`; `failed` keeps its message. */
+export type SampleStatus = 'running' | 'done' | 'failed';
+
+export interface ModelSampleTable {
+  id: Id;
+  sha256: string;
+  kind: string;
+  params: string;
+  engine_version: string;
+  status: SampleStatus;
+  /** The answer as JSON (done). */
+  result: string | null;
+  /** Commonality: `{"<name>": probability}` as JSON, for the page (the result holds huge exact counts). */
+  summary: string | null;
+  error: string | null;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+declare module '../../core/db/database.ts' {
+  interface Database {
+    model_sample: ModelSampleTable;
+  }
+}

@@ -1,0 +1,87 @@
+// Browser journey of issue 24: configure a hand-made model by clicking (a decision that excludes a
+// feature shows it excluded with its why; a conflicting click is refused with the conflict shown;
+// undo; the URL restores the state), download a sample, axe-core on the configurator, screenshots
+// at desktop and phone width.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { storeModel } from '../../src/modules/model/model.test-support.ts';
+import { seriousViolations } from './axe.ts';
+import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
+
+const skip = browserSkipReason();
+
+const ENGINE_MODEL = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n\nconstraints\n    Diesel => !Turbo\n';
+
+const stateOf = (page: Page, name: string) => page.locator(`#cfg-tree li[data-feature="${name}"] > .cfg-row > .cfg-state`);
+const button = (page: Page, name: string, act: string) => page.locator(`#cfg-tree li[data-feature="${name}"] > .cfg-row button[data-act="${act}"]`);
+
+describe('the configurator in Chromium', { skip }, () => {
+  const journey = useBrowserServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
+
+  it('configures by clicking: excluded with why, a conflict refused, undo, the state in the URL, a sample downloaded', async () => {
+    const { server, browser } = journey;
+    const { fileId } = await storeModel(server, { content: ENGINE_MODEL, name: 'engine.uvl' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce', acceptDownloads: true });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+
+    await button(page, 'Diesel', 'select').click();
+    await page.locator('#cfg-remaining', { hasText: '1 configuration remaining' }).waitFor();
+    assert.equal(await stateOf(page, 'Diesel').textContent(), 'selected');
+    assert.equal(await stateOf(page, 'Turbo').textContent(), 'excluded');
+    assert.equal(await stateOf(page, 'Petrol').textContent(), 'excluded');
+    assert.match(page.url(), /[?&]select=Diesel/);
+    await button(page, 'Turbo', 'why').click();
+    const why = page.locator('#cfg-tree li[data-feature="Turbo"] > .cfg-why');
+    await why.locator('li').first().waitFor();
+    assert.match(await why.textContent() ?? '', /Turbo is excluded because of:.*selected Diesel/s);
+    // The constraint line behind it links to its source line.
+    assert.equal(await why.locator('a[href="#L12"]').textContent(), 'Line 12');
+
+    // Selecting the excluded Turbo is refused: the conflict is shown and nothing changes.
+    await button(page, 'Turbo', 'select').click();
+    await page.locator('#cfg-conflict:not([hidden])').waitFor();
+    assert.match(await page.locator('#cfg-conflict').textContent() ?? '', /selected Diesel.*selected Turbo/s);
+    assert.equal(await stateOf(page, 'Turbo').textContent(), 'excluded');
+
+    await page.locator('#cfg-undo').click();
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    assert.equal(await stateOf(page, 'Diesel').textContent(), 'open');
+    assert.doesNotMatch(page.url(), /select=/);
+
+    // The URL restores a state.
+    await page.goto(`${server.baseUrl}/model/${fileId}/?deselect=Turbo`);
+    await page.locator('#cfg-remaining', { hasText: '2 configurations remaining' }).waitFor();
+    assert.equal(await stateOf(page, 'Turbo').textContent(), 'deselected');
+    // Probabilities from the commonality.
+    await page.locator('#cfg-tree li[data-feature="Diesel"] > .cfg-row > .cfg-prob', { hasText: '33.3%' }).waitFor();
+    // The fact label's histogram, drawn by the server from the stored commonality.
+    await page.locator('#commonality-plot-img[src$="ready=1"]').waitFor();
+    const svg = await (await fetch(`${server.baseUrl}/configurator/${fileId}/commonality.svg`)).text();
+    assert.match(svg, /, 1: 2<\/desc>/, 'Car and Engine are core');
+
+    const violations = await seriousViolations(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+    await page.locator('#configurator').screenshot({ path: screenshotPath('configurator-desktop') });
+
+    await page.fill('#sample-n', '5');
+    await page.fill('#sample-seed', '9');
+    await page.click('#sample-go');
+    await page.locator('#sample-result:not([hidden])').waitFor();
+    assert.match(await page.inputValue('#sample-cite'), /engine\.uvl, uniform sample of 5 configurations, seed 9, UVL Hub engine version/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#sample-csv')]);
+    const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
+    assert.equal(csv.split('\n')[0], 'Car,Diesel,Engine,Petrol,Turbo');
+    assert.equal(csv.trim().split('\n').length, 6);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= 390, `no horizontal scroll at phone width (${scroll})`);
+    await page.locator('#configurator').screenshot({ path: screenshotPath('configurator-phone') });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
