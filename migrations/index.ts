@@ -13,6 +13,7 @@ import * as datasetEditHistory from './2026_11_24_0101_dataset_edit_history.ts';
 import * as datasetVersions from './2026_11_24_0200_dataset_versions.ts';
 import * as recordCountTriggers from './2026_11_24_0300_record_count_triggers.ts';
 import * as stagedClaims from './2026_11_25_0100_staged_claims.ts';
+import * as depositClaimsAndFileNames from './2026_11_27_1000_deposit_claims_and_file_names.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0200_dataset_versions': datasetVersions,
   '2026_11_24_0300_record_count_triggers': recordCountTriggers,
   '2026_11_25_0100_staged_claims': stagedClaims,
+  '2026_11_27_1000_deposit_claims_and_file_names': depositClaimsAndFileNames,
 };

@@ -77,6 +77,7 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
 async function insertModelRows(d: DatasetDeps, trx: DbOrTrx, datasetId: number, models: PreparedModel[]): Promise<void> {
   const { featuremodel, hubfile } = d.ctx.services;
   for (const m of models) {
+    await repo.insertFileName(trx, datasetId, m.name);
     const fmId = await featuremodel.createFeatureModel(trx, datasetId, {
       uvl_filename: m.name,
       title: m.input.title,
