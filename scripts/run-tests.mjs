@@ -27,6 +27,7 @@ const STORED_FILE_TESTS = [
   'src/modules/modeltool/modeltool.routes.test.ts',
   'test/browser/dataset.test.ts',
   'test/browser/lifecycle.test.ts',
+  'test/crash/crash.test.ts',
 ];
 const roots = ['packages', 'src', 'test'];
 const filters = process.argv.slice(2);

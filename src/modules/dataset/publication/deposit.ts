@@ -2,6 +2,7 @@
 // and files. The deposit client is loaded only here and in the edit (coupling rule 6).
 import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { conflict, type HttpError } from '../../../core/http/errors.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 import * as repo from '../dataset.repository.ts';
 import type { DatasetSummary, UploadOutcome } from '../dataset.types.ts';
 import { contentChanged, publicUrl, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
@@ -81,6 +82,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     const request = depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name));
     const previous = await previousDeposition(d, row);
     const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
+    await pauseHere('deposit:after-publish');
     await repo.setDeposit(ctx.db, row.meta_id, result.doi, result.depositionId);
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
