@@ -16,6 +16,7 @@ import * as stagedClaims from './2026_11_25_0100_staged_claims.ts';
 import * as cart from './2026_11_27_0100_cart.ts';
 import * as orcidAccount from './2026_11_27_0200_orcid_account.ts';
 import * as reviewLinks from './2026_11_27_0300_review_links.ts';
+import * as depositClaimsAndFileNames from './2026_11_27_1000_deposit_claims_and_file_names.ts';
 import * as fileOriginal from './2026_11_27_1000_file_original.ts';
 import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0100_cart': cart,
   '2026_11_27_0200_orcid_account': orcidAccount,
   '2026_11_27_0300_review_links': reviewLinks,
+  '2026_11_27_1000_deposit_claims_and_file_names': depositClaimsAndFileNames,
   '2026_11_27_1000_file_original': fileOriginal,
   '2026_11_27_1100_model_samples': modelSamples,
 };

@@ -31,6 +31,7 @@ const STORED_FILE_TESTS = [
   'test/browser/dataset.test.ts',
   'test/browser/formats.test.ts',
   'test/browser/lifecycle.test.ts',
+  'test/crash/crash.test.ts',
 ];
 const roots = ['packages', 'src', 'test'];
 const filters = process.argv.slice(2);

@@ -3,6 +3,7 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
+import { cookieIsSecure } from './cookie-security.ts';
 import { HttpError } from './errors.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 import type { CsrfTokens } from './csrf-tokens.ts';
@@ -143,7 +144,7 @@ export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSes
       if (signed !== undefined) {
         // What @fastify/session would write for a new session, and the hint its answer sets.
         const session = sessionCookie(signed);
-        reply.header('set-cookie', hinted ? session : [session, hintCookies[request.protocol === 'https' ? 1 : 0]!]);
+        reply.header('set-cookie', hinted ? session : [session, hintCookies[cookieIsSecure(request) ? 1 : 0]!]);
       }
       reply.code(404).type('text/html; charset=utf-8');
       reply.send(page.fill({ csrf_token: csrfToken }));
@@ -178,5 +179,5 @@ const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as cons
 
 /** The hint cookie's options: it lives as long as the anonymous session it describes. */
 export function hintCookieOptions(request: FastifyRequest) {
-  return { ...HINT_COOKIE_OPTIONS, secure: request.protocol === 'https' };
+  return { ...HINT_COOKIE_OPTIONS, secure: cookieIsSecure(request) };
 }

@@ -11,6 +11,7 @@ import { SessionIdPool, type NewSession } from './session-ids.ts';
 import { anonymousNotFound, type ErrorPages, hintCookieOptions } from './error-pages.ts';
 import { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
+import { cookieIsSecure, registerCookieSecurity } from './cookie-security.ts';
 
 /**
  * A session cookie `secure` value that @fastify/session does not read as "HTTPS only, else
@@ -28,6 +29,7 @@ export interface Sessions {
 /** Registers the cookie and session plugins and their hooks; the early 404 answers with `errorPages`. */
 export async function registerSessions(app: FastifyInstance, config: Config, db: Db, errorPages: ErrorPages): Promise<Sessions> {
   await app.register(fastifyCookie);
+  registerCookieSecurity(app, config.env === 'production');
   const store = new DatabaseSessionStore(db, config.secretKey);
   // A new session's cookie, as the session plugin writes it and as the early 404 does.
   // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
@@ -123,7 +125,7 @@ function writeSessionHints(app: FastifyInstance, store: DatabaseSessionStore): v
     if (write === 'rowless' && !hinted) {
       reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', hintCookieOptions(request));
     } else if (write === 'row' && hinted) {
-      reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/' });
+      reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/', secure: cookieIsSecure(request) });
     }
     done(null, payload);
   });

@@ -5,6 +5,7 @@
 // that failed or was refused is never counted.
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { cookieIsSecure } from './cookie-security.ts';
 
 export const TRACKING_COOKIE_MAX_AGE = 63072000;
 
@@ -15,8 +16,8 @@ export function trackingCookie(request: FastifyRequest, reply: FastifyReply, nam
   const existing = request.cookies[name];
   if (existing && COOKIE_VALUE.test(existing)) return existing;
   const value = randomUUID();
-  // Secure whenever the visitor came over HTTPS (directly or through a trusted proxy).
-  reply.setCookie(name, value, { maxAge: TRACKING_COOKIE_MAX_AGE, path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+  // Secure in production, elsewhere whenever the visitor came over HTTPS (cookie-security.ts).
+  reply.setCookie(name, value, { maxAge: TRACKING_COOKIE_MAX_AGE, path: '/', httpOnly: true, sameSite: 'lax', secure: cookieIsSecure(request) });
   return value;
 }
 

@@ -7,6 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { startTestSmtp, type TestSmtp } from '../../../test/support/smtp.ts';
+import { MAX_RESET_REQUESTS_PER_ADDRESS_HOUR } from './auth.service.ts';
 
 for (const dialect of testDialects()) {
   describe(`accounts [${dialect.name}]`, () => {
@@ -165,6 +166,28 @@ for (const dialect of testDialects()) {
       const count = await server.hub.db.selectFrom('account_token').innerJoin('user', 'user.id', 'account_token.user_id')
         .select((eb) => eb.fn.countAll().as('n')).where('user.email', '=', email).executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 3);
+    });
+
+    it(`takes at most ${MAX_RESET_REQUESTS_PER_ADDRESS_HOUR} reset requests per address and hour, whatever accounts they name: then 429 with a clear message`, async () => {
+      // The other tests' requests came from this address too: the count starts afresh.
+      const fromAddress = () => server.hub.db.deleteFrom('login_attempt').where('subject', 'like', 'reset-from:%').execute();
+      await signUp('limited@example.com', 'limited-password-1');
+      await fromAddress();
+      const c = client();
+      await c.get('/forgot-password');
+      for (let i = 0; i < MAX_RESET_REQUESTS_PER_ADDRESS_HOUR; i++) {
+        const res = await c.post('/forgot-password', { form: { email: `target${i}@example.com` } });
+        assert.equal(res.status, 200, `request ${i + 1}`);
+        assert.match(res.text, /id="reset-sent"/);
+      }
+      const refused = await c.post('/forgot-password', { form: { email: 'limited@example.com' } });
+      assert.equal(refused.status, 429);
+      assert.match(refused.text, /Too many password reset requests came from your network in the last hour/);
+      assert.doesNotMatch(refused.text, /id="reset-sent"/);
+      const tokens = await server.hub.db.selectFrom('account_token').innerJoin('user', 'user.id', 'account_token.user_id')
+        .select((eb) => eb.fn.countAll().as('n')).where('user.email', '=', 'limited@example.com').where('purpose', '=', 'reset').executeTakeFirstOrThrow();
+      assert.equal(Number(tokens.n), 0, 'the refused request sent nothing');
+      await fromAddress();
     });
 
     it('changes the password after the current one: policy and confirmation apply, other sessions end, this one stays', async () => {

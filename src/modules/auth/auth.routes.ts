@@ -160,6 +160,8 @@ function loginRoutes(app: FastifyInstance, ctx: ModuleContext): void {
 
 }
 
+const TOO_MANY_RESETS = 'Too many password reset requests came from your network in the last hour. Please try again later.';
+
 /** Password reset (extensions section 5): the request by email, the new password by token. */
 function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
   const auth = () => ctx.services.auth;
@@ -174,6 +176,10 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     form.required('email', f.email, 'Email');
     if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
     if (!form.empty) return showForgot(reply, { email: f.email ?? '' }, form.errors);
+    if (!(await auth().allowResetRequest(request.ip))) {
+      reply.code(429);
+      return showForgot(reply, { email: f.email ?? '' }, { email: [TOO_MANY_RESETS] });
+    }
     // The same answer, at the same speed, whether or not the address has an account:
     // the lookup and the email happen after the answer.
     auth().requestPasswordReset(f.email!).catch((error: unknown) => request.log.error({ err: error }, 'password reset email failed'));

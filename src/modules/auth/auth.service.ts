@@ -62,6 +62,12 @@ export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 /** At most this many reset emails per account and hour: the form cannot be used to flood a mailbox. */
 export const MAX_RESET_EMAILS_PER_HOUR = 3;
+/**
+ * At most this many reset requests per network address and hour, whatever accounts they name
+ * (issue 26): the form cannot be used to mail many people's inboxes from one place.
+ */
+export const MAX_RESET_REQUESTS_PER_ADDRESS_HOUR = 10;
+const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -104,7 +110,8 @@ async function recordFailure(d: AuthDeps, subjects: { account: string; pair: str
   // Failures older than the window count for nothing: removed at most once an hour.
   if (Date.now() - d.failures.sweptAt > 60 * 60 * 1000) {
     d.failures.sweptAt = Date.now();
-    await repo.deleteAttemptsBefore(d.ctx.db, new Date(Date.now() - FAILURE_WINDOW_MS).toISOString());
+    // The reset requests' rows (same table) count for an hour, longer than failed logins.
+    await repo.deleteAttemptsBefore(d.ctx.db, new Date(Date.now() - Math.max(FAILURE_WINDOW_MS, RESET_REQUEST_WINDOW_MS)).toISOString());
   }
 }
 
@@ -220,6 +227,19 @@ export async function countUsers(d: AuthDeps): Promise<number> {
 }
 
 /**
+ * Counts one reset request from `remoteAddress`; false once the address made
+ * MAX_RESET_REQUESTS_PER_ADDRESS_HOUR in the last hour (the request is then not counted).
+ */
+export async function allowResetRequest(d: AuthDeps, remoteAddress: string): Promise<boolean> {
+  const subject = `reset-from:${sha256(remoteAddress)}`;
+  const since = new Date(Date.now() - RESET_REQUEST_WINDOW_MS).toISOString();
+  const recent = await repo.latestAttemptsSince(d.ctx.db, subject, since, MAX_RESET_REQUESTS_PER_ADDRESS_HOUR);
+  if (recent.length >= MAX_RESET_REQUESTS_PER_ADDRESS_HOUR) return false;
+  await repo.insertAttempts(d.ctx.db, [subject], nowIso());
+  return true;
+}
+
+/**
  * Emails a reset link when the address has an account; does nothing visible otherwise,
  * so the caller answers the same either way (and need not wait for this).
  */
@@ -319,7 +339,7 @@ export async function confirmEmailChange(d: AuthDeps, token: string): Promise<Au
 export function createAuthService(ctx: ModuleContext) {
   const deps: AuthDeps = { ctx, failures: { sweptAt: 0 } };
   return bindOperations(deps, {
-    isEmailAvailable, createWithProfile, login, getUser, getUserByEmail, countUsers, requestPasswordReset, isResetTokenUsable,
+    isEmailAvailable, createWithProfile, login, getUser, getUserByEmail, countUsers, requestPasswordReset, allowResetRequest, isResetTokenUsable,
     resetPassword, changePassword, requestEmailChange, confirmEmailChange,
   });
 }

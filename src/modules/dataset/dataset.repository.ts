@@ -292,6 +292,36 @@ export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depos
   await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId }).where('id', '=', metaId).execute();
 }
 
+/**
+ * Claims the deposit of an unsynchronized dataset: one conditional UPDATE that only one request
+ * wins; a claim taken before `staleBefore` belongs to a process that died and is taken over.
+ * Answers the claim's time (to release it), or undefined when another publish holds it or the
+ * dataset has a DOI.
+ */
+export async function claimDeposit(db: DbOrTrx, metaId: number, staleBefore: string): Promise<string | undefined> {
+  const claimedAt = new Date().toISOString();
+  const result = await db.updateTable('ds_meta_data').set({ deposit_claimed_at: claimedAt })
+    .where('id', '=', metaId).where('dataset_doi', 'is', null)
+    .where((eb) => eb.or([eb('deposit_claimed_at', 'is', null), eb('deposit_claimed_at', '<', staleBefore)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? claimedAt : undefined;
+}
+
+/** Gives the deposit claim back, if it is still the one taken at `claimedAt`. */
+export async function releaseDeposit(db: DbOrTrx, metaId: number, claimedAt: string): Promise<void> {
+  await db.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
+    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).execute();
+}
+
+/** Takes the name in the dataset; a unique violation when a file of that name is there (or arriving). */
+export async function insertFileName(trx: DbOrTrx, datasetId: number, name: string): Promise<void> {
+  await trx.insertInto('dataset_file_name').values({ data_set_id: datasetId, name }).execute();
+}
+
+export async function deleteFileName(trx: DbOrTrx, datasetId: number, name: string): Promise<void> {
+  await trx.deleteFrom('dataset_file_name').where('data_set_id', '=', datasetId).where('name', '=', name).execute();
+}
+
 export async function updateMetaData(
   db: DbOrTrx,
   metaId: number,
@@ -320,6 +350,7 @@ export async function deleteDatasetRows(trx: DbOrTrx, row: { id: number; meta_id
   await trx.deleteFrom('ds_view_record').where('dataset_id', '=', row.id).execute();
   await trx.deleteFrom('ds_download_record').where('dataset_id', '=', row.id).execute();
   await trx.deleteFrom('dataset_edit').where('dataset_id', '=', row.id).execute();
+  await trx.deleteFrom('dataset_file_name').where('data_set_id', '=', row.id).execute();
   await trx.deleteFrom('data_set').where('id', '=', row.id).execute();
   await trx.deleteFrom('author').where('ds_meta_data_id', '=', row.meta_id).execute();
   await trx.deleteFrom('ds_meta_data').where('id', '=', row.meta_id).execute();

@@ -33,6 +33,8 @@ export interface DSMetaDataTable {
   /** An SPDX identifier of licenses.ts (extensions section 2). */
   license: Generated<string>;
   ds_metrics_id: number | null;
+  /** When a publish claimed the deposit (migration 2026_11_27_1000); null when none is under way. */
+  deposit_claimed_at: string | null;
 }
 
 export interface DSMetricsTable {
@@ -73,6 +75,12 @@ export interface StagedClaimTable {
   claimed_at: string;
 }
 
+/** One row per file name of a dataset (migration 2026_11_27_1000): its key refuses a second. */
+export interface DatasetFileNameTable {
+  data_set_id: number;
+  name: string;
+}
+
 export interface DOIMappingTable {
   id: Id;
   dataset_doi_old: string;
@@ -90,5 +98,6 @@ declare module '../../core/db/database.ts' {
     doi_mapping: DOIMappingTable;
     dataset_edit: DatasetEditTable;
     staged_claim: StagedClaimTable;
+    dataset_file_name: DatasetFileNameTable;
   }
 }

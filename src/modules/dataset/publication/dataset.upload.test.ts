@@ -13,6 +13,7 @@ import { TestClient } from '../../../../test/support/client.ts';
 import { storedEntries, storedText } from '../../../../test/support/stored.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { INVALID_UVL, VALID_UVL, count, modeltool, newUser, stage, uploadForm } from '../dataset.test-support.ts';
+import { STALE_CLAIM_MS } from '../staging/staging.ts';
 
 const SECOND_UVL = `features
     Car
@@ -264,19 +265,36 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await stagingListing(userId), [], 'the files left the staging area, and no claim is left behind');
     });
 
-    it('a claim row left by a crash blocks its files for an hour, not longer', async () => {
+    it('a claim row left by a crash blocks its files for a minute (STALE_CLAIM_MS) without a refresh, not longer', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'held.uvl', VALID_UVL);
       const row = (claimedAt: Date) => ({ folder: `temp/${userId}/`, name: 'held.uvl', claim_id: 'crashed-upload', claimed_at: claimedAt.toISOString() });
-      await server.hub.db.insertInto('staged_claim').values(row(new Date(Date.now() - 5 * 60 * 1000))).execute();
+      await server.hub.db.insertInto('staged_claim').values(row(new Date(Date.now() - STALE_CLAIM_MS / 4))).execute();
       const blocked = await client.post('/dataset/upload', { form: uploadForm(['held.uvl']) });
       assert.equal(blocked.status, 400, 'a recent claim still holds the file');
       assert.match(blocked.json.errors['feature_models-0-uvl_filename'][0], /held\.uvl is not in your staging area/);
-      await server.hub.db.updateTable('staged_claim').set({ claimed_at: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString() })
+      await server.hub.db.updateTable('staged_claim').set({ claimed_at: new Date(Date.now() - 2 * STALE_CLAIM_MS).toISOString() })
         .where('claim_id', '=', 'crashed-upload').execute();
       const saved = await client.post('/dataset/upload', { form: uploadForm(['held.uvl']) });
       assert.equal(saved.status, 200, saved.text.slice(0, 300));
       assert.equal((await server.hub.db.selectFrom('staged_claim').select('name').where('folder', '=', `temp/${userId}/`).execute()).length, 0, 'no claim row is left');
+    });
+
+    it('a process killed while it held a claim: the files come back, staging again and submitting works (issue 26)', async () => {
+      const { client, userId } = await newUser(server);
+      const folder = `temp/${userId}/`;
+      // What a process killed in the middle of an upload leaves: the file parked in its claim
+      // folder, dated when it was last alive, and the ledger's row. The person comes back two minutes later.
+      const claimedAt = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+      await server.hub.ctx.store.put(`${folder}.claim-killed/parked.uvl`, VALID_UVL);
+      await server.hub.ctx.store.put(`${folder}.claim-killed/.claimed-at`, claimedAt);
+      await server.hub.db.insertInto('staged_claim').values({ folder, name: 'parked.uvl', claim_id: 'killed', claimed_at: claimedAt }).execute();
+      // The person stages the file again and submits.
+      await stage(client, 'parked.uvl', VALID_UVL);
+      const saved = await client.post('/dataset/upload', { form: uploadForm(['parked.uvl']) });
+      assert.equal(saved.status, 200, saved.text.slice(0, 300));
+      assert.deepEqual(await stagingListing(userId), ['parked (1).uvl'], 'the parked copy is back in the staging area, no claim folder is left');
+      assert.equal((await server.hub.db.selectFrom('staged_claim').select('name').where('folder', '=', folder).execute()).length, 0, 'no claim row is left');
     });
 
     it('puts the claimed files back when the submit is refused for a syntax error', async () => {

@@ -1,28 +1,50 @@
 // The push to the deposit repository (specification, States) and the removal of a dataset's rows
 // and files. The deposit client is loaded only here and in the edit (coupling rule 6).
 import { isUniqueViolation } from '../../../core/db/connect.ts';
+import { conflict, type HttpError } from '../../../core/http/errors.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 import * as repo from '../dataset.repository.ts';
-import type { UploadOutcome } from '../dataset.types.ts';
+import type { DatasetSummary, UploadOutcome } from '../dataset.types.ts';
 import { contentChanged, publicUrl, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
 import { depositRequest } from '../lifecycle/dataset.edit.ts';
 import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versions.ts';
 import { summary } from '../pages/dataset.parts.ts';
 
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
-export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true };
+export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true };
+
+/**
+ * A deposit claim older than this belongs to a process that died in the middle of a deposit (a
+ * live one finishes or fails well within it: the client's slowest step, one file's upload, gives
+ * up after 5 minutes): the next publish takes it over.
+ */
+export const STALE_DEPOSIT_CLAIM_MS = 30 * 60 * 1000;
+const BUSY = 'Another publish of this dataset is under way: wait for its answer (the dataset then has its DOI).';
 
 /** The push as the upload form and the API answer it: ok with the DOI, or partial with the reason. */
 export async function pushOutcome(d: DatasetDeps, datasetId: number): Promise<PushOutcome> {
   const pushed = await push(d, datasetId);
+  if (!pushed.ok && pushed.busy) {
+    // The claim was lost to another publish, which may have finished by now.
+    const doi = (await repo.findById(d.ctx.db, datasetId))?.dataset_doi ?? null;
+    throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
+  }
   if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
   return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(d.ctx.config, pushed.doi) };
 }
 
+/** The 409 of a publish of a dataset that has its DOI. */
+export function alreadyPublished(d: DatasetDeps, doi: string): HttpError {
+  const message = 'The dataset is already published.';
+  return conflict(message, { message, doi, url: publicUrl(d.ctx.config, doi) });
+}
+
 /** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
-async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string }> {
+async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string; busy?: true }> {
   const saved = 'The dataset was saved, but it could not be published';
   const pushed = await depositDataset(d, datasetId);
   if (pushed.ok) return pushed;
+  if (pushed.busy) return { ok: false, message: pushed.reason, busy: true };
   if (pushed.unavailable) return { ok: false, message: `${saved}: ${pushed.reason}. It stays unsynchronized.` };
   if (pushed.removed) return { ok: false, message: `${saved}: ${pushed.reason}.` };
   return { ok: false, message: `${saved} (${pushed.reason}). It stays unsynchronized; you can find it in your datasets.` };
@@ -41,11 +63,26 @@ export async function depositDataset(d: DatasetDeps, datasetId: number): Promise
   const dataset = await summary(d, datasetId);
   const row = await repo.findById(ctx.db, datasetId);
   if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
+  // One deposit per dataset however many publishes race (issue 26): the claim is the database's.
+  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString());
+  if (claimedAt === undefined) return { ok: false, reason: BUSY, busy: true };
+  try {
+    return await depositClaimed(d, deposit, dataset, row);
+  } finally {
+    await repo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId }, 'a deposit claim could not be released'));
+  }
+}
+
+/** The deposit itself, under the dataset's claim. */
+async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: DatasetSummary, row: repo.DatasetRow): Promise<DepositOutcome> {
+  const { ctx } = d;
+  const datasetId = row.id;
   try {
     const repository = deposit.createDepositRepository(ctx.config);
     const request = depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name));
     const previous = await previousDeposition(d, row);
     const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
+    await pauseHere('deposit:after-publish');
     await repo.setDeposit(ctx.db, row.meta_id, result.doi, result.depositionId);
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);

@@ -14,6 +14,7 @@ import { DEFAULT_LICENSE } from '../licenses.ts';
 import type { ModelOrigin, PreparedModel } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import { readStored } from '../staging/staged-files.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 
 /** What a dataset is created with; the licence defaults to CC-BY-4.0. */
 export type DatasetMetadata = Omit<MetadataInput, 'license'> & { license?: string };
@@ -79,8 +80,13 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
       });
       await repo.insertAuthors(trx, ids.metaId, input.authors);
       await insertModelRows(d, trx, ids.datasetId, models);
+      // The dataset id is new, but a process killed after placing files of a transaction that
+      // never committed may have left them in this folder (SQLite and MariaDB give a rolled-back
+      // id again): no committed row names them, so they go (crash tests, issue 26).
+      await d.ctx.services.hubfile.removeDatasetFiles(userId, ids.datasetId);
       placement = d.ctx.services.hubfile.placeFiles(userId, ids.datasetId);
       await placement.stage(models.flatMap(placedObjects));
+      await pauseHere('upload:after-files');
       return ids;
     });
     await placement!.commit();
@@ -96,6 +102,7 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
 async function insertModelRows(d: DatasetDeps, trx: DbOrTrx, datasetId: number, models: PreparedModel[]): Promise<void> {
   const { featuremodel, hubfile } = d.ctx.services;
   for (const m of models) {
+    await repo.insertFileName(trx, datasetId, m.name);
     const fmId = await featuremodel.createFeatureModel(trx, datasetId, {
       uvl_filename: m.name,
       title: m.input.title,

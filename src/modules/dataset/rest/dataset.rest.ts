@@ -1,7 +1,8 @@
 // The dataset REST resource (/api/v1/datasets/, decisions sections 4 and 7) and the API's write
 // flow (extensions section 3: an unsynchronized dataset, files one by one, then the deposit).
 import type { Readable } from 'node:stream';
-import { badRequest, conflict, notFound } from '../../../core/http/errors.ts';
+import { badRequest, conflict, type HttpError, notFound } from '../../../core/http/errors.ts';
+import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { nowIso } from '../../../core/db/database.ts';
 import * as repo from '../dataset.repository.ts';
 import { safeModelName } from '../staging/staging.ts';
@@ -13,7 +14,7 @@ import { summaries, summary } from '../pages/dataset.parts.ts';
 import { placedObjects, originalRow, prepare } from '../publication/persist.ts';
 import { uvlNameOf } from '../staging/converted-upload.ts';
 import { defaultAuthors } from '../publication/upload.ts';
-import { pushOutcome, removeDataset, type PushOutcome } from '../publication/deposit.ts';
+import { alreadyPublished, pushOutcome, removeDataset, type PushOutcome } from '../publication/deposit.ts';
 import { restObjects } from './dataset.rest-objects.ts';
 import { NOT_FOUND_BODY, ownedOrThrow, restInput } from './rest-input.ts';
 
@@ -65,6 +66,11 @@ export async function apiDelete(d: DatasetDeps, datasetId: number, userId: numbe
   await d.ctx.events.emit('dataset.deleted', { datasetId });
 }
 
+function duplicateName(name: string): HttpError {
+  const message = `The dataset already has a file named ${name}: delete it first or rename the new one.`;
+  return conflict(message, { message });
+}
+
 // ---- the API's write flow (extensions section 3): files one by one, then the deposit --------
 
 /**
@@ -90,16 +96,16 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
     if (!check.valid) {
       throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
     }
-    const existing = await d.ctx.services.featuremodel.listByDataset(datasetId);
-    if (existing.some((m) => m.files.some((f) => f.name === name))) {
-      const message = `The dataset already has a file named ${name}: delete it first or rename the new one.`;
-      throw conflict(message, { message });
-    }
     const { hubfile, featuremodel } = d.ctx.services;
     const placement = hubfile.placeFiles(row.user_id, datasetId);
     let fileId: number;
     try {
       fileId = await d.ctx.db.transaction().execute(async (trx) => {
+        // First, so that of two simultaneous uploads of one name the second stops here (the key
+        // waits for the first's commit), before any file of it is placed.
+        await repo.insertFileName(trx, datasetId, name).catch((error: unknown) => {
+          throw isUniqueViolation(error) ? duplicateName(name) : error;
+        });
         const fmId = await featuremodel.createFeatureModel(trx, datasetId, {
           uvl_filename: name, title: model.input.title, description: '', publication_type: 'none',
           publication_doi: null, tags: null, uvl_version: null, authors: [],
@@ -131,6 +137,7 @@ export async function removeFile(d: DatasetDeps, datasetId: number, userId: numb
   const features = checkModelText(text).features;
   await d.ctx.db.transaction().execute(async (trx) => {
     await d.ctx.services.featuremodel.deleteFeatureModel(trx, file.featureModelId);
+    await repo.deleteFileName(trx, datasetId, file.name);
     if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, -1, -features);
   });
   await d.ctx.services.hubfile.removeStoredFile(file).catch((e) => d.ctx.log.warn({ err: e }, 'the stored file of a removed model could not be deleted'));
@@ -140,10 +147,7 @@ export async function removeFile(d: DatasetDeps, datasetId: number, userId: numb
 /** The deposit of the owner's unsynchronized dataset: the same push as the upload form's. */
 export async function publish(d: DatasetDeps, datasetId: number, userId: number): Promise<PushOutcome> {
   const row = await ownedOrThrow(d.ctx.db, datasetId, userId);
-  if (row.dataset_doi !== null) {
-    const message = 'The dataset is already published.';
-    throw conflict(message, { message, doi: row.dataset_doi, url: publicUrl(d.ctx.config, row.dataset_doi) });
-  }
+  if (row.dataset_doi !== null) throw alreadyPublished(d, row.dataset_doi);
   if (row.number_of_models === 0) {
     const message = 'The dataset has no models yet: add at least one file before publishing.';
     throw badRequest(message, { message });

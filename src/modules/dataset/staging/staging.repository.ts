@@ -28,6 +28,9 @@ export function claimLedger(db: Db): ClaimLedger {
         }
       }
     },
+    async refresh(claimId, at) {
+      await db.updateTable('staged_claim').set({ claimed_at: at }).where('claim_id', '=', claimId).execute();
+    },
     async free(claimId) {
       await db.deleteFrom('staged_claim').where('claim_id', '=', claimId).execute();
     },

@@ -27,8 +27,13 @@ const CLAIM_PREFIX = '.claim-';
 const ORIGINALS = '.originals/';
 /** The object inside a claim folder that dates the claim (S3 has no folder dates). */
 const CLAIMED_AT = '.claimed-at';
-/** A claim lives for the checks and the transaction of one upload; one older than this was left by a crash. */
-export const STALE_CLAIM_MS = 60 * 60 * 1000;
+/**
+ * A claim lives for the checks and the transaction of one upload, and its holder dates it again
+ * every CLAIM_REFRESH_MS while it runs; one not dated again for STALE_CLAIM_MS was left by a
+ * process that died (issue 26): the next listing or claim gives its files back.
+ */
+export const CLAIM_REFRESH_MS = 15 * 1000;
+export const STALE_CLAIM_MS = 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
 
@@ -62,6 +67,8 @@ export interface Claim {
 export interface ClaimLedger {
   /** Records the claim of every name, all or none; answers the names other claims hold when it cannot. */
   hold(folder: string, names: string[], claimId: string): Promise<{ ok: true } | { ok: false; held: string[] }>;
+  /** Dates the claim's rows `at` (the claim is still alive). */
+  refresh(claimId: string, at: string): Promise<void>;
   free(claimId: string): Promise<void>;
 }
 
@@ -172,6 +179,17 @@ export class StagingArea {
     return released;
   }
 
+  /** Dates a live claim again, in the ledger and in its folder, until it is released or discarded. */
+  private keepAlive(claimFolder: string, claimId: string): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      const now = new Date().toISOString();
+      // A missed beat only risks the claim looking stale a little early; the next one tries again.
+      Promise.all([this.ledger.refresh(claimId, now), this.fileStore.put(claimFolder + CLAIMED_AT, now)]).catch(() => {});
+    }, CLAIM_REFRESH_MS);
+    timer.unref();
+    return timer;
+  }
+
   /** Moves one staged file into the claim folder, or answers false when it is gone. */
   private async take(folder: string, claimFolder: string, name: string): Promise<StagedFile | false> {
     const from = folder + name;
@@ -243,6 +261,8 @@ export class StagingArea {
       for (const name of [...new Set(names)].sort().reverse()) if (!(await present(name))) gone.add(name);
       return names.filter((name) => gone.has(name));
     };
+    // Claims of a process that died go back first: their files may be the ones asked for.
+    await this.recoverStale(userId, await this.fileStore.list(folder));
     const missing = await absent();
     if (missing.length > 0) return { ok: false, missing };
     // The ledger decides which of several submits naming the same files gets them, all or none.
@@ -255,18 +275,21 @@ export class StagingArea {
     }
     const claimFolder = `${folder}${CLAIM_PREFIX}${claimId}/`;
     const claimed = new Map<string, StagedFile>();
+    const heartbeat = this.keepAlive(claimFolder, claimId);
     try {
       await this.fileStore.put(claimFolder + CLAIMED_AT, new Date().toISOString());
       for (const name of sorted) {
         const file = await this.take(folder, claimFolder, name);
         // Removed by its owner after the first look: nothing is claimed.
         if (!file) {
+          clearInterval(heartbeat);
           await this.releaseClaim(folder, claimFolder);
           return { ok: false, missing: await absent() };
         }
         claimed.set(name, file);
       }
     } catch (error) {
+      clearInterval(heartbeat);
       await this.releaseClaim(folder, claimFolder);
       throw error;
     }
@@ -274,8 +297,9 @@ export class StagingArea {
       ok: true,
       claim: {
         files: names.map((name) => claimed.get(name)!),
-        release: () => this.releaseClaim(folder, claimFolder),
+        release: () => { clearInterval(heartbeat); return this.releaseClaim(folder, claimFolder); },
         discard: async () => {
+          clearInterval(heartbeat);
           await this.discardClaim(claimFolder);
           await this.removeOriginals(folder, sorted);
         },

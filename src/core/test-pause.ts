@@ -1,0 +1,18 @@
+// A test-only hook for the crash tests (test/crash/): `HUB_TEST_PAUSE_AT=<step>` makes the code
+// at that named step write the step into the file `HUB_TEST_PAUSE_MARKER` and wait for ever,
+// so that the test knows where the process is when it kills it (SIGKILL). Inert unless both
+// variables are set, and never in production (FLASK_ENV=production), whatever they say.
+import { writeFileSync } from 'node:fs';
+
+const pauseAt = process.env.FLASK_ENV === 'production' ? undefined : process.env.HUB_TEST_PAUSE_AT;
+const marker = process.env.HUB_TEST_PAUSE_MARKER;
+
+/** The named steps, so that a step's name in a test and in the code cannot drift apart. */
+export type PauseStep = 'upload:after-files' | 'deposit:after-publish';
+
+export function pauseHere(step: PauseStep): Promise<void> {
+  if (pauseAt === undefined || marker === undefined || pauseAt !== step) return Promise.resolve();
+  writeFileSync(marker, step);
+  // Never settles: the process is killed here.
+  return new Promise<void>(() => {});
+}
