@@ -3,6 +3,10 @@
 import assert from 'node:assert/strict';
 import type { TestClient } from '../../../test/support/client.ts';
 import type { TestServer } from '../../../test/support/server.ts';
+import { fetchJson } from '../../../test/support/uploads.ts';
+
+// The upload helpers live in test/support (other modules' tests use them too); kept here by name.
+export { fetchJson, uploadDataset } from '../../../test/support/uploads.ts';
 
 export const DEAD_UVL = 'features\n    Car\n        mandatory\n            Engine\n        optional\n            Turbo\n            "Diésel Motor"\n\nconstraints\n    "Diésel Motor" => !Turbo\n    "Diésel Motor"\n';
 export const VOID_UVL = 'features\n    Root\n        mandatory\n            A\n        optional\n            B\n\nconstraints\n    A => B\n    !B\n';
@@ -25,28 +29,6 @@ export const HARD_UVL = (() => {
   return `${lines.join('\n')}\n`;
 })();
 
-/** Stages the files and uploads one dataset with them, as the upload page does; answers its id. */
-export async function uploadDataset(client: TestClient, title: string, files: [string, string][]): Promise<{ status: string; dataset_id: number }> {
-  const fields: Record<string, string> = {
-    title, desc: `${title}, analysistest`, publication_type: 'none', publication_doi: '', tags: '',
-    'authors-0-name': 'Ana Lyst', 'authors-0-affiliation': '', 'authors-0-orcid': '',
-  };
-  for (const [j, [name, text]] of files.entries()) {
-    const form = new FormData();
-    form.append('file', new Blob([text], { type: 'text/plain' }), name);
-    const staged = await client.post('/dataset/file/upload', { body: form });
-    assert.equal(staged.status, 200, staged.text);
-    Object.assign(fields, {
-      [`feature_models-${j}-uvl_filename`]: staged.json.filename, [`feature_models-${j}-title`]: name,
-      [`feature_models-${j}-desc`]: '', [`feature_models-${j}-publication_type`]: 'none',
-      [`feature_models-${j}-publication_doi`]: '', [`feature_models-${j}-tags`]: '', [`feature_models-${j}-version`]: '2.0',
-    });
-  }
-  const res = await client.post('/dataset/upload', { form: fields });
-  assert.equal(res.status, 200, res.text);
-  return res.json;
-}
-
 /** Polls the API until every file's analysis has left `pending` (no fixed sleeps: a short poll). */
 export async function waitForAnalyses(server: TestServer, fileIds: number[], client?: TestClient): Promise<Map<number, any>> {
   const results = new Map<number, any>();
@@ -60,12 +42,4 @@ export async function waitForAnalyses(server: TestServer, fileIds: number[], cli
     if (results.size === fileIds.length) return results;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; json: any }> {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let json: any;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { fetchJson, uploadDataset } from '../analysis/analysis.test-support.ts';
+import { fetchJson, uploadDataset } from '../../../test/support/uploads.ts';
 import { PRINTER_UVL, waitForResult } from './configurator.test-support.ts';
 
 const dialect = testDialects().find((d) => d.name === 'postgres') ?? testDialects().find((d) => d.name !== 'sqlite') ?? testDialects()[0]!;

@@ -7,7 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { bearer, createToken } from '../../../test/support/api.ts';
-import { fetchJson, uploadDataset } from '../analysis/analysis.test-support.ts';
+import { fetchJson, uploadDataset } from '../../../test/support/uploads.ts';
 import { PRINTER_UVL, waitForResult } from './configurator.test-support.ts';
 
 for (const dialect of testDialects()) {
