@@ -14,6 +14,8 @@ class ConfiguratorWorker {
   private worker: Worker | undefined;
   /** The job before the next one: each waits for the previous. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** Set when the app closes: a job still queued then must not start a worker that nothing will stop. */
+  private stopped = false;
 
   run(job: ConfiguratorJob, hardLimitMs: number): Promise<PoolReply> {
     const next = this.tail.then(() => this.runNow(job, hardLimitMs));
@@ -22,6 +24,7 @@ class ConfiguratorWorker {
   }
 
   private runNow(job: ConfiguratorJob, hardLimitMs: number): Promise<PoolReply> {
+    if (this.stopped) return Promise.resolve({ id: job.id, kind: 'crash', message: 'The configurator is stopping.' });
     const worker = (this.worker ??= startTypeScriptWorker(new URL('./configurator.worker.ts', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
     }));
@@ -52,6 +55,12 @@ class ConfiguratorWorker {
     this.worker = undefined;
     void worker?.terminate();
   }
+
+  /** For good (the app closes): queued jobs answer without a worker. */
+  close(): void {
+    this.stopped = true;
+    this.stop();
+  }
 }
 
 export function createConfiguratorPool(size: number) {
@@ -62,7 +71,7 @@ export function createConfiguratorPool(size: number) {
       return workers[slot]!.run(job, hardLimitMs);
     },
     stop(): void {
-      for (const w of workers) w.stop();
+      for (const w of workers) w.close();
     },
   };
 }
