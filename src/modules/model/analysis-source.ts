@@ -13,20 +13,19 @@ export type AnalysisState =
   | { kind: 'failed'; error: string; api: FileAnalysis }
   | { kind: 'finished'; status: 'done' | 'partial'; result: AnalysisResult; api: FileAnalysis };
 
-export function analysisSource(ctx: ModuleContext) {
-  /** The analysis of a file the caller has already found visible to `viewerId`. */
-  return async function analysisOf(fileId: number, viewerId: number | null): Promise<AnalysisState> {
-    if (!ctx.isEnabled('analysis')) return { kind: 'unavailable' };
-    const found = await ctx.services.analysis.getForFile(fileId, viewerId);
-    // No row yet: the file is queued by that lookup and is analysed shortly.
-    if (!found || found.status === 'pending') {
-      if (!found?.running) return { kind: 'pending', api: found };
-      const { file_id: _f, sha256: _s, status: _t, running, ...partial } = found;
-      return { kind: 'pending', api: found, partial: partial as AnalysisResult, running };
-    }
-    if (found.status === 'failed') return { kind: 'failed', error: found.error ?? 'The analysis failed.', api: found };
-    // done and partial carry the engine's whole result (the API's shape: the result plus file_id, sha256, status).
-    const { file_id: _f, sha256: _s, status, error: _e, ...result } = found;
-    return { kind: 'finished', status, result: result as AnalysisResult, api: found };
-  };
+/** The analysis of a file the caller has already found visible to `viewerId`. */
+export async function analysisOf(d: { ctx: ModuleContext }, fileId: number, viewerId: number | null): Promise<AnalysisState> {
+  const { ctx } = d;
+  if (!ctx.isEnabled('analysis')) return { kind: 'unavailable' };
+  const found = await ctx.services.analysis.getForFile(fileId, viewerId);
+  // No row yet: the file is queued by that lookup and is analysed shortly.
+  if (!found || found.status === 'pending') {
+    if (!found?.running) return { kind: 'pending', api: found };
+    const { file_id: _f, sha256: _s, status: _t, running, ...partial } = found;
+    return { kind: 'pending', api: found, partial: partial as AnalysisResult, running };
+  }
+  if (found.status === 'failed') return { kind: 'failed', error: found.error ?? 'The analysis failed.', api: found };
+  // done and partial carry the engine's whole result (the API's shape: the result plus file_id, sha256, status).
+  const { file_id: _f, sha256: _s, status, error: _e, ...result } = found;
+  return { kind: 'finished', status, result: result as AnalysisResult, api: found };
 }

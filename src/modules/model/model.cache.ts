@@ -67,3 +67,5 @@ export function createModelCache(maxChars = MAX_TEXT_CHARS) {
     },
   };
 }
+
+export type ModelCache = ReturnType<typeof createModelCache>;
