@@ -48,51 +48,68 @@ export async function remotePublish(options: RemotePublishOptions, io: Output, e
   }
 }
 
-async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.ProcessEnv): Promise<string> {
+/** The hub a run talks to: its address and the token sent with every request. */
+interface Hub {
+  base: string;
+  token: string;
+}
+
+function hubOf(options: RemotePublishOptions, env: NodeJS.ProcessEnv): Hub {
   const base = (options.url ?? env.HUB_URL ?? '').trim().replace(/\/+$/, '');
   const token = (options.token ?? env.HUB_TOKEN ?? '').trim();
   if (!base) throw new Refusal('no hub address: give --url or set HUB_URL.');
   if (!/^https?:\/\/[^/]+/.test(base)) throw new Refusal(`"${base}" is not an http(s) address of a hub.`);
   if (!token) throw new Refusal(`no token: give --token or set HUB_TOKEN (create one with the write scope at ${base}/profile/tokens).`);
-  if (options.files.length === 0) throw new Refusal('name at least one model file (.uvl, FeatureIDE or SPLOT .xml, .sxfm, Glencoe .json).');
-  const authors = options.authors.map(parseAuthor);
+  return { base, token };
+}
 
-  // Every file is read before the hub is asked anything, so a typo leaves nothing behind.
+/** Every file is read before the hub is asked anything, so a typo leaves nothing behind. */
+async function readFiles(paths: string[]): Promise<{ name: string; bytes: Buffer }[]> {
   const files: { name: string; bytes: Buffer }[] = [];
-  for (const path of options.files) {
+  for (const path of paths) {
     try {
       files.push({ name: basename(path), bytes: await readFile(path) });
     } catch (error) {
       throw new Refusal(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
     }
   }
+  return files;
+}
 
-  async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      payload = JSON.stringify(body);
-      headers['content-type'] = 'application/json';
-    }
-    let res: Response;
-    try {
-      res = await fetch(base + path, { method, headers, body: payload });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Refusal(`cannot reach the hub at ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}). Check the address and that the hub is running.`);
-    }
-    const text = await res.text();
-    let parsed: any;
-    try { parsed = text ? JSON.parse(text) : {}; } catch { parsed = { message: text.slice(0, 200) }; }
-    if (res.status === 401) throw new Refusal(`the hub refused the token (401: ${parsed.message ?? 'unauthorized'}). Create a new one at ${base}/profile/tokens.`);
-    if (res.status === 403 && /scope/i.test(parsed.message ?? '')) throw new Refusal(`the token cannot publish: ${parsed.message} Create one with the write scope at ${base}/profile/tokens.`);
-    if (res.status === 429) throw new Refusal(`the hub limits requests per token; try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.`);
-    if (res.status >= 500) throw new Refusal(`the hub failed (${res.status}: ${parsed.error ?? parsed.message ?? 'server error'}).`);
-    return { status: res.status, body: parsed };
+/** One API request; the answers no step can go on from (token, scope, rate limit, server failure) are refusals here. */
+async function call(hub: Hub, method: string, path: string, body?: unknown): Promise<Answer> {
+  const { base, token } = hub;
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
   }
+  let res: Response;
+  try {
+    res = await fetch(base + path, { method, headers, body: payload });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Refusal(`cannot reach the hub at ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}). Check the address and that the hub is running.`);
+  }
+  const text = await res.text();
+  let parsed: any;
+  try { parsed = text ? JSON.parse(text) : {}; } catch { parsed = { message: text.slice(0, 200) }; }
+  if (res.status === 401) throw new Refusal(`the hub refused the token (401: ${parsed.message ?? 'unauthorized'}). Create a new one at ${base}/profile/tokens.`);
+  if (res.status === 403 && /scope/i.test(parsed.message ?? '')) throw new Refusal(`the token cannot publish: ${parsed.message} Create one with the write scope at ${base}/profile/tokens.`);
+  if (res.status === 429) throw new Refusal(`the hub limits requests per token; try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.`);
+  if (res.status >= 500) throw new Refusal(`the hub failed (${res.status}: ${parsed.error ?? parsed.message ?? 'server error'}).`);
+  return { status: res.status, body: parsed };
+}
 
-  const created = await call('POST', '/api/v1/datasets/', {
+async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.ProcessEnv): Promise<string> {
+  const hub = hubOf(options, env);
+  if (options.files.length === 0) throw new Refusal('name at least one model file (.uvl, FeatureIDE or SPLOT .xml, .sxfm, Glencoe .json).');
+  const authors = options.authors.map(parseAuthor);
+  const files = await readFiles(options.files);
+
+  const created = await call(hub, 'POST', '/api/v1/datasets/', {
     name: options.title,
     // A deposit needs a description; without --description the title serves.
     description: options.description?.trim() || options.title,
@@ -102,27 +119,34 @@ async function publish(options: RemotePublishOptions, io: Output, env: NodeJS.Pr
   if (created.status !== 201) throw new Refusal(`the hub did not create the dataset (${created.status}: ${describe(created.body)}).`);
   const id = Number(created.body.id);
   io.err(`Created dataset ${id}.`);
+  for (const file of files) await addFile(hub, id, file, io);
+  return publishDraft(hub, id, io);
+}
 
-  for (const file of files) {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-    const added = await call('POST', `/api/v1/datasets/${id}/files`, form);
-    if (added.status !== 201) {
-      const details = Array.isArray(added.body.errors) ? added.body.errors.map((e: string) => `\n  ${e}`).join('') : '';
-      // The draft is of no use without all its models: it goes, so that a fixed run starts afresh.
-      const removed = await call('DELETE', `/api/v1/datasets/${id}`).then((r) => r.status === 204, () => false);
-      throw new Refusal(`${file.name} was refused (${added.status}: ${added.body.message ?? describe(added.body)})${details}\n${removed ? 'Nothing was published; the draft dataset was removed.' : `Nothing was published; the draft dataset ${id} is left on the hub.`}`);
-    }
-    io.err(`Added ${file.name} (file ${added.body.file_id}).`);
-    // A model of another format was converted to UVL by the hub (issue 27): say what was lost.
-    if (added.body.original) {
-      const losses: string[] = Array.isArray(added.body.losses) ? added.body.losses : [];
-      io.err(`  converted from ${added.body.original.format} to ${added.body.file_name}: ${losses.length === 0 ? 'nothing was lost.' : `${losses.length} loss(es):`}`);
-      for (const loss of losses) io.err(`  - ${loss}`);
-    }
+/** Adds one model to the draft; a refused one removes the draft (of no use without all its models). */
+async function addFile(hub: Hub, id: number, file: { name: string; bytes: Buffer }, io: Output): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const added = await call(hub, 'POST', `/api/v1/datasets/${id}/files`, form);
+  if (added.status !== 201) {
+    const details = Array.isArray(added.body.errors) ? added.body.errors.map((e: string) => `\n  ${e}`).join('') : '';
+    // The draft is of no use without all its models: it goes, so that a fixed run starts afresh.
+    const removed = await call(hub, 'DELETE', `/api/v1/datasets/${id}`).then((r) => r.status === 204, () => false);
+    throw new Refusal(`${file.name} was refused (${added.status}: ${added.body.message ?? describe(added.body)})${details}\n${removed ? 'Nothing was published; the draft dataset was removed.' : `Nothing was published; the draft dataset ${id} is left on the hub.`}`);
   }
+  io.err(`Added ${file.name} (file ${added.body.file_id}).`);
+  // A model of another format was converted to UVL by the hub (issue 27): say what was lost.
+  if (added.body.original) {
+    const losses: string[] = Array.isArray(added.body.losses) ? added.body.losses : [];
+    io.err(`  converted from ${added.body.original.format} to ${added.body.file_name}: ${losses.length === 0 ? 'nothing was lost.' : `${losses.length} loss(es):`}`);
+    for (const loss of losses) io.err(`  - ${loss}`);
+  }
+}
 
-  const published = await call('POST', `/api/v1/datasets/${id}/publish`);
+/** Publishes the draft and answers its DOI; a failed deposit says where the saved dataset is. */
+async function publishDraft(hub: Hub, id: number, io: Output): Promise<string> {
+  const { base } = hub;
+  const published = await call(hub, 'POST', `/api/v1/datasets/${id}/publish`);
   if (published.status === 200 && published.body.status === 'ok') {
     io.err(`Published: ${published.body.url}`);
     return String(published.body.doi);
