@@ -1,6 +1,6 @@
 // A visitor's cart at sign-in, on every dialect: it joins the account's cart (the account's files
 // first, then the visitor's new ones in their order, no file twice) after a password login and a
-// sign-up, the cart's limit holds (what does not fit is told once on the cart page), and after
+// sign-up (and ORCID's first and later sign-ins, on SQLite), the cart's limit holds (what does not fit is told once on the cart page), and after
 // logging out the browser's next visitor starts with an empty cart.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { insertDatasetRow } from '../../../test/support/fixtures.ts';
+import { startTestOidcProvider, type TestOidcProvider } from '../../../test/support/oidc-provider.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { appendTimes, MAX_CART_FILES } from './cart.service.ts';
 
@@ -121,3 +122,75 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+/**
+ * From the hub's redirect to the test provider back to the hub's callback, as a person goes: the
+ * provider's development login form (any password) and its consent form. The hub path to open next.
+ */
+async function throughProvider(provider: TestOidcProvider, hubBaseUrl: string, start: string, orcid: string): Promise<string> {
+  const at = new TestClient(provider.issuer);
+  const pathOf = (url: string) => {
+    const parsed = new URL(url, provider.issuer);
+    return parsed.pathname + parsed.search;
+  };
+  let location = start;
+  for (let step = 0; step < 12; step++) {
+    if (location.startsWith(hubBaseUrl)) return location.slice(hubBaseUrl.length);
+    const res = await at.get(pathOf(location));
+    if (res.location) {
+      location = new URL(res.location, provider.issuer).toString();
+      continue;
+    }
+    const action = /<form[^>]*action="([^"]+)"/.exec(res.text)?.[1];
+    const prompt = /name="prompt" value="(\w+)"/.exec(res.text)?.[1];
+    assert.ok(action && prompt, `a provider form at ${location}: ${res.status}`);
+    const posted = await at.post(pathOf(action), { form: prompt === 'login' ? { prompt, login: orcid, password: 'any password' } : { prompt } });
+    assert.ok(posted.location, `the provider answers ${action} with a redirect`);
+    location = new URL(posted.location, provider.issuer).toString();
+  }
+  throw new Error('the provider never sent the browser back to the hub');
+}
+
+describe('cart at ORCID sign-in [sqlite]', () => {
+  const orcid = '0000-0002-1825-0097';
+  let provider: TestOidcProvider;
+  let server: TestServer;
+  let files: number[];
+
+  before(async () => {
+    provider = await startTestOidcProvider();
+    server = await startTestServer({ seed: true, env: { ...provider.env, ANALYSIS_WORKERS: '0' } });
+    provider.serve(`${server.baseUrl}/login/orcid/callback`);
+    provider.names.set(orcid, { given_name: 'Josiah', family_name: 'Carberry' });
+    files = (await server.hub.db.selectFrom('file').select('id').orderBy('id').limit(3).execute()).map((r) => Number(r.id));
+  });
+  after(async () => {
+    await server?.close();
+    await provider?.close();
+  });
+
+  /** ORCID's sign-in from the hub's button to the page the callback sends the browser to. */
+  async function signInWithOrcid(client: TestClient): Promise<string> {
+    const start = await client.get('/login/orcid');
+    assert.equal(start.status, 303);
+    const callback = await client.get(await throughProvider(provider, server.baseUrl, start.location!, orcid));
+    assert.equal(callback.status, 303);
+    return callback.location!;
+  }
+
+  it("keeps the visitor's cart through a first sign-in (the email asked) and a later one", async () => {
+    const [first, second, third] = files as [number, number, number];
+    const visitor = await visitorWith(server, [second, first]);
+    assert.equal(await signInWithOrcid(visitor), '/login/orcid/email');
+    await visitor.get('/login/orcid/email');
+    const created = await visitor.post('/login/orcid/email', { form: { email: 'josiah@example.com', name: 'Josiah', surname: 'Carberry' } });
+    assert.equal(created.status, 303);
+    assert.deepEqual(await cartIds(visitor), [second, first]);
+
+    await visitor.get('/logout');
+    await visitor.post('/cart/add', { form: { file_id: String(third) } });
+    await visitor.post('/cart/add', { form: { file_id: String(first) } });
+    assert.equal(await signInWithOrcid(visitor), '/');
+    assert.deepEqual(await cartIds(visitor), [second, first, third]);
+  });
+});
