@@ -2,7 +2,7 @@
 // and the account pages of extensions section 5: /forgot-password, /reset-password/<token>,
 // /profile/password, /profile/email, /confirm-email/<token>. The two /profile/ pages live here
 // because they change credentials, which only auth owns.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { FormErrors, formFields, hasControlCharacters, isEmail } from '../../core/http/forms.ts';
 import { flash, rememberSession } from '../../core/http/context.ts';
@@ -17,13 +17,31 @@ declare module 'fastify' {
   }
 }
 
-export async function logIn(request: FastifyRequest, userId: number, displayName: string): Promise<void> {
+/**
+ * Emitted by every sign-in (password, sign-up, password reset, ORCID) once the session is the
+ * account's. The fresh session id drops what the visitor's session held, so a module that keeps
+ * a visitor's things there (the cart) listens to carry them into the account.
+ */
+export const SIGNED_IN = 'auth.signedIn';
+
+export interface SignedIn {
+  userId: number;
+  /** The visitor's session, already ended: read it, do not write it. */
+  visitor: Readonly<Session>;
+  /** The signed-in session, saved with the answer. */
+  session: Session;
+}
+
+export async function logIn(ctx: ModuleContext, request: FastifyRequest, userId: number, displayName: string): Promise<void> {
+  const visitor = request.session;
   // A fresh session id at login prevents session fixation; the remembered cookie lasts 30 days.
   await request.session.regenerate();
   rememberSession(request);
   request.session.userId = userId;
   request.session.displayName = displayName;
   request.session.authAt = nowIso();
+  // A listener that fails is logged by emit; the sign-in stands.
+  await ctx.events.emit(SIGNED_IN, { userId, visitor, session: request.session } satisfies SignedIn);
 }
 
 /**
@@ -97,7 +115,7 @@ function signupRoutes(app: FastifyInstance, ctx: ModuleContext): void {
       const user = await auth().createWithProfile({
         email: f.email!, password: f.password!, name: f.name!.trim(), surname: f.surname!.trim(),
       });
-      await logIn(request, user.id, f.name!.trim());
+      await logIn(ctx, request, user.id, f.name!.trim());
       return reply.redirect('/');
     } catch (error) {
       if (!(error instanceof EmailInUseError)) throw error;
@@ -149,7 +167,7 @@ function loginRoutes(app: FastifyInstance, ctx: ModuleContext): void {
       return showLogin(reply, values, form.errors);
     }
     const profile = await ctx.services.profile.getByUserId(result.user.id);
-    await logIn(request, result.user.id, profile?.name ?? result.user.email);
+    await logIn(ctx, request, result.user.id, profile?.name ?? result.user.email);
     return reply.redirect(next);
   });
 
@@ -205,7 +223,7 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     try {
       const user = await auth().resetPassword(token, f.password!, request.ip);
       const profile = await ctx.services.profile.getByUserId(user.id);
-      await logIn(request, user.id, profile?.name ?? user.email);
+      await logIn(ctx, request, user.id, profile?.name ?? user.email);
       flash(request, 'success', 'Your password was changed and you are logged in.');
       return reply.redirect('/');
     } catch (error) {

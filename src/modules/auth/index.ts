@@ -5,6 +5,8 @@ export type { AuthService, AuthUser, SignupInput, LoginResult } from './auth.ser
 export { EmailInUseError } from './auth.service.ts';
 /** Starts a signed-in session (a fresh session id); for other ways of signing in, such as ORCID. */
 export { logIn } from './auth.routes.ts';
+/** The sign-in event: modules listen with `ctx.events.on(SIGNED_IN, (e: SignedIn) => …)`. */
+export { SIGNED_IN, type SignedIn } from './auth.routes.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -4,15 +4,19 @@ import { isUniqueViolation } from '../../core/db/connect.ts';
 import { nowIso } from '../../core/db/database.ts';
 
 /** A user's cart, in the order the files were added. */
-export async function fileIdsOf(db: DbOrTrx, userId: number): Promise<number[]> {
-  const rows = await db.selectFrom('cart_item').select('file_id').where('user_id', '=', userId).orderBy('added_at').orderBy('file_id').execute();
-  return rows.map((r) => Number(r.file_id));
+export async function itemsOf(db: DbOrTrx, userId: number): Promise<{ fileId: number; addedAt: string }[]> {
+  const rows = await db.selectFrom('cart_item').select(['file_id', 'added_at']).where('user_id', '=', userId).orderBy('added_at').orderBy('file_id').execute();
+  return rows.map((r) => ({ fileId: Number(r.file_id), addedAt: r.added_at }));
 }
 
-/** Adds a file unless it is there already (two tabs may add it at once). */
-export async function addFile(db: DbOrTrx, userId: number, fileId: number): Promise<void> {
+export async function fileIdsOf(db: DbOrTrx, userId: number): Promise<number[]> {
+  return (await itemsOf(db, userId)).map((item) => item.fileId);
+}
+
+/** Adds a file unless it is there already (two tabs may add it at once); the time orders the cart. */
+export async function addFile(db: DbOrTrx, userId: number, fileId: number, addedAt = nowIso()): Promise<void> {
   try {
-    await db.insertInto('cart_item').values({ user_id: userId, file_id: fileId, added_at: nowIso() }).execute();
+    await db.insertInto('cart_item').values({ user_id: userId, file_id: fileId, added_at: addedAt }).execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }

@@ -6,13 +6,29 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
+import type { SignedIn } from '../auth/index.ts';
+import { MAX_CART_FILES, type CartService } from './cart.service.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
 declare module 'fastify' {
   interface Session {
     /** A visitor's cart: file ids in the order added (a signed-in user's is in cart_item). */
     cart?: number[];
+    /** Files of the visitor's cart that did not fit in the account's at sign-in, told once on /cart. */
+    cartLeftOut?: number;
   }
+}
+
+/**
+ * Sign-in (auth's `auth.signedIn`): the visitor's cart, kept in the session that has just ended,
+ * joins the account's. The signed-in session holds no cart of its own, and logging out ends it,
+ * so the next visitor on that browser starts empty.
+ */
+export async function carryVisitorCart(cart: CartService, { userId, visitor, session }: SignedIn): Promise<void> {
+  const fileIds = visitor.cart ?? [];
+  if (fileIds.length === 0) return;
+  const { leftOut } = await cart.mergeIntoUser(userId, fileIds);
+  if (leftOut > 0) session.cartLeftOut = leftOut;
 }
 
 /** Where to go back to after a form: a path on this site only (never `//host`), else the cart. */
@@ -59,7 +75,9 @@ export async function cartRoutes(app: FastifyInstance, ctx: ModuleContext): Prom
   app.get('/cart', async (request, reply) => {
     const entries = await cart.entries(await fileIdsOf(request), request.user?.id ?? null);
     const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
-    return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats });
+    const leftOut = request.session.cartLeftOut;
+    if (leftOut !== undefined) request.session.cartLeftOut = undefined;
+    return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES });
   });
 
   app.get('/cart/download', async (request, reply) => {

@@ -55,6 +55,23 @@ export function createCartService(ctx: ModuleContext) {
 
     userFileIds: (userId: number) => repo.fileIdsOf(ctx.db, userId),
 
+    /**
+     * A visitor's cart joins the account's at sign-in: the account's files first, then the
+     * visitor's new ones in their order, as many as the limit leaves room for. Files deleted or
+     * hidden since are dropped; `leftOut` counts the visible ones that did not fit.
+     */
+    async mergeIntoUser(userId: number, visitorFileIds: readonly number[]): Promise<{ added: number; leftOut: number }> {
+      const items = await repo.itemsOf(ctx.db, userId);
+      const held = new Set(items.map((item) => item.fileId));
+      const fresh = [...new Set(visitorFileIds)].filter((id) => !held.has(id));
+      const visible = (await Promise.all(fresh.map((id) => hubfile().getVisibleFile(id, userId)))).filter((f) => f !== undefined);
+      const taken = visible.slice(0, Math.max(0, MAX_CART_FILES - items.length));
+      const times = appendTimes(taken.length, items.at(-1)?.addedAt);
+      // One by one: a file the other tab added meanwhile is skipped, not a failed merge.
+      for (const [i, file] of taken.entries()) await repo.addFile(ctx.db, userId, file.id, times[i]);
+      return { added: taken.length, leftOut: visible.length - taken.length };
+    },
+
     /** Stores a file checked by withFile in a user's cart. */
     addToUser: (userId: number, fileId: number) => repo.addFile(ctx.db, userId, fileId),
 
@@ -63,6 +80,16 @@ export function createCartService(ctx: ModuleContext) {
 }
 
 export type CartService = ReturnType<typeof createCartService>;
+
+/**
+ * `count` times, a millisecond apart, after `last` (the account's newest file) and ending now when
+ * there is room: the cart is ordered by the time added, so merged files follow the account's own
+ * in the visitor's order, and a file added later still comes after them.
+ */
+export function appendTimes(count: number, last: string | undefined, now = Date.now()): string[] {
+  const start = Math.max(now - count + 1, last === undefined ? -Infinity : Date.parse(last) + 1);
+  return Array.from({ length: count }, (_, i) => new Date(start + i).toISOString());
+}
 
 /** The zip's folder of a dataset: its DOI made a file name, or its id while it has none. */
 export function datasetFolder(entry: Pick<CartEntry, 'doi' | 'datasetId'>): string {

@@ -1,7 +1,12 @@
 import { defineModule } from '../../core/modules.ts';
 import { createCartService } from './cart.service.ts';
-import { cartRoutes } from './cart.routes.ts';
+import { carryVisitorCart, cartRoutes } from './cart.routes.ts';
+import type { SIGNED_IN, SignedIn } from '../auth/index.ts';
 import './cart.tables.ts';
+
+// Auth's event by name: a runtime import would need auth among `requires`, and without auth
+// nobody signs in. The type keeps the name in step with auth's.
+const signedIn: typeof SIGNED_IN = 'auth.signedIn';
 
 // The cart (extensions section 8): files from any dataset, downloaded as one zip in chosen
 // formats. Files, datasets and conversions come from their modules' services; citations from the
@@ -9,7 +14,11 @@ import './cart.tables.ts';
 export const cartModule = defineModule({
   name: 'cart',
   requires: ['dataset', 'hubfile', 'modeltool'],
-  createService: (ctx) => createCartService(ctx),
+  createService: (ctx) => {
+    const service = createCartService(ctx);
+    ctx.events.on(signedIn, (event: SignedIn) => carryVisitorCart(service, event));
+    return service;
+  },
   routes: cartRoutes,
   nav: { label: 'Cart', path: '/cart', order: 40, icon: 'cart' },
 });

@@ -93,7 +93,7 @@ async function finishSignIn(deps: OrcidRouteDeps, request: FastifyRequest, reply
   }
   const profile = await ctx.services.profile.getByUserId(userId);
   const user = await ctx.services.auth.getUser(userId);
-  await logIn(request, userId, profile?.name ?? user?.email ?? identity.orcid);
+  await logIn(ctx, request, userId, profile?.name ?? user?.email ?? identity.orcid);
   return reply.redirect('/', 303);
 }
 
@@ -122,7 +122,7 @@ async function askFirstEmail(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** POST /login/orcid/email: the new account made for the proven iD, and signed in. */
-async function createAccountWithEmail({ service }: OrcidRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+async function createAccountWithEmail({ ctx, service }: OrcidRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   const identity = request.session.orcidNewAccount;
   if (!identity) return failed(request, reply, 'This ORCID sign-in has expired. Please sign in with ORCID again.', false);
   const f = formFields(request.body);
@@ -146,7 +146,7 @@ async function createAccountWithEmail({ service }: OrcidRouteDeps, request: Fast
     if (error instanceof OrcidAccountError) return failed(request, reply, error.message, false);
     throw error;
   }
-  await logIn(request, userId, values.name);
+  await logIn(ctx, request, userId, values.name);
   flash(request, 'success', `Welcome! Your account signs in with the ORCID iD ${identity.orcid}.`);
   return reply.redirect('/', 303);
 }
