@@ -1,8 +1,9 @@
 // The configurator's worker thread: keeps the last few models compiled (warm), so that a
 // configure step or a commonality is one pass over the compiled form, and computes samples.
 // It reads no file and opens no database; the main thread sends the model's text when asked.
+import { posix } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { formatDiagnostic, parseUvl, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { flattenModel, formatDiagnostic, parseUvl, type Feature, type ImportLoader, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
   compileModel, Configurator, Deadline, ENGINE_VERSION, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
@@ -17,12 +18,33 @@ interface WarmModel {
   compiled: CompiledModel;
   /** The engine's configurator (SAT propagation, conflicts, why), built at the first step; it counts on the compiled form. */
   configurator?: Configurator;
+  /** Feature indices in the order of their names, sorted once: a sample lists each configuration's names sorted. */
+  byName?: Int32Array;
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
 const warm = new Map<string, WarmModel>();
 
 class JobFailure extends Error {}
+
+/**
+ * Parses the model with the imports the main thread sent (paths inside the dataset, relative to
+ * the importing file); `wanted` collects those not sent yet. Nothing outside the dataset is read.
+ */
+function parseWithImports(job: ConfiguratorJob, wanted: Set<string>) {
+  const imports = job.model.imports ?? {};
+  const loader: ImportLoader = ({ relativePath, importer }) => {
+    const path = posix.normalize(posix.join(posix.dirname(importer ?? job.model.fileName), relativePath));
+    if (path.startsWith('../') || path === '..') return undefined;
+    if (!(path in imports)) {
+      wanted.add(path);
+      return undefined;
+    }
+    const text = imports[path];
+    return text === null || text === undefined ? undefined : { fileName: path, text };
+  };
+  return parseUvl(job.model.text!, { fileName: job.model.fileName, loader });
+}
 
 function warmModel(job: ConfiguratorJob): WarmModel | undefined {
   const hit = warm.get(job.model.sha256);
@@ -32,7 +54,7 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
     return hit;
   }
   if (job.model.text === undefined) return undefined;
-  const parsed = parseUvl(job.model.text, { fileName: job.model.fileName });
+  const parsed = parseWithImports(job, new Set());
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) throw new JobFailure(`The model is not valid UVL: ${errors.slice(0, 5).join('; ')}`);
   const compiled = compileModel(parsed.model, { text: job.model.text, deadline: Deadline.after(job.timeoutMs) });
@@ -58,10 +80,23 @@ function ratio(a: bigint, b: bigint): number {
   return Number(a >> shift) / Number(b >> shift);
 }
 
-function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
+/** The selected features' names of each configuration, sorted (as `selectedNames`, without sorting each one again). */
+function namesOf(entry: WarmModel, configurations: Uint8Array[]): string[][] {
+  const names = entry.compiled.names;
+  entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  const order = entry.byName;
+  return configurations.map((c) => {
+    const selected: string[] = [];
+    for (const i of order) if (c[i]) selected.push(names[i]!);
+    return selected;
+  });
+}
+
+function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
+  const compiled = entry.compiled;
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
-  const configurations = compiled.sampleUniform(job.n, job.seed, decisions).map((c) => compiled.selectedNames(c));
+  const configurations = namesOf(entry, compiled.sampleUniform(job.n, job.seed, decisions));
   return {
     kind: 'uniform', n: job.n, seed: job.seed, selected: job.selected, deselected: job.deselected,
     engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0,
@@ -71,6 +106,7 @@ function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'u
 
 /** The feature tree in pre-order, compact: the configurator's page draws it (big models have ~20,000 features). */
 function tree(model: UvlModel): { features: [string, number, string][] } {
+  if (model.imports.length > 0) return graftedTree(model);
   const features: [string, number, string][] = [];
   const stack: { feature: Feature; parent: number; group: string }[] = model.root ? [{ feature: model.root, parent: -1, group: '' }] : [];
   while (stack.length > 0) {
@@ -79,6 +115,30 @@ function tree(model: UvlModel): { features: [string, number, string][] } {
     // Pushed in reverse so that children come out in source order.
     for (const g of [...feature.groups].reverse()) {
       for (const child of [...g.children].reverse()) stack.push({ feature: child, parent: index, group: g.kind });
+    }
+  }
+  return { features };
+}
+
+/** Relations as group kinds: the grafted tree knows a group only by its bounds. */
+function kindOf(relation: { min: number; max: number; children: number[] }): string {
+  if (relation.children.length === 1) return relation.min === 1 ? 'mandatory' : 'optional';
+  if (relation.min === 1 && relation.max === 1) return 'alternative';
+  return relation.min === 1 && relation.max === relation.children.length ? 'or' : 'cardinality';
+}
+
+/** A model with imports: the tree with the imported subtrees grafted in, under the names the configurator uses. */
+function graftedTree(model: UvlModel): { features: [string, number, string][] } {
+  const flat = flattenModel(model).features;
+  const features: [string, number, string][] = [];
+  const stack: { at: number; parent: number; group: string }[] = flat.length > 0 ? [{ at: 0, parent: -1, group: '' }] : [];
+  while (stack.length > 0) {
+    const { at, parent, group } = stack.pop()!;
+    const index = features.push([flat[at]!.name, parent, group]) - 1;
+    const relations = flat[at]!.relations;
+    for (let r = relations.length - 1; r >= 0; r--) {
+      const kids = relations[r]!.children;
+      for (let k = kids.length - 1; k >= 0; k--) stack.push({ at: kids[k]!, parent: index, group: kindOf(relations[r]!) });
     }
   }
   return { features };
@@ -99,7 +159,16 @@ function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>)
   return { ...result, engine_version: ENGINE_VERSION };
 }
 
+/** The import paths the model still needs (none: the main thread has them all). */
+function resolve(job: ConfiguratorJob): ConfiguratorReply {
+  if (job.model.text === undefined) return { id: job.id, kind: 'need-text' };
+  const wanted = new Set<string>();
+  parseWithImports(job, wanted);
+  return wanted.size > 0 ? { id: job.id, kind: 'need-imports', paths: [...wanted].sort() } : { id: job.id, kind: 'done', json: '{}' };
+}
+
 function run(job: ConfiguratorJob): ConfiguratorReply {
+  if (job.op === 'resolve') return resolve(job);
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
@@ -110,7 +179,7 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
       const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
       return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
     }
-    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry.compiled, job)) };
+    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry, job)) };
     case 'twise': return { id: job.id, kind: 'done', json: JSON.stringify(twise(entry, job)) };
   }
 }
