@@ -141,7 +141,7 @@
       const answer = await post(next);
       if (!answer.consistent) {
         showConflict(answer.conflict);
-        remainingEl.textContent = remainingText();
+        showRemaining();
         return false;
       }
       conflictEl.hidden = true;
@@ -150,7 +150,7 @@
       states = answer.features;
       lastRemaining = answer.remaining;
       undoButton.disabled = history.length === 0;
-      remainingEl.textContent = remainingText();
+      showRemaining();
       window.history.replaceState(null, '', urlWith(decisions));
       paintAll();
       return true;
@@ -161,7 +161,20 @@
   }
 
   let lastRemaining = null;
-  const remainingText = () => (lastRemaining === null ? '' : `${lastRemaining} configuration${lastRemaining === '1' ? '' : 's'} remaining`);
+  /** Digits shown as they are; longer counts (automotive2_4 has 1535 digits) as a power of ten, exact in the title and the JSON export. */
+  const MAX_DIGITS = 15;
+  function showRemaining() {
+    remainingEl.textContent = '';
+    remainingEl.removeAttribute('title');
+    if (lastRemaining === null) return;
+    const unit = ` configuration${lastRemaining === '1' ? '' : 's'} remaining`;
+    if (lastRemaining.length <= MAX_DIGITS) {
+      remainingEl.textContent = `${lastRemaining}${unit}`;
+      return;
+    }
+    remainingEl.title = `Exactly ${lastRemaining}`;
+    remainingEl.append(`about ${lastRemaining[0]}.${lastRemaining.slice(1, 3)} × 10`, el('sup', {}, String(lastRemaining.length - 1)), unit);
+  }
 
   function urlWith(d) {
     const url = new URL(location.href);
