@@ -3,20 +3,12 @@
 // by clicking, shows the remaining count and why a forced feature is forced, undoes; axe-core on
 // the configurator; desktop and phone screenshots. Each decision's time as the browser sees it
 // (click to the count shown) is printed, not asserted.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
-import { corpusSkipReason, findCorpus } from '../../packages/uvl/src/corpus.support.ts';
-import { browserSkipReason, launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
+import type { Page } from 'playwright-core';
+import { screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
-
-const corpus = findCorpus();
-const skip = browserSkipReason() || (corpus ? false : corpusSkipReason);
-const LARGEST = 'real/Feature_Models/Automotive/Automotive02/automotive2_4.uvl';
-/** A feature on line 12 000, ten levels down: not shown until searched for. */
-const DEEP_FEATURE = 'I_2387228489__F_D23121922727';
+import { DEEP_FEATURE, largestModelSkip, useLargestModel } from './largest-model.ts';
 /** The first step compiles the model in the worker: generous on a loaded machine, never a measure. */
 const FIRST_STEP_MS = 180_000;
 
@@ -44,21 +36,11 @@ const drawnStates = (page: Page) => page.$$eval('#cfg-tree li[data-feature]', (l
   (li as HTMLElement).dataset.feature!, li.querySelector(':scope > .cfg-row > .cfg-state')!.textContent!,
 ])));
 
-describe('the configurator on automotive2_4 in Chromium', { skip }, () => {
-  let server: TestServer;
-  let browser: Browser;
-  let fileId: number;
-  before(async () => {
-    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    browser = await launchBrowser();
-    ({ fileId } = await storeModel(server, { content: corpus!.read(LARGEST), name: 'automotive2_4.uvl' }));
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describe('the configurator on automotive2_4 in Chromium', { skip: largestModelSkip }, () => {
+  const journey = useLargestModel();
 
   it('finds a deep feature, decides three times by clicking, explains a forced feature, undoes', async () => {
+    const { server, browser, fileId } = journey;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
