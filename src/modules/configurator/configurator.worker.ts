@@ -1,5 +1,6 @@
 // The configurator's worker thread: keeps the last few models compiled (warm), so that a
-// configure step or a commonality is one pass over the compiled form, and computes samples.
+// configure step or a commonality is one pass over the compiled form, and computes samples. A
+// model is compiled when a job first needs it: the page's tree only needs it parsed.
 // It reads no file and opens no database; the main thread sends the model's text when asked.
 import { posix } from 'node:path';
 import { parentPort } from 'node:worker_threads';
@@ -15,7 +16,8 @@ const WARM_MODELS = 4;
 interface WarmModel {
   model: UvlModel;
   text: string;
-  compiled: CompiledModel;
+  /** Compiled at the first job that needs it: the page's tree and t-wise samples need only the parsed model. */
+  compiled?: CompiledModel;
   /** The engine's configurator (SAT propagation, conflicts, why), built at the first step; it counts on the compiled form. */
   configurator?: Configurator;
   /** Feature indices in the order of their names, sorted once: a sample lists each configuration's names sorted. */
@@ -57,12 +59,16 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
   const parsed = parseWithImports(job, new Set());
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) throw new JobFailure(`The model is not valid UVL: ${errors.slice(0, 5).join('; ')}`);
-  const compiled = compileModel(parsed.model, { text: job.model.text, deadline: Deadline.after(job.timeoutMs) });
-  if (!compiled) throw new JobFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
-  const entry = { model: parsed.model, text: job.model.text, compiled };
+  const entry: WarmModel = { model: parsed.model, text: job.model.text };
   warm.set(job.model.sha256, entry);
   while (warm.size > WARM_MODELS) warm.delete(warm.keys().next().value!);
   return entry;
+}
+
+function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
+  entry.compiled ??= compileModel(entry.model, { text: entry.text, deadline: Deadline.after(job.timeoutMs) }) ?? undefined;
+  if (!entry.compiled) throw new JobFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
+  return entry.compiled;
 }
 
 function commonality(compiled: CompiledModel) {
@@ -81,8 +87,8 @@ function ratio(a: bigint, b: bigint): number {
 }
 
 /** The selected features' names of each configuration, sorted (as `selectedNames`, without sorting each one again). */
-function namesOf(entry: WarmModel, configurations: Uint8Array[]): string[][] {
-  const names = entry.compiled.names;
+function namesOf(entry: WarmModel, compiled: CompiledModel, configurations: Uint8Array[]): string[][] {
+  const names = compiled.names;
   entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   const order = entry.byName;
   return configurations.map((c) => {
@@ -93,10 +99,10 @@ function namesOf(entry: WarmModel, configurations: Uint8Array[]): string[][] {
 }
 
 function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
-  const compiled = entry.compiled;
+  const compiled = compiledOf(entry, job);
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
-  const configurations = namesOf(entry, compiled.sampleUniform(job.n, job.seed, decisions));
+  const configurations = namesOf(entry, compiled, compiled.sampleUniform(job.n, job.seed, decisions));
   return {
     kind: 'uniform', n: job.n, seed: job.seed, selected: job.selected, deselected: job.deselected,
     engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0,
@@ -146,7 +152,8 @@ function graftedTree(model: UvlModel): { features: [string, number, string][] } 
 
 /** One configure step, with the explanation of one feature's state when asked. */
 function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'configure' }>) {
-  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled.count(assumptions) });
+  const compiled = compiledOf(entry, job);
+  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => compiled.count(assumptions) });
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
   const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: job.timeoutMs });
@@ -175,7 +182,7 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
     case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)) };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
     case 'commonality': {
-      const result = commonality(entry.compiled);
+      const result = commonality(compiledOf(entry, job));
       const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
       return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
     }
