@@ -4,39 +4,21 @@
 // place (no reload), and finds a feature by name; an anchor deep in the source (#L12000) shows
 // its line; axe-core finds no serious or critical violation; desktop and phone screenshots.
 // The load time is printed, not asserted.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
-import { corpusSkipReason, findCorpus } from '../../packages/uvl/src/corpus.support.ts';
-import { browserSkipReason, launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
+import type { Page } from 'playwright-core';
+import { screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
-
-const corpus = findCorpus();
-const skip = browserSkipReason() || (corpus ? false : corpusSkipReason);
-const LARGEST = 'real/Feature_Models/Automotive/Automotive02/automotive2_4.uvl';
-/** A feature on line 12 000, ten levels down: neither drawn at first nor near the top. */
-const DEEP_FEATURE = 'I_2387228489__F_D23121922727';
+import { DEEP_FEATURE, largestModelSkip, useLargestModel } from './largest-model.ts';
 
 /** The diagram's viewBox as numbers [x, y, width, height]. */
 const viewBox = (page: Page) => page.$eval('#diagram-frame svg', (s) => (s.getAttribute('viewBox') ?? '').split(' ').map(Number));
 
-describe('the model page of automotive2_4 in Chromium', { skip }, () => {
-  let server: TestServer;
-  let browser: Browser;
-  let fileId: number;
-  before(async () => {
-    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    browser = await launchBrowser();
-    ({ fileId } = await storeModel(server, { content: corpus!.read(LARGEST), name: 'automotive2_4.uvl' }));
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describe('the model page of automotive2_4 in Chromium', { skip: largestModelSkip }, () => {
+  const journey = useLargestModel();
 
   it('opens fitted, zooms, pans, expands in place and finds a feature by name', async () => {
+    const { server, browser, fileId } = journey;
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchPageErrors(page);
     const url = `${server.baseUrl}/model/${fileId}/`;
@@ -118,6 +100,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
   });
 
   it('shows line 12 000 when the address names it (#L12000), loading its lines on demand', async () => {
+    const { server, browser, fileId } = journey;
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchPageErrors(page);
     await page.goto(`${server.baseUrl}/model/${fileId}/#L12000`);
@@ -136,6 +119,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
   });
 
   it('works at phone width: no sideways scrolling, the diagram fitted', async () => {
+    const { server, browser, fileId } = journey;
     const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
@@ -170,6 +154,7 @@ describe('the model page of automotive2_4 in Chromium', { skip }, () => {
   });
 
   it('has no serious or critical accessibility violation (axe-core), at desktop and phone width', async () => {
+    const { server, browser, fileId } = journey;
     const found: string[] = [];
     for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
       const context = await browser.newContext({ viewport, bypassCSP: true, reducedMotion: 'reduce' });

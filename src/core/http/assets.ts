@@ -158,8 +158,8 @@ export class AssetTable {
   }
 }
 
-/** The best encoding the client accepts (q=0 refuses one) among those ready for this file. */
-function chooseEncoding(header: string | undefined, loaded: Loaded): 'br' | 'gzip' | undefined {
+/** The best encoding the client accepts (q=0 refuses one) among those ready for this body. */
+export function chooseEncoding(header: string | undefined, loaded: { gzip?: Buffer; br?: Buffer }): 'br' | 'gzip' | undefined {
   if (!header) return undefined;
   const accepted = new Set<string>();
   for (const part of header.split(',')) {
@@ -169,6 +169,6 @@ function chooseEncoding(header: string | undefined, loaded: Loaded): 'br' | 'gzi
     if (name) accepted.add(name.trim());
   }
   if (loaded.br && (accepted.has('br') || accepted.has('*'))) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  if (loaded.gzip && (accepted.has('gzip') || accepted.has('*'))) return 'gzip';
   return undefined;
 }

@@ -7,6 +7,13 @@ import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol
 
 /** Heap of one worker: a few compiled large models. */
 const WORKER_MEMORY_MB = 2048;
+/**
+ * Young generation of one worker. A configure step on a large model allocates tens of MB of
+ * short-lived arrays; with V8's default (16 MB semi-spaces) they were scavenged many times per
+ * step and part promoted, so a larger nursery saves collection time (about a tenth of the
+ * CPU of 40 steps on automotive2_4 with 64 MB semi-spaces).
+ */
+const WORKER_YOUNG_MB = 192;
 
 export type PoolReply = ConfiguratorReply | { id: number; kind: 'crash'; message: string };
 
@@ -26,7 +33,7 @@ class ConfiguratorWorker {
   private runNow(job: ConfiguratorJob, hardLimitMs: number): Promise<PoolReply> {
     if (this.stopped) return Promise.resolve({ id: job.id, kind: 'crash', message: 'The configurator is stopping.' });
     const worker = (this.worker ??= startTypeScriptWorker(new URL('./configurator.worker.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     }));
     return new Promise((resolve) => {
       const finish = (reply: PoolReply, broken: boolean) => {

@@ -1,10 +1,13 @@
 // Messages between the configurator service and its worker threads.
 
 export interface ModelSource {
+  /** The content's key: the text's SHA-256, or for a model with imports that of the text and its imports together. */
   sha256: string;
   fileName: string;
   /** Sent only when the worker asked for it (`need-text`): a warm worker has it already. */
   text?: string;
+  /** Imported files by '/'-separated path inside the dataset (null: not there), sent with the text. */
+  imports?: Record<string, string | null>;
 }
 
 export type ConfiguratorOp =
@@ -12,6 +15,8 @@ export type ConfiguratorOp =
   | { op: 'commonality' }
   /** The feature tree for the page: [name, parent index (-1 for the root), group kind of its parent's group] in pre-order. */
   | { op: 'tree' }
+  /** Parses the text with the imports sent so far: `need-imports` names those still to read; never kept warm. */
+  | { op: 'resolve' }
   | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
   | { op: 'twise'; t: 1 | 2 | 3; seed: number };
 
@@ -22,5 +27,7 @@ export type ConfiguratorReply =
   | { id: number; kind: 'done'; json: string; summary?: string }
   /** The worker does not hold this model: send the job again with its text. */
   | { id: number; kind: 'need-text' }
+  /** The model imports files not sent yet: the main thread reads them from the dataset and asks again. */
+  | { id: number; kind: 'need-imports'; paths: string[] }
   /** `bad-value`: a 400 (an unknown feature name); `failed`: the model or the budget. */
   | { id: number; kind: 'bad-value' | 'failed'; message: string };

@@ -7,12 +7,13 @@ import { nameList, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
+import { chooseEncoding } from '../../core/http/assets.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
 const NOT_FOUND = { message: 'File not found' };
 
-function send(reply: FastifyReply, answer: Answer, csv = false): FastifyReply {
+function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?: string): FastifyReply {
   reply.header('cache-control', 'no-store');
   switch (answer.kind) {
     case 'not-found': throw notFound('File not found', NOT_FOUND);
@@ -21,8 +22,16 @@ function send(reply: FastifyReply, answer: Answer, csv = false): FastifyReply {
     case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
     case 'done':
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
-      // The stored JSON as it is: no parse and no serialization for a large result.
+      // The worker's JSON as it is: no parse and no serialization for a large result.
       return reply.type('application/json; charset=utf-8').send(answer.json);
+    case 'stored': {
+      if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.body.bytes.toString('utf8'))));
+      // Bytes encoded (and compressed) once when the result was first read: sent as they are, with their length.
+      const encoding = chooseEncoding(acceptEncoding, answer.body);
+      reply.header('vary', 'accept-encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.type('application/json; charset=utf-8').send(encoding ? answer.body[encoding] : answer.body.bytes);
+    }
   }
 }
 
@@ -41,7 +50,7 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   });
 
   app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
-    send(reply, await service.commonality(fileIdOf(request), viewerOf(request))));
+    send(reply, await service.commonality(fileIdOf(request), viewerOf(request)), false, request.headers['accept-encoding']));
 
   // The page's tree (not part of the API): built in the worker, which then holds the model warm.
   app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
@@ -49,14 +58,14 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
 
   // The page's probabilities: the commonality without its (huge) exact counts.
   app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) =>
-    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request)), false, request.headers['accept-encoding']));
 
   // The fact label's plot: drawn from the stored commonality (a message while it is computed).
   app.get('/configurator/:file_id(^\\d+$)/commonality.svg', { config: { json: true } }, async (request, reply) => {
     const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request));
     if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
-    const svg = answer.kind === 'done'
-      ? histogramSvg(Object.values(JSON.parse(answer.json) as Record<string, number>))
+    const svg = answer.kind === 'stored'
+      ? histogramSvg(Object.values(JSON.parse(answer.body.bytes.toString('utf8')) as Record<string, number>))
       : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : 'Not available for this model.');
     return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
   });
@@ -65,9 +74,9 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     const query = request.query as Record<string, unknown>;
     const sample = parseSampleQuery(query);
     const answer = await service.sample(fileIdOf(request), viewerOf(request), sample);
-    if (query.format !== undefined && answer.kind === 'done') {
+    if (query.format !== undefined && answer.kind === 'stored') {
       reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
     }
-    return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)));
+    return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);
   });
 }

@@ -11,18 +11,27 @@ import { createConfiguratorPool, type PoolReply } from './configurator.pool.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
+import { createResultCache, type StoredBody } from './configurator.cache.ts';
 
 /** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
 export type Answer =
   | { kind: 'done'; json: string }
+  | { kind: 'stored'; body: StoredBody }
   | { kind: 'pending' }
   | { kind: 'bad-value' | 'failed'; message: string }
   | { kind: 'not-found' };
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
-/** Characters of stored results kept in memory (a large model's commonality is tens of MB: read once, not per request). */
-const CACHED_CHARS = 128 * 1024 * 1024;
+/** Rounds of reading imports (an import may import again). */
+const MAX_IMPORT_ROUNDS = 8;
+/** Cheap test for an `imports` section: only such a model needs the worker to name its imports first. */
+const HAS_IMPORTS = /^\s*imports\b/m;
+
+const sha256Of = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A file's content key and imports: stored files never change, so both are kept. */
+interface KnownFile { sha256: string; imports?: Record<string, string | null> }
 
 export function createConfiguratorService(ctx: ModuleContext) {
   const { db, config, log } = ctx;
@@ -34,51 +43,61 @@ export function createConfiguratorService(ctx: ModuleContext) {
   // Configure steps and commonality (short, on warm models) apart from samples (long).
   const interactive = createConfiguratorPool(1);
   const samples = createConfiguratorPool(1);
-  const shaOfFile = new Map<number, string>();
-  /** Finished results by key, least recently used first; a stored result never changes. */
-  const finished = new Map<string, string>();
-  let finishedChars = 0;
-  const remember = (key: string, json: string) => {
-    if (json.length > CACHED_CHARS / 2) return;
-    finished.set(key, json);
-    finishedChars += json.length;
-    for (const [oldKey, oldJson] of finished) {
-      if (finishedChars <= CACHED_CHARS) break;
-      finished.delete(oldKey);
-      finishedChars -= oldJson.length;
-    }
-  };
+  const knownFiles = new Map<number, KnownFile>();
+  /** Finished results by key, as the bytes sent. */
+  const finished = createResultCache((error) => log.warn({ err: error }, 'configurator: compressing a stored result failed'));
   const computing = new Set<Promise<void>>();
   let jobIds = 0;
   /** Stored results this instance computed (the two-instance test reads it). */
   let computed = 0;
   let stopped = false;
 
-  async function sourceOf(file: StoredFile): Promise<ModelSource | undefined> {
-    const known = shaOfFile.get(file.id);
-    if (known) return { sha256: known, fileName: file.name };
-    const text = await ctx.services.hubfile.readText(file);
-    if (text === undefined) return undefined;
-    const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
-    shaOfFile.set(file.id, sha256);
-    if (shaOfFile.size > KNOWN_FILES) shaOfFile.delete(shaOfFile.keys().next().value!);
-    return { sha256, fileName: file.name, text };
+  /**
+   * The imports of a model that has an `imports` section, read from its dataset in rounds (the
+   * worker parses and names the files still missing), as the analysis does.
+   */
+  async function importsOf(file: StoredFile, text: string, textSha: string): Promise<Record<string, string | null>> {
+    const imports: Record<string, string | null> = {};
+    for (let round = 0; round < MAX_IMPORT_ROUNDS; round++) {
+      const job: ConfiguratorJob = { id: ++jobIds, model: { sha256: textSha, fileName: file.name, text, imports }, timeoutMs, op: 'resolve' };
+      const reply = await interactive.run(job, hardLimitMs);
+      if (reply.kind !== 'need-imports') break;
+      const texts = await Promise.all(reply.paths.map((p) => ctx.services.hubfile.readSibling(file, p)));
+      reply.paths.forEach((p, i) => { imports[p] = texts[i] ?? null; });
+    }
+    return imports;
   }
 
-  /** Runs one job; a worker that does not hold the model gets it again with its text. */
+  /** The content key: the text's hash, or for a model with imports the hash of the text and its imports. */
+  async function sourceOf(file: StoredFile): Promise<ModelSource | undefined> {
+    const known = knownFiles.get(file.id);
+    if (known) return { sha256: known.sha256, fileName: file.name };
+    const text = await ctx.services.hubfile.readText(file);
+    if (text === undefined) return undefined;
+    const textSha = sha256Of(text);
+    const imports = HAS_IMPORTS.test(text) ? await importsOf(file, text, textSha) : undefined;
+    const paths = Object.keys(imports ?? {}).sort();
+    const sha256 = paths.length === 0 ? textSha : sha256Of(JSON.stringify([text, ...paths.map((p) => [p, imports![p]])]));
+    knownFiles.set(file.id, { sha256, imports });
+    if (knownFiles.size > KNOWN_FILES) knownFiles.delete(knownFiles.keys().next().value!);
+    return { sha256, fileName: file.name, text, imports };
+  }
+
+  /** Runs one job; a worker that does not hold the model gets it again with its text (and imports). */
   async function call(pool: ReturnType<typeof createConfiguratorPool>, file: StoredFile, source: ModelSource, op: ConfiguratorOp): Promise<PoolReply> {
     const job = { id: ++jobIds, model: source, timeoutMs, ...op } as ConfiguratorJob;
     const reply = await pool.run(job, hardLimitMs);
     if (reply.kind !== 'need-text') return reply;
     const text = await ctx.services.hubfile.readText(file);
     if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
-    return pool.run({ ...job, id: ++jobIds, model: { ...source, text } }, hardLimitMs);
+    const imports = source.imports ?? knownFiles.get(file.id)?.imports;
+    return pool.run({ ...job, id: ++jobIds, model: { ...source, text, imports } }, hardLimitMs);
   }
 
   function answerOf(reply: PoolReply): Answer {
     if (reply.kind === 'done') return { kind: 'done', json: reply.json };
     if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
-    return { kind: 'failed', message: reply.kind === 'need-text' ? 'The model could not be read.' : reply.message };
+    return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' ? 'The model could not be read.' : reply.message };
   }
 
   async function visible(fileId: number, viewerId: number | null) {
@@ -109,12 +128,9 @@ export function createConfiguratorService(ctx: ModuleContext) {
     const key = { sha256: found.source.sha256, kind, params, engine_version: ENGINE_VERSION };
     const cacheKey = `${key.sha256}\n${kind}\n${params}`;
     const cached = finished.get(cacheKey);
-    if (cached !== undefined) return { kind: 'done', json: cached };
+    if (cached !== undefined) return { kind: 'stored', body: cached };
     const row = await repo.find(db, key);
-    if (row?.status === 'done') {
-      remember(cacheKey, row.result!);
-      return { kind: 'done', json: row.result! };
-    }
+    if (row?.status === 'done') return { kind: 'stored', body: finished.remember(cacheKey, row.result!) };
     if (row?.status === 'failed') return { kind: /^unknown feature/i.test(row.error ?? '') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
     if (stopped) return { kind: 'pending' };
     if (!row) {
@@ -145,10 +161,13 @@ export function createConfiguratorService(ctx: ModuleContext) {
     async probabilities(fileId: number, viewerId: number | null): Promise<Answer> {
       const found = await visible(fileId, viewerId);
       if (!found) return { kind: 'not-found' };
+      const cacheKey = `${found.source.sha256}\nprobabilities`;
+      const cached = finished.get(cacheKey);
+      if (cached !== undefined) return { kind: 'stored', body: cached };
       const summary = await repo.findSummary(db, { sha256: found.source.sha256, kind: 'commonality', params: '', engine_version: ENGINE_VERSION });
-      if (typeof summary === 'string') return { kind: 'done', json: summary };
+      if (typeof summary === 'string') return { kind: 'stored', body: finished.remember(cacheKey, summary) };
       const answer = await stored(fileId, viewerId, 'commonality', '', { op: 'commonality' });
-      return answer.kind === 'done' ? { kind: 'failed', message: 'No probabilities were stored with this commonality.' } : answer;
+      return answer.kind === 'stored' ? { kind: 'failed', message: 'No probabilities were stored with this commonality.' } : answer;
     },
 
     commonality: (fileId: number, viewerId: number | null) => stored(fileId, viewerId, 'commonality', '', { op: 'commonality' }),

@@ -1,8 +1,10 @@
 // The configurator's worker thread: keeps the last few models compiled (warm), so that a
-// configure step or a commonality is one pass over the compiled form, and computes samples.
+// configure step or a commonality is one pass over the compiled form, and computes samples. A
+// model is compiled when a job first needs it: the page's tree only needs it parsed.
 // It reads no file and opens no database; the main thread sends the model's text when asked.
+import { posix } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { formatDiagnostic, parseUvl, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { flattenModel, formatDiagnostic, parseUvl, type Feature, type ImportLoader, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
   compileModel, Configurator, Deadline, ENGINE_VERSION, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
@@ -14,15 +16,37 @@ const WARM_MODELS = 4;
 interface WarmModel {
   model: UvlModel;
   text: string;
-  compiled: CompiledModel;
+  /** Compiled at the first job that needs it: the page's tree and t-wise samples need only the parsed model. */
+  compiled?: CompiledModel;
   /** The engine's configurator (SAT propagation, conflicts, why), built at the first step; it counts on the compiled form. */
   configurator?: Configurator;
+  /** Feature indices in the order of their names, sorted once: a sample lists each configuration's names sorted. */
+  byName?: Int32Array;
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
 const warm = new Map<string, WarmModel>();
 
 class JobFailure extends Error {}
+
+/**
+ * Parses the model with the imports the main thread sent (paths inside the dataset, relative to
+ * the importing file); `wanted` collects those not sent yet. Nothing outside the dataset is read.
+ */
+function parseWithImports(job: ConfiguratorJob, wanted: Set<string>) {
+  const imports = job.model.imports ?? {};
+  const loader: ImportLoader = ({ relativePath, importer }) => {
+    const path = posix.normalize(posix.join(posix.dirname(importer ?? job.model.fileName), relativePath));
+    if (path.startsWith('../') || path === '..') return undefined;
+    if (!(path in imports)) {
+      wanted.add(path);
+      return undefined;
+    }
+    const text = imports[path];
+    return text === null || text === undefined ? undefined : { fileName: path, text };
+  };
+  return parseUvl(job.model.text!, { fileName: job.model.fileName, loader });
+}
 
 function warmModel(job: ConfiguratorJob): WarmModel | undefined {
   const hit = warm.get(job.model.sha256);
@@ -32,15 +56,19 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
     return hit;
   }
   if (job.model.text === undefined) return undefined;
-  const parsed = parseUvl(job.model.text, { fileName: job.model.fileName });
+  const parsed = parseWithImports(job, new Set());
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) throw new JobFailure(`The model is not valid UVL: ${errors.slice(0, 5).join('; ')}`);
-  const compiled = compileModel(parsed.model, { text: job.model.text, deadline: Deadline.after(job.timeoutMs) });
-  if (!compiled) throw new JobFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
-  const entry = { model: parsed.model, text: job.model.text, compiled };
+  const entry: WarmModel = { model: parsed.model, text: job.model.text };
   warm.set(job.model.sha256, entry);
   while (warm.size > WARM_MODELS) warm.delete(warm.keys().next().value!);
   return entry;
+}
+
+function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
+  entry.compiled ??= compileModel(entry.model, { text: entry.text, deadline: Deadline.after(job.timeoutMs) }) ?? undefined;
+  if (!entry.compiled) throw new JobFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
+  return entry.compiled;
 }
 
 function commonality(compiled: CompiledModel) {
@@ -58,10 +86,23 @@ function ratio(a: bigint, b: bigint): number {
   return Number(a >> shift) / Number(b >> shift);
 }
 
-function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
+/** The selected features' names of each configuration, sorted (as `selectedNames`, without sorting each one again). */
+function namesOf(entry: WarmModel, compiled: CompiledModel, configurations: Uint8Array[]): string[][] {
+  const names = compiled.names;
+  entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  const order = entry.byName;
+  return configurations.map((c) => {
+    const selected: string[] = [];
+    for (const i of order) if (c[i]) selected.push(names[i]!);
+    return selected;
+  });
+}
+
+function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
+  const compiled = compiledOf(entry, job);
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
-  const configurations = compiled.sampleUniform(job.n, job.seed, decisions).map((c) => compiled.selectedNames(c));
+  const configurations = namesOf(entry, compiled, compiled.sampleUniform(job.n, job.seed, decisions));
   return {
     kind: 'uniform', n: job.n, seed: job.seed, selected: job.selected, deselected: job.deselected,
     engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0,
@@ -71,6 +112,7 @@ function uniform(compiled: CompiledModel, job: Extract<ConfiguratorJob, { op: 'u
 
 /** The feature tree in pre-order, compact: the configurator's page draws it (big models have ~20,000 features). */
 function tree(model: UvlModel): { features: [string, number, string][] } {
+  if (model.imports.length > 0) return graftedTree(model);
   const features: [string, number, string][] = [];
   const stack: { feature: Feature; parent: number; group: string }[] = model.root ? [{ feature: model.root, parent: -1, group: '' }] : [];
   while (stack.length > 0) {
@@ -84,9 +126,34 @@ function tree(model: UvlModel): { features: [string, number, string][] } {
   return { features };
 }
 
+/** Relations as group kinds: the grafted tree knows a group only by its bounds. */
+function kindOf(relation: { min: number; max: number; children: number[] }): string {
+  if (relation.children.length === 1) return relation.min === 1 ? 'mandatory' : 'optional';
+  if (relation.min === 1 && relation.max === 1) return 'alternative';
+  return relation.min === 1 && relation.max === relation.children.length ? 'or' : 'cardinality';
+}
+
+/** A model with imports: the tree with the imported subtrees grafted in, under the names the configurator uses. */
+function graftedTree(model: UvlModel): { features: [string, number, string][] } {
+  const flat = flattenModel(model).features;
+  const features: [string, number, string][] = [];
+  const stack: { at: number; parent: number; group: string }[] = flat.length > 0 ? [{ at: 0, parent: -1, group: '' }] : [];
+  while (stack.length > 0) {
+    const { at, parent, group } = stack.pop()!;
+    const index = features.push([flat[at]!.name, parent, group]) - 1;
+    const relations = flat[at]!.relations;
+    for (let r = relations.length - 1; r >= 0; r--) {
+      const kids = relations[r]!.children;
+      for (let k = kids.length - 1; k >= 0; k--) stack.push({ at: kids[k]!, parent: index, group: kindOf(relations[r]!) });
+    }
+  }
+  return { features };
+}
+
 /** One configure step, with the explanation of one feature's state when asked. */
 function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'configure' }>) {
-  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled.count(assumptions) });
+  const compiled = compiledOf(entry, job);
+  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => compiled.count(assumptions) });
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
   const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: job.timeoutMs });
@@ -99,18 +166,27 @@ function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>)
   return { ...result, engine_version: ENGINE_VERSION };
 }
 
+/** The import paths the model still needs (none: the main thread has them all). */
+function resolve(job: ConfiguratorJob): ConfiguratorReply {
+  if (job.model.text === undefined) return { id: job.id, kind: 'need-text' };
+  const wanted = new Set<string>();
+  parseWithImports(job, wanted);
+  return wanted.size > 0 ? { id: job.id, kind: 'need-imports', paths: [...wanted].sort() } : { id: job.id, kind: 'done', json: '{}' };
+}
+
 function run(job: ConfiguratorJob): ConfiguratorReply {
+  if (job.op === 'resolve') return resolve(job);
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
     case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)) };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
     case 'commonality': {
-      const result = commonality(entry.compiled);
+      const result = commonality(compiledOf(entry, job));
       const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
       return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
     }
-    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry.compiled, job)) };
+    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry, job)) };
     case 'twise': return { id: job.id, kind: 'done', json: JSON.stringify(twise(entry, job)) };
   }
 }

@@ -17,7 +17,10 @@
   let states = {};
   let probability = {};
   let decisions = { selected: [], deselected: [] };
+  /** Earlier steps, each with the server's answer: undo shows it again without asking (a large model's step takes a while). */
   const history = [];
+  /** Answers kept for undo (each holds every feature's state: about 0.6 MB for automotive2_4); older steps are asked again. */
+  const KEPT_ANSWERS = 20;
 
   const el = (tag, attrs = {}, text) => {
     const node = document.createElement(tag);
@@ -134,6 +137,26 @@
     return ul;
   }
 
+  let lastAnswer = null;
+
+  /** Shows a consistent answer for `next`; `remember` puts the current step on the undo history. */
+  function apply(next, answer, remember) {
+    conflictEl.hidden = true;
+    if (remember) {
+      history.push({ decisions, answer: lastAnswer });
+      const older = history.length - 1 - KEPT_ANSWERS;
+      if (older >= 0) history[older].answer = null;
+    }
+    decisions = { selected: [...next.selected], deselected: [...next.deselected] };
+    lastAnswer = answer;
+    states = answer.features;
+    lastRemaining = answer.remaining;
+    undoButton.disabled = history.length === 0;
+    showRemaining();
+    window.history.replaceState(null, '', urlWith(decisions));
+    paintAll();
+  }
+
   /** Asks the server for `next`; applied only when consistent, else refused with the conflict shown. */
   async function decide(next, remember = true) {
     remainingEl.textContent = 'Propagating…';
@@ -141,18 +164,10 @@
       const answer = await post(next);
       if (!answer.consistent) {
         showConflict(answer.conflict);
-        remainingEl.textContent = remainingText();
+        showRemaining();
         return false;
       }
-      conflictEl.hidden = true;
-      if (remember) history.push(decisions);
-      decisions = { selected: [...next.selected], deselected: [...next.deselected] };
-      states = answer.features;
-      lastRemaining = answer.remaining;
-      undoButton.disabled = history.length === 0;
-      remainingEl.textContent = remainingText();
-      window.history.replaceState(null, '', urlWith(decisions));
-      paintAll();
+      apply(next, answer, remember);
       return true;
     } catch (error) {
       remainingEl.textContent = error.message;
@@ -161,7 +176,20 @@
   }
 
   let lastRemaining = null;
-  const remainingText = () => (lastRemaining === null ? '' : `${lastRemaining} configuration${lastRemaining === '1' ? '' : 's'} remaining`);
+  /** Digits shown as they are; longer counts (automotive2_4 has 1535 digits) as a power of ten, exact in the title and the JSON export. */
+  const MAX_DIGITS = 15;
+  function showRemaining() {
+    remainingEl.textContent = '';
+    remainingEl.removeAttribute('title');
+    if (lastRemaining === null) return;
+    const unit = ` configuration${lastRemaining === '1' ? '' : 's'} remaining`;
+    if (lastRemaining.length <= MAX_DIGITS) {
+      remainingEl.textContent = `${lastRemaining}${unit}`;
+      return;
+    }
+    remainingEl.title = `Exactly ${lastRemaining}`;
+    remainingEl.append(`about ${lastRemaining[0]}.${lastRemaining.slice(1, 3)} × 10`, el('sup', {}, String(lastRemaining.length - 1)), unit);
+  }
 
   function urlWith(d) {
     const url = new URL(location.href);
@@ -204,7 +232,12 @@
     else void decide(decisionFor(li.dataset.feature, act));
   });
 
-  undoButton.addEventListener('click', () => { if (history.length) void decide(history.pop(), false); });
+  undoButton.addEventListener('click', () => {
+    const step = history.pop();
+    if (!step) return;
+    if (step.answer) apply(step.decisions, step.answer, false);
+    else void decide(step.decisions, false);
+  });
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
   document.getElementById('cfg-random').addEventListener('click', async () => {
