@@ -17,7 +17,7 @@ import { loadConfig, projectPath } from '../../src/core/config.ts';
 import { createFileStore } from '../../src/core/storage/index.ts';
 import type { FileStore } from '../../src/core/storage/file-store.ts';
 import type { PauseStep } from '../../src/core/test-pause.ts';
-import { killHard, startChild, type ChildServer } from './child-server.ts';
+import { killHard, startChild, stopGently, type ChildServer } from './child-server.ts';
 
 const SECRET_KEY = 'crash-test-secret-key-long-enough-for-sessions';
 
@@ -46,6 +46,7 @@ export interface CrashHub {
   running: ChildServer | undefined;
   /** Starts a child on the hub's database and store, paused at `pauseAt` when given. */
   start(pauseAt?: PauseStep): Promise<ChildServer>;
+  /** Stops the running child gently (SIGTERM): it gives its claims back. */
   stop(): Promise<void>;
   userId(email: string): Promise<number>;
   loggedIn(email: string): Promise<TestClient>;
@@ -69,7 +70,7 @@ export function useCrashHub(target: CrashTarget): CrashHub {
       return hub.running;
     },
     async stop() {
-      if (hub.running) await killHard(hub.running);
+      if (hub.running) await stopGently(hub.running);
       hub.running = undefined;
     },
     userId: async (email) => (await hub.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id,
@@ -96,7 +97,7 @@ export function useCrashHub(target: CrashTarget): CrashHub {
     hub.store = createFileStore(loadConfig({ ...env, WORKING_DIR: workingDir }));
   });
   after(async () => {
-    await hub.stop();
+    if (hub.running) await killHard(hub.running);
     await hub.db?.destroy();
     await database?.drop();
     await s3?.close();

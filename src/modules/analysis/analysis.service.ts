@@ -15,6 +15,7 @@ import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protoco
 import * as repo from './analysis.repository.ts';
 import { seedSyntheticAnalyses } from './analysis.synthetic.ts';
 import { corpusCounts, corpusStamp } from './analysis.statistics.ts';
+import { pauseHere } from '../../core/test-pause.ts';
 
 /** Time budget of deciding one pair of model versions' edit class. */
 export const EDIT_CLASS_BUDGET_MS = 20_000;
@@ -197,6 +198,7 @@ export function createAnalysisService(ctx: ModuleContext) {
   }
 
   async function analyse(row: repo.AnalysisRow, slot: WorkerSlot): Promise<void> {
+    await pauseHere('analysis:claimed');
     const fileId = await repo.fileWithContent(db, row.sha256);
     const stored = fileId === undefined ? undefined : await ctx.services.hubfile.getFile(fileId);
     const text = stored ? await ctx.services.hubfile.readText(stored) : undefined;
