@@ -109,9 +109,18 @@ export function useCrashHub(target: CrashTarget): CrashHub {
 /** Every dataset keeps all its files (as many as its model count), and every file row has its stored file. */
 async function assertConsistent(db: Db, store: FileStore): Promise<void> {
   const files = await db.selectFrom('file').innerJoin('feature_model as fm', 'fm.id', 'file.feature_model_id')
-    .innerJoin('data_set as ds', 'ds.id', 'fm.data_set_id').select(['file.name', 'ds.id as datasetId', 'ds.user_id as userId']).execute();
+    .innerJoin('data_set as ds', 'ds.id', 'fm.data_set_id').select(['file.name', 'file.original_name', 'ds.id as datasetId', 'ds.user_id as userId']).execute();
   for (const f of files) {
     assert.ok(await store.stat(`user_${f.userId}/dataset_${f.datasetId}/${f.name}`), `file ${f.name} of dataset ${f.datasetId} is stored`);
+  }
+  // No stored file of a dataset without its row (a leftover would block its name). Folders of
+  // datasets whose transaction never committed are no dataset's: placement.ts leaves them.
+  for (const ds of await db.selectFrom('data_set').select(['id', 'user_id']).execute()) {
+    const folder = `user_${ds.user_id}/dataset_${ds.id}/`;
+    const named = new Set(files.filter((f) => f.datasetId === ds.id).flatMap((f) => [f.name, f.original_name]));
+    for (const object of await store.list(folder)) {
+      assert.ok(named.has(object.key.slice(folder.length)), `the stored ${object.key} has its file row`);
+    }
   }
   const metrics = await db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
     .innerJoin('ds_metrics as mt', 'mt.id', 'md.ds_metrics_id').select(['ds.id', 'mt.number_of_models']).execute();

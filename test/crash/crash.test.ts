@@ -89,6 +89,25 @@ for (const target of crashTargets()) {
       await hub.stop();
     });
 
+    it('a file added through the API killed once placed, before the commit: no file without its row; adding it again works', async () => {
+      await hub.start();
+      const datasetId = await apiDataset(hub, 'user2@example.com', 'Killed while adding');
+      await hub.stop();
+      const server = await hub.start('upload:after-files');
+      const token = await createToken(await hub.loggedIn('user2@example.com'), ['write']);
+      const adding = bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${datasetId}/files`, uvlForm('added.uvl', VALID_UVL)).catch(() => undefined);
+      await killAtPause(server, 'upload:after-files', adding);
+
+      await hub.start();
+      const names = await hub.db.selectFrom('dataset_file_name').select('name').where('data_set_id', '=', datasetId).execute();
+      assert.deepEqual(names.map((n) => n.name), ['draft.uvl'], 'the old state: one file');
+      const again = await createToken(await hub.loggedIn('user2@example.com'), ['write']);
+      const added = await bearer(hub.running!.baseUrl, again, 'POST', `/api/v1/datasets/${datasetId}/files`, uvlForm('added.uvl', VALID_UVL));
+      assert.equal(added.status, 201, JSON.stringify(added.json));
+      await hub.assertConsistent();
+      await hub.stop();
+    });
+
     it('a publish killed after the deposit answered, before the DOI was stored: no DOI shown, the publish can be made again', async () => {
       await hub.start();
       const datasetId = await apiDataset(hub, 'user2@example.com', 'Killed publish');
