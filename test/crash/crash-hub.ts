@@ -17,7 +17,7 @@ import { loadConfig, projectPath } from '../../src/core/config.ts';
 import { createFileStore } from '../../src/core/storage/index.ts';
 import type { FileStore } from '../../src/core/storage/file-store.ts';
 import type { PauseStep } from '../../src/core/test-pause.ts';
-import { killHard, startChild, stopGently, type ChildServer } from './child-server.ts';
+import { killHard, reachedPause, startChild, stopGently, type ChildServer } from './child-server.ts';
 
 const SECRET_KEY = 'crash-test-secret-key-long-enough-for-sessions';
 
@@ -151,4 +151,11 @@ async function letClaimsGoStale(db: Db, store: FileStore): Promise<void> {
 /** The names staged for the user (claim folders included, by their prefix). */
 export async function stagedNames(store: FileStore, userId: number): Promise<string[]> {
   return (await store.list(`temp/${userId}/`)).map((o) => o.key.slice(`temp/${userId}/`.length));
+}
+
+/** Waits until the child reached `step`, kills it there (SIGKILL) and lets the request it was serving end. */
+export async function killAtPause(server: ChildServer, step: PauseStep, request: Promise<unknown>): Promise<void> {
+  assert.equal(await reachedPause(server), step);
+  await killHard(server);
+  await request;
 }

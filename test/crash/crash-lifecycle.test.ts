@@ -8,15 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bearer, createToken, uvlForm } from '../support/api.ts';
 import { uploadDataset } from '../support/uploads.ts';
 import { VALID_UVL, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
-import type { PauseStep } from '../../src/core/test-pause.ts';
-import { killHard, reachedPause, type ChildServer } from './child-server.ts';
-import { crashTargets, stagedNames, useCrashHub, type CrashHub } from './crash-hub.ts';
-
-async function killAtPause(server: ChildServer, step: PauseStep, request: Promise<unknown>): Promise<void> {
-  assert.equal(await reachedPause(server), step);
-  await killHard(server);
-  await request;
-}
+import { crashTargets, killAtPause, stagedNames, useCrashHub, type CrashHub } from './crash-hub.ts';
 
 /** A dataset published through the API (the built-in fake deposit): it has a DOI and a deposition. */
 async function publishedDataset(hub: CrashHub, email: string, name: string): Promise<number> {

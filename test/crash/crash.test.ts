@@ -6,8 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createToken, uvlForm } from '../support/api.ts';
 import { VALID_UVL, stage, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
-import { killHard, reachedPause, type ChildServer } from './child-server.ts';
-import { crashTargets, stagedNames, useCrashHub, type CrashHub } from './crash-hub.ts';
+import { crashTargets, killAtPause, stagedNames, useCrashHub, type CrashHub } from './crash-hub.ts';
 
 /** An unsynchronized dataset with one model, made through the API of the running child. */
 async function apiDataset(hub: CrashHub, email: string, name: string): Promise<number> {
@@ -20,10 +19,28 @@ async function apiDataset(hub: CrashHub, email: string, name: string): Promise<n
   return datasetId;
 }
 
-async function killAtPause(server: ChildServer, step: string, request: Promise<unknown>): Promise<void> {
-  assert.equal(await reachedPause(server), step);
-  await killHard(server);
-  await request;
+/** A new API dataset whose publish from the owner's page is killed at `step`; started again. */
+async function killedPublish(hub: CrashHub, step: 'deposit:after-publish' | 'deposit:after-doi', name: string): Promise<number> {
+  await hub.start();
+  const datasetId = await apiDataset(hub, 'user2@example.com', name);
+  await hub.stop();
+  const server = await hub.start(step);
+  const client = await hub.loggedIn('user2@example.com');
+  await killAtPause(server, step, client.post(`/dataset/${datasetId}/publish`).catch(() => undefined));
+  await hub.start();
+  return datasetId;
+}
+
+/** Once the dead process's claims are stale, the owner publishes again: answers the stored DOI columns. */
+async function publishAgain(hub: CrashHub, datasetId: number) {
+  await hub.letClaimsGoStale();
+  const again = await hub.loggedIn('user2@example.com');
+  const published = await again.post(`/dataset/${datasetId}/publish`);
+  assert.equal(published.status, 200, published.text.slice(0, 300));
+  assert.equal(published.json.status, 'ok');
+  const stored = await doiOf(hub, datasetId);
+  assert.equal(stored.dataset_doi, published.json.doi);
+  return stored;
 }
 
 async function doiOf(hub: CrashHub, datasetId: number) {
@@ -109,50 +126,23 @@ for (const target of crashTargets()) {
     });
 
     it('a publish killed after the deposit answered, before the DOI was stored: no DOI shown, the publish can be made again', async () => {
-      await hub.start();
-      const datasetId = await apiDataset(hub, 'user2@example.com', 'Killed publish');
-      await hub.stop();
-      const server = await hub.start('deposit:after-publish');
-      const client = await hub.loggedIn('user2@example.com');
-      await killAtPause(server, 'deposit:after-publish', client.post(`/dataset/${datasetId}/publish`).catch(() => undefined));
-
-      await hub.start();
+      const datasetId = await killedPublish(hub, 'deposit:after-publish', 'Killed publish');
       const row = await doiOf(hub, datasetId);
       assert.equal(row.dataset_doi, null, 'the old state: unsynchronized, no DOI shown');
       assert.notEqual(row.deposit_claimed_at, null, 'the dead process\'s claim is left');
       await hub.assertConsistent();
       // The claim is stale once its limit passed (STALE_DEPOSIT_CLAIM_MS); then a publish takes it over.
-      await hub.letClaimsGoStale();
-      const again = await hub.loggedIn('user2@example.com');
-      const published = await again.post(`/dataset/${datasetId}/publish`);
-      assert.equal(published.status, 200, published.text.slice(0, 300));
-      assert.equal(published.json.status, 'ok');
-      const stored = await doiOf(hub, datasetId);
-      assert.equal(stored.dataset_doi, published.json.doi);
-      assert.equal(stored.deposit_claimed_at, null);
+      assert.equal((await publishAgain(hub, datasetId)).deposit_claimed_at, null);
       await hub.assertConsistent();
       await hub.stop();
     });
 
     it('a publish killed between storing the DOI and the concept DOI: neither is shown, or both', async () => {
-      await hub.start();
-      const datasetId = await apiDataset(hub, 'user2@example.com', 'Killed while storing');
-      await hub.stop();
-      const server = await hub.start('deposit:after-doi');
-      const client = await hub.loggedIn('user2@example.com');
-      await killAtPause(server, 'deposit:after-doi', client.post(`/dataset/${datasetId}/publish`).catch(() => undefined));
-
-      await hub.start();
+      const datasetId = await killedPublish(hub, 'deposit:after-doi', 'Killed while storing');
       const row = await doiOf(hub, datasetId);
       assert.equal(row.concept_doi === null, row.dataset_doi === null, `DOI ${row.dataset_doi} with concept DOI ${row.concept_doi}: never one without the other`);
       await hub.assertConsistent();
-      await hub.letClaimsGoStale();
-      const again = await hub.loggedIn('user2@example.com');
-      const published = await again.post(`/dataset/${datasetId}/publish`);
-      assert.equal(published.status, 200, published.text.slice(0, 300));
-      const stored = await doiOf(hub, datasetId);
-      assert.equal(stored.dataset_doi, published.json.doi);
-      assert.notEqual(stored.concept_doi, null);
+      assert.notEqual((await publishAgain(hub, datasetId)).concept_doi, null);
       await hub.assertConsistent();
       await hub.stop();
     });
