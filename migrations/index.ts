@@ -19,6 +19,7 @@ import * as reviewLinks from './2026_11_27_0300_review_links.ts';
 import * as depositClaimsAndFileNames from './2026_11_27_1000_deposit_claims_and_file_names.ts';
 import * as fileOriginal from './2026_11_27_1000_file_original.ts';
 import * as modelSamples from './2026_11_27_1100_model_samples.ts';
+import * as stagedClaimSaved from './2026_11_27_1300_staged_claim_saved.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1000_deposit_claims_and_file_names': depositClaimsAndFileNames,
   '2026_11_27_1000_file_original': fileOriginal,
   '2026_11_27_1100_model_samples': modelSamples,
+  '2026_11_27_1300_staged_claim_saved': stagedClaimSaved,
 };

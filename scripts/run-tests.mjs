@@ -32,6 +32,7 @@ const STORED_FILE_TESTS = [
   'test/browser/formats.test.ts',
   'test/browser/lifecycle.test.ts',
   'test/crash/crash.test.ts',
+  'test/crash/crash-lifecycle.test.ts',
 ];
 const roots = ['packages', 'src', 'test'];
 const filters = process.argv.slice(2);

@@ -8,7 +8,11 @@ const pauseAt = process.env.FLASK_ENV === 'production' ? undefined : process.env
 const marker = process.env.HUB_TEST_PAUSE_MARKER;
 
 /** The named steps, so that a step's name in a test and in the code cannot drift apart. */
-export type PauseStep = 'upload:after-files' | 'deposit:after-publish';
+export type PauseStep =
+  | 'upload:after-files' | 'upload:after-commit'
+  | 'deposit:after-publish' | 'deposit:after-doi'
+  | 'edit:after-deposit' | 'edit:before-commit'
+  | 'analysis:claimed';
 
 export function pauseHere(step: PauseStep): Promise<void> {
   if (pauseAt === undefined || marker === undefined || pauseAt !== step) return Promise.resolve();

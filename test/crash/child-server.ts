@@ -58,3 +58,16 @@ export async function killHard(server: ChildServer): Promise<void> {
   server.child.kill('SIGKILL');
   await exited;
 }
+
+/**
+ * SIGTERM, the ordinary stop between the steps of a test: the server gives its claims back, so
+ * that only the kills a test means leave claims behind. SIGKILL after a bounded wait.
+ */
+export async function stopGently(server: ChildServer): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -8,6 +8,7 @@ import { sha256Of, type AnalysisDeps, type RunnerState } from './analysis.deps.t
 import { WorkerSlot } from './analysis.pool.ts';
 import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
+import { pauseHere } from '../../core/test-pause.ts';
 
 /** How often an idle instance looks for work queued by another instance. */
 export const POLL_MS = 3_000;
@@ -105,6 +106,7 @@ function startRow(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot): voi
 }
 
 async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot): Promise<void> {
+  await pauseHere('analysis:claimed');
   const { db, services } = d.ctx;
   const fileId = await repo.fileWithContent(db, row.sha256);
   const stored = fileId === undefined ? undefined : await services.hubfile.getFile(fileId);

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Id, RecordColumns } from '../../core/db/database.ts';
 
 export interface DataSetTable {
@@ -73,6 +73,8 @@ export interface StagedClaimTable {
   name: string;
   claim_id: string;
   claimed_at: string;
+  /** Set in the transaction that saved the claim's dataset (migration 2026_11_27_1300): its files are used. */
+  saved_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One row per file name of a dataset (migration 2026_11_27_1000): its key refuses a second. */

@@ -140,6 +140,16 @@ export async function removeDatasetFiles(ctx: ModuleContext, userId: number, dat
   await ctx.store.deletePrefix(datasetPrefix(ctx, userId, datasetId));
 }
 
+/**
+ * Removes what is stored under these names of a dataset when no committed row holds them: what a
+ * process killed between placing a file and committing its row (or between removing a row and its
+ * file) left behind, which would block the name for good. The caller holds the names' rows in its
+ * open transaction, so nothing live is stored under them.
+ */
+export async function removeLeftovers(ctx: ModuleContext, userId: number, datasetId: number, names: string[]): Promise<void> {
+  for (const name of names) if (isSafeFileName(name)) await ctx.store.delete(datasetPrefix(ctx, userId, datasetId) + name);
+}
+
 /** Removes one stored file (called once its row is gone). */
 export async function removeStoredFile(ctx: ModuleContext, file: StoredFile): Promise<void> {
   await ctx.store.delete(file.key);
@@ -215,7 +225,7 @@ export function recordDownload(ctx: ModuleContext, fileId: number, userId: numbe
 export function createHubfileService(ctx: ModuleContext) {
   return bindOperations(ctx, {
     datasetFolder, datasetPrefix, getFile, getVisibleFile, createFile, listByFeatureModels, deleteByFeatureModels, totals,
-    countsForFile, placeFiles, removeDatasetFiles, removeStoredFile, openOriginal, openByName, existsByName, readText, fileStat, openStream,
+    countsForFile, placeFiles, removeDatasetFiles, removeLeftovers, removeStoredFile, openOriginal, openByName, existsByName, readText, fileStat, openStream,
     readSibling, recordView, recordDownload,
   });
 }

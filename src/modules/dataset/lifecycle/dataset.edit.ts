@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FieldErrors } from '../../../core/http/forms.ts';
 import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { nowIso } from '../../../core/db/database.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 import * as repo from '../dataset.repository.ts';
 import type { DatasetSummary } from '../dataset.types.ts';
 import { FAKE_DOI_PREFIX, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
@@ -141,6 +142,7 @@ async function applyEdit(d: DatasetDeps, dataset: DatasetSummary, userId: number
       return { status: 'deposit_failed', message: `${unchanged}: the deposit repository did not accept the change (${said}). Try again later.` };
     }
   }
+  await pauseHere('edit:after-deposit');
   const row = await repo.findById(d.ctx.db, dataset.id);
   if (!row) throw notFound('The dataset was deleted meanwhile.', { message: 'DataSet not found' });
   try {
@@ -152,6 +154,7 @@ async function applyEdit(d: DatasetDeps, dataset: DatasetSummary, userId: number
       if (fields.includes('authors')) await repo.replaceAuthors(trx, row.meta_id, next.authors);
       await repo.insertEdit(trx, { datasetId: dataset.id, userId, editedAt: nowIso(), fields });
       await repo.bumpRevision(trx, dataset.id);
+      await pauseHere('edit:before-commit');
     });
   } catch (error) {
     // The deposit already shows the new metadata: put the old ones back there, so both agree again.

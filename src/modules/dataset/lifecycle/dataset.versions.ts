@@ -3,7 +3,7 @@
 // version's files in the owner's staging area; its upload is deposited as a new version of the
 // previous deposition, and a deposit failure leaves nothing behind but the staged files.
 import { conflict, notFound } from '../../../core/http/errors.ts';
-import { isUniqueViolation } from '../../../core/db/connect.ts';
+import { isUniqueViolation, type DbOrTrx } from '../../../core/db/connect.ts';
 import type { Config } from '../../../core/config.ts';
 import * as repo from '../dataset.repository.ts';
 import * as versionsRepo from './dataset.versions.repository.ts';
@@ -179,7 +179,7 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   if (!pushed.ok) {
     const row = await repo.findById(d.ctx.db, datasetId);
     try {
-      if (row) await removeDataset(d, row);
+      if (row) await removeDataset(d, row, claim);
     } finally {
       await claim.release().catch((e) => d.ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
     }
@@ -240,8 +240,8 @@ export async function previousDeposition(d: DatasetDeps, row: repo.DatasetRow): 
 }
 
 /** Stores the concept DOI on every version once a publish tells it (or the fake's, derived). */
-export async function recordConceptDoi(d: DatasetDeps, row: repo.DatasetRow, conceptDoi: string | null): Promise<void> {
+export async function recordConceptDoi(d: DatasetDeps, row: repo.DatasetRow, conceptDoi: string | null, db: DbOrTrx = d.ctx.db): Promise<void> {
   const known = conceptDoi ?? row.concept_doi;
-  if (known) await versionsRepo.setConceptDoi(d.ctx.db, row.concept_id, known);
+  if (known) await versionsRepo.setConceptDoi(db, row.concept_id, known);
 }
 

@@ -297,6 +297,26 @@ for (const dialect of testDialects()) {
       assert.equal((await server.hub.db.selectFrom('staged_claim').select('name').where('folder', '=', folder).execute()).length, 0, 'no claim row is left');
     });
 
+    it('a process killed after its dataset was saved, before it removed the claim: the claim is discarded, not put back; a saved row without its folder is freed (issue 26)', async () => {
+      const { client, userId } = await newUser(server);
+      const folder = `temp/${userId}/`;
+      const claimedAt = new Date(Date.now() - 2 * 60 * 1000).toISOString();
+      await server.hub.ctx.store.put(`${folder}.claim-saved/used.uvl`, VALID_UVL);
+      await server.hub.ctx.store.put(`${folder}.claim-saved/.claimed-at`, claimedAt);
+      await server.hub.db.insertInto('staged_claim').values([
+        { folder, name: 'used.uvl', claim_id: 'saved', claimed_at: claimedAt, saved_at: claimedAt },
+        // Killed while discarding: the folder went, the saved row stayed.
+        { folder, name: 'gone.uvl', claim_id: 'half-discarded', claimed_at: claimedAt, saved_at: claimedAt },
+      ]).execute();
+      await client.get('/dataset/upload');
+      assert.deepEqual(await stagingListing(userId), [], 'the used file is not offered again, no claim folder is left');
+      assert.equal((await server.hub.db.selectFrom('staged_claim').select('name').where('folder', '=', folder).execute()).length, 0, 'no claim row is left');
+      // The name is free again: staged and uploaded as usual.
+      await stage(client, 'gone.uvl', VALID_UVL);
+      const saved = await client.post('/dataset/upload', { form: uploadForm(['gone.uvl']) });
+      assert.equal(saved.status, 200, saved.text.slice(0, 300));
+    });
+
     it('puts the claimed files back when the submit is refused for a syntax error', async () => {
       const { client, userId } = await newUser(server);
       await stage(client, 'ok.uvl', VALID_UVL);

@@ -9,6 +9,7 @@ import { contentChanged, publicUrl, type DatasetDeps, type DepositModule } from 
 import { depositRequest } from '../lifecycle/dataset.edit.ts';
 import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versions.ts';
 import { summary } from '../pages/dataset.parts.ts';
+import type { Claim } from '../staging/claims.ts';
 
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
 export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true };
@@ -83,10 +84,15 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     const previous = await previousDeposition(d, row);
     const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
     await pauseHere('deposit:after-publish');
-    await repo.setDeposit(ctx.db, row.meta_id, result.doi, result.depositionId);
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
-    await recordConceptDoi(d, row, conceptDoi);
+    // The DOI and the concept DOI together: a process killed between them left a published first
+    // version without its concept DOI, which only its next version would have brought (crash tests).
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.setDeposit(trx, row.meta_id, result.doi, result.depositionId);
+      await pauseHere('deposit:after-doi');
+      await recordConceptDoi(d, row, conceptDoi, trx);
+    });
     await contentChanged(d, datasetId);
     return { ok: true, doi: result.doi };
   } catch (error) {
@@ -105,11 +111,13 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
  * then the stored files, so a failure at any point never leaves a row without its file (at
  * worst files that no row names).
  */
-export async function removeDataset(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
+export async function removeDataset(d: DatasetDeps, row: repo.DatasetRow, claim?: Pick<Claim, 'setSaved'>): Promise<void> {
   const { ctx } = d;
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.services.featuremodel.deleteByDataset(trx, row.id);
     await repo.deleteDatasetRows(trx, row);
+    // The staged files it was made of are no longer used: a crash before their release puts them back.
+    await claim?.setSaved(trx, false);
   });
   await ctx.services.hubfile.removeDatasetFiles(row.user_id, row.id)
     .catch((e) => ctx.log.warn({ err: e }, 'the files of a removed dataset could not be removed'));

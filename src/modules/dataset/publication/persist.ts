@@ -14,6 +14,7 @@ import { DEFAULT_LICENSE } from '../licenses.ts';
 import type { ModelOrigin, PreparedModel } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import { readStored } from '../staging/staged-files.ts';
+import type { Claim } from '../staging/claims.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
 
 /** What a dataset is created with; the licence defaults to CC-BY-4.0. */
@@ -24,6 +25,8 @@ export interface PersistExtra {
   doi?: string | null;
   createdAt?: string;
   version?: { conceptId: number; number: number; conceptDoi: string | null };
+  /** The staged files' claim the models come from: marked saved in the dataset's transaction. */
+  claim?: Pick<Claim, 'setSaved'>;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
       });
       await repo.insertAuthors(trx, ids.metaId, input.authors);
       await insertModelRows(d, trx, ids.datasetId, models);
+      await extra.claim?.setSaved(trx, true);
       // The dataset id is new, but a process killed after placing files of a transaction that
       // never committed may have left them in this folder (SQLite and MariaDB give a rolled-back
       // id again): no committed row names them, so they go (crash tests, issue 26).

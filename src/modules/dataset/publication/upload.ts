@@ -8,6 +8,7 @@ import { contentChanged, type DatasetDeps } from '../dataset.deps.ts';
 import { uploadVersion, type VersionUploadOutcome } from '../lifecycle/dataset.versions.ts';
 import { persist, prepare, type DatasetMetadata, type PersistExtra } from './persist.ts';
 import { pushOutcome } from './deposit.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 
 /** The uploader's profile as the first author, when the form names none (decisions section 4). */
 export async function defaultAuthors(d: DatasetDeps, userId: number): Promise<AuthorInput[]> {
@@ -58,7 +59,8 @@ export async function saveStagedUpload(
       return { status: 'invalid', errors };
     }
     const authors = input.authors.length > 0 ? input.authors : await defaultAuthorsOf();
-    const { datasetId } = await persist(d, userId, { ...input, authors }, prepared, extra);
+    const { datasetId } = await persist(d, userId, { ...input, authors }, prepared, { ...extra, claim });
+    await pauseHere('upload:after-commit');
     return { status: 'saved', datasetId, claim };
   } catch (error) {
     // Nothing was saved (persist removes what it wrote): the files go back to the staging area.

@@ -5,6 +5,7 @@ import { badRequest, conflict, type HttpError, notFound } from '../../../core/ht
 import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { nowIso } from '../../../core/db/database.ts';
 import * as repo from '../dataset.repository.ts';
+import { pauseHere } from '../../../core/test-pause.ts';
 import { safeModelName } from '../staging/staging.ts';
 import { checkModelText } from '../model-check.ts';
 import { MAX_FEATURE_MODELS } from '../upload-form.ts';
@@ -112,7 +113,10 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
         });
         const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size, original: originalRow(model) });
         if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
+        // The name is ours (its row above): an object stored under it is a killed process's leftover.
+        await hubfile.removeLeftovers(row.user_id, datasetId, placedObjects(model).map((o) => o.name));
         await placement.stage(placedObjects(model));
+        await pauseHere('upload:after-files');
         return id;
       });
     } catch (error) {

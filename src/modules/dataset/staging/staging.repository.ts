@@ -9,7 +9,9 @@ export function claimLedger(db: Db): ClaimLedger {
     async hold(folder, names, claimId) {
       const now = new Date();
       const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
-      await db.deleteFrom('staged_claim').where('folder', '=', folder).where('claimed_at', '<', staleBefore).execute();
+      // A saved claim's rows stay until its files are discarded (recoverStale): without them its
+      // files would be put back into the staging area beside the dataset that holds them.
+      await db.deleteFrom('staged_claim').where('folder', '=', folder).where('claimed_at', '<', staleBefore).where('saved_at', 'is', null).execute();
       if (names.length === 0) return { ok: true };
       // One statement, all rows or none; names come sorted, so concurrent claims lock rows in one order.
       const insert = db.insertInto('staged_claim')
@@ -33,6 +35,17 @@ export function claimLedger(db: Db): ClaimLedger {
     },
     async free(claimId) {
       await db.deleteFrom('staged_claim').where('claim_id', '=', claimId).execute();
+    },
+    async setSaved(claimId, within, saved) {
+      await within.updateTable('staged_claim').set({ saved_at: saved ? new Date().toISOString() : null }).where('claim_id', '=', claimId).execute();
+    },
+    async wasSaved(claimId) {
+      return (await db.selectFrom('staged_claim').select('name').where('claim_id', '=', claimId).where('saved_at', 'is not', null).executeTakeFirst()) !== undefined;
+    },
+    async staleSaved(folder, staleBefore) {
+      const rows = await db.selectFrom('staged_claim').select('claim_id').distinct()
+        .where('folder', '=', folder).where('saved_at', 'is not', null).where('claimed_at', '<', staleBefore).execute();
+      return rows.map((r) => r.claim_id);
     },
   };
 }

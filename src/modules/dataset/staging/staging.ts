@@ -15,6 +15,8 @@ import { ConversionError, convertUpload, isUvlName, originalNameBeside, uvlNameO
 import { candidateName, isStagedName, MAX_STORED_NAME_BYTES, safeModelName, safeUvlName, StagingError } from './staging-names.ts';
 
 export { safeModelName, safeUvlName, StagingError } from './staging-names.ts';
+export type { Claim, ClaimLedger, ClaimOutcome, StagedFile } from './claims.ts';
+import type { Claim, ClaimLedger, ClaimOutcome, StagedFile } from './claims.ts';
 
 /** What file systems allow for one name; a file put back from a claim may need a further suffix. */
 const FILE_NAME_BYTES = 255;
@@ -36,46 +38,6 @@ export const CLAIM_REFRESH_MS = 15 * 1000;
 export const STALE_CLAIM_MS = 60 * 1000;
 /** A dataset takes at most 200 files (decisions section 4); more staged files than that serve no upload and only fill the disk. */
 export const MAX_STAGED_FILES = 200;
-
-export interface StagedFile {
-  name: string;
-  /** The file's key in the store. */
-  key: string;
-  size: number;
-  /** Set for a model converted from another format (issue 27): the file as uploaded. */
-  original?: StagedOriginal;
-}
-
-/**
- * Staged files taken out of the staging area for one upload. Exactly one upload can claim a
- * file (the ledger records it once), so two submits of the same files cannot both use them.
- */
-export interface Claim {
-  /** The claimed files, in the order asked, at their place inside the claim folder. */
-  files: StagedFile[];
-  /** Puts the files back in the staging area (the upload was refused or failed). */
-  release(): Promise<void>;
-  /** Removes the claimed files for good (the dataset was saved with copies of them). */
-  discard(): Promise<void>;
-}
-
-/**
- * Where uploads record which staged files they are taking, shared by every instance (the
- * database): `hold` succeeds for exactly one of the claims naming a file. Object stores have
- * neither an atomic rename nor (everywhere) conditional writes, so the store alone cannot decide.
- */
-export interface ClaimLedger {
-  /** Records the claim of every name, all or none; answers the names other claims hold when it cannot. */
-  hold(folder: string, names: string[], claimId: string): Promise<{ ok: true } | { ok: false; held: string[] }>;
-  /** Dates the claim's rows `at` (the claim is still alive). */
-  refresh(claimId: string, at: string): Promise<void>;
-  free(claimId: string): Promise<void>;
-}
-
-export type ClaimOutcome =
-  | { ok: true; claim: Claim }
-  /** Names that are not (or no longer) in the staging area: nothing was claimed. */
-  | { ok: false; missing: string[] };
 
 /**
  * The staging areas under `root` (`temp/` for the browser's, `temp/.api/` for the API's), one
@@ -147,9 +109,18 @@ export class StagingArea {
     await this.ledger.free(claimIdOf(claimFolder));
   }
 
-  private async discardClaim(claimFolder: string): Promise<void> {
+  /** Removes a saved claim's files, and the originals kept under their names (a name with an originals folder stays taken). */
+  private async discardClaim(folder: string, claimFolder: string, names: string[]): Promise<void> {
     await this.fileStore.deletePrefix(claimFolder);
+    await this.removeOriginals(folder, names);
     await this.ledger.free(claimIdOf(claimFolder));
+  }
+
+  /** A dead process's claim: discarded when its dataset was saved (the ledger says so), else its files go back. */
+  private async recoverClaim(folder: string, claimFolder: string): Promise<void> {
+    if (!(await this.ledger.wasSaved(claimIdOf(claimFolder)))) return this.releaseClaim(folder, claimFolder);
+    const names = (await this.fileStore.list(claimFolder)).map((o) => o.key.slice(claimFolder.length)).filter((n) => n !== CLAIMED_AT);
+    await this.discardClaim(folder, claimFolder, names);
   }
 
   /** Whether a claim, whose `.claimed-at` holds the date it was made, was left by a crash. */
@@ -172,9 +143,14 @@ export class StagingArea {
       const rest = object.key.slice(folder.length);
       if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
       if (await this.isStale(object.key).catch(() => false)) {
-        await this.releaseClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+        await this.recoverClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
         released = true;
       }
+    }
+    // Saved claims whose folder is gone (a process killed while discarding one) no longer hold their names.
+    const staleBefore = new Date(Date.now() - STALE_CLAIM_MS).toISOString();
+    for (const claimId of await this.ledger.staleSaved(folder, staleBefore).catch(() => [])) {
+      if (!listing.some((o) => o.key.startsWith(`${folder}${CLAIM_PREFIX}${claimId}/`))) await this.ledger.free(claimId).catch(() => {});
     }
     return released;
   }
@@ -300,9 +276,9 @@ export class StagingArea {
         release: () => { clearInterval(heartbeat); return this.releaseClaim(folder, claimFolder); },
         discard: async () => {
           clearInterval(heartbeat);
-          await this.discardClaim(claimFolder);
-          await this.removeOriginals(folder, sorted);
+          await this.discardClaim(folder, claimFolder, sorted);
         },
+        setSaved: (within, saved) => this.ledger.setSaved(claimId, within, saved),
       },
     };
   }
