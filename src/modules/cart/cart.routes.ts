@@ -1,13 +1,13 @@
 // The cart's routes (extensions section 8): POST /cart/add and /cart/remove (field `file_id`,
 // CSRF checked by the global guard), GET /cart and GET /cart/download?format=…(repeatable).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { SignedIn } from '../auth/index.ts';
-import { MAX_CART_FILES, type CartService } from './cart.service.ts';
+import { MAX_CART_FILES, type CartEntry, type CartService } from './cart.service.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
 declare module 'fastify' {
@@ -36,84 +36,96 @@ function returnPath(raw: unknown): string {
   return typeof raw === 'string' && /^\/(?![/\\])[^\s]*$/.test(raw) ? raw : '/cart';
 }
 
+/** The cart's file ids: the account's for a signed-in user, the session's for a visitor. */
+async function fileIdsOf(cart: CartService, request: FastifyRequest): Promise<number[]> {
+  return request.user ? cart.userFileIds(request.user.id) : request.session.cart ?? [];
+}
+
+function fileIdField(request: FastifyRequest): number {
+  const id = parseFileId((request.body as Record<string, unknown> | undefined)?.file_id);
+  if (id === undefined) throw badRequest('Give the file to add or remove as file_id, a file id.', { field: 'file_id' });
+  return id;
+}
+
+async function addToCart(cart: CartService, request: FastifyRequest, reply: FastifyReply) {
+  const fileId = fileIdField(request);
+  const user = request.user;
+  const current = await fileIdsOf(cart, request);
+  const { fileIds, fileName } = await cart.withFile(current, fileId, user?.id ?? null);
+  if (user) await cart.addToUser(user.id, fileId);
+  else request.session.cart = fileIds;
+  flash(request, 'success', `${fileName} is in your cart (${fileIds.length} file${fileIds.length === 1 ? '' : 's'}).`);
+  return reply.redirect(returnPath((request.body as Record<string, unknown>).return_to), 303);
+}
+
+async function removeFromCart(cart: CartService, request: FastifyRequest, reply: FastifyReply) {
+  const fileId = fileIdField(request);
+  const user = request.user;
+  if (user) {
+    await cart.removeFromUser(user.id, [fileId]);
+  } else {
+    request.session.cart = (request.session.cart ?? []).filter((id) => id !== fileId);
+  }
+  return reply.redirect('/cart', 303);
+}
+
+async function cartPage(cart: CartService, request: FastifyRequest, reply: FastifyReply) {
+  const entries = await cart.entries(await fileIdsOf(cart, request), request.user?.id ?? null);
+  const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
+  const leftOut = request.session.cartLeftOut;
+  if (leftOut !== undefined) request.session.cartLeftOut = undefined;
+  return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES });
+}
+
+/** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
+function askedFormats(query: unknown): CartFormat[] {
+  const raw = (query as Record<string, unknown>).format;
+  const asked = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+  if (asked.length === 0) throw badRequest('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).', { field: 'format' });
+  const unknown = asked.find((f) => !isCartFormat(f));
+  if (unknown !== undefined) throw badRequest(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`, { field: 'format' });
+  const formats = [...new Set(asked)] as CartFormat[];
+  const unavailable = formats.find((f) => UNAVAILABLE_FORMATS[f]);
+  if (unavailable !== undefined) throw badRequest(UNAVAILABLE_FORMATS[unavailable]!, { field: 'format' });
+  return formats;
+}
+
+/** The zip of the entries in the formats, sent as it is built, like the dataset zip: nothing is kept on disk. */
+function sendZip(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply, entries: CartEntry[], formats: CartFormat[]) {
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  archive.on('warning', (error) => request.log.warn({ err: error }, 'cart zip warning'));
+  archive.on('error', (error) => {
+    request.log.error({ err: error }, 'the cart zip could not be completed');
+    reply.raw.destroy(error);
+  });
+  void (async () => {
+    try {
+      for await (const entry of cartZipEntries(ctx, entries, formats, request.user?.id ?? null)) archive.append(entry.body, { name: entry.name });
+      await archive.finalize();
+    } catch (error) {
+      archive.abort();
+      request.log.error({ err: error }, 'the cart zip could not be completed');
+      reply.raw.destroy(error as Error);
+    }
+  })();
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-disposition', 'attachment; filename="cart.zip"')
+    .header('cache-control', 'no-store')
+    .send(archive);
+}
+
+async function downloadCart(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply) {
+  const formats = askedFormats(request.query);
+  const entries = await ctx.services.cart.entries(await fileIdsOf(ctx.services.cart, request), request.user?.id ?? null);
+  if (entries.length === 0) throw badRequest('Your cart is empty: add files from a dataset or model page first.');
+  return sendZip(ctx, request, reply, entries, formats);
+}
+
 export async function cartRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const cart = ctx.services.cart;
-
-  /** The cart's file ids: the account's for a signed-in user, the session's for a visitor. */
-  async function fileIdsOf(request: FastifyRequest): Promise<number[]> {
-    return request.user ? cart.userFileIds(request.user.id) : request.session.cart ?? [];
-  }
-
-  function fileIdField(request: FastifyRequest): number {
-    const id = parseFileId((request.body as Record<string, unknown> | undefined)?.file_id);
-    if (id === undefined) throw badRequest('Give the file to add or remove as file_id, a file id.', { field: 'file_id' });
-    return id;
-  }
-
-  app.post('/cart/add', async (request, reply) => {
-    const fileId = fileIdField(request);
-    const user = request.user;
-    const current = await fileIdsOf(request);
-    const { fileIds, fileName } = await cart.withFile(current, fileId, user?.id ?? null);
-    if (user) await cart.addToUser(user.id, fileId);
-    else request.session.cart = fileIds;
-    flash(request, 'success', `${fileName} is in your cart (${fileIds.length} file${fileIds.length === 1 ? '' : 's'}).`);
-    return reply.redirect(returnPath((request.body as Record<string, unknown>).return_to), 303);
-  });
-
-  app.post('/cart/remove', async (request, reply) => {
-    const fileId = fileIdField(request);
-    const user = request.user;
-    if (user) {
-      await cart.removeFromUser(user.id, [fileId]);
-    } else {
-      request.session.cart = (request.session.cart ?? []).filter((id) => id !== fileId);
-    }
-    return reply.redirect('/cart', 303);
-  });
-
-  app.get('/cart', async (request, reply) => {
-    const entries = await cart.entries(await fileIdsOf(request), request.user?.id ?? null);
-    const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
-    const leftOut = request.session.cartLeftOut;
-    if (leftOut !== undefined) request.session.cartLeftOut = undefined;
-    return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES });
-  });
-
-  app.get('/cart/download', async (request, reply) => {
-    const raw = (request.query as Record<string, unknown>).format;
-    const asked = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
-    if (asked.length === 0) throw badRequest('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).', { field: 'format' });
-    const unknown = asked.find((f) => !isCartFormat(f));
-    if (unknown !== undefined) throw badRequest(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`, { field: 'format' });
-    const formats = [...new Set(asked)] as CartFormat[];
-    const unavailable = formats.find((f) => UNAVAILABLE_FORMATS[f]);
-    if (unavailable !== undefined) throw badRequest(UNAVAILABLE_FORMATS[unavailable]!, { field: 'format' });
-    const viewerId = request.user?.id ?? null;
-    const entries = await cart.entries(await fileIdsOf(request), viewerId);
-    if (entries.length === 0) throw badRequest('Your cart is empty: add files from a dataset or model page first.');
-
-    // Streamed as it is built, like the dataset zip: nothing is kept on disk.
-    const archive = new ZipArchive({ zlib: { level: 6 } });
-    archive.on('warning', (error) => request.log.warn({ err: error }, 'cart zip warning'));
-    archive.on('error', (error) => {
-      request.log.error({ err: error }, 'the cart zip could not be completed');
-      reply.raw.destroy(error);
-    });
-    void (async () => {
-      try {
-        for await (const entry of cartZipEntries(ctx, entries, formats, viewerId)) archive.append(entry.body, { name: entry.name });
-        await archive.finalize();
-      } catch (error) {
-        archive.abort();
-        request.log.error({ err: error }, 'the cart zip could not be completed');
-        reply.raw.destroy(error as Error);
-      }
-    })();
-    return reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', 'attachment; filename="cart.zip"')
-      .header('cache-control', 'no-store')
-      .send(archive);
-  });
+  app.post('/cart/add', (request, reply) => addToCart(cart, request, reply));
+  app.post('/cart/remove', (request, reply) => removeFromCart(cart, request, reply));
+  app.get('/cart', (request, reply) => cartPage(cart, request, reply));
+  app.get('/cart/download', (request, reply) => downloadCart(ctx, request, reply));
 }
