@@ -2,8 +2,10 @@
 // dataset without its authors, their ORCID iDs and affiliations, or the owner, until a date or
 // until revoked. The service answers only the anonymous view of a dataset (anonymousView): the
 // routes never hold a DatasetSummary, so no page, file list or zip under /review/ can show a name.
+// Each operation is an exported function taking the module context first, bound once below.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { badRequest, notFound } from '../../core/http/errors.ts';
 import { licenseLabel, licenseUrl } from '../dataset/index.ts';
 import * as repo from './review.repository.ts';
@@ -22,84 +24,84 @@ export interface AnonymousDataset {
   models: { title: string; description: string; files: { id: number; name: string; sizeHuman: string }[] }[];
 }
 
-export function createReviewService(ctx: ModuleContext) {
-  async function ownedDataset(datasetId: number, userId: number) {
-    const ref = await ctx.services.dataset.getOwnerRef(datasetId);
-    // Another user's dataset answers like a missing one (decisions section 4).
-    if (!ref || ref.userId !== userId) throw notFound('No such dataset among yours.');
-    return ref;
-  }
+async function ownedDataset(ctx: ModuleContext, datasetId: number, userId: number) {
+  const ref = await ctx.services.dataset.getOwnerRef(datasetId);
+  // Another user's dataset answers like a missing one (decisions section 4).
+  if (!ref || ref.userId !== userId) throw notFound('No such dataset among yours.');
+  return ref;
+}
 
-  /** The link of a token, when it is still valid (not revoked, not past its day); else 404. */
-  async function validLink(token: string): Promise<repo.ReviewLinkRow> {
-    const link = TOKEN.test(token) ? await repo.findByTokenHash(ctx.db, hashOf(token)) : undefined;
-    if (!link || link.revoked_at !== null || link.expires_on < today()) throw notFound('This review link does not exist, has expired or was revoked.');
-    return link;
-  }
+/** The link of a token, when it is still valid (not revoked, not past its day); else 404. */
+async function validLink(ctx: ModuleContext, token: string): Promise<repo.ReviewLinkRow> {
+  const link = TOKEN.test(token) ? await repo.findByTokenHash(ctx.db, hashOf(token)) : undefined;
+  if (!link || link.revoked_at !== null || link.expires_on < today()) throw notFound('This review link does not exist, has expired or was revoked.');
+  return link;
+}
 
+/** A new link valid through `expires` (YYYY-MM-DD, today or later); answers the token, shown once. */
+export async function create(ctx: ModuleContext, datasetId: number, userId: number, expires: string): Promise<string> {
+  await ownedDataset(ctx, datasetId, userId);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires) {
+    throw badRequest('Give the last day of the link as a date, YYYY-MM-DD.', { field: 'expires' });
+  }
+  if (expires < today()) throw badRequest('The link must stay valid at least until today.', { field: 'expires' });
+  const token = randomBytes(32).toString('base64url');
+  await repo.insertLink(ctx.db, datasetId, hashOf(token), expires);
+  return token;
+}
+
+export async function list(ctx: ModuleContext, datasetId: number, userId: number): Promise<repo.ReviewLinkRow[]> {
+  await ownedDataset(ctx, datasetId, userId);
+  return repo.linksOf(ctx.db, datasetId);
+}
+
+export async function revoke(ctx: ModuleContext, datasetId: number, userId: number, linkId: number): Promise<void> {
+  await ownedDataset(ctx, datasetId, userId);
+  if (!(await repo.revoke(ctx.db, datasetId, linkId))) throw notFound('No such review link, or it is revoked already.');
+}
+
+/** The dataset of a valid link, anonymous; `countView` for the page itself (views counted apart). */
+export async function anonymousView(ctx: ModuleContext, token: string, countView = false): Promise<{ dataset: AnonymousDataset; datasetId: number }> {
+  const link = await validLink(ctx, token);
+  const [summary] = await ctx.services.dataset.summariesOf([link.dataset_id]);
+  if (!summary) throw notFound('This review link does not exist, has expired or was revoked.');
+  if (countView) await repo.countView(ctx.db, link.id);
   return {
-    /** A new link valid through `expires` (YYYY-MM-DD, today or later); answers the token, shown once. */
-    async create(datasetId: number, userId: number, expires: string): Promise<string> {
-      await ownedDataset(datasetId, userId);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires) {
-        throw badRequest('Give the last day of the link as a date, YYYY-MM-DD.', { field: 'expires' });
-      }
-      if (expires < today()) throw badRequest('The link must stay valid at least until today.', { field: 'expires' });
-      const token = randomBytes(32).toString('base64url');
-      await repo.insertLink(ctx.db, datasetId, hashOf(token), expires);
-      return token;
-    },
-
-    async list(datasetId: number, userId: number): Promise<repo.ReviewLinkRow[]> {
-      await ownedDataset(datasetId, userId);
-      return repo.linksOf(ctx.db, datasetId);
-    },
-
-    async revoke(datasetId: number, userId: number, linkId: number): Promise<void> {
-      await ownedDataset(datasetId, userId);
-      if (!(await repo.revoke(ctx.db, datasetId, linkId))) throw notFound('No such review link, or it is revoked already.');
-    },
-
-    /** The dataset of a valid link, anonymous; `countView` for the page itself (views counted apart). */
-    async anonymousView(token: string, countView = false): Promise<{ dataset: AnonymousDataset; datasetId: number }> {
-      const link = await validLink(token);
-      const [summary] = await ctx.services.dataset.summariesOf([link.dataset_id]);
-      if (!summary) throw notFound('This review link does not exist, has expired or was revoked.');
-      if (countView) await repo.countView(ctx.db, link.id);
-      return {
-        datasetId: summary.id,
-        dataset: {
-          title: summary.title,
-          description: summary.description,
-          tags: summary.tags,
-          license: { label: licenseLabel(summary.license), url: licenseUrl(summary.license) },
-          publicationTypeLabel: summary.publicationTypeLabel,
-          models: summary.featureModels.map((fm) => ({
-            title: fm.meta.title, description: fm.meta.description,
-            files: fm.files.map((f) => ({ id: f.id, name: f.name, sizeHuman: f.sizeHuman })),
-          })),
-        },
-      };
-    },
-
-    /** A file of the link's dataset (any other id: 404). */
-    async file(token: string, fileId: number) {
-      const link = await validLink(token);
-      const file = await ctx.services.hubfile.getFile(fileId);
-      if (!file || file.datasetId !== link.dataset_id) throw notFound('No such file in this dataset.');
-      const text = await ctx.services.hubfile.readText(file);
-      if (text === undefined) throw notFound('The file is missing from storage.');
-      return { name: file.name, text };
-    },
-
-    /** The files of the link's dataset for its zip, opened as the zip reaches them. */
-    async zip(token: string) {
-      const link = await validLink(token);
-      const owner = await ctx.services.dataset.getOwnerRef(link.dataset_id);
-      // The link stands for the owner's own view, so an unpublished dataset can be reviewed too.
-      return ctx.services.dataset.zipContents(link.dataset_id, owner?.userId ?? null);
+    datasetId: summary.id,
+    dataset: {
+      title: summary.title,
+      description: summary.description,
+      tags: summary.tags,
+      license: { label: licenseLabel(summary.license), url: licenseUrl(summary.license) },
+      publicationTypeLabel: summary.publicationTypeLabel,
+      models: summary.featureModels.map((fm) => ({
+        title: fm.meta.title, description: fm.meta.description,
+        files: fm.files.map((f) => ({ id: f.id, name: f.name, sizeHuman: f.sizeHuman })),
+      })),
     },
   };
+}
+
+/** A file of the link's dataset (any other id: 404). */
+export async function file(ctx: ModuleContext, token: string, fileId: number) {
+  const link = await validLink(ctx, token);
+  const found = await ctx.services.hubfile.getFile(fileId);
+  if (!found || found.datasetId !== link.dataset_id) throw notFound('No such file in this dataset.');
+  const text = await ctx.services.hubfile.readText(found);
+  if (text === undefined) throw notFound('The file is missing from storage.');
+  return { name: found.name, text };
+}
+
+/** The files of the link's dataset for its zip, opened as the zip reaches them. */
+export async function zip(ctx: ModuleContext, token: string) {
+  const link = await validLink(ctx, token);
+  const owner = await ctx.services.dataset.getOwnerRef(link.dataset_id);
+  // The link stands for the owner's own view, so an unpublished dataset can be reviewed too.
+  return ctx.services.dataset.zipContents(link.dataset_id, owner?.userId ?? null);
+}
+
+export function createReviewService(ctx: ModuleContext) {
+  return bindOperations(ctx, { create, list, revoke, anonymousView, file, zip });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;
