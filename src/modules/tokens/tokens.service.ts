@@ -1,11 +1,13 @@
 // Personal access tokens (extensions section 3): made for a user with a name, scopes and an
 // expiry, shown once, stored as a hash, found by their public part and checked in constant time.
+// Each operation is an exported function taking the module context first, bound once below.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FieldErrors } from '../../core/http/forms.ts';
 import { charCount, hasControlCharacters } from '../../core/http/forms.ts';
 import { unauthorized } from '../../core/http/errors.ts';
 import { nowIso } from '../../core/db/database.ts';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import * as repo from './tokens.repository.ts';
 
 export const SCOPES = ['read', 'write'] as const;
@@ -82,58 +84,57 @@ export function readTokenForm(body: unknown): { ok: true; value: TokenRequest } 
   return { ok: true, value: { name, scopes: SCOPES.filter((s) => scopes.includes(s)), expiresInDays: days } };
 }
 
-export function createTokensService(ctx: ModuleContext) {
-  const { db } = ctx;
-  const refused = (message: string) => unauthorized(message, { message });
+const refused = (message: string) => unauthorized(message, { message });
 
-  return {
-    /** Makes a token; the answer is the only place its text ever appears. */
-    async create(userId: number, request: TokenRequest): Promise<{ token: string; view: TokenView }> {
-      const publicId = randomBytes(8).toString('hex');
-      const secret = randomBytes(32).toString('base64url');
-      const now = new Date();
-      const createdAt = now.toISOString();
-      const row = {
-        user_id: userId,
-        name: request.name,
-        public_id: publicId,
-        secret_hash: hashOf(secret),
-        scopes: request.scopes.join(' '),
-        created_at: createdAt,
-        expires_at: new Date(now.getTime() + request.expiresInDays * DAY_MS).toISOString(),
-      };
-      const id = await repo.insertToken(db, row);
-      return { token: `hub_${publicId}_${secret}`, view: view({ ...row, id, last_used_at: null, revoked_at: null }, createdAt) };
-    },
-
-    async list(userId: number): Promise<TokenView[]> {
-      const now = nowIso();
-      return (await repo.listForUser(db, userId)).map((row) => view(row, now));
-    },
-
-    /** False when the user has no such active token. */
-    async revoke(userId: number, tokenId: number): Promise<boolean> {
-      return repo.revoke(db, userId, tokenId, nowIso());
-    },
-
-    /**
-     * The token's owner and scopes, or 401 (unknown, malformed, revoked or expired). The hash
-     * of the presented secret is compared with the stored one in constant time.
-     */
-    async authenticate(token: string): Promise<Authenticated> {
-      const match = TOKEN_PATTERN.exec(token);
-      const row = match ? await repo.findByPublicId(db, match[1]!) : undefined;
-      const presented = Buffer.from(hashOf(match?.[2] ?? ''), 'hex');
-      const stored = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
-      const equal = presented.length === stored.length && timingSafeEqual(presented, stored);
-      if (!row || !equal) throw refused('The token is not valid.');
-      if (row.revoked_at) throw refused('The token was revoked.');
-      const now = nowIso();
-      if (row.expires_at <= now) throw refused('The token has expired.');
-      if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) >= TOUCH_EVERY_MS) await repo.touch(db, row.id, now);
-      return { userId: row.user_id, tokenId: row.id, scopes: parseScopes(row.scopes) };
-    },
+/** Makes a token; the answer is the only place its text ever appears. */
+export async function create(ctx: ModuleContext, userId: number, request: TokenRequest): Promise<{ token: string; view: TokenView }> {
+  const publicId = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const createdAt = now.toISOString();
+  const row = {
+    user_id: userId,
+    name: request.name,
+    public_id: publicId,
+    secret_hash: hashOf(secret),
+    scopes: request.scopes.join(' '),
+    created_at: createdAt,
+    expires_at: new Date(now.getTime() + request.expiresInDays * DAY_MS).toISOString(),
   };
+  const id = await repo.insertToken(ctx.db, row);
+  return { token: `hub_${publicId}_${secret}`, view: view({ ...row, id, last_used_at: null, revoked_at: null }, createdAt) };
+}
+
+export async function list(ctx: ModuleContext, userId: number): Promise<TokenView[]> {
+  const now = nowIso();
+  return (await repo.listForUser(ctx.db, userId)).map((row) => view(row, now));
+}
+
+/** False when the user has no such active token. */
+export async function revoke(ctx: ModuleContext, userId: number, tokenId: number): Promise<boolean> {
+  return repo.revoke(ctx.db, userId, tokenId, nowIso());
+}
+
+/**
+ * The token's owner and scopes, or 401 (unknown, malformed, revoked or expired). The hash
+ * of the presented secret is compared with the stored one in constant time.
+ */
+export async function authenticate(ctx: ModuleContext, token: string): Promise<Authenticated> {
+  const match = TOKEN_PATTERN.exec(token);
+  const row = match ? await repo.findByPublicId(ctx.db, match[1]!) : undefined;
+  const presented = Buffer.from(hashOf(match?.[2] ?? ''), 'hex');
+  const stored = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
+  const equal = presented.length === stored.length && timingSafeEqual(presented, stored);
+  if (!row || !equal) throw refused('The token is not valid.');
+  if (row.revoked_at) throw refused('The token was revoked.');
+  const now = nowIso();
+  if (row.expires_at <= now) throw refused('The token has expired.');
+  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) >= TOUCH_EVERY_MS) await repo.touch(ctx.db, row.id, now);
+  return { userId: row.user_id, tokenId: row.id, scopes: parseScopes(row.scopes) };
+}
+
+export function createTokensService(ctx: ModuleContext) {
+  return bindOperations(ctx, { create, list, revoke, authenticate });
 }
 
 export type TokensService = ReturnType<typeof createTokensService>;
