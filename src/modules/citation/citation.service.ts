@@ -1,8 +1,10 @@
 // Citation service (extensions section 2): a dataset's citation files and the DOI page's citation
 // box. Datasets come from the dataset service (only synchronized ones have a DOI page), the files
-// from the pure builders of citation.formats.ts. Never sees the request.
+// from the pure builders of citation.formats.ts. Never sees the request. Each operation is an exported
+// function taking CitationDeps (the context and what is kept) first, bound once below.
 import { notFound } from '../../core/http/errors.ts';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { doiPath, type DatasetSummary } from '../dataset/index.ts';
 import { CITATION_FORMATS, formatInfo, jsonLdForHtml, toApaText, type CitationFormat } from './citation.formats.ts';
 import { citationRecordOf, type CitationRecord } from './citation.record.ts';
@@ -29,7 +31,7 @@ export interface CitationBox {
 const KEPT = 500;
 
 /** Built texts kept per record, least recently used first out. */
-class KeptTexts {
+export class KeptTexts {
   private readonly kept = new Map<string, Map<string, string>>();
 
   /** One format of a record, built once while the record stays the same (the DOI page builds all of them). */
@@ -80,43 +82,49 @@ function boxOf(texts: KeptTexts, record: CitationRecord, qrSvg: string): Citatio
   };
 }
 
-export function createCitationService(ctx: ModuleContext) {
-  const texts = new KeptTexts();
-  const boxes = new Map<string, CitationBox>();
+/** The texts and boxes built so far, kept while the service lives. */
+export interface CitationDeps {
+  ctx: ModuleContext;
+  texts: KeptTexts;
+  boxes: Map<string, CitationBox>;
+}
 
+/** `/doi/<doi>/export/<format>`: the DOI is resolved as the DOI page resolves it (superseded DOIs move). */
+export async function exportByDoi(d: CitationDeps, doi: string, format: string): Promise<ExportAnswer> {
+  const info = formatInfo(format);
+  if (!info) {
+    throw notFound(`There is no citation format "${format}". Formats: ${CITATION_FORMATS.map((f) => f.format).join(', ')}.`);
+  }
+  const resolved = await d.ctx.services.dataset.resolveDoi(doi);
+  if (resolved.kind === 'moved') return { kind: 'moved', location: `/doi/${doiPath(resolved.doi)}/export/${info.format}` };
+  if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
+  return { kind: 'file', file: fileOf(d.texts, recordOf(resolved.dataset), info.format) };
+}
+
+/** One format of a synchronized dataset (the DOI page's answer to an Accept header). */
+export function fileFor(d: CitationDeps, dataset: DatasetSummary, format: CitationFormat): CitationFile {
+  return fileOf(d.texts, recordOf(dataset), format);
+}
+
+/** The DOI page's citation box, JSON-LD and Link header; null for a dataset without DOI. */
+export function box(d: CitationDeps, dataset: DatasetSummary): CitationBox | null {
+  const record = citationRecordOf(dataset);
+  if (!record) return null;
+  // The whole box is kept too: the DOI page asks for it at every view.
+  const key = JSON.stringify(record);
+  const known = d.boxes.get(key);
+  if (known) return known;
+  const built = boxOf(d.texts, record, qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`));
+  if (d.boxes.size >= KEPT) d.boxes.delete(d.boxes.keys().next().value!);
+  d.boxes.set(key, built);
+  return built;
+}
+
+export function createCitationService(ctx: ModuleContext) {
+  const d: CitationDeps = { ctx, texts: new KeptTexts(), boxes: new Map() };
   return {
     formats: CITATION_FORMATS.map((f) => ({ format: f.format, label: f.label, mediaType: f.mediaType })),
-
-    /** `/doi/<doi>/export/<format>`: the DOI is resolved as the DOI page resolves it (superseded DOIs move). */
-    async exportByDoi(doi: string, format: string): Promise<ExportAnswer> {
-      const info = formatInfo(format);
-      if (!info) {
-        throw notFound(`There is no citation format "${format}". Formats: ${CITATION_FORMATS.map((f) => f.format).join(', ')}.`);
-      }
-      const resolved = await ctx.services.dataset.resolveDoi(doi);
-      if (resolved.kind === 'moved') return { kind: 'moved', location: `/doi/${doiPath(resolved.doi)}/export/${info.format}` };
-      if (resolved.kind === 'missing') throw notFound('No dataset has this DOI.');
-      return { kind: 'file', file: fileOf(texts, recordOf(resolved.dataset), info.format) };
-    },
-
-    /** One format of a synchronized dataset (the DOI page's answer to an Accept header). */
-    fileFor(dataset: DatasetSummary, format: CitationFormat): CitationFile {
-      return fileOf(texts, recordOf(dataset), format);
-    },
-
-    /** The DOI page's citation box, JSON-LD and Link header; null for a dataset without DOI. */
-    box(dataset: DatasetSummary): CitationBox | null {
-      const record = citationRecordOf(dataset);
-      if (!record) return null;
-      // The whole box is kept too: the DOI page asks for it at every view.
-      const key = JSON.stringify(record);
-      const known = boxes.get(key);
-      if (known) return known;
-      const box = boxOf(texts, record, qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`));
-      if (boxes.size >= KEPT) boxes.delete(boxes.keys().next().value!);
-      boxes.set(key, box);
-      return box;
-    },
+    ...bindOperations(d, { exportByDoi, fileFor, box }),
   };
 }
 
