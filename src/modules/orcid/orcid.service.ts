@@ -1,8 +1,10 @@
 // ORCID accounts (extensions section 8): which account an ORCID iD signs in to, creating one at
 // the first sign-in, linking an iD to an existing account and unlinking it. Accounts and profiles
-// are made and read through the auth and profile services; this module owns only the links.
+// are made and read through the auth and profile services; this module owns only the links. Each
+// operation is an exported function taking the module context first, bound once below.
 import { randomBytes } from 'node:crypto';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation } from '../../core/db/connect.ts';
 
@@ -17,72 +19,71 @@ export interface OrcidStatus {
   canUnlink: boolean;
 }
 
+/** An account made by ORCID sign-in has a random password nobody knows until a reset or change sets one. */
+async function hasPassword(ctx: ModuleContext, link: repo.OrcidLink): Promise<boolean> {
+  if (link.created_account === 0) return true;
+  const user = await ctx.services.auth.getUser(link.user_id);
+  return !!user?.credentials_changed_at && user.credentials_changed_at >= link.linked_at;
+}
+
+/** The profile's ORCID field shows the proven iD when it was empty. */
+async function fillProfileOrcid(ctx: ModuleContext, userId: number, orcid: string): Promise<void> {
+  const profile = await ctx.services.profile.getByUserId(userId);
+  if (profile && !profile.orcid) await ctx.services.profile.updateProfile(profile.id, { orcid });
+}
+
+/** The account this iD signs in to, if any. */
+export async function userIdFor(ctx: ModuleContext, orcid: string): Promise<number | undefined> {
+  return (await repo.findByOrcid(ctx.db, orcid))?.user_id;
+}
+
+/** First sign-in: a new account named from the ID token, with the email asked for once. */
+export async function createAccount(ctx: ModuleContext, identity: OrcidIdentity, email: string, names: { name: string; surname: string }): Promise<number> {
+  if (await repo.findByOrcid(ctx.db, identity.orcid)) throw new OrcidAccountError('This ORCID iD already signs in to an account.');
+  // The password is random and never shown: the account signs in with ORCID until its owner sets one (forgot password).
+  const user = await ctx.services.auth.createWithProfile({ email, password: randomBytes(32).toString('base64url'), ...names });
+  await repo.insertLink(ctx.db, { user_id: user.id, orcid: identity.orcid, created_account: 1, linked_at: nowIso() });
+  await fillProfileOrcid(ctx, user.id, identity.orcid);
+  return user.id;
+}
+
+/** Links the iD to a signed-in account (refused when another account has it, or this one has another). */
+export async function link(ctx: ModuleContext, userId: number, orcid: string): Promise<void> {
+  const owner = await repo.findByOrcid(ctx.db, orcid);
+  if (owner && owner.user_id !== userId) throw new OrcidAccountError('This ORCID iD already signs in to another account.');
+  if (owner) return;
+  if (await repo.findByUser(ctx.db, userId)) throw new OrcidAccountError('Your account is linked to another ORCID iD: unlink it first.');
+  try {
+    await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso() });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new OrcidAccountError('This ORCID iD was just linked to an account.');
+    throw error;
+  }
+  await fillProfileOrcid(ctx, userId, orcid);
+}
+
+export async function status(ctx: ModuleContext, userId: number): Promise<OrcidStatus> {
+  const found = await repo.findByUser(ctx.db, userId);
+  return { orcid: found?.orcid ?? null, canUnlink: found ? await hasPassword(ctx, found) : false };
+}
+
+/** Unlinks, only when the account keeps a password (else it could never sign in again). */
+export async function unlink(ctx: ModuleContext, userId: number): Promise<void> {
+  const found = await repo.findByUser(ctx.db, userId);
+  if (!found) return;
+  if (!(await hasPassword(ctx, found))) {
+    throw new OrcidAccountError('Your account has no password yet, so ORCID is its only way in: set a password (Forgot password) before unlinking.');
+  }
+  await repo.deleteLink(ctx.db, userId);
+}
+
 export function createOrcidService(ctx: ModuleContext) {
   const settings = ctx.config.orcid;
-  const client = settings ? createOrcidClient(settings) : undefined;
-
-  /** An account made by ORCID sign-in has a random password nobody knows until a reset or change sets one. */
-  async function hasPassword(link: repo.OrcidLink): Promise<boolean> {
-    if (link.created_account === 0) return true;
-    const user = await ctx.services.auth.getUser(link.user_id);
-    return !!user?.credentials_changed_at && user.credentials_changed_at >= link.linked_at;
-  }
-
   return {
     /** Null when ORCID_CLIENT_ID and ORCID_CLIENT_SECRET are not set: no button, no routes answer. */
-    client,
-
-    /** The account this iD signs in to, if any. */
-    async userIdFor(orcid: string): Promise<number | undefined> {
-      return (await repo.findByOrcid(ctx.db, orcid))?.user_id;
-    },
-
-    /** First sign-in: a new account named from the ID token, with the email asked for once. */
-    async createAccount(identity: OrcidIdentity, email: string, names: { name: string; surname: string }): Promise<number> {
-      if (await repo.findByOrcid(ctx.db, identity.orcid)) throw new OrcidAccountError('This ORCID iD already signs in to an account.');
-      // The password is random and never shown: the account signs in with ORCID until its owner sets one (forgot password).
-      const user = await ctx.services.auth.createWithProfile({ email, password: randomBytes(32).toString('base64url'), ...names });
-      await repo.insertLink(ctx.db, { user_id: user.id, orcid: identity.orcid, created_account: 1, linked_at: nowIso() });
-      await fillProfileOrcid(user.id, identity.orcid);
-      return user.id;
-    },
-
-    /** Links the iD to a signed-in account (refused when another account has it, or this one has another). */
-    async link(userId: number, orcid: string): Promise<void> {
-      const owner = await repo.findByOrcid(ctx.db, orcid);
-      if (owner && owner.user_id !== userId) throw new OrcidAccountError('This ORCID iD already signs in to another account.');
-      if (owner) return;
-      if (await repo.findByUser(ctx.db, userId)) throw new OrcidAccountError('Your account is linked to another ORCID iD: unlink it first.');
-      try {
-        await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso() });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new OrcidAccountError('This ORCID iD was just linked to an account.');
-        throw error;
-      }
-      await fillProfileOrcid(userId, orcid);
-    },
-
-    async status(userId: number): Promise<OrcidStatus> {
-      const link = await repo.findByUser(ctx.db, userId);
-      return { orcid: link?.orcid ?? null, canUnlink: link ? await hasPassword(link) : false };
-    },
-
-    /** Unlinks, only when the account keeps a password (else it could never sign in again). */
-    async unlink(userId: number): Promise<void> {
-      const link = await repo.findByUser(ctx.db, userId);
-      if (!link) return;
-      if (!(await hasPassword(link))) {
-        throw new OrcidAccountError('Your account has no password yet, so ORCID is its only way in: set a password (Forgot password) before unlinking.');
-      }
-      await repo.deleteLink(ctx.db, userId);
-    },
+    client: settings ? createOrcidClient(settings) : undefined,
+    ...bindOperations(ctx, { userIdFor, createAccount, link, status, unlink }),
   };
-
-  /** The profile's ORCID field shows the proven iD when it was empty. */
-  async function fillProfileOrcid(userId: number, orcid: string): Promise<void> {
-    const profile = await ctx.services.profile.getByUserId(userId);
-    if (profile && !profile.orcid) await ctx.services.profile.updateProfile(profile.id, { orcid });
-  }
 }
 
 export type OrcidService = ReturnType<typeof createOrcidService>;
