@@ -1,7 +1,9 @@
 // Explore service (specification, explore): the search over synchronized datasets and
-// the upkeep of its index from the dataset module's events.
+// the upkeep of its index from the dataset module's events. Each operation is an exported function
+// taking the module context first; the factory binds them and subscribes to the events.
 import { sql } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { isPublicationType } from '../dataset/index.ts';
 import { normalizeText, queryWords, searchText, COLUMN_SEPARATOR } from './explore.normalize.ts';
@@ -45,81 +47,76 @@ export function indexRow(doc: SearchDocument): repo.IndexRow {
   };
 }
 
-export function createExploreService(ctx: ModuleContext) {
-  const { db } = ctx;
-
-  async function reindex(datasetIds: number[]): Promise<void> {
-    for (let i = 0; i < datasetIds.length; i += BATCH) {
-      const batch = datasetIds.slice(i, i + BATCH);
-      const docs: SearchDocument[] = await ctx.services.dataset.getSearchDocuments(batch);
-      await repo.upsertRows(db, docs.map(indexRow));
-      // A dataset the dataset module no longer knows has been deleted in between.
-      const found = new Set(docs.map((d) => d.id));
-      await repo.deleteRows(db, batch.filter((id) => !found.has(id)));
-    }
+/** Rewrites the index rows of these datasets from the dataset module, in batches. */
+export async function indexDatasets(ctx: ModuleContext, datasetIds: number[]): Promise<void> {
+  for (let i = 0; i < datasetIds.length; i += BATCH) {
+    const batch = datasetIds.slice(i, i + BATCH);
+    const docs: SearchDocument[] = await ctx.services.dataset.getSearchDocuments(batch);
+    await repo.upsertRows(ctx.db, docs.map(indexRow));
+    // A dataset the dataset module no longer knows has been deleted in between.
+    const found = new Set(docs.map((d) => d.id));
+    await repo.deleteRows(ctx.db, batch.filter((id) => !found.has(id)));
   }
+}
 
+export async function search(ctx: ModuleContext, request: SearchRequest): Promise<object[]> {
+  // Model filters come from the analysis module's service, which keeps its tables to itself:
+  // it hands back a condition that this query embeds, so the search stays one query.
+  const analysis = ctx.isEnabled('analysis') ? ctx.services.analysis : undefined;
+  let models = null;
+  if (request.models !== undefined && request.models !== null) {
+    if (!analysis) throw badRequest('"models": search by model characteristics needs the analysis module, which is not enabled on this hub');
+    models = analysis.parseModelFilter(request.models);
+  }
+  const publicationType = request.publicationType !== 'any' && isPublicationType(request.publicationType) ? request.publicationType : null;
+  const ids = await repo.searchIds(ctx.db, {
+    words: queryWords(request.query),
+    publicationType,
+    tags: request.tags.map(normalizeText).filter(Boolean),
+    sorting: request.sorting,
+    limit: request.limit,
+    offset: request.offset,
+    condition: models && analysis ? analysis.datasetCondition(models, sql.ref('explore_search.dataset_id')) : null,
+  });
+  if (ids.length === 0) return [];
+  // One batched call builds every result object, whatever the number of ids (no N+1).
+  const results = await ctx.services.dataset.listSearchResults(ids);
+  if (!analysis) return results;
+  // Per dataset, its models (those that matched, when filtered), in one more query.
+  const perDataset = await analysis.searchModels(ids, models);
+  return results.map((r) => ({ ...r, models: perDataset.get(r.id) ?? [] }));
+}
+
+/**
+ * Brings the index in line with the datasets: indexes the ones it lacks (all of them when
+ * it is empty, e.g. after the migration), the ones whose revision moved since their row was
+ * built (edited while explore was disabled, or by an instance without it), and drops the
+ * ones that are gone. Run at startup; two id lists compared when nothing is missing.
+ */
+export async function syncIndex(ctx: ModuleContext): Promise<{ added: number; updated: number; removed: number }> {
+  const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetRevisions(), repo.indexedRevisions(ctx.db)]);
+  const existing = new Set(all.map((d) => d.id));
+  const missing = all.filter((d) => !indexed.has(d.id)).map((d) => d.id);
+  const stale = all.filter((d) => indexed.has(d.id) && indexed.get(d.id) !== d.revision).map((d) => d.id);
+  const gone = [...indexed.keys()].filter((id) => !existing.has(id));
+  await indexDatasets(ctx, [...missing, ...stale]);
+  await repo.deleteRows(ctx.db, gone);
+  return { added: missing.length, updated: stale.length, removed: gone.length };
+}
+
+/** Rebuilds every row from the dataset module. */
+export async function rebuildIndex(ctx: ModuleContext): Promise<number> {
+  const all = await ctx.services.dataset.allDatasetIds();
+  await indexDatasets(ctx, all);
+  return all.length;
+}
+
+export function createExploreService(ctx: ModuleContext) {
   // Every write of a dataset's searchable content or state reaches the index at once
   // (dataset service contract); the index is a table, so every instance sees it.
-  ctx.events.on('dataset.saved', async ({ datasetId }: { datasetId: number }) => reindex([datasetId]));
-  ctx.events.on('dataset.deleted', async ({ datasetId }: { datasetId: number }) => repo.deleteRows(db, [datasetId]));
-
-  return {
-    async search(request: SearchRequest): Promise<object[]> {
-      // Model filters come from the analysis module's service, which keeps its tables to itself:
-      // it hands back a condition that this query embeds, so the search stays one query.
-      const analysis = ctx.isEnabled('analysis') ? ctx.services.analysis : undefined;
-      let models = null;
-      if (request.models !== undefined && request.models !== null) {
-        if (!analysis) throw badRequest('"models": search by model characteristics needs the analysis module, which is not enabled on this hub');
-        models = analysis.parseModelFilter(request.models);
-      }
-      const publicationType = request.publicationType !== 'any' && isPublicationType(request.publicationType) ? request.publicationType : null;
-      const ids = await repo.searchIds(db, {
-        words: queryWords(request.query),
-        publicationType,
-        tags: request.tags.map(normalizeText).filter(Boolean),
-        sorting: request.sorting,
-        limit: request.limit,
-        offset: request.offset,
-        condition: models && analysis ? analysis.datasetCondition(models, sql.ref('explore_search.dataset_id')) : null,
-      });
-      if (ids.length === 0) return [];
-      // One batched call builds every result object, whatever the number of ids (no N+1).
-      const results = await ctx.services.dataset.listSearchResults(ids);
-      if (!analysis) return results;
-      // Per dataset, its models (those that matched, when filtered), in one more query.
-      const perDataset = await analysis.searchModels(ids, models);
-      return results.map((r) => ({ ...r, models: perDataset.get(r.id) ?? [] }));
-    },
-
-    /**
-     * Brings the index in line with the datasets: indexes the ones it lacks (all of them when
-     * it is empty, e.g. after the migration), the ones whose revision moved since their row was
-     * built (edited while explore was disabled, or by an instance without it), and drops the
-     * ones that are gone. Run at startup; two id lists compared when nothing is missing.
-     */
-    async syncIndex(): Promise<{ added: number; updated: number; removed: number }> {
-      const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetRevisions(), repo.indexedRevisions(db)]);
-      const existing = new Set(all.map((d) => d.id));
-      const missing = all.filter((d) => !indexed.has(d.id)).map((d) => d.id);
-      const stale = all.filter((d) => indexed.has(d.id) && indexed.get(d.id) !== d.revision).map((d) => d.id);
-      const gone = [...indexed.keys()].filter((id) => !existing.has(id));
-      await reindex([...missing, ...stale]);
-      await repo.deleteRows(db, gone);
-      return { added: missing.length, updated: stale.length, removed: gone.length };
-    },
-
-    /** Indexes the given datasets (after bulk inserts that emitted no events). */
-    indexDatasets: (datasetIds: number[]) => reindex(datasetIds),
-
-    /** Rebuilds every row from the dataset module. */
-    async rebuildIndex(): Promise<number> {
-      const all = await ctx.services.dataset.allDatasetIds();
-      await reindex(all);
-      return all.length;
-    },
-  };
+  ctx.events.on('dataset.saved', async ({ datasetId }: { datasetId: number }) => indexDatasets(ctx, [datasetId]));
+  ctx.events.on('dataset.deleted', async ({ datasetId }: { datasetId: number }) => repo.deleteRows(ctx.db, [datasetId]));
+  return bindOperations(ctx, { search, syncIndex, indexDatasets, rebuildIndex });
 }
 
 export type ExploreService = ReturnType<typeof createExploreService>;
