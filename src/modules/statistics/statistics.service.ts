@@ -5,66 +5,75 @@
 // the view and download counts, which move with every visit and are not worth a rebuild each.
 // Once a document exists, requests never wait for a rebuild: they get the kept one while the new
 // one is built (about a second at 100 000 datasets), and the next request gets the new one.
+// Each operation is an exported function taking StatisticsDeps first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
 import type { CorpusCounts } from '../analysis/index.ts';
 import { buildStatistics, type Statistics } from './statistics.figures.ts';
 
 export const KEPT_MS = 60_000;
 
-interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number }
+export interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number }
 
 /** The corpus without the analysis module: every module works without it, and so do the hub's own figures. */
 const NO_ANALYSES: CorpusCounts = {
   models: 0, analysed: 0, features: [], constraints: [], depth: [], configurationDigits: [], languageLevels: {}, withDead: 0, void: 0,
 };
 
+/** What the operations share: the context, the clock, and the kept document with its rebuild. */
+export interface StatisticsDeps {
+  ctx: ModuleContext;
+  clock: () => number;
+  analysisOn: boolean;
+  kept?: Kept;
+  building?: Promise<Statistics>;
+  /** Raised by the dataset events: a document built from reads before the event is not current. */
+  generation: number;
+}
+
+async function build(d: StatisticsDeps, stamp: string): Promise<Statistics> {
+  const startedAt = d.generation;
+  const dataset = d.ctx.services.dataset;
+  const hub = await dataset.statistics();
+  const corpus = d.analysisOn ? await d.ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds()) : NO_ANALYSES;
+  const monthly = await dataset.monthlyActivity();
+  const now = d.clock();
+  const stats = buildStatistics(
+    { datasets: hub.synchronizedDatasets, views: hub.datasetViews, downloads: hub.datasetDownloads }, corpus, monthly, new Date(now),
+  );
+  d.kept = { stats, stamp, builtAt: now, generation: startedAt };
+  return stats;
+}
+
+function rebuild(d: StatisticsDeps, stamp: string): Promise<Statistics> {
+  // Requests arriving during a build share it.
+  d.building ??= build(d, stamp).finally(() => { d.building = undefined; });
+  return d.building;
+}
+
+/** Marks the kept figures stale (a dataset was saved or deleted). */
+export function datasetsChanged(d: StatisticsDeps): void {
+  d.generation++;
+}
+
+export async function current(d: StatisticsDeps): Promise<Statistics> {
+  const stamp = d.analysisOn ? await d.ctx.services.analysis.corpusStamp() : '';
+  const kept = d.kept;
+  if (kept && kept.stamp === stamp && kept.generation === d.generation && d.clock() - kept.builtAt < KEPT_MS) return kept.stats;
+  const next = rebuild(d, stamp);
+  if (!kept) return next;
+  next.catch((error) => d.ctx.log.error({ err: error }, 'the statistics could not be rebuilt'));
+  return kept.stats;
+}
+
+/** Resolves once no rebuild is under way (tests and the benchmark wait for the new figures with it). */
+export async function settled(d: StatisticsDeps): Promise<void> {
+  await d.building?.catch(() => undefined);
+}
+
 export function createStatisticsService(ctx: ModuleContext, clock: () => number = Date.now) {
-  let kept: Kept | undefined;
-  let building: Promise<Statistics> | undefined;
-  // Raised by the dataset events: a document built from reads before the event is not current.
-  let generation = 0;
-  const analysisOn = ctx.isEnabled('analysis');
-
-  async function build(stamp: string): Promise<Statistics> {
-    const startedAt = generation;
-    const dataset = ctx.services.dataset;
-    const hub = await dataset.statistics();
-    const corpus = analysisOn ? await ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds()) : NO_ANALYSES;
-    const monthly = await dataset.monthlyActivity();
-    const now = clock();
-    const stats = buildStatistics(
-      { datasets: hub.synchronizedDatasets, views: hub.datasetViews, downloads: hub.datasetDownloads }, corpus, monthly, new Date(now),
-    );
-    kept = { stats, stamp, builtAt: now, generation: startedAt };
-    return stats;
-  }
-
-  function rebuild(stamp: string): Promise<Statistics> {
-    // Requests arriving during a build share it.
-    building ??= build(stamp).finally(() => { building = undefined; });
-    return building;
-  }
-
-  return {
-    /** Marks the kept figures stale (a dataset was saved or deleted). */
-    datasetsChanged(): void {
-      generation++;
-    },
-
-    async current(): Promise<Statistics> {
-      const stamp = analysisOn ? await ctx.services.analysis.corpusStamp() : '';
-      if (kept && kept.stamp === stamp && kept.generation === generation && clock() - kept.builtAt < KEPT_MS) return kept.stats;
-      const next = rebuild(stamp);
-      if (!kept) return next;
-      next.catch((error) => ctx.log.error({ err: error }, 'the statistics could not be rebuilt'));
-      return kept.stats;
-    },
-
-    /** Resolves once no rebuild is under way (tests and the benchmark wait for the new figures with it). */
-    async settled(): Promise<void> {
-      await building?.catch(() => undefined);
-    },
-  };
+  const d: StatisticsDeps = { ctx, clock, analysisOn: ctx.isEnabled('analysis'), generation: 0 };
+  return bindOperations(d, { datasetsChanged, current, settled });
 }
 
 export type StatisticsService = ReturnType<typeof createStatisticsService>;
