@@ -1,11 +1,13 @@
 // The in-place redeployment (specification, webhook; decisions section 7): steps 2 to 5
 // run inside the web container through the Docker Engine exec API, step 6 starts the
 // restart script as a detached local process so that the HTTP answer can leave first.
+// Each operation is an exported function taking DeployerDeps first, bound once below.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
+import { bindOperations } from '../../core/operations.ts';
 
 export const WEB_CONTAINER_NAME = 'web_app_container';
 /** Output kept per failed step: enough to read the error, bounded so a runaway log cannot bloat the answer. */
@@ -88,58 +90,73 @@ function startRestart(options: DeployOptions, containerId: string): void {
   child.unref();
 }
 
-export function createDeployer(options: DeployOptions) {
-  // Opened on the first deployment, not at import (specification, webhook): a process
-  // that never deploys never loads the client or touches the socket.
-  let client: Dockerode | null = null;
-  let running = false;
+/** The options and what one deployer keeps: the Docker client once opened, whether a deployment runs. */
+export interface DeployerDeps {
+  options: DeployOptions;
+  client: Dockerode | null;
+  running: boolean;
+}
 
-  async function docker(): Promise<Dockerode> {
-    if (!client) {
-      const { default: Docker } = await import('dockerode');
-      client = new Docker(dockerConnectionOptions(options.dockerHost));
-    }
-    return client;
+// Opened on the first deployment, not at import (specification, webhook): a process
+// that never deploys never loads the client or touches the socket.
+async function docker(d: DeployerDeps): Promise<Dockerode> {
+  if (!d.client) {
+    const { default: Docker } = await import('dockerode');
+    d.client = new Docker(dockerConnectionOptions(d.options.dockerHost));
   }
+  return d.client;
+}
 
-  return {
-    /** Whether a deployment is in progress in this process (two at once would race on the checkout). */
-    get busy(): boolean {
-      return running;
-    },
+/** Whether a deployment is in progress in this process (two at once would race on the checkout). */
+export function busy(d: DeployerDeps): boolean {
+  return d.running;
+}
 
-    async deploy(): Promise<DeployOutcome> {
-      running = true;
+/** The web container, or the outcome that ends the deployment when it cannot be had. */
+async function webContainer(d: DeployerDeps): Promise<{ container: Dockerode.Container; containerId: string } | DeployOutcome> {
+  try {
+    const client = await docker(d);
+    const info = await client.getContainer(WEB_CONTAINER_NAME).inspect();
+    return { containerId: info.Id, container: client.getContainer(info.Id) };
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return { status: 'container-missing' };
+    d.options.log.error({ err: error }, 'the container runtime could not be reached');
+    return { status: 'runtime-unreachable', message: `Cannot reach the container runtime at ${d.options.dockerHost}.` };
+  }
+}
+
+export async function deploy(d: DeployerDeps): Promise<DeployOutcome> {
+  const { options } = d;
+  d.running = true;
+  try {
+    const found = await webContainer(d);
+    if ('status' in found) return found;
+    const { container, containerId } = found;
+    for (const step of deploySteps(options.workspace)) {
+      let result: { exitCode: number | null; output: string };
       try {
-        let container: Dockerode.Container;
-        let containerId: string;
-        try {
-          const client = await docker();
-          const info = await client.getContainer(WEB_CONTAINER_NAME).inspect();
-          containerId = info.Id;
-          container = client.getContainer(containerId);
-        } catch (error) {
-          if ((error as { statusCode?: number }).statusCode === 404) return { status: 'container-missing' };
-          options.log.error({ err: error }, 'the container runtime could not be reached');
-          return { status: 'runtime-unreachable', message: `Cannot reach the container runtime at ${options.dockerHost}.` };
-        }
-        for (const step of deploySteps(options.workspace)) {
-          let result: { exitCode: number | null; output: string };
-          try {
-            result = await runStep(container, step);
-          } catch (error) {
-            options.log.error({ err: error, step: step.label }, 'a deployment step could not be run');
-            return { status: 'step-failed', step, exitCode: null, output: `The container runtime refused the command: ${(error as Error).message}` };
-          }
-          options.log.info({ step: step.label, exitCode: result.exitCode }, 'deployment step finished');
-          if (result.exitCode !== 0) return { status: 'step-failed', step, ...result };
-        }
-        startRestart(options, containerId);
-        return { status: 'deployed', containerId };
-      } finally {
-        running = false;
+        result = await runStep(container, step);
+      } catch (error) {
+        options.log.error({ err: error, step: step.label }, 'a deployment step could not be run');
+        return { status: 'step-failed', step, exitCode: null, output: `The container runtime refused the command: ${(error as Error).message}` };
       }
+      options.log.info({ step: step.label, exitCode: result.exitCode }, 'deployment step finished');
+      if (result.exitCode !== 0) return { status: 'step-failed', step, ...result };
+    }
+    startRestart(options, containerId);
+    return { status: 'deployed', containerId };
+  } finally {
+    d.running = false;
+  }
+}
+
+export function createDeployer(options: DeployOptions) {
+  const d: DeployerDeps = { options, client: null, running: false };
+  return {
+    get busy(): boolean {
+      return busy(d);
     },
+    ...bindOperations(d, { deploy }),
   };
 }
 
