@@ -1,0 +1,103 @@
+// The backbone, the false-optional features and the atomic sets from the compiled form (one
+// compilation also gives the count), for models that compile within the budget; the SAT-based
+// operations (backbone.ts, false-optional.ts, atomic-sets.ts) answer the same questions for the
+// others. Each answer is exact:
+// - core: commonality = count; dead: commonality 0;
+// - false-optional: a candidate f with parent p (f implies p) is forced with p exactly when
+//   #(p & !f) = comm(p) - comm(f) is 0;
+// - atomic sets: features selected together have equal weighted sums (form-passes.ts), which
+//   nominate candidates; each candidate class is then settled one pivot at
+//   a time by two Boolean passes (what the pivot on forces, what the pivot off forces): a member
+//   is the pivot's equal when the pivot forces it on and the pivot's absence forces it off.
+
+import type { CompiledEncoding } from '../compile/compile-encoded.ts';
+import { CAN_BE_FALSE, CAN_BE_TRUE, possibleValues, weightedTrueSums } from '../compile/form-passes.ts';
+import type { Deadline } from '../deadline.ts';
+import type { EncodedModel } from '../encode.ts';
+import { xorshift32 } from './atomic-sets.ts';
+import { falseOptionalCandidates } from './false-optional.ts';
+
+/** Two primes below 2^26 (form-passes.ts): a false candidate needs a collision in both. */
+const PRIMES = [67108859, 67108837];
+
+/** Per variable (1..features, array sized numVars + 1): 1 core, -1 dead, 0 variant (as solverBackbone's). */
+export function compiledBackbone(commonality: readonly bigint[], configurations: bigint, numVars: number): Int8Array {
+  const value = new Int8Array(numVars + 1);
+  commonality.forEach((c, i) => {
+    if (c === configurations) value[i + 1] = 1;
+    else if (c === 0n) value[i + 1] = -1;
+  });
+  return value;
+}
+
+/** The flat tree nodes that are false-optional (as falseOptionalNodes gives them). */
+export function compiledFalseOptional(enc: EncodedModel, commonality: readonly bigint[], backbone: Int8Array): number[] {
+  const { features } = enc.flat;
+  return falseOptionalCandidates(enc, backbone).filter((i) => commonality[enc.nodeVar[i]! - 1] === commonality[enc.nodeVar[features[i]!.parent]! - 1]);
+}
+
+/** Atomic sets of feature variables (as atomicSets gives them, up to order), or null past the deadline. */
+export function compiledAtomicSets(
+  { compiled, literalOf }: CompiledEncoding,
+  backbone: Int8Array,
+  deadline: Deadline,
+): number[][] | null {
+  const form = compiled.form;
+  const features = compiled.features;
+  const done: number[][] = [];
+  const core: number[] = [];
+  for (let v = 1; v <= features; v++) if (backbone[v]! > 0) core.push(v);
+  if (core.length > 1) done.push(core);
+
+  const random = xorshift32(0x2545f491);
+  const sums = PRIMES.map((p) => {
+    const { total, trueSum } = weightedTrueSums(form, p, random);
+    return (v: number): number => {
+      const l = literalOf[v]!;
+      return l > 0 ? trueSum[l]! : (total - trueSum[-l]! + p) % p;
+    };
+  });
+  // Both residues in one exact integer (below 2^52).
+  const classes = new Map<number, number[]>();
+  for (let v = 1; v <= features; v++) {
+    if (backbone[v] !== 0) continue;
+    const key = sums[0]!(v) * 2 ** 26 + sums[1]!(v);
+    const members = classes.get(key);
+    if (members) members.push(v);
+    else classes.set(key, [v]);
+  }
+
+  const fixed = new Int8Array(form.vars + 1);
+  // The values the reduced variables take when the feature literal `lit` is fixed true.
+  const valuesWhen = (lit: number): Uint8Array => {
+    const l = lit > 0 ? literalOf[lit]! : -literalOf[-lit]!;
+    fixed[Math.abs(l)] = l > 0 ? 1 : -1;
+    const out = possibleValues(form, fixed);
+    fixed[Math.abs(l)] = 0;
+    return out;
+  };
+  // Whether feature v has the value in every model those values allow (a feature on a negative
+  // literal is true when its reduced variable is false).
+  const forced = (values: Uint8Array, v: number, on: boolean): boolean => {
+    const l = literalOf[v]!;
+    return (values[Math.abs(l)]! & ((l > 0) === on ? CAN_BE_FALSE : CAN_BE_TRUE)) === 0;
+  };
+  for (let open of classes.values()) {
+    while (open.length > 1) {
+      if (deadline.expired()) return null;
+      const pivot = open[0]!;
+      const rest = open.slice(1);
+      const same = (v: number) => literalOf[v] === literalOf[pivot];
+      let equal = rest.filter(same);
+      if (equal.length < rest.length) {
+        const on = valuesWhen(pivot);
+        const off = valuesWhen(-pivot);
+        equal = rest.filter((v) => same(v) || (forced(on, v, true) && forced(off, v, false)));
+      }
+      if (equal.length > 0) done.push([pivot, ...equal]);
+      const taken = new Set(equal);
+      open = rest.filter((v) => !taken.has(v));
+    }
+  }
+  return done;
+}
