@@ -1,62 +1,82 @@
 // Two passes over the compiled form without big integers, for the analysis's atomic sets
-// (ops/compiled-anomalies.ts): which values each variable can take under fixed values (exact,
-// Boolean), and a weighted count modulo a prime with random weights (a fingerprint: variables
+// (ops/compiled-anomalies.ts): which values each variable can take when one literal is fixed,
+// for many literals at once (exact, Boolean), and a weighted count modulo a prime with random weights (a fingerprint: variables
 // equal in every model always get equal sums; unequal ones get equal sums with probability at
 // most about vars / prime, so equal sums only nominate candidates that the exact pass confirms).
 // The form is smooth and deterministic (decision-dnnf.ts): every model of the root passes through
 // AND nodes that assign each kept variable exactly once, and no two branches of an OR share one.
 
-import { AND_KIND, FALSE_KIND, OR_KIND, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
+import { FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
 
-/** possibleValues' bits per variable. */
-export const CAN_BE_TRUE = 1;
-export const CAN_BE_FALSE = 2;
+/** At most this many lanes per valuesUnder pass: one bit each of an int32. */
+export const LANES = 32;
+
+/** valuesUnder's answer: per reduced variable, a bit per lane. */
+export interface LaneValues {
+  /** Bit i of canBeTrue[v]: v is true in some model of lane i. */
+  canBeTrue: Int32Array;
+  canBeFalse: Int32Array;
+}
 
 /**
- * Per reduced variable, the values it takes in the models that agree with `fixed`
- * (CAN_BE_TRUE | CAN_BE_FALSE bits; 0 for every variable when there is no such model).
+ * The values each reduced variable takes in the models in which one literal is fixed, for up to
+ * LANES literals at once (lane i fixes lanes[i]; 0 fixes nothing): one pass up (which nodes have
+ * such a model) and one down (which of them such a model of the root passes through, and what
+ * they assign), each lane a bit of the same words. A lane with no model has no bit anywhere.
  */
-export function possibleValues(form: DecisionDnnf, fixed: FixedValues): Uint8Array {
+export function valuesUnder(form: DecisionDnnf, lanes: readonly number[]): LaneValues {
+  if (lanes.length > LANES) throw new RangeError(`at most ${LANES} lanes`);
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
-  const out = new Uint8Array(form.vars + 1);
-  if (form.nodes === 0) return out;
-  // Upward: whether a node has a model that agrees with the fixed values.
-  const sat = new Uint8Array(form.nodes);
+  const canBeTrue = new Int32Array(form.vars + 1);
+  const canBeFalse = new Int32Array(form.vars + 1);
+  if (form.nodes === 0 || lanes.length === 0) return { canBeTrue, canBeFalse };
+  // The lanes in which each variable is fixed true, false.
+  const fixedTrue = new Int32Array(form.vars + 1);
+  const fixedFalse = new Int32Array(form.vars + 1);
+  lanes.forEach((l, i) => {
+    if (l > 0) fixedTrue[l] |= 1 << i;
+    else if (l < 0) fixedFalse[-l] |= 1 << i;
+  });
+  const all = lanes.length === LANES ? -1 : (1 << lanes.length) - 1;
+  // Upward: the lanes in which a node has a model.
+  const sat = new Int32Array(form.nodes);
   for (let n = 0; n < form.nodes; n++) {
     if (kind[n] === FALSE_KIND) continue;
+    let mask = kind[n] === OR_KIND ? 0 : all;
     if (kind[n] === OR_KIND) {
-      for (let k = childStart[n]!; k < childStart[n + 1]!; k++) if (sat[children[k]!]) sat[n] = 1;
-      continue;
+      for (let k = childStart[n]!; k < childStart[n + 1]!; k++) mask |= sat[children[k]!]!;
+    } else {
+      for (let k = litStart[n]!; k < litStart[n + 1]! && mask !== 0; k++) {
+        const l = lits[k]!;
+        mask &= ~(l > 0 ? fixedFalse[l]! : fixedTrue[-l]!);
+      }
+      for (let k = childStart[n]!; k < childStart[n + 1]! && mask !== 0; k++) mask &= sat[children[k]!]!;
     }
-    let ok = 1;
-    for (let k = litStart[n]!; k < litStart[n + 1]! && ok; k++) {
-      const l = lits[k]!;
-      const value = fixed[l > 0 ? l : -l]!;
-      if (value !== 0 && value !== (l > 0 ? 1 : -1)) ok = 0;
-    }
-    for (let k = childStart[n]!; k < childStart[n + 1]! && ok; k++) if (!sat[children[k]!]) ok = 0;
-    sat[n] = ok;
+    sat[n] = mask;
   }
-  // Downward: the nodes some such model of the root passes through, and what they assign.
-  const reached = new Uint8Array(form.nodes);
+  // Downward: the lanes whose models of the root pass through a node (a subset of its sat lanes).
+  const reached = new Int32Array(form.nodes);
   reached[form.nodes - 1] = sat[form.nodes - 1]!;
   for (let n = form.nodes - 1; n >= 0; n--) {
-    if (!reached[n]) continue;
+    const r = reached[n]!;
+    if (r === 0) continue;
     if (kind[n] === OR_KIND) {
-      for (let k = childStart[n]!; k < childStart[n + 1]!; k++) if (sat[children[k]!]) reached[children[k]!] = 1;
+      for (let k = childStart[n]!; k < childStart[n + 1]!; k++) reached[children[k]!] |= r & sat[children[k]!]!;
       continue;
     }
-    for (let k = childStart[n]!; k < childStart[n + 1]!; k++) reached[children[k]!] = 1;
+    for (let k = childStart[n]!; k < childStart[n + 1]!; k++) reached[children[k]!] |= r;
     for (let k = litStart[n]!; k < litStart[n + 1]!; k++) {
       const l = lits[k]!;
-      out[l > 0 ? l : -l] |= l > 0 ? CAN_BE_TRUE : CAN_BE_FALSE;
+      if (l > 0) canBeTrue[l] |= r;
+      else canBeFalse[-l] |= r;
     }
     for (let k = freeStart[n]!; k < freeStart[n + 1]!; k++) {
       const v = free[k]!;
-      out[v] |= fixed[v] === 1 ? CAN_BE_TRUE : fixed[v] === -1 ? CAN_BE_FALSE : CAN_BE_TRUE | CAN_BE_FALSE;
+      canBeTrue[v] |= r & ~fixedFalse[v]!;
+      canBeFalse[v] |= r & ~fixedTrue[v]!;
     }
   }
-  return out;
+  return { canBeTrue, canBeFalse };
 }
 
 export interface WeightedSums {

@@ -10,7 +10,7 @@ import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpu
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { analyzeModel } from '../analyze.ts';
 import { compileEncoded } from '../compile/compile-encoded.ts';
-import { CAN_BE_FALSE, CAN_BE_TRUE, possibleValues, weightedTrueSums } from '../compile/form-passes.ts';
+import { LANES, valuesUnder, weightedTrueSums } from '../compile/form-passes.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel } from '../encode.ts';
 import { bruteForceModel, parseValid, randomModelText, seededRandom } from '../testing/brute-force.support.ts';
@@ -61,64 +61,57 @@ describe('the compiled path against the SAT path', () => {
   });
 });
 
-/** Per feature variable (1..n), whether it can be true and false in the configurations listed, under the decisions. */
-function bruteValues(model: UvlModel, names: readonly string[], decisions: number[]): { canTrue: boolean[]; canFalse: boolean[] } {
+/** Every configuration of a small model, as sets of names, by brute force. */
+function configurationsOf(model: UvlModel): Set<string>[] {
   const truth = bruteForceModel(model);
-  const canTrue = names.map(() => false);
-  const canFalse = names.map(() => false);
-  const n = truth.names.length;
-  for (let mask = 0; mask < 1 << n; mask++) {
-    const selected = new Set(truth.names.filter((_, i) => mask & (1 << i)));
-    if (!truth.isConfiguration(selected)) continue;
-    if (!decisions.every((d) => selected.has(names[Math.abs(d) - 1]!) === d > 0)) continue;
-    names.forEach((name, i) => (selected.has(name) ? (canTrue[i] = true) : (canFalse[i] = true)));
+  const configs: Set<string>[] = [];
+  for (let mask = 0; mask < 1 << truth.names.length; mask++) {
+    const selected = new Set(truth.names.filter((_, k) => mask & (1 << k)));
+    if (truth.isConfiguration(selected)) configs.push(selected);
   }
-  return { canTrue, canFalse };
+  return configs;
 }
 
 describe('form passes', () => {
-  test('possibleValues under random decisions and weightedTrueSums on 150 generated models, against brute force', () => {
+  test('valuesUnder every feature literal (several lanes a pass) and weightedTrueSums on 150 generated models, against brute force', () => {
     const rand = seededRandom(77);
     const wrong: string[] = [];
     let equalPairs = 0;
+    let forcedSeen = 0;
     for (let i = 0; i < 150 && wrong.length < 5; i++) {
       const g = randomModelText(rand, { features: 3 + Math.floor(rand() * 9), maxConstraints: 4 });
       const model = parseValid(g.text);
       const enc = encodeModel(model, g.text);
-      const compiledEncoding = compileEncoded(enc, Deadline.none())!;
-      const { compiled, literalOf } = compiledEncoding;
-      const form = compiled.form;
+      const { compiled, literalOf } = compileEncoded(enc, Deadline.none())!;
       const n = enc.featureVars;
-      for (let round = 0; round < 3; round++) {
-        const decisions = round === 0 ? [] : [1 + Math.floor(rand() * n)].map((v) => (rand() < 0.5 ? v : -v));
-        const fixed = new Int8Array(form.vars + 1);
-        for (const d of decisions) fixed[Math.abs(literalOf[Math.abs(d)]!)] = (literalOf[Math.abs(d)]! > 0) === d > 0 ? 1 : -1;
-        const values = possibleValues(form, fixed);
-        const truth = bruteValues(model, enc.names, decisions);
-        for (let v = 1; v <= n; v++) {
-          const l = literalOf[v]!;
-          const bits = values[Math.abs(l)]!;
-          const canTrue = (bits & (l > 0 ? CAN_BE_TRUE : CAN_BE_FALSE)) !== 0;
-          const canFalse = (bits & (l > 0 ? CAN_BE_FALSE : CAN_BE_TRUE)) !== 0;
-          if (canTrue !== truth.canTrue[v - 1] || canFalse !== truth.canFalse[v - 1]) {
-            wrong.push(`${enc.names[v - 1]} under ${JSON.stringify(decisions)}: can be true ${canTrue}, false ${canFalse}; brute force ${truth.canTrue[v - 1]}, ${truth.canFalse[v - 1]}\n${g.text}`);
+      const configs = configurationsOf(model);
+      const has = (c: Set<string>, v: number) => c.has(enc.names[v - 1]!);
+      // Lane decisions: none, then each feature on and off (signed feature variables).
+      const decisions = [0];
+      for (let v = 1; v <= n; v++) decisions.push(v, -v);
+      for (let from = 0; from < decisions.length; from += LANES) {
+        const chunk = decisions.slice(from, from + LANES);
+        const values = valuesUnder(compiled.form, chunk.map((d) => (d === 0 ? 0 : d > 0 ? literalOf[d]! : -literalOf[-d]!)));
+        chunk.forEach((d, lane) => {
+          const matching = configs.filter((c) => d === 0 || has(c, Math.abs(d)) === d > 0);
+          for (let v = 1; v <= n; v++) {
+            const l = literalOf[v]!;
+            const [t, f] = l > 0 ? [values.canBeTrue, values.canBeFalse] : [values.canBeFalse, values.canBeTrue];
+            const got = [(t[Math.abs(l)]! >> lane) & 1, (f[Math.abs(l)]! >> lane) & 1].map(Boolean);
+            const expected = [matching.some((c) => has(c, v)), matching.some((c) => !has(c, v))];
+            if (got[0] !== got[1]) forcedSeen++;
+            if (got[0] !== expected[0] || got[1] !== expected[1]) wrong.push(`${enc.names[v - 1]} when ${d}: can be true, false ${got}; brute force ${expected}\n${g.text}`);
           }
-        }
+        });
       }
       // Two features have equal sums when they are equal in every configuration, and here (a
       // large prime, fixed seed) only then.
       const p = 67108859;
-      const { total, trueSum } = weightedTrueSums(form, p, xorshift32(5));
+      const { total, trueSum } = weightedTrueSums(compiled.form, p, xorshift32(5));
       const sum = (v: number) => (literalOf[v]! > 0 ? trueSum[literalOf[v]!]! : (total - trueSum[-literalOf[v]!]! + p) % p);
-      const truth = bruteForceModel(model);
-      const configs: Set<string>[] = [];
-      for (let mask = 0; mask < 1 << truth.names.length; mask++) {
-        const selected = new Set(truth.names.filter((_, k) => mask & (1 << k)));
-        if (truth.isConfiguration(selected)) configs.push(selected);
-      }
       for (let a = 1; a <= n; a++) {
         for (let b = a + 1; b <= n; b++) {
-          const equal = configs.every((c) => c.has(enc.names[a - 1]!) === c.has(enc.names[b - 1]!));
+          const equal = configs.every((c) => has(c, a) === has(c, b));
           if (equal) equalPairs++;
           if (equal !== (sum(a) === sum(b))) wrong.push(`${enc.names[a - 1]}, ${enc.names[b - 1]}: equal ${equal}, sums ${sum(a)}, ${sum(b)}\n${g.text}`);
         }
@@ -126,5 +119,6 @@ describe('form passes', () => {
     }
     assert.deepEqual(wrong, []);
     assert.ok(equalPairs >= 50, `only ${equalPairs} pairs of equal features`);
+    assert.ok(forcedSeen >= 500, `only ${forcedSeen} forced values`);
   });
 });
