@@ -92,8 +92,8 @@ export interface AnalyzeOptions {
   skipCount?: boolean;
   /**
    * Whether the count and the anomalies come from the compiled form when the model compiles within
-   * the count's share of the budget (default true). False: the SAT-based operations and the
-   * counter, which a model that does not compile in time gets anyway (the tests compare both).
+   * its share of the budget (default true). False: the SAT-based operations and the counter, which
+   * a model that does not compile in time gets anyway (the tests compare both).
    */
   useCompiledForm?: boolean;
   /**
