@@ -38,51 +38,19 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): AnalysisResult {
   const overall = Deadline.after(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const timings: Record<string, number> = {};
-  const timeouts: OperationName[] = [];
-  const timed = <T>(name: string, run: () => T): T => {
-    const start = performance.now();
-    try {
-      return run();
-    } finally {
-      timings[name] = Math.round(performance.now() - start);
-    }
-  };
-
-  const metrics = computeMetrics(model);
-  const result: AnalysisResult = {
-    valid: true,
-    boolean_only: true,
-    ignored_constraints: 0,
-    ignored: [],
-    satisfiable: null,
-    configurations: null,
-    configurations_status: 'skipped',
-    core: null,
-    dead: null,
-    false_optional: null,
-    variant: null,
-    atomic_sets: null,
-    explanations: { void: [], dead: {}, false_optional: {} },
-    metrics,
-    timings_ms: timings,
-  };
-  // What is known so far, a copy: the caller may keep it (or send it to another thread) while this goes on.
-  const report = (running: OperationName[]) => options.onProgress?.(structuredClone({ ...result, ...(timeouts.length > 0 ? { timeouts: [...new Set(timeouts)] } : {}) }), running);
+  const run = new Run(computeMetrics(model), options.onProgress);
+  const { result, timeouts, timed } = run;
   if (!model.root) {
     // An empty file: no features, hence no configuration to speak of.
     return markVoid(result);
   }
 
-  report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
+  run.report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
   const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
   result.ignored = enc.ignoredConstraints;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
-  const featureVars: number[] = [];
-  for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
-
   const solver = satSolverFor(enc);
   const tree = new TreeIndex(enc);
 
@@ -92,7 +60,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     // Nothing after it ran: every operation is listed, since every value is null.
     timeouts.push('satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations');
     result.configurations_status = 'timeout';
-    return finish(result, timeouts);
+    return run.finish();
   }
   const explainer = lazyExplainer(enc, overall);
   if (status === 'unsat') {
@@ -103,11 +71,11 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
       result.explanations.void = why.map((c) => c.label);
       if (why.length === 0) result.reasons = { void: 'tree' };
     }
-    return finish(result, timeouts);
+    return run.finish();
   }
   result.satisfiable = true;
   const sample = solver.model();
-  result.sample_configuration = featureVars.filter((v) => sample[v]! > 0).map((v) => names[v - 1]!).sort(byName);
+  result.sample_configuration = names.filter((_, i) => sample[i + 1]! > 0).sort(byName);
 
   // One compilation gives the count, the backbone, the false-optional features and the atomic
   // sets; a model that does not compile within its share of the budget gets the SAT operations
@@ -118,13 +86,79 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
       : null;
   const count = (): bigint | null => countConfigurations(model, enc, Deadline.after(overall.remainingMs() * COUNT_SHARE), options.text);
   const ops = compiled ? compiledOperations(compiled, enc, overall) : satOperations(solver, enc, tree, overall, count);
+  const anomalies = runOperations(run, enc, ops, options.skipCount === true);
+  if (anomalies === null) return run.finish();
 
+  run.report(['explanations']);
+  const complete = timed('explanations', () => explainAnomalies(result, { enc, tree, backbone: anomalies.backbone }, anomalies.deadVars, anomalies.falseOptional, explainer));
+  if (!complete) timeouts.push('explanations');
+  return run.finish();
+}
+
+/** One analysis under way: its result so far, the operations that timed out, their timings. */
+class Run {
+  readonly timings: Record<string, number> = {};
+  readonly timeouts: OperationName[] = [];
+  readonly result: AnalysisResult;
+
+  constructor(
+    metrics: AnalysisResult['metrics'],
+    private readonly onProgress: AnalyzeOptions['onProgress'],
+  ) {
+    this.result = {
+      valid: true,
+      boolean_only: true,
+      ignored_constraints: 0,
+      ignored: [],
+      satisfiable: null,
+      configurations: null,
+      configurations_status: 'skipped',
+      core: null,
+      dead: null,
+      false_optional: null,
+      variant: null,
+      atomic_sets: null,
+      explanations: { void: [], dead: {}, false_optional: {} },
+      metrics,
+      timings_ms: this.timings,
+    };
+  }
+
+  readonly timed = <T>(name: string, run: () => T): T => {
+    const start = performance.now();
+    try {
+      return run();
+    } finally {
+      this.timings[name] = Math.round(performance.now() - start);
+    }
+  };
+
+  /** What is known so far, a copy: the caller may keep it (or send it to another thread) while this goes on. */
+  report(running: OperationName[]): void {
+    if (!this.onProgress) return;
+    this.onProgress(structuredClone({ ...this.result, ...(this.timeouts.length > 0 ? { timeouts: [...new Set(this.timeouts)] } : {}) }), running);
+  }
+
+  finish(): AnalysisResult {
+    return finish(this.result, this.timeouts);
+  }
+}
+
+/**
+ * The backbone, the count, the false-optional features and the atomic sets into the result, in
+ * that order, each reported as it comes; what the explanations need, or null when the backbone
+ * ran out of time (then nothing after it ran).
+ */
+function runOperations(run: Run, enc: EncodedModel, ops: Operations, skipCount: boolean): { backbone: Int8Array; deadVars: number[]; falseOptional: number[] } | null {
+  const { result, timeouts, timed } = run;
+  const names = enc.names;
   const backbone = timed('backbone', () => ops.backbone());
   if (backbone === null) {
     timeouts.push('backbone', 'count', 'false_optional', 'atomic_sets', 'explanations');
     result.configurations_status = 'timeout';
-    return finish(result, timeouts);
+    return null;
   }
+  const featureVars = Array.from({ length: enc.featureVars }, (_, i) => i + 1);
   const byFeatureName = (a: number, b: number) => byName(names[a - 1]!, names[b - 1]!);
   const deadVars = featureVars.filter((v) => backbone[v]! < 0).sort(byFeatureName);
   const nameOf = (v: number) => names[v - 1]!;
@@ -132,8 +166,8 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   result.dead = deadVars.map(nameOf);
   result.variant = featureVars.filter((v) => backbone[v] === 0).sort(byFeatureName).map(nameOf);
 
-  report(['count', 'false_optional', 'atomic_sets', 'explanations']);
-  if (options.skipCount) {
+  run.report(['count', 'false_optional', 'atomic_sets', 'explanations']);
+  if (skipCount) {
     result.configurations_status = 'skipped';
   } else {
     const count = timed('count', () => ops.count());
@@ -146,20 +180,16 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     }
   }
 
-  report(['false_optional', 'atomic_sets', 'explanations']);
+  run.report(['false_optional', 'atomic_sets', 'explanations']);
   const falseOptional = timed('false_optional', () => ops.falseOptional(backbone));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  report(['atomic_sets', 'explanations']);
+  run.report(['atomic_sets', 'explanations']);
   const sets = timed('atomic_sets', () => ops.atomicSets(backbone));
   if (sets === null) timeouts.push('atomic_sets');
-  else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
-
-  report(['explanations']);
-  const complete = timed('explanations', () => explainAnomalies(result, { enc, tree, backbone }, deadVars, falseOptional ?? [], explainer));
-  if (!complete) timeouts.push('explanations');
-  return finish(result, timeouts);
+  else result.atomic_sets = sets.map((set) => set.map(nameOf).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
+  return { backbone, deadVars, falseOptional: falseOptional ?? [] };
 }
 
 type Explain = (assumptions: number[]) => EncodedConstraint[] | null | undefined;
