@@ -67,7 +67,7 @@ export function compiledAtomicSets(
   }
 
   // Classes whose members all stand for one reduced literal are sets as they are (the counter
-  // merged them: binary equivalences); the others are settled a pivot each, half a pass each.
+  // merged them: binary equivalences); the others are settled a pivot at a time, 16 pivots a pass.
   const open: number[][] = [];
   for (const members of classes.values()) {
     if (members.length < 2) continue;
