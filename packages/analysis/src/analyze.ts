@@ -4,17 +4,20 @@
 // An operation that runs out of time gives null and is listed in `timeouts`: nothing is guessed.
 
 import type { UvlModel } from '../../uvl/src/index.ts';
+import { compileEncoded, type CompiledEncoding } from './compile/compile-encoded.ts';
+import type { Commonality } from './compile/compiled-model.ts';
 import { countCnf } from './count/counter.ts';
 import { treeFormulaCount } from './count/tree-formula.ts';
 import { Deadline } from './deadline.ts';
 import { PAIRWISE_LIMIT, encodeModel, type EncodedConstraint, type EncodedModel } from './encode.ts';
 import { atomicSets } from './ops/atomic-sets.ts';
+import { compiledAtomicSets, compiledBackbone, compiledFalseOptional } from './ops/compiled-anomalies.ts';
 import { solverBackbone } from './ops/backbone.ts';
 import { Explainer } from './ops/explain.ts';
 import { falseOptionalNodes } from './ops/false-optional.ts';
 import { computeMetrics } from './ops/metrics.ts';
 import { TreeIndex } from './ops/tree-index.ts';
-import { deadPath, falseOptionalPath } from './ops/tree-paths.ts';
+import { deadPath, falseOptionalPath, type PathContext } from './ops/tree-paths.ts';
 import { SatSolver } from './sat/solver.ts';
 import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
 
@@ -23,104 +26,151 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const SAT_PAIRWISE_LIMIT = 512;
 /** Share of the remaining budget the count may use. */
 const COUNT_SHARE = 0.7;
+/**
+ * Share of the budget the compilation may use: automotive2_4 compiles in about 1.5 s of 60 (over
+ * 9 s on the 2-core machine at a load of 10). A model that takes longer is hard: it gets the SAT
+ * operations, which report core and dead before the count (a hard model's count may run for most
+ * of the budget), and the counter, which then has at least three quarters of its former time.
+ */
+const COMPILE_SHARE = 0.25;
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): AnalysisResult {
   const overall = Deadline.after(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const timings: Record<string, number> = {};
-  const timeouts: OperationName[] = [];
-  const timed = <T>(name: string, run: () => T): T => {
-    const start = performance.now();
-    try {
-      return run();
-    } finally {
-      timings[name] = Math.round(performance.now() - start);
-    }
-  };
-
-  const metrics = computeMetrics(model);
-  const result: AnalysisResult = {
-    valid: true,
-    boolean_only: true,
-    ignored_constraints: 0,
-    ignored: [],
-    satisfiable: null,
-    configurations: null,
-    configurations_status: 'skipped',
-    core: null,
-    dead: null,
-    false_optional: null,
-    variant: null,
-    atomic_sets: null,
-    explanations: { void: [], dead: {}, false_optional: {} },
-    metrics,
-    timings_ms: timings,
-  };
-  // What is known so far, a copy: the caller may keep it (or send it to another thread) while this goes on.
-  const report = (running: OperationName[]) => options.onProgress?.(structuredClone({ ...result, ...(timeouts.length > 0 ? { timeouts: [...new Set(timeouts)] } : {}) }), running);
+  const run = new Run(computeMetrics(model), options.onProgress);
+  const { result, timeouts, timed } = run;
   if (!model.root) {
     // An empty file: no features, hence no configuration to speak of.
     return markVoid(result);
   }
 
-  report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
+  run.report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
   const enc = timed('encode', () => satEncoding(model, options.text));
   result.ignored_constraints = enc.ignored;
   result.ignored = enc.ignoredConstraints;
   result.boolean_only = enc.ignored === 0;
   const names = enc.names;
-  const featureVars: number[] = [];
-  for (let v = 1; v <= enc.featureVars; v++) featureVars.push(v);
-
   const solver = satSolverFor(enc);
   const tree = new TreeIndex(enc);
 
-  // Satisfiability and the backbone, with every model found kept for the atomic sets.
-  const models: Int8Array[] = [];
-  const backbone = timed('backbone', () => solverBackbone(solver, featureVars, overall, (m) => models.push(m)));
-  if (backbone === null) {
+  // Satisfiability first: a void model needs nothing else but its explanation.
+  const status = timed('satisfiable', () => solver.solve([], overall));
+  if (status === 'timeout') {
     // Nothing after it ran: every operation is listed, since every value is null.
     timeouts.push('satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations');
     result.configurations_status = 'timeout';
-    return finish(result, timeouts);
+    return run.finish();
   }
-  result.satisfiable = backbone.satisfiable;
-
-  let explainer: Explainer | undefined;
-  const explain = (assumptions: number[]): EncodedConstraint[] | null | undefined => {
-    explainer ??= new Explainer(enc);
-    return explainer.explain(assumptions, overall);
-  };
-
-  if (!backbone.satisfiable) {
+  const explainer = lazyExplainer(enc, overall);
+  if (status === 'unsat') {
     markVoid(result);
-    const why = timed('explanations', () => explain([]));
+    const why = timed('explanations', () => explainer([]));
     if (why === null) timeouts.push('explanations');
     else if (why !== undefined) {
       result.explanations.void = why.map((c) => c.label);
       if (why.length === 0) result.reasons = { void: 'tree' };
     }
-    return finish(result, timeouts);
+    return run.finish();
+  }
+  result.satisfiable = true;
+  const sample = solver.model();
+  result.sample_configuration = names.filter((_, i) => sample[i + 1]! > 0).sort(byName);
+
+  // One compilation gives the count, the backbone, the false-optional features and the atomic
+  // sets; a model that does not compile within its share of the budget gets the SAT operations
+  // and the counter with what is left.
+  const compiled =
+    !options.skipCount && options.useCompiledForm !== false
+      ? timed('compile', () => compileEncoded(counterEncoding(model, enc, options.text), Deadline.after(overall.remainingMs() * COMPILE_SHARE)))
+      : null;
+  const count = (): bigint | null => countConfigurations(model, enc, Deadline.after(overall.remainingMs() * COUNT_SHARE), options.text);
+  const ops = compiled ? compiledOperations(compiled, enc, overall) : satOperations(solver, enc, tree, overall, count);
+  const anomalies = runOperations(run, enc, ops, options.skipCount === true);
+  if (anomalies === null) return run.finish();
+
+  run.report(['explanations']);
+  const complete = timed('explanations', () => explainAnomalies(result, { enc, tree, backbone: anomalies.backbone }, anomalies.deadVars, anomalies.falseOptional, explainer));
+  if (!complete) timeouts.push('explanations');
+  return run.finish();
+}
+
+/** One analysis under way: its result so far, the operations that timed out, their timings. */
+class Run {
+  readonly timings: Record<string, number> = {};
+  readonly timeouts: OperationName[] = [];
+  readonly result: AnalysisResult;
+
+  constructor(
+    metrics: AnalysisResult['metrics'],
+    private readonly onProgress: AnalyzeOptions['onProgress'],
+  ) {
+    this.result = {
+      valid: true,
+      boolean_only: true,
+      ignored_constraints: 0,
+      ignored: [],
+      satisfiable: null,
+      configurations: null,
+      configurations_status: 'skipped',
+      core: null,
+      dead: null,
+      false_optional: null,
+      variant: null,
+      atomic_sets: null,
+      explanations: { void: [], dead: {}, false_optional: {} },
+      metrics,
+      timings_ms: this.timings,
+    };
   }
 
-  const sample = models[0]!;
-  result.sample_configuration = featureVars.filter((v) => sample[v]! > 0).map((v) => names[v - 1]!).sort(byName);
+  readonly timed = <T>(name: string, run: () => T): T => {
+    const start = performance.now();
+    try {
+      return run();
+    } finally {
+      this.timings[name] = Math.round(performance.now() - start);
+    }
+  };
+
+  /** What is known so far, a copy: the caller may keep it (or send it to another thread) while this goes on. */
+  report(running: OperationName[]): void {
+    if (!this.onProgress) return;
+    this.onProgress(structuredClone({ ...this.result, ...(this.timeouts.length > 0 ? { timeouts: [...new Set(this.timeouts)] } : {}) }), running);
+  }
+
+  finish(): AnalysisResult {
+    return finish(this.result, this.timeouts);
+  }
+}
+
+/**
+ * The backbone, the count, the false-optional features and the atomic sets into the result, in
+ * that order, each reported as it comes; what the explanations need, or null when the backbone
+ * ran out of time (then nothing after it ran).
+ */
+function runOperations(run: Run, enc: EncodedModel, ops: Operations, skipCount: boolean): { backbone: Int8Array; deadVars: number[]; falseOptional: number[] } | null {
+  const { result, timeouts, timed } = run;
+  const names = enc.names;
+  const backbone = timed('backbone', () => ops.backbone());
+  if (backbone === null) {
+    timeouts.push('backbone', 'count', 'false_optional', 'atomic_sets', 'explanations');
+    result.configurations_status = 'timeout';
+    return null;
+  }
+  const featureVars = Array.from({ length: enc.featureVars }, (_, i) => i + 1);
   const byFeatureName = (a: number, b: number) => byName(names[a - 1]!, names[b - 1]!);
-  const deadVars = featureVars.filter((v) => backbone.value[v]! < 0).sort(byFeatureName);
+  const deadVars = featureVars.filter((v) => backbone[v]! < 0).sort(byFeatureName);
   const nameOf = (v: number) => names[v - 1]!;
-  result.core = featureVars.filter((v) => backbone.value[v]! > 0).sort(byFeatureName).map(nameOf);
+  result.core = featureVars.filter((v) => backbone[v]! > 0).sort(byFeatureName).map(nameOf);
   result.dead = deadVars.map(nameOf);
-  result.variant = featureVars.filter((v) => backbone.value[v] === 0).sort(byFeatureName).map(nameOf);
+  result.variant = featureVars.filter((v) => backbone[v] === 0).sort(byFeatureName).map(nameOf);
 
-  report(['count', 'false_optional', 'atomic_sets', 'explanations']);
-
-  // The count: the tree formula when nothing crosses the tree, else the component counter.
-  if (options.skipCount) {
+  run.report(['count', 'false_optional', 'atomic_sets', 'explanations']);
+  if (skipCount) {
     result.configurations_status = 'skipped';
   } else {
-    const countDeadline = Deadline.after(overall.remainingMs() * COUNT_SHARE);
-    const count = timed('count', () => countConfigurations(model, enc, countDeadline, options.text));
+    const count = timed('count', () => ops.count());
     if (count === null) {
       result.configurations_status = 'timeout';
       timeouts.push('count');
@@ -130,30 +180,46 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     }
   }
 
-  report(['false_optional', 'atomic_sets', 'explanations']);
-  const falseOptional = timed('false_optional', () => falseOptionalNodes(solver, enc, tree, backbone.value, overall, models.slice(), (m) => models.push(m)));
+  run.report(['false_optional', 'atomic_sets', 'explanations']);
+  const falseOptional = timed('false_optional', () => ops.falseOptional(backbone));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  report(['atomic_sets', 'explanations']);
-  const sets = timed('atomic_sets', () => atomicSets(solver, enc, tree, backbone.value, models, overall));
+  run.report(['atomic_sets', 'explanations']);
+  const sets = timed('atomic_sets', () => ops.atomicSets(backbone));
   if (sets === null) timeouts.push('atomic_sets');
-  else result.atomic_sets = sets.map((set) => set.map((v) => names[v - 1]!).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
+  else result.atomic_sets = sets.map((set) => set.map(nameOf).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
+  return { backbone, deadVars, falseOptional: falseOptional ?? [] };
+}
 
-  report(['explanations']);
-  // Explanations: why each dead feature is dead, and why each false-optional one is forced.
-  // Each also gets the tree path from its constraints to it when they do not name it (ops/tree-paths.ts).
-  const pathContext = { enc, tree, backbone: backbone.value };
+type Explain = (assumptions: number[]) => EncodedConstraint[] | null | undefined;
+
+/** The explainer's answers, its solver built at the first question (a model without anomalies needs none). */
+function lazyExplainer(enc: EncodedModel, deadline: Deadline): Explain {
+  let explainer: Explainer | undefined;
+  return (assumptions) => {
+    explainer ??= new Explainer(enc);
+    return explainer.explain(assumptions, deadline);
+  };
+}
+
+/**
+ * Why each dead feature is dead, and why each false-optional one is forced, into the result;
+ * each also gets the tree path from its constraints to it when they do not name it
+ * (ops/tree-paths.ts). False when the deadline passed first.
+ */
+function explainAnomalies(result: AnalysisResult, pathContext: PathContext, deadVars: number[], falseOptional: number[], explain: Explain): boolean {
+  const { enc } = pathContext;
   const paths = (result.explanation_paths = { dead: {}, false_optional: {} } as NonNullable<AnalysisResult['explanation_paths']>);
   const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]>; path: (why: EncodedConstraint[]) => string[] | undefined; pathsInto: Record<string, string[]> }[] = deadVars.map((v) => ({
-    name: names[v - 1]!,
+    name: enc.names[v - 1]!,
     assumptions: [v],
     into: result.explanations.dead,
     path: (why) => deadPath(pathContext, v, why),
     pathsInto: paths.dead,
   }));
   const seen = new Set<string>();
-  for (const i of falseOptional ?? []) {
+  for (const i of falseOptional) {
     const node = enc.flat.features[i]!;
     if (seen.has(node.name)) continue;
     seen.add(node.name);
@@ -165,21 +231,53 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
       pathsInto: paths.false_optional,
     });
   }
-  timed('explanations', () => {
-    for (const anomaly of anomalies) {
-      const why = explain(anomaly.assumptions);
-      if (why === null) {
-        timeouts.push('explanations');
-        return;
-      }
-      if (why === undefined) continue;
-      anomaly.into[anomaly.name] = why.map((c) => c.label);
-      if (why.length === 0) (result.reasons ??= {})[anomaly.name] = 'tree';
-      const path = anomaly.path(why);
-      if (path) anomaly.pathsInto[anomaly.name] = path;
-    }
-  });
-  return finish(result, timeouts);
+  for (const anomaly of anomalies) {
+    const why = explain(anomaly.assumptions);
+    if (why === null) return false;
+    if (why === undefined) continue;
+    anomaly.into[anomaly.name] = why.map((c) => c.label);
+    if (why.length === 0) (result.reasons ??= {})[anomaly.name] = 'tree';
+    const path = anomaly.path(why);
+    if (path) anomaly.pathsInto[anomaly.name] = path;
+  }
+  return true;
+}
+
+/** The operations after satisfiability; null from one: it ran out of time. */
+interface Operations {
+  /** Per feature variable: 1 core, -1 dead, 0 variant. */
+  backbone(): Int8Array | null;
+  count(): bigint | null;
+  /** Flat tree nodes. */
+  falseOptional(backbone: Int8Array): number[] | null;
+  atomicSets(backbone: Int8Array): number[][] | null;
+}
+
+/** From the compiled form: one commonality pass, then passes over the form (ops/compiled-anomalies.ts). */
+function compiledOperations(compiled: CompiledEncoding, enc: EncodedModel, deadline: Deadline): Operations {
+  let known: Commonality | undefined;
+  const commonality = () => (known ??= compiled.compiled.commonality());
+  return {
+    backbone: () => {
+      const c = commonality();
+      return compiledBackbone(c.counts, c.configurations, enc.numVars);
+    },
+    count: () => compiled.compiled.count(),
+    falseOptional: (backbone) => compiledFalseOptional(enc, commonality().counts, backbone),
+    atomicSets: (backbone) => compiledAtomicSets(compiled, backbone, deadline),
+  };
+}
+
+/** By SAT calls, on the solver that found the sample (every model found is kept for the atomic sets), and the count as given. */
+function satOperations(solver: SatSolver, enc: EncodedModel, tree: TreeIndex, deadline: Deadline, count: () => bigint | null): Operations {
+  const models: Int8Array[] = [];
+  const featureVars = Array.from({ length: enc.featureVars }, (_, i) => i + 1);
+  return {
+    backbone: () => solverBackbone(solver, featureVars, deadline, (m) => models.push(m))?.value ?? null,
+    count,
+    falseOptional: (backbone) => falseOptionalNodes(solver, enc, tree, backbone, deadline, models.slice(), (m) => models.push(m)),
+    atomicSets: (backbone) => atomicSets(solver, enc, tree, backbone, models, deadline),
+  };
 }
 
 /** No configuration: the count is 0 and the feature lists mean nothing, so they are empty (extensions section 1). */
@@ -226,10 +324,14 @@ export function satEncoding(model: UvlModel, text?: string): EncodedModel {
 /** The exact number of configurations, or null past the deadline. */
 export function countConfigurations(model: UvlModel, satEncoding: EncodedModel, deadline: Deadline, text?: string): bigint | null {
   if (satEncoding.constraints.length === 0 && !satEncoding.sharedNames) return treeFormulaCount(satEncoding.flat);
-  // The counter wants linear counters for wide alternative groups; otherwise the SAT encoding is the same.
-  const enc = satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
+  const enc = counterEncoding(model, satEncoding, text);
   // The definitions stand between the tree and the constraints, as in every other CNF of the model.
   const clauses: number[][] = [...enc.tree, ...enc.definitions];
   for (const k of enc.constraints) clauses.push(...k.clauses);
   return countCnf(enc.numVars, clauses, deadline, enc.definitions);
+}
+
+/** The encoding the counter and the compiler want: linear counters for wide alternative groups; otherwise the SAT encoding is the same. */
+function counterEncoding(model: UvlModel, satEncoding: EncodedModel, text?: string): EncodedModel {
+  return satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
 }

@@ -88,8 +88,14 @@ export interface AnalyzeOptions {
   timeoutMs?: number;
   /** The source text the model was parsed from: explanations quote constraints from it. */
   text?: string;
-  /** Skip the exact count (configurations_status 'skipped'). */
+  /** Skip the exact count (configurations_status 'skipped'); the anomalies then come from SAT calls. */
   skipCount?: boolean;
+  /**
+   * Whether the count and the anomalies come from the compiled form when the model compiles within
+   * its share of the budget (default true). False: the SAT-based operations and the counter, which
+   * a model that does not compile in time gets anyway (the tests compare both).
+   */
+  useCompiledForm?: boolean;
   /**
    * Called as results become known (satisfiable, core and dead first, then the count, ...), with a
    * copy of the result so far and the operations still to run; a caller can store and show each

@@ -173,7 +173,7 @@ function provenGroups(enc: EncodedModel, backbone: Int8Array): Map<number, numbe
 }
 
 /** xorshift32: a fixed seed keeps the analysis deterministic. */
-function xorshift32(seed: number): () => number {
+export function xorshift32(seed: number): () => number {
   return () => {
     seed ^= seed << 13;
     seed ^= seed >>> 17;

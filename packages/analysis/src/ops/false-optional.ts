@@ -18,17 +18,7 @@ export function falseOptionalNodes(
   onModel?: (model: Int8Array) => void,
 ): number[] | null {
   const { features } = enc.flat;
-  const candidates: number[] = [];
-  for (let i = 1; i < features.length; i++) {
-    const f = features[i]!;
-    const relation = features[f.parent]!.relations.find((r) => r.children.includes(i))!;
-    if (relation.children.length === 1 && relation.min >= 1) continue; // a mandatory child
-    const fv = enc.nodeVar[i]!;
-    const pv = enc.nodeVar[f.parent]!;
-    if (fv === pv) continue; // a child named as its parent is the same variable
-    if (backbone[pv]! < 0 || backbone[fv]! < 0) continue; // dead: never selected with its parent
-    candidates.push(i);
-  }
+  const candidates = falseOptionalCandidates(enc, backbone);
   const open = new Uint8Array(features.length);
   for (const i of candidates) open[i] = 1;
   const refute = (model: Int8Array) => {
@@ -60,4 +50,24 @@ export function falseOptionalNodes(
     refute(model);
   }
   return out;
+}
+
+/**
+ * The flat tree nodes that may be false-optional: not the root, not a mandatory child, not the
+ * parent's own variable, neither it nor its parent dead. (Its variable implies its parent's.)
+ */
+export function falseOptionalCandidates(enc: EncodedModel, backbone: Int8Array): number[] {
+  const { features } = enc.flat;
+  const candidates: number[] = [];
+  for (let i = 1; i < features.length; i++) {
+    const f = features[i]!;
+    const relation = features[f.parent]!.relations.find((r) => r.children.includes(i))!;
+    if (relation.children.length === 1 && relation.min >= 1) continue; // a mandatory child
+    const fv = enc.nodeVar[i]!;
+    const pv = enc.nodeVar[f.parent]!;
+    if (fv === pv) continue; // a child named as its parent is the same variable
+    if (backbone[pv]! < 0 || backbone[fv]! < 0) continue; // dead: never selected with its parent
+    candidates.push(i);
+  }
+  return candidates;
 }

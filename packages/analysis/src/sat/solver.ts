@@ -84,6 +84,7 @@ export class SatSolver {
   private maxLearnts = 0;
 
   private modelValues = new Int8Array(0);
+  private clauseBuffer = new Int32Array(16);
   private conflictCore: number[] = [];
   /** Conflicts so far: the search looks at the clock every 256 of them. */
   private conflicts = 0;
@@ -174,7 +175,12 @@ export class SatSolver {
   addClause(dimacs: ArrayLike<number>): boolean {
     if (!this.ok) return false;
     this.cancelUntil(0);
-    const lits: number[] = [];
+    // The literals sorted by insertion into a reused buffer: a model's CNF has hundreds of
+    // thousands of clauses, nearly all binary, and an array and a sort per clause cost more
+    // than the rest of adding it.
+    if (dimacs.length > this.clauseBuffer.length) this.clauseBuffer = new Int32Array(2 * dimacs.length);
+    const lits = this.clauseBuffer;
+    let size = 0;
     for (let i = 0; i < dimacs.length; i++) {
       const d = dimacs[i]!;
       if (!Number.isInteger(d) || d === 0) throw new RangeError(`not a literal: ${d}`);
@@ -184,17 +190,17 @@ export class SatSolver {
       const val = this.litVal[l]!;
       if (val === TRUE && this.level[v] === 0) return true; // satisfied at the top
       if (val === FALSE && this.level[v] === 0) continue; // false at the top: drop
-      lits.push(l);
+      let j = size++;
+      for (; j > 0 && lits[j - 1]! > l; j--) lits[j] = lits[j - 1]!;
+      lits[j] = l;
     }
-    lits.sort((a, b) => a - b);
     let n = 0;
-    for (let i = 0; i < lits.length; i++) {
+    for (let i = 0; i < size; i++) {
       const l = lits[i]!;
       if (n > 0 && lits[n - 1] === l) continue;
       if (n > 0 && lits[n - 1] === (l ^ 1)) return true; // tautology
       lits[n++] = l;
     }
-    lits.length = n;
     if (n === 0) {
       this.ok = false;
       return false;
@@ -204,7 +210,7 @@ export class SatSolver {
       if (this.propagate() !== null) this.ok = false;
       return this.ok;
     }
-    this.attach(new Clause(Int32Array.from(lits), false));
+    this.attach(new Clause(lits.slice(0, n), false));
     this.clauseCount++;
     return true;
   }
