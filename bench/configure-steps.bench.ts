@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { compileModel, Configurator, Deadline, type ConfigurationCounter } from '../packages/analysis/src/index.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
 import { findCorpus } from '../packages/uvl/src/corpus.support.ts';
+import { decisionSequence } from './configure-decisions.ts';
 
 const STEPS = Number(process.env.BENCH_RUNS ?? 40);
 const MODEL = process.env.BENCH_MODEL ?? 'real/Feature_Models/Automotive/Automotive02/automotive2_4.uvl';
@@ -62,16 +63,11 @@ if (session) {
 
 interface Row { wall: number; cpu: number; propagate: number; propagateCpu: number; count: number; countCpu: number }
 const rows: Row[] = [];
-const selected: string[] = [];
-const deselected: string[] = [];
-let states = first.features;
-let seed = 42;
-const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+const decisions = decisionSequence();
+const { selected, deselected } = decisions;
+let states: Record<string, string> = first.features;
 for (let i = 0; i < STEPS; i++) {
-  const open = Object.keys(states).filter((n) => states[n] === 'open');
-  if (open.length === 0) break;
-  const name = open[Math.floor(random() * open.length)]!;
-  (random() < 0.5 ? selected : deselected).push(name);
+  if (!decisions.next(states)) break;
   countCpu = 0;
   const cpu = process.cpuUsage();
   const wallStart = performance.now();
