@@ -82,8 +82,8 @@ export class Configurator {
     if (this.backbone) for (let v = 1; v <= this.featureVars; v++) if (this.backbone[v] !== 0) this.solver.addClause([this.backbone[v]! * v]);
     if (this.backbone) {
       this.findDiverseModels();
-      // A sweep with every witness now, so that the first step finds most features open already.
-      this.steps.backbone([], Deadline.none());
+      // Sweeps with every witness now, so that the first step finds most features open already.
+      this.steps.spread(Deadline.none(), 4);
     }
   }
 

@@ -57,6 +57,21 @@ export class StepBackbone {
   }
 
   /**
+   * Sweeps under no decisions again until the witnesses stop covering more (at most `rounds`
+   * times): each sweep leaves the models a little more spread, which the first steps would
+   * otherwise pay for.
+   */
+  spread(deadline: Deadline, rounds: number): void {
+    let before = Infinity;
+    for (let i = 0; i < rounds; i++) {
+      this.lastValue = null;
+      this.lastLits = [];
+      if (this.backbone([], deadline) === null || this.stats.candidates >= before) return;
+      before = this.stats.candidates;
+    }
+  }
+
+  /**
    * Per feature variable, 1 / -1 when the decision literals imply it selected / deselected, else
    * 0; null when no configuration extends them. The array is shared with later calls: read only.
    * Throws DeadlineExceeded past the deadline.
