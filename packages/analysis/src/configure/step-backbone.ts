@@ -204,29 +204,29 @@ export class StepBackbone {
 
 /**
  * candidate[v]: for each feature variable not settled in `value`, the value every model gives
- * it, else 0. The variables still agreed on are kept in a list, which shrinks fast: most models
- * look at a few hundred variables, not all.
+ * it, else 0. The models are compared four variables at a time: the XOR of a model with the
+ * first, ORed over the models, is zero in a byte exactly where all of them agree (values are
+ * 1 and -1, so a byte differs or XORs to 0).
  */
 function agreement(value: Int8Array, models: Int8Array[], n: number): Int8Array {
-  const candidate = new Int8Array(n + 1);
-  const list = new Int32Array(n);
-  let size = 0;
-  const first = models[0]!;
-  for (let v = 1; v <= n; v++) {
-    if (value[v] !== 0) continue;
-    candidate[v] = first[v]!;
-    list[size++] = v;
-  }
-  for (let i = 1; i < models.length && size > 0; i++) {
+  // Witnesses are copies (slice) or the solver's models: their own buffers, aligned.
+  const first = models[0]!.byteOffset % 4 === 0 ? models[0]! : models[0]!.slice();
+  const words = (n + 1) >> 2;
+  const ref = new Int32Array(first.buffer, first.byteOffset, words);
+  const acc = new Int32Array(words + 1);
+  const accBytes = new Uint8Array(acc.buffer);
+  for (let i = 1; i < models.length; i++) {
     const m = models[i]!;
-    let kept = 0;
-    for (let k = 0; k < size; k++) {
-      const v = list[k]!;
-      if (m[v] === candidate[v]) list[kept++] = v;
-      else candidate[v] = 0;
+    if (m.byteOffset % 4 !== 0) {
+      for (let v = 1; v <= n; v++) if (m[v] !== first[v]) accBytes[v] = 1;
+      continue;
     }
-    size = kept;
+    const w = new Int32Array(m.buffer, m.byteOffset, words);
+    for (let k = 0; k < words; k++) acc[k]! |= w[k]! ^ ref[k]!;
+    for (let v = words << 2; v <= n; v++) if (m[v] !== first[v]) accBytes[v] = 1;
   }
+  const candidate = new Int8Array(n + 1);
+  for (let v = 1; v <= n; v++) if (value[v] === 0 && accBytes[v] === 0) candidate[v] = first[v]!;
   return candidate;
 }
 
