@@ -3,19 +3,20 @@
 // minimal conflict when nothing extends the decisions, and why a feature is forced or excluded.
 //
 // Built once per model and kept: the model is encoded once, one solver holds it with every
-// constraint on (propagation), and the models it finds are kept to refute candidates of later
-// steps. A step is the backbone under the decisions as assumptions: unit propagation first (what
-// it derives is implied), one model, then each remaining candidate tested under its negation,
-// every model found removing the candidates it disagrees with. Explanations use a second solver
-// whose constraints each carry a selector, built when first needed.
+// constraint on (propagation), and models of the last step's decisions are kept as witnesses of
+// open features for the next step (step-backbone.ts). A step is the backbone under the decisions
+// as assumptions: unit propagation first (what it derives is implied), the witnesses patched to
+// the new decisions, then each feature they all agree on tested under its negation. Explanations
+// use a second solver whose constraints each carry a selector, built when first needed.
 
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { satEncoding } from '../analyze.ts';
-import { Deadline, DeadlineExceeded } from '../deadline.ts';
+import { Deadline } from '../deadline.ts';
 import { SatSolver } from '../sat/solver.ts';
 import { exactCounter, type ConfigurationCounter } from './counter.ts';
 import { minimalCore } from './minimal-core.ts';
 import { ModelPatcher } from './model-patch.ts';
+import { StepBackbone, type StepStats } from './step-backbone.ts';
 import { DecisionExplainer, decisionText } from './explain-decisions.ts';
 import type { ConfigureResult, Decisions, FeatureState, WhyResult } from './types.ts';
 
@@ -43,8 +44,6 @@ export interface ConfigureOptions {
   countTimeoutMs?: number;
 }
 
-/** How many models found in earlier steps are kept to refute candidates without a call. */
-const MODEL_POOL = 64;
 const DEFAULT_COUNT_MS = 30_000;
 /** Models with random phases kept from the build (each one SAT call). */
 const DIVERSE_MODELS = 16;
@@ -60,10 +59,7 @@ export class Configurator {
   private readonly explainer: () => DecisionExplainer;
   /** Per feature variable: 1 in every configuration, -1 in none, 0 neither; null for a void model. */
   private readonly backbone: Int8Array | null;
-  private readonly pool: Int8Array[] = [];
-  /** Models with random phases, found once: they disagree with one another on most open features. */
-  private readonly diverse: Int8Array[] = [];
-  private readonly patcher: ModelPatcher;
+  private readonly steps: StepBackbone;
 
   constructor(model: UvlModel, options: ConfiguratorOptions = {}) {
     const enc = satEncoding(model, options.text);
@@ -76,17 +72,27 @@ export class Configurator {
     const clauses = [...enc.tree, ...enc.definitions];
     for (const k of enc.constraints) clauses.push(...k.clauses);
     for (const c of clauses) this.solver.addClause(c);
-    this.patcher = new ModelPatcher(enc.numVars, clauses);
+    this.steps = new StepBackbone(this.solver, new ModelPatcher(enc.numVars, clauses), enc.featureVars);
     for (let v = enc.featureVars + 1; v <= enc.numVars; v++) this.solver.setDecisionVar(v, false);
     this.counter = options.counter ?? exactCounter(model, enc, options.text);
     let explainer: DecisionExplainer | undefined;
     this.explainer = () => (explainer ??= new DecisionExplainer(enc));
-    this.backbone = this.stepBackbone([], Deadline.none());
+    this.backbone = this.steps.backbone([], Deadline.none());
     // Proven once for all steps: as units they propagate in every later call.
     if (this.backbone) for (let v = 1; v <= this.featureVars; v++) if (this.backbone[v] !== 0) this.solver.addClause([this.backbone[v]! * v]);
-    if (this.backbone) this.findDiverseModels();
+    if (this.backbone) {
+      this.findDiverseModels();
+      // Sweeps with every witness now, so that the first step finds most features open already.
+      this.steps.spread(Deadline.none(), 4);
+    }
   }
 
+  /** What the last propagation did (witnesses, patches, SAT calls), for benches. */
+  get lastStepStats(): StepStats {
+    return this.steps.stats;
+  }
+
+  /** Models with random phases, found once: they disagree with one another on most open features. */
   private findDiverseModels(): void {
     let seed = 0x9e3779b9;
     const random = (): number => {
@@ -98,7 +104,7 @@ export class Configurator {
       const on = 1 - (i + 0.5) / DIVERSE_MODELS;
       for (let v = 1; v <= this.featureVars; v++) this.solver.setPhase(v, random() < on);
       if (this.solver.solve([]) !== 'sat') return;
-      this.diverse.push(this.solver.model());
+      this.steps.addWitnesses([this.solver.model()]);
     }
   }
 
@@ -120,7 +126,7 @@ export class Configurator {
     const timings: Record<string, number> = {};
     const lits = this.decisionLiterals(decisions);
     const start = performance.now();
-    const values = this.stepBackbone(lits, deadline);
+    const values = this.steps.backbone(lits, deadline);
     timings.propagate = Math.round(performance.now() - start);
     const common = { boolean_only: this.booleanOnly, ignored_constraints: this.ignoredConstraints };
     if (values === null) {
@@ -155,7 +161,7 @@ export class Configurator {
     const deadline = options.deadline ?? Deadline.none();
     const v = this.varOfName(feature);
     const lits = this.decisionLiterals(decisions);
-    const values = this.stepBackbone(lits, deadline);
+    const values = this.steps.backbone(lits, deadline);
     if (values === null) return undefined;
     const own = lits.find((l) => Math.abs(l) === v);
     if (own !== undefined) return { feature, state: own > 0 ? 'selected' : 'deselected', why: [decisionText(this.names, own)] };
@@ -176,79 +182,4 @@ export class Configurator {
     if (v === undefined) throw new UnknownFeatureError(name);
     return v;
   }
-
-  /**
-   * Per feature variable, 1 / -1 when the decisions imply it selected / deselected, else 0; null
-   * when no configuration extends them. Throws DeadlineExceeded past the deadline.
-   */
-  private stepBackbone(lits: number[], deadline: Deadline): Int8Array | null {
-    const n = this.featureVars;
-    const value = new Int8Array(n + 1);
-    const implied = this.solver.impliedLiterals(lits);
-    if (implied === null) return null;
-    for (const l of implied) if (Math.abs(l) <= n) value[Math.abs(l)] = l > 0 ? 1 : -1;
-    for (let v = 1; v <= n; v++) if (value[v] === 0) value[v] = this.solver.topValue(v);
-    const assumptions = [...lits];
-    // A first model with features off where they can be: turning a feature on (its ancestors,
-    // a child per group) is what patches do best.
-    for (let v = 1; v <= n; v++) this.solver.setPhase(v, false);
-    const first = this.solve(assumptions, deadline);
-    if (first === null) return null;
-    // candidate[v]: the value v had in every model so far, for variables not yet settled.
-    const candidate = new Int8Array(n + 1);
-    for (let v = 1; v <= n; v++) if (value[v] === 0) candidate[v] = first[v]!;
-    // Models of earlier steps and of the build, patched to the decisions where they need it,
-    // refute most candidates at once, each in one pass (one SAT call assigns every variable).
-    for (const m of [...this.diverse, ...this.pool]) {
-      if (lits.every((l) => m[Math.abs(l)] === (l > 0 ? 1 : -1))) filter(candidate, m, 1);
-      else {
-        this.patcher.setBase(m);
-        const patched = this.patcher.patchedModel(this.solver, lits);
-        if (patched !== null) filter(candidate, patched, 1);
-      }
-    }
-    this.remember(first);
-    this.patcher.setBase(first);
-    for (let v = 1; v <= n; v++) {
-      const c = candidate[v]!;
-      if (c === 0) continue;
-      const lit = c > 0 ? v : -v;
-      // Every candidate agrees with the first model: a patch of it refutes what it changes.
-      assumptions.push(-lit);
-      const changed = this.patcher.patch(this.solver, assumptions, assumptions.length - 1);
-      assumptions.pop();
-      if (changed !== null) {
-        for (const u of changed) if (u <= n) candidate[u] = 0;
-        continue;
-      }
-      // Models that disagree with the candidates refute more of them at once; settled
-      // variables lean to off, which in a feature model leaves the most room.
-      for (let u = v; u <= n; u++) this.solver.setPhase(u, candidate[u]! < 0);
-      const model = this.solve([...assumptions, -lit], deadline);
-      if (model === null) {
-        value[v] = c;
-        assumptions.push(lit); // implied: it only helps the following calls propagate
-        continue;
-      }
-      this.remember(model);
-      filter(candidate, model, v);
-    }
-    return value;
-  }
-
-  /** A model under the assumptions, or null when there is none. */
-  private solve(assumptions: number[], deadline: Deadline): Int8Array | null {
-    const status = this.solver.solve(assumptions, deadline);
-    if (status === 'timeout') throw new DeadlineExceeded();
-    return status === 'sat' ? this.solver.model() : null;
-  }
-
-  private remember(model: Int8Array): void {
-    this.pool.push(model);
-    if (this.pool.length > MODEL_POOL) this.pool.shift();
-  }
-}
-
-function filter(candidate: Int8Array, model: Int8Array, from: number): void {
-  for (let u = from; u < candidate.length; u++) if (candidate[u] !== 0 && candidate[u] !== model[u]) candidate[u] = 0;
 }

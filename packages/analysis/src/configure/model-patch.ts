@@ -16,9 +16,8 @@ export class ModelPatcher {
   /** Clauses of each internal literal (2v, 2v+1 for -v), as offsets into occurrences. */
   private readonly occStart: Int32Array;
   private readonly occurrences: Int32Array;
+  /** The model patches start from; a patch is tried on it in place and undone unless committed. */
   private base: Int8Array = new Int8Array(0);
-  /** The base model with the current patch applied (restored after each patch). */
-  private value: Int8Array = new Int8Array(0);
 
   constructor(numVars: number, clauses: number[][]) {
     let total = 0;
@@ -44,10 +43,14 @@ export class ModelPatcher {
     });
   }
 
-  /** The model (model[v] is 1 or -1 for every variable) the next patches start from. */
+  /** The model (model[v] is 1 or -1 for every variable) the next patches start from; commit() changes it in place. */
   setBase(model: Int8Array): void {
     this.base = model;
-    this.value = model.slice();
+  }
+
+  /** Makes a patch's changes (from patch()) part of the base model, in place. */
+  commit(changed: number[]): void {
+    for (const v of changed) this.base[v] = -this.base[v]!;
   }
 
   /**
@@ -55,23 +58,25 @@ export class ModelPatcher {
    * can, as the list of variables whose value differs from the base; null when the patch did
    * not succeed within a few rounds (the assumptions may still be satisfiable). The first
    * `shared` assumptions hold in the base model (with all they imply): they are not looked at.
+   * The base is as it was on return.
    */
   patch(solver: SatSolver, assumptions: number[], shared = 0): number[] | null {
     const extra: number[] = [];
+    const value = this.base;
     for (let round = 0; round < ROUNDS; round++) {
       const implied = solver.impliedLiterals(extra.length === 0 ? assumptions : [...assumptions, ...extra], shared);
       if (implied === null) return null;
       const changed: number[] = [];
       for (const l of implied) {
-        const v = Math.abs(l);
+        const v = l > 0 ? l : -l;
         const s = l > 0 ? 1 : -1;
-        if (this.value[v] !== s) {
-          this.value[v] = s;
+        if (value[v] !== s) {
+          value[v] = s;
           changed.push(v);
         }
       }
       const broken = this.unsatisfiedClause(changed);
-      for (const v of changed) this.value[v] = this.base[v]!;
+      for (const v of changed) value[v] = -value[v]!;
       if (broken < 0) return changed;
       const free = this.freeLiteral(solver, broken);
       if (free === 0) return null;
@@ -80,18 +85,9 @@ export class ModelPatcher {
     return null;
   }
 
-  /** The base model patched to have every assumption literal (a new array), or null (see patch). */
-  patchedModel(solver: SatSolver, assumptions: number[]): Int8Array | null {
-    const changed = this.patch(solver, assumptions);
-    if (changed === null) return null;
-    const model = this.base.slice();
-    for (const v of changed) model[v] = -model[v]!;
-    return model;
-  }
-
   /** A clause false under the patched values among those of the literals the changes made false; -1 when none. */
   private unsatisfiedClause(changed: number[]): number {
-    const value = this.value;
+    const value = this.base;
     for (const v of changed) {
       const li = internal(value[v]! > 0 ? -v : v);
       for (let o = this.occStart[li]!; o < this.occStart[li + 1]!; o++) {
