@@ -4,7 +4,7 @@
 // An operation that runs out of time gives null and is listed in `timeouts`: nothing is guessed.
 
 import type { UvlModel } from '../../uvl/src/index.ts';
-import { compileEncoded, type CompiledEncoding } from './compile/compile-encoded.ts';
+import { compileEncoded, type CompiledEncoding } from './compile/compiled-model.ts';
 import type { Commonality } from './compile/compiled-model.ts';
 import { countCnf } from './count/counter.ts';
 import { treeFormulaCount } from './count/tree-formula.ts';

@@ -9,7 +9,7 @@
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { traceCnf } from '../count/counter.ts';
 import { Deadline } from '../deadline.ts';
-import { encodeModel } from '../encode.ts';
+import { encodeModel, type EncodedModel } from '../encode.ts';
 import { sampleReduced } from '../sample/uniform.ts';
 import { nodeCounts, trueCounts, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
 import { DnnfBuilder } from './dnnf-builder.ts';
@@ -40,12 +40,26 @@ export interface Commonality {
  * the Boolean analysis cannot express are left out, as for the count (`ignoredConstraints`).
  */
 export function compileModel(model: UvlModel, options: CompileOptions = {}): CompiledModel | null {
-  const enc = encodeModel(model, options.text);
+  return compileEncoded(encodeModel(model, options.text), options.deadline ?? Deadline.none())?.compiled ?? null;
+}
+
+export interface CompiledEncoding {
+  compiled: CompiledModel;
+  /** The reduced literal each feature variable equals (index 1..features): the analysis's own passes over the form need it. */
+  literalOf: Int32Array;
+}
+
+/**
+ * The compiled form of an encoding in the counter's form (alternative groups over PAIRWISE_LIMIT
+ * as counters, as encodeModel gives them), or null when the deadline passed first. The analysis
+ * calls it with the encoding it has already made.
+ */
+export function compileEncoded(enc: EncodedModel, deadline: Deadline): CompiledEncoding | null {
   // The clauses in the counter's order (countConfigurations'): the definitions between the tree and the constraints.
   const clauses: number[][] = [...enc.tree, ...enc.definitions];
   for (const k of enc.constraints) clauses.push(...k.clauses);
   let builder: DnnfBuilder | undefined;
-  const traced = traceCnf(enc.numVars, clauses, options.deadline ?? Deadline.none(), enc.definitions, (literalOf, reducedVars) => {
+  const traced = traceCnf(enc.numVars, clauses, deadline, enc.definitions, (literalOf, reducedVars) => {
     // The reduced variables that stand for features: their literals are kept in the nodes.
     const keep = new Uint8Array(reducedVars + 1);
     for (let f = 1; f <= enc.featureVars; f++) keep[Math.abs(literalOf[f]!)] = 1;
@@ -54,7 +68,7 @@ export function compileModel(model: UvlModel, options: CompileOptions = {}): Com
   });
   if (traced.value === null) return null;
   const form = builder!.finish(traced.value, traced.reducedVars);
-  return new CompiledModel(enc.names, form, traced.literalOf, enc.ignored);
+  return { compiled: new CompiledModel(enc.names, form, traced.literalOf, enc.ignored), literalOf: traced.literalOf };
 }
 
 export class CompiledModel {

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { analyzeModel } from '../analyze.ts';
-import { compileEncoded } from '../compile/compile-encoded.ts';
+import { compileEncoded } from '../compile/compiled-model.ts';
 import { compileModel } from '../compile/compiled-model.ts';
 import { LANES, valuesUnder, weightedTrueSums } from '../compile/form-passes.ts';
 import { Deadline } from '../deadline.ts';

@@ -9,7 +9,7 @@
 //   nominate candidates; a candidate is the pivot of its class's equal when the pivot on forces
 //   it on and the pivot off forces it off, which valuesUnder tells for 16 pivots in one pass.
 
-import type { CompiledEncoding } from '../compile/compile-encoded.ts';
+import type { CompiledEncoding } from '../compile/compiled-model.ts';
 import { LANES, valuesUnder, weightedTrueSums, type LaneValues } from '../compile/form-passes.ts';
 import type { Deadline } from '../deadline.ts';
 import type { EncodedModel } from '../encode.ts';
