@@ -30,7 +30,6 @@ import { BalancedSeparator } from './separator.ts';
 import { mergeEquivalentLiterals } from './equivalences.ts';
 import { TreeDecompositionCounter, type NarrowFormula } from './tree-decomposition.ts';
 import { withRoom } from './int32-arrays.ts';
-import { TreeSearch } from './tree-search.ts';
 import { BIGINT_COUNT, type CountAlgebra } from './count-algebra.ts';
 
 const TRUE = 1;
@@ -230,7 +229,6 @@ class ComponentCounter<T> {
   private readonly countsNarrow: boolean;
   private readonly narrowMinVars: number;
   private readonly narrowCounter = new TreeDecompositionCounter();
-  private readonly treeSearch: TreeSearch<T>;
   private narrowFormula: NarrowFormula = { vars: 0, clauseStart: new Int32Array(64), lits: new Int32Array(256), clauses: 0 };
   private steps = 0;
 
@@ -257,7 +255,6 @@ class ComponentCounter<T> {
   constructor(numVars: number, input: number[][], definitions: number[][], deadline: Deadline, options: CountOptions, algebra: CountAlgebra<T>) {
     this.n = numVars;
     this.algebra = algebra;
-    this.treeSearch = new TreeSearch(algebra);
     this.freeVars = new Int32Array(numVars + 1);
     this.deadline = deadline;
     this.litVal = new Int8Array(2 * numVars + 2);
@@ -359,8 +356,8 @@ class ComponentCounter<T> {
     this.planMinVars = alwaysSeparators ? 3 : PLAN_MIN_VARS;
     this.maxSeparator = alwaysSeparators ? 2 : MAX_SEPARATOR;
     this.lookaheadMinVars = alwaysSeparators ? 2 : LOOKAHEAD_MIN_VARS;
-    // The dynamic programming gives a count; an algebra that wants nodes (the compiler) gets them from a search over the same tree decomposition (tree-search.ts).
-    this.countsNarrow = wide || options.narrowComponents === 'always';
+    // The dynamic programming gives a count, not a trace: an algebra that wants the trace (the compiler) searches.
+    this.countsNarrow = (wide || options.narrowComponents === 'always') && algebra.fromCount !== undefined;
     this.narrowMinVars = options.narrowComponents === 'always' ? 2 : NARROW_MIN_VARS;
     if (!this.usesDefinitions) {
       this.defined.fill(0);
@@ -790,12 +787,9 @@ class ComponentCounter<T> {
     const nv = this.recordVars[record]!;
     if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
     const formula = this.residualFormula(record);
-    let result: T | null;
-    if (this.algebra.fromCount) {
-      const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
-      result = value === null ? null : this.algebra.fromCount(value);
-    } else result = this.treeSearch.run(formula, this.lists, this.recordStart[record]!, NARROW_MAX_WIDTH, NARROW_MAX_COST);
-    if (result === null) return undefined;
+    const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
+    if (value === null) return undefined;
+    const result = this.algebra.fromCount!(value);
     this.remember(record, result);
     return result;
   }
