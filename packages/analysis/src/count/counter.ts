@@ -171,7 +171,14 @@ class ComponentCounter<T> {
   // Long clauses (3 literals or more), literals in one array.
   private clauseStart!: Int32Array;
   private clauseLits!: Int32Array;
-  private watches!: number[][];
+  /**
+   * The long clauses watching each literal: watchData[watchStart[l] .. watchStart[l] + watchCount[l]).
+   * A clause watches a literal at most once, so each literal's room is its number of long clauses
+   * and the lists never move (growing and shrinking arrays made garbage at every propagation).
+   */
+  private watchStart!: Int32Array;
+  private watchCount!: Int32Array;
+  private watchData!: Int32Array;
   // For component detection: per variable, its long clauses and its binary neighbours (with the
   // variable each binary clause defines, 0 for none).
   private occStart!: Int32Array;
@@ -326,7 +333,11 @@ class ComponentCounter<T> {
     this.clauseLits = new Int32Array(total);
     const occKeys: number[] = [];
     const occVals: number[] = [];
-    this.watches = Array.from({ length: 2 * numVars + 2 }, () => []);
+    this.watchStart = new Int32Array(2 * numVars + 3);
+    for (const lits of longs) for (const l of lits) this.watchStart[l + 1]++;
+    for (let l = 0; l < 2 * numVars + 2; l++) this.watchStart[l + 1] += this.watchStart[l]!;
+    this.watchCount = new Int32Array(2 * numVars + 2);
+    this.watchData = new Int32Array(this.watchStart[2 * numVars + 2]!);
     for (let c = 0; c < longs.length; c++) {
       const lits = longs[c]!;
       this.clauseLits.set(lits, this.clauseStart[c]!);
@@ -334,8 +345,8 @@ class ComponentCounter<T> {
         occKeys.push(l >> 1);
         occVals.push(c);
       }
-      this.watches[lits[0]!]!.push(c);
-      this.watches[lits[1]!]!.push(c);
+      this.watch(lits[0]!, c);
+      this.watch(lits[1]!, c);
     }
     const occ = buildCsr(numVars + 1, (i) => occKeys[i]!, (i) => occVals[i]!, occKeys.length);
     this.occStart = occ.start;
@@ -375,6 +386,10 @@ class ComponentCounter<T> {
     }
   }
 
+  private watch(lit: number, c: number): void {
+    this.watchData[this.watchStart[lit]! + this.watchCount[lit]!++] = c;
+  }
+
   private assign(lit: number): void {
     this.litVal[lit] = TRUE;
     this.litVal[lit ^ 1] = FALSE;
@@ -396,6 +411,9 @@ class ComponentCounter<T> {
     const litVal = this.litVal;
     const lits = this.clauseLits;
     const starts = this.clauseStart;
+    const ws = this.watchData;
+    const watchStart = this.watchStart;
+    const watchCount = this.watchCount;
     while (this.qhead < this.trailSize) {
       const p = this.trail[this.qhead++]!;
       for (let i = this.binStart[p]!, end = this.binStart[p + 1]!; i < end; i++) {
@@ -406,10 +424,10 @@ class ComponentCounter<T> {
         this.assign(q);
       }
       const falseLit = p ^ 1;
-      const ws = this.watches[falseLit]!;
-      let i = 0;
-      let j = 0;
-      const n = ws.length;
+      const base = watchStart[falseLit]!;
+      let i = base;
+      let j = base;
+      const n = base + watchCount[falseLit]!;
       while (i < n) {
         const c = ws[i++]!;
         const s = starts[c]!;
@@ -429,7 +447,7 @@ class ComponentCounter<T> {
           if (litVal[l] !== FALSE) {
             lits[s + 1] = l;
             lits[k] = falseLit;
-            this.watches[l]!.push(c);
+            ws[watchStart[l]! + watchCount[l]!++] = c;
             moved = true;
             break;
           }
@@ -438,13 +456,12 @@ class ComponentCounter<T> {
         ws[j++] = c;
         if (litVal[first] === FALSE) {
           while (i < n) ws[j++] = ws[i++]!;
-          ws.length = j;
+          watchCount[falseLit] = j - base;
           return false;
         }
         this.assign(first);
       }
-      // Setting an array's length costs a call even when it does not change (2 % of fm3.uvl).
-      if (j !== n) ws.length = j;
+      watchCount[falseLit] = j - base;
     }
     return true;
   }
