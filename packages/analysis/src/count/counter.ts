@@ -196,7 +196,6 @@ class ComponentCounter<T> {
   /** Whether a variable has a definition. */
   private readonly defined: Uint8Array;
 
-  private readonly varStamp: Int32Array;
   private readonly liveStamp: Int32Array;
   private readonly clauseStamp: Int32Array;
   private readonly varBuf: Int32Array;
@@ -266,7 +265,6 @@ class ComponentCounter<T> {
     this.deadline = deadline;
     this.litVal = new Int8Array(2 * numVars + 2);
     this.trail = new Int32Array(numVars + 1);
-    this.varStamp = new Int32Array(numVars + 1);
     this.liveStamp = new Int32Array(numVars + 1);
     this.varBuf = new Int32Array(numVars + 1);
     this.clauseVars = new Int32Array(numVars + 1);
@@ -568,9 +566,11 @@ class ComponentCounter<T> {
     for (let i = parentStart + parentVars, end = i + parentClauses; i < end; i++) clauseStamp[lists[i]!] = inParent;
     const stamp = ++this.stamp;
     this.markLive(lists, parentStart, parentVars, stamp, inParent);
+    // A live variable is marked visited once the walk reaches it, in the same array: below stamp
+    // not live, stamp live, visited live and reached (one look per neighbour instead of two).
+    const visited = ++this.stamp;
     const litVal = this.litVal;
     const live = this.liveStamp;
-    const varStamp = this.varStamp;
     const owner = this.varOwner;
     const clauseOwner = this.clauseOwner;
     const clauseDefines = this.clauseDefines;
@@ -596,9 +596,9 @@ class ComponentCounter<T> {
     let free = 0;
     for (let i = parentStart, end = parentStart + parentVars; i < end; i++) {
       const root = lists[i]!;
-      if (varStamp[root] === stamp || live[root] !== stamp) continue;
+      if (live[root] !== stamp) continue;
       const id = first + found;
-      varStamp[root] = stamp;
+      live[root] = visited;
       owner[root] = id;
       score[root] = 0;
       let nv = 0;
@@ -609,10 +609,11 @@ class ComponentCounter<T> {
         for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
           const w = nbrData[k]!;
           // A binary definition defines one of its two variables, and both are live: it is active.
-          if (live[w] !== stamp) continue;
+          const mark = live[w]!;
+          if (mark < stamp) continue;
           score[u]++;
-          if (varStamp[w] !== stamp) {
-            varStamp[w] = stamp;
+          if (mark === stamp) {
+            live[w] = visited;
             owner[w] = id;
             score[w] = 0;
             queue[nv++] = w;
@@ -623,7 +624,7 @@ class ComponentCounter<T> {
           if (clauseStamp[c] !== inParent) continue;
           clauseStamp[c] = stamp;
           const d = clauseDefines[c]!;
-          if (d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) {
+          if (d !== 0 && litVal[d << 1] === 0 && live[d]! < stamp) {
             clauseOwner[c] = -1;
             continue;
           }
@@ -648,8 +649,8 @@ class ComponentCounter<T> {
           nc++;
           for (let m = 0; m < unassigned; m++) {
             const w = pending[m]!;
-            if (varStamp[w] !== stamp) {
-              varStamp[w] = stamp;
+            if (live[w] !== visited) {
+              live[w] = visited;
               owner[w] = id;
               score[w] = 1;
               queue[nv++] = w;
@@ -704,8 +705,8 @@ class ComponentCounter<T> {
     if (found === 0) return free;
     for (let i = parentStart, end = parentStart + parentVars; i < end; i++) {
       const v = lists[i]!;
-      // Only live unassigned variables were stamped.
-      if (varStamp[v] !== stamp) continue;
+      // Only live unassigned variables were visited.
+      if (live[v] !== visited) continue;
       const id = owner[v]!;
       if (id >= 0) lists[fillVar[id - first]!++] = v;
     }
