@@ -10,6 +10,7 @@
 // auxiliary variable), and the count over the features is the count over all variables.
 
 import type { CountAlgebra } from '../count/count-algebra.ts';
+import { withRoom } from '../count/int32-arrays.ts';
 import { AND_KIND, FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
 
 /** Node 0 is the false node: no model. */
@@ -21,17 +22,23 @@ export class DnnfBuilder implements CountAlgebra<number> {
   private readonly keep: Uint8Array;
   // Nodes while building, in creation order. An AND node's children are appended while the
   // search goes on (an edge list per node), its literals and free variables are known at once.
-  private readonly kind: number[] = [FALSE_KIND];
-  private readonly litStart: number[] = [0];
-  private readonly litEnd: number[] = [0];
-  private readonly freeStart: number[] = [0];
-  private readonly freeEnd: number[] = [0];
-  private readonly firstEdge: number[] = [-1];
-  private readonly lastEdge: number[] = [-1];
-  private readonly lits: number[] = [];
-  private readonly free: number[] = [];
-  private readonly edgeChild: number[] = [];
-  private readonly edgeNext: number[] = [];
+  // Typed arrays that double when full: fm3.uvl makes about a million nodes and edges, and
+  // arrays of numbers grown by push were a tenth of its compile in copies and collections.
+  private nodeCount = 1;
+  private kind = new Int32Array(1 << 10);
+  private litStart = new Int32Array(1 << 10);
+  private litEnd = new Int32Array(1 << 10);
+  private freeStart = new Int32Array(1 << 10);
+  private freeEnd = new Int32Array(1 << 10);
+  private firstEdge = new Int32Array(1 << 10).fill(-1, 0, 1);
+  private lastEdge = new Int32Array(1 << 10).fill(-1, 0, 1);
+  private litCount = 0;
+  private lits = new Int32Array(1 << 10);
+  private freeCount = 0;
+  private free = new Int32Array(1 << 10);
+  private edgeCount = 0;
+  private edgeChild = new Int32Array(1 << 10);
+  private edgeNext = new Int32Array(1 << 10);
 
   constructor(keep: Uint8Array) {
     this.keep = keep;
@@ -43,16 +50,18 @@ export class DnnfBuilder implements CountAlgebra<number> {
 
   branch(trail: Int32Array, from: number, to: number, free: Int32Array, freeCount: number): number {
     const n = this.newNode(AND_KIND);
-    this.litStart[n] = this.lits.length;
+    this.lits = withRoom(this.lits, this.litCount, this.litCount + to - from);
+    this.litStart[n] = this.litCount;
     for (let i = from; i < to; i++) {
       const l = trail[i]!;
       const v = l >> 1;
-      if (this.keep[v]) this.lits.push(l & 1 ? -v : v);
+      if (this.keep[v]) this.lits[this.litCount++] = l & 1 ? -v : v;
     }
-    this.litEnd[n] = this.lits.length;
-    this.freeStart[n] = this.free.length;
-    for (let i = 0; i < freeCount; i++) if (this.keep[free[i]!]) this.free.push(free[i]!);
-    this.freeEnd[n] = this.free.length;
+    this.litEnd[n] = this.litCount;
+    this.free = withRoom(this.free, this.freeCount, this.freeCount + freeCount);
+    this.freeStart[n] = this.freeCount;
+    for (let i = 0; i < freeCount; i++) if (this.keep[free[i]!]) this.free[this.freeCount++] = free[i]!;
+    this.freeEnd[n] = this.freeCount;
     return n;
   }
 
@@ -67,29 +76,41 @@ export class DnnfBuilder implements CountAlgebra<number> {
     if (total === FALSE_NODE) return branch;
     if (branch === FALSE_NODE) return total;
     const n = this.newNode(OR_KIND);
-    this.litStart[n] = this.litEnd[n] = this.lits.length;
-    this.freeStart[n] = this.freeEnd[n] = this.free.length;
+    this.litStart[n] = this.litEnd[n] = this.litCount;
+    this.freeStart[n] = this.freeEnd[n] = this.freeCount;
     this.addEdge(n, total);
     this.addEdge(n, branch);
     return n;
   }
 
   private newNode(kind: number): number {
-    const n = this.kind.length;
-    this.kind.push(kind);
-    this.litStart.push(0);
-    this.litEnd.push(0);
-    this.freeStart.push(0);
-    this.freeEnd.push(0);
-    this.firstEdge.push(-1);
-    this.lastEdge.push(-1);
+    const n = this.nodeCount++;
+    if (n === this.kind.length) {
+      const used = n;
+      this.kind = withRoom(this.kind, used, n + 1);
+      this.litStart = withRoom(this.litStart, used, n + 1);
+      this.litEnd = withRoom(this.litEnd, used, n + 1);
+      this.freeStart = withRoom(this.freeStart, used, n + 1);
+      this.freeEnd = withRoom(this.freeEnd, used, n + 1);
+      this.firstEdge = withRoom(this.firstEdge, used, n + 1);
+      this.lastEdge = withRoom(this.lastEdge, used, n + 1);
+    }
+    this.kind[n] = kind;
+    this.litStart[n] = 0;
+    this.litEnd[n] = 0;
+    this.freeStart[n] = 0;
+    this.freeEnd[n] = 0;
+    this.firstEdge[n] = -1;
+    this.lastEdge[n] = -1;
     return n;
   }
 
   private addEdge(parent: number, child: number): void {
-    const e = this.edgeChild.length;
-    this.edgeChild.push(child);
-    this.edgeNext.push(-1);
+    const e = this.edgeCount++;
+    this.edgeChild = withRoom(this.edgeChild, e, e + 1);
+    this.edgeNext = withRoom(this.edgeNext, e, e + 1);
+    this.edgeChild[e] = child;
+    this.edgeNext[e] = -1;
     if (this.lastEdge[parent]! < 0) this.firstEdge[parent] = e;
     else this.edgeNext[this.lastEdge[parent]!] = e;
     this.lastEdge[parent] = e;
@@ -115,7 +136,7 @@ export class DnnfBuilder implements CountAlgebra<number> {
    */
   finish(root: number, vars: number): DecisionDnnf {
     const top = this.resolve(root);
-    const newId = new Int32Array(this.kind.length).fill(-1);
+    const newId = new Int32Array(this.nodeCount).fill(-1);
     const order: number[] = [];
     // Iterative depth-first search: a node is placed after all its children.
     const stack: number[] = [top];
@@ -148,32 +169,36 @@ export class DnnfBuilder implements CountAlgebra<number> {
     const childStart = new Int32Array(nodes + 1);
     const litStart = new Int32Array(nodes + 1);
     const freeStart = new Int32Array(nodes + 1);
-    const children: number[] = [];
-    const lits: number[] = [];
-    const free: number[] = [];
+    // The kept nodes hold at most every edge, literal and free variable made.
+    const children = new Int32Array(this.edgeCount);
+    const lits = new Int32Array(this.litCount);
+    const free = new Int32Array(this.freeCount);
+    let childTop = 0;
+    let litTop = 0;
+    let freeTop = 0;
     for (let i = 0; i < nodes; i++) {
       const n = order[i]!;
       kind[i] = this.kind[n]!;
-      childStart[i] = children.length;
-      litStart[i] = lits.length;
-      freeStart[i] = free.length;
-      for (let e = this.firstEdge[n]!; e >= 0; e = this.edgeNext[e]!) children.push(newId[this.resolve(this.edgeChild[e]!)]!);
-      for (let k = this.litStart[n]!; k < this.litEnd[n]!; k++) lits.push(this.lits[k]!);
-      for (let k = this.freeStart[n]!; k < this.freeEnd[n]!; k++) free.push(this.free[k]!);
+      childStart[i] = childTop;
+      litStart[i] = litTop;
+      freeStart[i] = freeTop;
+      for (let e = this.firstEdge[n]!; e >= 0; e = this.edgeNext[e]!) children[childTop++] = newId[this.resolve(this.edgeChild[e]!)]!;
+      for (let k = this.litStart[n]!; k < this.litEnd[n]!; k++) lits[litTop++] = this.lits[k]!;
+      for (let k = this.freeStart[n]!; k < this.freeEnd[n]!; k++) free[freeTop++] = this.free[k]!;
     }
-    childStart[nodes] = children.length;
-    litStart[nodes] = lits.length;
-    freeStart[nodes] = free.length;
+    childStart[nodes] = childTop;
+    litStart[nodes] = litTop;
+    freeStart[nodes] = freeTop;
     return {
       vars,
       nodes,
       kind,
       childStart,
-      children: Int32Array.from(children),
+      children: children.slice(0, childTop),
       litStart,
-      lits: Int32Array.from(lits),
+      lits: lits.slice(0, litTop),
       freeStart,
-      free: Int32Array.from(free),
+      free: free.slice(0, freeTop),
     };
   }
 }

@@ -171,7 +171,14 @@ class ComponentCounter<T> {
   // Long clauses (3 literals or more), literals in one array.
   private clauseStart!: Int32Array;
   private clauseLits!: Int32Array;
-  private watches!: number[][];
+  /**
+   * The long clauses watching each literal: watchData[watchStart[l] .. watchStart[l] + watchCount[l]).
+   * A clause watches a literal at most once, so each literal's room is its number of long clauses
+   * and the lists never move (growing and shrinking arrays made garbage at every propagation).
+   */
+  private watchStart!: Int32Array;
+  private watchCount!: Int32Array;
+  private watchData!: Int32Array;
   // For component detection: per variable, its long clauses and its binary neighbours (with the
   // variable each binary clause defines, 0 for none).
   private occStart!: Int32Array;
@@ -189,7 +196,6 @@ class ComponentCounter<T> {
   /** Whether a variable has a definition. */
   private readonly defined: Uint8Array;
 
-  private readonly varStamp: Int32Array;
   private readonly liveStamp: Int32Array;
   private readonly clauseStamp: Int32Array;
   private readonly varBuf: Int32Array;
@@ -259,7 +265,6 @@ class ComponentCounter<T> {
     this.deadline = deadline;
     this.litVal = new Int8Array(2 * numVars + 2);
     this.trail = new Int32Array(numVars + 1);
-    this.varStamp = new Int32Array(numVars + 1);
     this.liveStamp = new Int32Array(numVars + 1);
     this.varBuf = new Int32Array(numVars + 1);
     this.clauseVars = new Int32Array(numVars + 1);
@@ -326,7 +331,11 @@ class ComponentCounter<T> {
     this.clauseLits = new Int32Array(total);
     const occKeys: number[] = [];
     const occVals: number[] = [];
-    this.watches = Array.from({ length: 2 * numVars + 2 }, () => []);
+    this.watchStart = new Int32Array(2 * numVars + 3);
+    for (const lits of longs) for (const l of lits) this.watchStart[l + 1]++;
+    for (let l = 0; l < 2 * numVars + 2; l++) this.watchStart[l + 1] += this.watchStart[l]!;
+    this.watchCount = new Int32Array(2 * numVars + 2);
+    this.watchData = new Int32Array(this.watchStart[2 * numVars + 2]!);
     for (let c = 0; c < longs.length; c++) {
       const lits = longs[c]!;
       this.clauseLits.set(lits, this.clauseStart[c]!);
@@ -334,8 +343,8 @@ class ComponentCounter<T> {
         occKeys.push(l >> 1);
         occVals.push(c);
       }
-      this.watches[lits[0]!]!.push(c);
-      this.watches[lits[1]!]!.push(c);
+      this.watch(lits[0]!, c);
+      this.watch(lits[1]!, c);
     }
     const occ = buildCsr(numVars + 1, (i) => occKeys[i]!, (i) => occVals[i]!, occKeys.length);
     this.occStart = occ.start;
@@ -375,6 +384,10 @@ class ComponentCounter<T> {
     }
   }
 
+  private watch(lit: number, c: number): void {
+    this.watchData[this.watchStart[lit]! + this.watchCount[lit]!++] = c;
+  }
+
   private assign(lit: number): void {
     this.litVal[lit] = TRUE;
     this.litVal[lit ^ 1] = FALSE;
@@ -396,6 +409,9 @@ class ComponentCounter<T> {
     const litVal = this.litVal;
     const lits = this.clauseLits;
     const starts = this.clauseStart;
+    const ws = this.watchData;
+    const watchStart = this.watchStart;
+    const watchCount = this.watchCount;
     while (this.qhead < this.trailSize) {
       const p = this.trail[this.qhead++]!;
       for (let i = this.binStart[p]!, end = this.binStart[p + 1]!; i < end; i++) {
@@ -406,10 +422,10 @@ class ComponentCounter<T> {
         this.assign(q);
       }
       const falseLit = p ^ 1;
-      const ws = this.watches[falseLit]!;
-      let i = 0;
-      let j = 0;
-      const n = ws.length;
+      const base = watchStart[falseLit]!;
+      let i = base;
+      let j = base;
+      const n = base + watchCount[falseLit]!;
       while (i < n) {
         const c = ws[i++]!;
         const s = starts[c]!;
@@ -429,7 +445,7 @@ class ComponentCounter<T> {
           if (litVal[l] !== FALSE) {
             lits[s + 1] = l;
             lits[k] = falseLit;
-            this.watches[l]!.push(c);
+            ws[watchStart[l]! + watchCount[l]!++] = c;
             moved = true;
             break;
           }
@@ -438,13 +454,12 @@ class ComponentCounter<T> {
         ws[j++] = c;
         if (litVal[first] === FALSE) {
           while (i < n) ws[j++] = ws[i++]!;
-          ws.length = j;
+          watchCount[falseLit] = j - base;
           return false;
         }
         this.assign(first);
       }
-      // Setting an array's length costs a call even when it does not change (2 % of fm3.uvl).
-      if (j !== n) ws.length = j;
+      watchCount[falseLit] = j - base;
     }
     return true;
   }
@@ -551,9 +566,11 @@ class ComponentCounter<T> {
     for (let i = parentStart + parentVars, end = i + parentClauses; i < end; i++) clauseStamp[lists[i]!] = inParent;
     const stamp = ++this.stamp;
     this.markLive(lists, parentStart, parentVars, stamp, inParent);
+    // A live variable is marked visited once the walk reaches it, in the same array: below stamp
+    // not live, stamp live, visited live and reached (one look per neighbour instead of two).
+    const visited = ++this.stamp;
     const litVal = this.litVal;
     const live = this.liveStamp;
-    const varStamp = this.varStamp;
     const owner = this.varOwner;
     const clauseOwner = this.clauseOwner;
     const clauseDefines = this.clauseDefines;
@@ -579,9 +596,9 @@ class ComponentCounter<T> {
     let free = 0;
     for (let i = parentStart, end = parentStart + parentVars; i < end; i++) {
       const root = lists[i]!;
-      if (varStamp[root] === stamp || live[root] !== stamp) continue;
+      if (live[root] !== stamp) continue;
       const id = first + found;
-      varStamp[root] = stamp;
+      live[root] = visited;
       owner[root] = id;
       score[root] = 0;
       let nv = 0;
@@ -592,10 +609,11 @@ class ComponentCounter<T> {
         for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
           const w = nbrData[k]!;
           // A binary definition defines one of its two variables, and both are live: it is active.
-          if (live[w] !== stamp) continue;
+          const mark = live[w]!;
+          if (mark < stamp) continue;
           score[u]++;
-          if (varStamp[w] !== stamp) {
-            varStamp[w] = stamp;
+          if (mark === stamp) {
+            live[w] = visited;
             owner[w] = id;
             score[w] = 0;
             queue[nv++] = w;
@@ -606,7 +624,7 @@ class ComponentCounter<T> {
           if (clauseStamp[c] !== inParent) continue;
           clauseStamp[c] = stamp;
           const d = clauseDefines[c]!;
-          if (d !== 0 && litVal[d << 1] === 0 && live[d] !== stamp) {
+          if (d !== 0 && litVal[d << 1] === 0 && live[d]! < stamp) {
             clauseOwner[c] = -1;
             continue;
           }
@@ -631,8 +649,8 @@ class ComponentCounter<T> {
           nc++;
           for (let m = 0; m < unassigned; m++) {
             const w = pending[m]!;
-            if (varStamp[w] !== stamp) {
-              varStamp[w] = stamp;
+            if (live[w] !== visited) {
+              live[w] = visited;
               owner[w] = id;
               score[w] = 1;
               queue[nv++] = w;
@@ -687,8 +705,8 @@ class ComponentCounter<T> {
     if (found === 0) return free;
     for (let i = parentStart, end = parentStart + parentVars; i < end; i++) {
       const v = lists[i]!;
-      // Only live unassigned variables were stamped.
-      if (varStamp[v] !== stamp) continue;
+      // Only live unassigned variables were visited.
+      if (live[v] !== visited) continue;
       const id = owner[v]!;
       if (id >= 0) lists[fillVar[id - first]!++] = v;
     }
