@@ -12,6 +12,6 @@ export { toCnf, buildCnf, type CnfResult } from './convert/cnf.ts';
 export { constraintEncoder, type ConstraintEncoder } from './convert/tseitin.ts';
 export { UvlExportError, prepareExport, type ExportModel, type ExportConstraint, type BoolExpr, type PrepareOptions, type LeftOutConstraint } from './convert/common.ts';
 export { modelConstraints } from './semantics.ts';
-export { createMapLoader } from './loader.ts';
+export { createMapLoader, createReadAheadLoader } from './loader.ts';
 export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
 export { constraintSource } from './source-text.ts';

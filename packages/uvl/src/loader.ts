@@ -27,3 +27,40 @@ export function createMapLoader(files: ReadonlyMap<string, string> | Record<stri
     return text === undefined ? undefined : { fileName: path, text };
   };
 }
+
+/** resolveRelative, or undefined when the path climbs above the root folder. */
+function resolveWithin(from: string, relativePath: string): string | undefined {
+  const base = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
+  const out: string[] = [];
+  for (const part of `${base}${relativePath}`.split('/')) {
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else if (part !== '.' && part !== '') out.push(part);
+  }
+  return out.join('/');
+}
+
+/**
+ * A loader for a caller that reads imported files ahead, in rounds, because the parser's loader is
+ * synchronous and the files live in a store: a path in `read` is served (null or undefined: read,
+ * and not there), a path not read yet is added to `wanted` for the next round. A path that leaves
+ * the importing model's root folder is never asked for.
+ */
+export function createReadAheadLoader(
+  rootFile: string,
+  read: Readonly<Record<string, string | null | undefined>>,
+  wanted: Set<string>,
+): ImportLoader {
+  return ({ relativePath, importer }) => {
+    const path = resolveWithin(importer ?? rootFile, relativePath);
+    if (path === undefined) return undefined;
+    // Own keys only: an import named like an Object.prototype member ('constructor') is a file to read.
+    if (!Object.hasOwn(read, path)) {
+      wanted.add(path);
+      return undefined;
+    }
+    const text = read[path];
+    return text === null || text === undefined ? undefined : { fileName: path, text };
+  };
+}

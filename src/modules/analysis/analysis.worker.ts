@@ -2,8 +2,7 @@
 // and runs the engine with the budget it was given. It reads no file and opens no database:
 // the main thread owns both, so a killed worker leaves nothing half-written.
 import { parentPort } from 'node:worker_threads';
-import { posix } from 'node:path';
-import { flattenModel, formatDiagnostic, parseUvl, type ImportLoader } from '../../../packages/uvl/src/index.ts';
+import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader } from '../../../packages/uvl/src/index.ts';
 import { analyzeModel, classifyEdit } from '../../../packages/analysis/src/index.ts';
 import type { ClassifyJob, ClassifyReply, ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
@@ -20,16 +19,7 @@ function classify(job: ClassifyJob): ClassifyReply {
 
 function run(job: WorkerJob): WorkerReply {
   const wanted = new Set<string>();
-  const loader: ImportLoader = ({ relativePath, importer }) => {
-    const path = posix.normalize(posix.join(posix.dirname(importer ?? job.fileName), relativePath));
-    if (path.startsWith('../') || path === '..') return undefined;
-    if (!(path in job.imports)) {
-      wanted.add(path);
-      return undefined;
-    }
-    const text = job.imports[path];
-    return text === null || text === undefined ? undefined : { fileName: path, text };
-  };
+  const loader = createReadAheadLoader(job.fileName, job.imports, wanted);
   const parsed = parseUvl(job.text, { fileName: job.fileName, loader });
   // Imports not sent yet: the main thread reads them from the dataset and asks again.
   if (wanted.size > 0 && job.round < job.maxRounds) return { kind: 'need', id: job.id, paths: [...wanted] };

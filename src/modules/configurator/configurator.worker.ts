@@ -2,9 +2,8 @@
 // configure step or a commonality is one pass over the compiled form, and computes samples. A
 // model is compiled when a job first needs it: the page's tree only needs it parsed.
 // It reads no file and opens no database; the main thread sends the model's text when asked.
-import { posix } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { flattenModel, formatDiagnostic, parseUvl, type Feature, type ImportLoader, type UvlModel } from '../../../packages/uvl/src/index.ts';
+import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
   compileModel, Configurator, Deadline, ENGINE_VERSION, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
@@ -34,17 +33,7 @@ class JobFailure extends Error {}
  * the importing file); `wanted` collects those not sent yet. Nothing outside the dataset is read.
  */
 function parseWithImports(job: ConfiguratorJob, wanted: Set<string>) {
-  const imports = job.model.imports ?? {};
-  const loader: ImportLoader = ({ relativePath, importer }) => {
-    const path = posix.normalize(posix.join(posix.dirname(importer ?? job.model.fileName), relativePath));
-    if (path.startsWith('../') || path === '..') return undefined;
-    if (!(path in imports)) {
-      wanted.add(path);
-      return undefined;
-    }
-    const text = imports[path];
-    return text === null || text === undefined ? undefined : { fileName: path, text };
-  };
+  const loader = createReadAheadLoader(job.model.fileName, job.model.imports ?? {}, wanted);
   return parseUvl(job.model.text!, { fileName: job.model.fileName, loader });
 }
 

@@ -3,13 +3,13 @@
 // a model's imports are resolved among the other files of its own dataset, never elsewhere.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, posix } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
   checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, UvlExportError,
-  type ImportLoader, type ParseResult, type UvlModel,
+  createReadAheadLoader, type ParseResult, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 
 /**
@@ -111,24 +111,15 @@ async function storedText(d: ModeltoolDeps, file: StoredFile): Promise<string> {
  * without imports (the usual case) is parsed once.
  */
 async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string): Promise<ParseResult> {
-  const known = new Map<string, string | undefined>();
+  const known: Record<string, string | undefined> = {};
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
-    const loader: ImportLoader = ({ relativePath, importer }) => {
-      const path = posix.normalize(posix.join(posix.dirname(importer ?? file.name), relativePath));
-      if (path.startsWith('../') || path === '..') return undefined;
-      if (!known.has(path)) {
-        wanted.add(path);
-        return undefined;
-      }
-      const found = known.get(path);
-      return found === undefined ? undefined : { fileName: path, text: found };
-    };
+    const loader = createReadAheadLoader(file.name, known, wanted);
     const result = parseUvl(text, { fileName: file.name, loader });
-    const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - known.size));
+    const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - Object.keys(known).length));
     if (toRead.length === 0 || round >= MAX_IMPORT_ROUNDS) return result;
     const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : d.ctx.services.hubfile.readSibling(file, path))));
-    toRead.forEach((path, i) => known.set(path, texts[i]));
+    toRead.forEach((path, i) => { known[path] = texts[i]; });
   }
 }
 
