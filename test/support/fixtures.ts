@@ -47,3 +47,17 @@ export async function storeModelFile(
   await ctx.store.put(`${prefix}${name}`, options.content);
   return { datasetId, fileId, prefix, key: `${prefix}${name}`, doi };
 }
+
+/**
+ * A model importing a chain of `depth` files (main.uvl imports m1.uvl, which imports m2.uvl, …),
+ * each adding one optional feature below the last: depth + 1 configurations once every level is
+ * read, fewer when a reader gives up early (the missing level is one leaf, the rest is lost).
+ */
+export function importChain(depth: number): { main: string; files: Record<string, string>; configurations: string } {
+  const files: Record<string, string> = {};
+  for (let i = 1; i <= depth; i++) {
+    const next = i < depth ? `imports\n    m${i + 1} as n\n` : '';
+    files[`m${i}.uvl`] = `${next}features\n    F${i}\n${i < depth ? `        optional\n            n.F${i + 1}\n` : ''}`;
+  }
+  return { main: 'imports\n    m1 as n\nfeatures\n    Root\n        optional\n            n.F1\n', files, configurations: String(depth + 1) };
+}

@@ -1,7 +1,7 @@
 // Public API of the UVL toolkit. A library: no file system, no network, nothing from the app.
 export type * from './ast.ts';
 export { type Diagnostic, type DiagnosticCode, type Severity, formatDiagnostic } from './diagnostics.ts';
-export { parseUvl, MAX_DEPTH, type ImportLoader, type ImportRequest, type LoadedModel, type ParseOptions } from './parser.ts';
+export { parseUvl, MAX_DEPTH, MAX_IMPORT_NESTING, IMPORT_READ_ROUNDS, type ImportLoader, type ImportRequest, type LoadedModel, type ParseOptions } from './parser.ts';
 export { checkDiagnostics, checkParsed, checkUvl, checkUvlBytes, decodeUtf8Text, limitDiagnostics, NOT_TEXT_ERROR, type CheckResult } from './check.ts';
 export { modelWarnings, EMPTY_MODEL_WARNING } from './warnings.ts';
 export { countModel, flattenModel, type ModelCounts, type FlatModel, type FlatFeature, type FlatConstraint, type Relation } from './semantics.ts';

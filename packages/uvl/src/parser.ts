@@ -30,6 +30,13 @@ import { T, TOKEN_NAMES, parseCardinalityText, scan, type Tokens } from './scann
 
 /** Nesting limit of the feature tree and of expressions: deeper input is an error, not a stack overflow. */
 export const MAX_DEPTH = 256;
+/** Imports nest at most this deep (a model importing a model importing …); a deeper one is a warning. */
+export const MAX_IMPORT_NESTING = 32;
+/**
+ * Rounds of reading files a caller whose loader cannot read synchronously needs at most to give
+ * the parser every file it may follow: the importing file's imports, then one round per level.
+ */
+export const IMPORT_READ_ROUNDS = MAX_IMPORT_NESTING + 1;
 
 export interface ImportRequest {
   /** The namespace as written in the imports section, e.g. `nested.sub`. */
@@ -147,8 +154,8 @@ function parseWithImports(text: string, options: ParseOptions, stack: string[]):
       warn('import-error', `import cycle: '${imp.namespace.name}' (${loaded.fileName}) imports this model again`);
       continue;
     }
-    if (stack.length >= 32) {
-      warn('import-error', `imports nested more than 32 levels deep at '${imp.namespace.name}'`);
+    if (stack.length >= MAX_IMPORT_NESTING) {
+      warn('import-error', `imports nested more than ${MAX_IMPORT_NESTING} levels deep at '${imp.namespace.name}'`);
       continue;
     }
     const sub = parseWithImports(loaded.text, { fileName: loaded.fileName, loader }, [...stack, self]);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModelFile } from '../../../test/support/fixtures.ts';
+import { importChain, storeModelFile } from '../../../test/support/fixtures.ts';
 import { waitForAnalyses } from './analysis.test-support.ts';
 
 /** Root, with the imported Sub optional and Sub's Extra optional: 3 configurations. */
@@ -29,6 +29,26 @@ for (const dialect of testDialects().slice(0, 1)) {
       const result = (await waitForAnalyses(server, [stored.fileId])).get(stored.fileId);
       assert.equal(result.status, 'done', JSON.stringify(result));
       assert.equal(result.configurations, '3');
+    });
+  });
+
+  // A server of its own: the workers must start only once every file of the chain is in place.
+  describe(`the analysis of a model with nested imports [${dialect.name}]`, () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
+    });
+    after(async () => server?.close());
+
+    it('follows imports as deep as the parser does (12 levels, each read in its own round)', async () => {
+      const chain = importChain(12);
+      const stored = await storeModelFile(server, { label: 'Chain', content: chain.main, name: 'main.uvl' });
+      for (const [name, text] of Object.entries(chain.files)) await server.hub.ctx.store.put(`${stored.prefix}${name}`, text);
+      server.hub.ctx.services.analysis.start(1);
+      const result = (await waitForAnalyses(server, [stored.fileId])).get(stored.fileId);
+      assert.equal(result.status, 'done', JSON.stringify(result));
+      assert.equal(result.configurations, chain.configurations);
     });
   });
 }

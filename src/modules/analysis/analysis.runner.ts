@@ -4,6 +4,7 @@
 import { normalizeText } from '../explore/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
+import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
 import { sha256Of, type AnalysisDeps, type RunnerState } from './analysis.deps.ts';
 import { WorkerSlot } from './analysis.pool.ts';
 import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
@@ -15,8 +16,6 @@ export const POLL_MS = 3_000;
 /** A running row's claim is renewed this often; one not renewed for STALE_MS is taken over. */
 const HEARTBEAT_MS = 15_000;
 const STALE_MS = 90_000;
-/** Rounds of reading imported files a model may ask for (a model importing a model importing …). */
-const MAX_IMPORT_ROUNDS = 8;
 
 type Reply = WorkerReply | { kind: 'crash'; message: string };
 /** A worker's last word on a model: its result, or why there is none. */
@@ -134,7 +133,7 @@ async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot)
 /** The worker's final reply for one model, giving it the imported files it asks for, round after round. */
 async function runJob(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot, stored: StoredFile, text: string): Promise<FinalReply> {
   const deadline = Date.now() + d.hardLimitMs;
-  const job: WorkerJob = { id: ++d.runner.jobIds, fileName: stored.name, text, imports: {}, round: 0, maxRounds: MAX_IMPORT_ROUNDS, timeoutMs: d.timeoutMs };
+  const job: WorkerJob = { id: ++d.runner.jobIds, fileName: stored.name, text, imports: {}, round: 0, maxRounds: IMPORT_READ_ROUNDS, timeoutMs: d.timeoutMs };
   let reply: Reply;
   // Each result is stored as soon as the worker reports it, one write after another; the final
   // result waits for them so that a late partial never overwrites it.

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModelFile } from '../../../test/support/fixtures.ts';
+import { importChain, storeModelFile } from '../../../test/support/fixtures.ts';
 import { fetchJson } from '../../../test/support/uploads.ts';
 import { waitForResult } from './configurator.test-support.ts';
 
@@ -41,6 +41,15 @@ for (const dialect of testDialects()) {
       assert.equal(step.json.remaining, '1');
       assert.equal(step.json.features['s.Sub'], 'forced');
       assert.deepEqual(step.json.why.why, ['selected s.Extra']);
+    });
+
+    it('follows imports as deep as the parser does (12 levels, each read in its own round)', async () => {
+      const chain = importChain(12);
+      const stored = await storeModelFile(server, { label: 'Chain', content: chain.main, name: 'main.uvl' });
+      for (const [name, text] of Object.entries(chain.files)) await server.hub.ctx.store.put(`${stored.prefix}${name}`, text);
+      const open = await fetchJson(`${server.baseUrl}/api/v1/files/${stored.fileId}/configure`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      assert.equal(open.status, 200, JSON.stringify(open.json));
+      assert.equal(open.json.remaining, chain.configurations);
     });
 
     it('draws the grafted tree on the page', async () => {

@@ -6,6 +6,7 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { ENGINE_VERSION } from '../../../packages/analysis/src/index.ts';
+import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { StoredBody } from './configurator.cache.ts';
 import { createConfiguratorDeps, sha256Of, type ConfiguratorDeps } from './configurator.deps.ts';
@@ -24,8 +25,6 @@ export type Answer =
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
-/** Rounds of reading imports (an import may import again). */
-const MAX_IMPORT_ROUNDS = 8;
 /** Cheap test for an `imports` section: only such a model needs the worker to name its imports first. */
 const HAS_IMPORTS = /^\s*imports\b/m;
 
@@ -35,7 +34,7 @@ const HAS_IMPORTS = /^\s*imports\b/m;
  */
 async function importsOf(d: ConfiguratorDeps, file: StoredFile, text: string, textSha: string): Promise<Record<string, string | null>> {
   const imports: Record<string, string | null> = {};
-  for (let round = 0; round < MAX_IMPORT_ROUNDS; round++) {
+  for (let round = 0; round < IMPORT_READ_ROUNDS; round++) {
     const job: ConfiguratorJob = { id: ++d.jobs.ids, model: { sha256: textSha, fileName: file.name, text, imports }, timeoutMs: d.timeoutMs, op: 'resolve' };
     const reply = await d.interactive.run(job, d.hardLimitMs);
     if (reply.kind !== 'need-imports') break;

@@ -9,7 +9,7 @@ import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
   checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, UvlExportError,
-  createReadAheadLoader, type ParseResult, type UvlModel,
+  createReadAheadLoader, IMPORT_READ_ROUNDS, type ParseResult, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 
 /**
@@ -75,8 +75,6 @@ export interface Viewer {
 const TEMP_PREFIX = 'hub-modeltool-';
 /** A dataset holds at most 200 files (decisions section 4), so no import graph is larger. */
 const MAX_IMPORTED_FILES = 200;
-/** The parser follows at most 32 nested import levels; one round of reading per level. */
-const MAX_IMPORT_ROUNDS = 33;
 
 export function isExportTarget(target: string): target is ExportTarget {
   return Object.hasOwn(EXPORT_TARGETS, target);
@@ -117,7 +115,7 @@ async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string): Pr
     const loader = createReadAheadLoader(file.name, known, wanted);
     const result = parseUvl(text, { fileName: file.name, loader });
     const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - Object.keys(known).length));
-    if (toRead.length === 0 || round >= MAX_IMPORT_ROUNDS) return result;
+    if (toRead.length === 0 || round >= IMPORT_READ_ROUNDS) return result;
     const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : d.ctx.services.hubfile.readSibling(file, path))));
     toRead.forEach((path, i) => { known[path] = texts[i]; });
   }
