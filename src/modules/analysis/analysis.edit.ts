@@ -27,16 +27,8 @@ export function createEditClassifier(budgetMs: number) {
 
   const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
-  /** One pair at a time: the slot's worker is one thread, and each run's kill timer starts with the run. */
-  let queue: Promise<unknown> = Promise.resolve();
-
-  function run(before: ModelText, after: ModelText): Promise<EditClass> {
-    const next = queue.then(() => runNow(before, after));
-    queue = next;
-    return next;
-  }
-
-  async function runNow(before: ModelText, after: ModelText): Promise<EditClass> {
+  /** One pair at a time: the slot queues them, and each run's kill timer starts with the run. */
+  async function run(before: ModelText, after: ModelText): Promise<EditClass> {
     const reply = await slot.run({
       kind: 'classify', id: ++ids, before: { fileName: before.name, text: before.text }, after: { fileName: after.name, text: after.text }, timeoutMs: budgetMs,
     }, budgetMs + KILL_MARGIN_MS).catch(() => undefined);
