@@ -100,5 +100,7 @@ describe('t-wise sampling against brute force', () => {
     const r = twiseSample(parse(text), { t: 3, maxBits: 100 });
     assert.equal(r.complete, false);
     assert.match(r.note ?? '', /not sampled/);
+    // Not "no valid interaction": the model has valid interactions, none was looked at.
+    assert.deepEqual([r.lower_bound, r.lower_bound_method], [0, 'none: not sampled']);
   });
 });

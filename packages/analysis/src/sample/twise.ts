@@ -96,7 +96,8 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
     features: [...enc.names].sort(byName),
     timings_ms: timings,
   };
-  const incomplete = (note: string): TwiseResult => ({ ...result, interactions: null, complete: false, note });
+  // Stopped before any interaction was looked at: no bound is known (0 holds, and says nothing).
+  const incomplete = (note: string): TwiseResult => ({ ...result, interactions: null, complete: false, lower_bound_method: 'none: not sampled', note });
   const bits = TupleBits.bitsFor(t, L);
   if (2 * bits + TupleBits.bitsFor(2, L) > (options.maxBits ?? DEFAULT_MAX_BITS)) {
     return incomplete(`not sampled: ${t}-wise coverage of ${n} features needs ${Math.round((2 * bits) / 8 / 2 ** 20)} MB of bits, more than allowed`);
