@@ -42,6 +42,17 @@ describe('hub uvl configure', () => {
     assert.match(text.out, /excluded \(1\): Turbo/);
   });
 
+  it('takes names quoted as in UVL: one holding a comma, in a list and for why', () => {
+    writeFileSync(join(dir, 'roof.uvl'), 'features\n    Car\n        optional\n            "Sun, Roof"\n            Rack\nconstraints\n    "Sun, Roof" => !Rack\n');
+    const step = JSON.parse(hub(['configure', 'roof.uvl', '--select', '"Sun, Roof"', '--why', 'Rack', '--json']).out);
+    assert.deepEqual(step, { feature: 'Rack', state: 'excluded', why: ['selected Sun, Roof', 'Line 7: "Sun, Roof" => !Rack'] });
+    const quotedWhy = JSON.parse(hub(['configure', 'roof.uvl', '--deselect', 'Rack,"Sun, Roof"', '--why', '"Sun, Roof"', '--json']).out);
+    assert.equal(quotedWhy.state, 'deselected');
+    const sample = hub(['sample', 'roof.uvl', '--uniform', '3', '--select', '"Sun, Roof"']);
+    assert.equal(sample.code, 0, sample.err);
+    assert.deepEqual(sample.out.trim().split('\n'), ['Car,Rack,"Sun, Roof"', '1,0,1', '1,0,1', '1,0,1']);
+  });
+
   it('exits 1 for an unknown feature and for an invalid model', () => {
     const unknown = hub(['configure', 'car.uvl', '--select', 'Boat']);
     assert.equal(unknown.code, 1);

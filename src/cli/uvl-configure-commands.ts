@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { formatDiagnostic, type UvlModel } from '../../packages/uvl/src/index.ts';
 import { compiledCounter, Configurator, Deadline, sampleCsv, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
 import { loadAndParse } from './uvl-commands.ts';
+import { featureName, featureNames } from './feature-names.ts';
 
 export const DEFAULT_TWISE_SECONDS = 600;
 /** Budget of the compiled form that counts what remains; past it the answer says the count timed out. */
@@ -16,8 +17,8 @@ export function registerConfigureCommands(uvl: Command): void {
     .command('configure')
     .description('Propagate a partial configuration: every feature\'s state, the remaining count, a minimal conflict, why a feature is forced or excluded (exit 1 for an invalid model or an unknown feature)')
     .argument('<file>', 'UVL file')
-    .option('--select <features>', 'features to select, comma-separated', '')
-    .option('--deselect <features>', 'features to deselect, comma-separated', '')
+    .option('--select <features>', 'features to select, comma-separated (a name with a comma in double quotes, as in UVL)', '')
+    .option('--deselect <features>', 'features to deselect, comma-separated (quoted as in UVL if need be)', '')
     .option('--why <feature>', 'explain the state of this feature under the decisions')
     .option('--json', 'one JSON object')
     .action((file: string, options: ConfigureCommandOptions) => runConfigureCommand(file, options));
@@ -56,17 +57,16 @@ function badValue(command: string, message: string, json: boolean | undefined): 
   process.exitCode = 1;
 }
 
-const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-
 export function runConfigureCommand(file: string, options: ConfigureCommandOptions): void {
   const loaded = loadModel('configure', file, options.json);
   if (!loaded) return;
-  const decisions = { selected: list(options.select), deselected: list(options.deselect) };
+  const decisions = { selected: featureNames(options.select), deselected: featureNames(options.deselect) };
+  const whyName = options.why === undefined ? undefined : featureName(options.why);
   try {
     const configurator = new Configurator(loaded.model, { text: loaded.text, counter: compiledCounter(loaded.model, loaded.text, Deadline.after(COMPILE_SECONDS * 1000)) });
     const result = configurator.configure(decisions);
-    const why = options.why !== undefined && result.consistent ? configurator.why(decisions, options.why) : undefined;
-    if (options.why !== undefined && !result.consistent) configurator.decisionLiterals({ selected: [options.why], deselected: [] }); // an unknown name is still a bad value
+    const why = whyName !== undefined && result.consistent ? configurator.why(decisions, whyName) : undefined;
+    if (whyName !== undefined && !result.consistent) configurator.decisionLiterals({ selected: [whyName], deselected: [] }); // an unknown name is still a bad value
     if (options.json) process.stdout.write(`${JSON.stringify(why ?? result)}\n`);
     else process.stdout.write(`${why ? whyText(why) : configureText(result)}\n`);
     process.exitCode = 0;
