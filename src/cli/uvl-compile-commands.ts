@@ -6,11 +6,10 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../../packages/uvl/src/index.ts';
+import { formatDiagnostic, parseNameList } from '../../packages/uvl/src/index.ts';
 import { compileModel, Deadline, type CompiledModel } from '../../packages/analysis/src/index.ts';
 import { describeFsError, loadAndParse } from './uvl-commands.ts';
 import { DEFAULT_TWISE_SECONDS, runTwiseCommand } from './uvl-configure-commands.ts';
-import { featureNames } from './feature-names.ts';
 
 /** Time budget of a compilation from the command line. */
 const COMPILE_BUDGET_MS = 60_000;
@@ -82,9 +81,9 @@ function writeAtomically(command: string, path: string, content: string): void {
   }
 }
 
-/** A comma-separated list of feature names (feature-names.ts), each checked against the model. */
+/** A comma-separated list of feature names (packages/uvl name-list.ts), each checked against the model. */
 function featureList(command: string, compiled: CompiledModel, value: string | undefined): string[] {
-  const names = featureNames(value);
+  const names = parseNameList(value);
   for (const name of names) if (compiled.variableOf(name) === undefined) fail(command, `unknown feature '${name}'`);
   return names;
 }

@@ -3,10 +3,9 @@
 // with the uniform half (uvl-compile-commands.ts), which hands `--twise` to runTwiseCommand.
 
 import type { Command } from 'commander';
-import { formatDiagnostic, type UvlModel } from '../../packages/uvl/src/index.ts';
+import { formatDiagnostic, parseNameList, unquoteName, type UvlModel } from '../../packages/uvl/src/index.ts';
 import { compiledCounter, Configurator, Deadline, sampleCsv, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
 import { loadAndParse } from './uvl-commands.ts';
-import { featureName, featureNames } from './feature-names.ts';
 
 export const DEFAULT_TWISE_SECONDS = 600;
 /** Budget of the compiled form that counts what remains; past it the answer says the count timed out. */
@@ -60,8 +59,8 @@ function badValue(command: string, message: string, json: boolean | undefined): 
 export function runConfigureCommand(file: string, options: ConfigureCommandOptions): void {
   const loaded = loadModel('configure', file, options.json);
   if (!loaded) return;
-  const decisions = { selected: featureNames(options.select), deselected: featureNames(options.deselect) };
-  const whyName = options.why === undefined ? undefined : featureName(options.why);
+  const decisions = { selected: parseNameList(options.select), deselected: parseNameList(options.deselect) };
+  const whyName = options.why === undefined ? undefined : unquoteName(options.why);
   try {
     const configurator = new Configurator(loaded.model, { text: loaded.text, counter: compiledCounter(loaded.model, loaded.text, Deadline.after(COMPILE_SECONDS * 1000)) });
     const result = configurator.configure(decisions);

@@ -84,4 +84,28 @@ describe('the configurator in Chromium', { skip }, () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('keeps a feature whose name holds a comma in the URL and draws at random under it', async () => {
+    const { server, browser } = journey;
+    const roof = 'features\n    Car\n        optional\n            Sun\n            Roof\n            "Sun, Roof"\nconstraints\n    !(Sun & Roof)\n';
+    const { fileId } = await storeModel(server, { content: roof, name: 'roof.uvl' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await page.locator('#cfg-remaining', { hasText: '6 configurations remaining' }).waitFor();
+    await button(page, 'Sun, Roof', 'select').click();
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    assert.deepEqual(new URL(page.url()).searchParams.getAll('select'), ['"Sun, Roof"']);
+    // The shared link restores the one feature, not two named Sun and Roof (which would conflict).
+    await page.goto(page.url());
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    assert.equal(await stateOf(page, 'Sun, Roof').textContent(), 'selected');
+    assert.equal(await stateOf(page, 'Sun').textContent(), 'open');
+    await page.locator('#cfg-random').click();
+    await page.locator('#cfg-remaining', { hasText: '1 configuration remaining' }).waitFor();
+    assert.equal(await stateOf(page, 'Sun, Roof').textContent(), 'selected');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

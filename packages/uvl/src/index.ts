@@ -15,3 +15,4 @@ export { modelConstraints } from './semantics.ts';
 export { createMapLoader, createReadAheadLoader } from './loader.ts';
 export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
 export { constraintSource } from './source-text.ts';
+export { parseNameList, unquoteName, formatNameList } from './name-list.ts';

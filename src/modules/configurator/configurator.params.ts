@@ -2,6 +2,7 @@
 // 400 with a message. Each sample request becomes one canonical parameter text, its stored key.
 import { createHash } from 'node:crypto';
 import { badRequest } from '../../core/http/errors.ts';
+import { formatNameList, parseNameList } from '../../../packages/uvl/src/index.ts';
 import type { ConfiguratorOp } from './configurator.protocol.ts';
 
 export const MAX_SAMPLE_SIZE = 10_000;
@@ -21,11 +22,16 @@ function integerIn(query: Record<string, unknown>, name: string, min: number, ma
   return value;
 }
 
-/** A comma-separated list of feature names (`select=A,B`); names are checked by the engine. */
+/** A comma-separated list of feature names (`select=A,B`, a name with a comma quoted as in UVL); names are checked by the engine. */
 export function nameList(raw: unknown): string[] {
   if (raw === undefined || raw === '') return [];
   if (typeof raw !== 'string') throw badRequest('select and deselect are comma-separated feature names', { message: 'select and deselect are comma-separated feature names' });
-  return [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [...new Set(parseNameList(raw))];
+}
+
+/** The names of a JSON array of decisions, each once and exactly as given (a UVL name may hold commas and outer blanks). */
+export function distinctNames(list: string[] | undefined): string[] {
+  return [...new Set((list ?? []).filter((s) => s !== ''))];
 }
 
 export function parseSampleQuery(query: Record<string, unknown>): SampleRequest {
@@ -41,10 +47,10 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleRequest 
   throw badRequest('kind must be uniform or twise', { message: 'kind must be uniform or twise' });
 }
 
-/** The stored key's parameter text: equal requests give equal texts. */
+/** The stored key's parameter text: equal requests give equal texts, and different ones different texts (names quoted as in UVL where a comma would make them ambiguous). */
 export function paramsText(request: SampleRequest): string {
   const text = request.op === 'uniform'
-    ? `n=${request.n};seed=${request.seed};select=${request.selected.join(',')};deselect=${request.deselected.join(',')}`
+    ? `n=${request.n};seed=${request.seed};select=${formatNameList(request.selected)};deselect=${formatNameList(request.deselected)}`
     : `t=${request.t};seed=${request.seed}`;
   return text.length <= MAX_PARAMS ? text : `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }

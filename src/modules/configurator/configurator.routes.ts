@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { sampleCsv } from '../../../packages/analysis/src/index.ts';
-import { nameList, parseSampleQuery } from './configurator.params.ts';
+import { distinctNames, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
@@ -45,7 +45,8 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
 
   app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
-    const decisions = { selected: nameList((body.selected ?? []).join(',')), deselected: nameList((body.deselected ?? []).join(',')), why: body.why };
+    // JSON arrays hold each name whole (a name may hold a comma): no list syntax to read here.
+    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why };
     return send(reply, await service.configure(fileIdOf(request), viewerOf(request), decisions));
   });
 

@@ -191,12 +191,36 @@
     remainingEl.append(`about ${lastRemaining[0]}.${lastRemaining.slice(1, 3)} × 10`, el('sup', {}, String(lastRemaining.length - 1)), unit);
   }
 
+  // Name lists as the server reads them (packages/uvl/src/name-list.ts): comma-separated, a name
+  // holding a comma (or spaces at its ends) in double quotes, as in UVL.
+  function nameList(names) {
+    return names.map((n) => (/,|^\s|\s$|^"/.test(n) || n === '' ? `"${n}"` : n)).join(',');
+  }
+
+  function parseNameList(text) {
+    const names = [];
+    let at = 0;
+    while (at < text.length) {
+      const quoted = /^\s*"([^"]*)"\s*(?:,|$)/.exec(text.slice(at));
+      if (quoted) {
+        names.push(quoted[1]);
+        at += quoted[0].length;
+        continue;
+      }
+      const comma = text.indexOf(',', at);
+      const part = text.slice(at, comma === -1 ? text.length : comma).trim();
+      if (part !== '') names.push(part);
+      at = comma === -1 ? text.length : comma + 1;
+    }
+    return names;
+  }
+
   function urlWith(d) {
     const url = new URL(location.href);
     url.searchParams.delete('select');
     url.searchParams.delete('deselect');
-    if (d.selected.length) url.searchParams.set('select', d.selected.join(','));
-    if (d.deselected.length) url.searchParams.set('deselect', d.deselected.join(','));
+    if (d.selected.length) url.searchParams.set('select', nameList(d.selected));
+    if (d.deselected.length) url.searchParams.set('deselect', nameList(d.deselected));
     return url;
   }
 
@@ -242,8 +266,8 @@
 
   document.getElementById('cfg-random').addEventListener('click', async () => {
     const q = new URLSearchParams({ kind: 'uniform', n: '1', seed: String(Math.floor(Math.random() * 2 ** 31)) });
-    if (decisions.selected.length) q.set('select', decisions.selected.join(','));
-    if (decisions.deselected.length) q.set('deselect', decisions.deselected.join(','));
+    if (decisions.selected.length) q.set('select', nameList(decisions.selected));
+    if (decisions.deselected.length) q.set('deselect', nameList(decisions.deselected));
     remainingEl.textContent = 'Drawing a configuration…';
     try {
       const sample = await poll(`/api/v1/files/${fileId}/samples?${q}`);
@@ -315,7 +339,7 @@
     treeEl.append(rowOf(0));
     expandToDepth(treeEl.firstElementChild, OPEN_LEVELS);
     const params = new URLSearchParams(location.search);
-    const list = (key) => (params.get(key) || '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (key) => parseNameList(params.get(key) || '');
     const ok = await decide({ selected: list('select'), deselected: list('deselect') }, false);
     if (!ok && (list('select').length || list('deselect').length)) await decide({ selected: [], deselected: [] }, false);
     poll(`/configurator/${fileId}/probabilities.json`).then((p) => {
