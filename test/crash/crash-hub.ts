@@ -12,6 +12,8 @@ import { testDialects, createTestDatabase, type TestDatabase } from '../support/
 import { startTestServer } from '../support/server.ts';
 import { startS3, testStorageIsS3, type TestS3 } from '../support/s3.ts';
 import { TestClient } from '../support/client.ts';
+import { bearer, createToken, uvlForm } from '../support/api.ts';
+import { VALID_UVL } from '../../src/modules/dataset/dataset.test-support.ts';
 import { connect, type Db } from '../../src/core/db/connect.ts';
 import { loadConfig, projectPath } from '../../src/core/config.ts';
 import { createFileStore } from '../../src/core/storage/index.ts';
@@ -44,7 +46,7 @@ export interface CrashHub {
   store: FileStore;
   /** The running child, if any. */
   running: ChildServer | undefined;
-  /** Starts a child on the hub's database and store, paused at `pauseAt` when given. */
+  /** Starts a child on the hub's database and store, paused at `pauseAt` when given (a child still running is killed first). */
   start(pauseAt?: PauseStep): Promise<ChildServer>;
   /** Stops the running child gently (SIGTERM): it gives its claims back. */
   stop(): Promise<void>;
@@ -54,8 +56,11 @@ export interface CrashHub {
   letClaimsGoStale(): Promise<void>;
 }
 
-/** Registers the hub's setup and teardown in the enclosing describe. */
-export function useCrashHub(target: CrashTarget): CrashHub {
+/**
+ * Registers the hub's setup and teardown in the enclosing describe. `env` adds to the children's
+ * environment; it is read in the setup, so it may name what an earlier `before` started.
+ */
+export function useCrashHub(target: CrashTarget, options: { env?: () => Record<string, string> } = {}): CrashHub {
   let database: TestDatabase;
   let workingDir: string;
   let s3: TestS3 | undefined;
@@ -66,6 +71,8 @@ export function useCrashHub(target: CrashTarget): CrashHub {
     store: undefined as unknown as FileStore,
     running: undefined,
     async start(pauseAt) {
+      // A test that failed before its stop left its child: it would keep this process alive.
+      if (hub.running) await killHard(hub.running);
       hub.running = await startChild(env, workingDir, pauseAt);
       return hub.running;
     },
@@ -88,7 +95,7 @@ export function useCrashHub(target: CrashTarget): CrashHub {
     database = await createTestDatabase(target.baseUrl);
     workingDir = mkdtempSync(join(tmpdir(), 'hub-crash-'));
     s3 = target.s3 ? await startS3() : undefined;
-    env = { DATABASE_URL: database.url, SECRET_KEY, HUB_MODULES_FILE: projectPath('modules.json'), ...s3?.env };
+    env = { DATABASE_URL: database.url, SECRET_KEY, HUB_MODULES_FILE: projectPath('modules.json'), ...s3?.env, ...options.env?.() };
     // Seeded in this process (users user1/user2, sample datasets), then served by children.
     const seeding = await startTestServer({ databaseUrl: database.url, workingDir, seed: true, env });
     await seeding.hub.app.close();
@@ -158,4 +165,60 @@ export async function killAtPause(server: ChildServer, step: PauseStep, request:
   assert.equal(await reachedPause(server), step);
   await killHard(server);
   await request;
+}
+
+/** An unsynchronized dataset with one model, made through the API of the running child. */
+export async function apiDataset(hub: CrashHub, email: string, name: string): Promise<number> {
+  const server = hub.running!;
+  const token = await createToken(await hub.loggedIn(email), ['write']);
+  const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name, description: `${name}, made for a crash test` });
+  assert.equal(created.status, 201);
+  const datasetId = created.json.id as number;
+  assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${datasetId}/files`, uvlForm('draft.uvl', VALID_UVL))).status, 201);
+  return datasetId;
+}
+
+/**
+ * A new API dataset whose publish from the owner's page is killed at `step`; started again. With
+ * `newVersion`, the dataset is published first and the publish killed is its new version's
+ * (answered: the new version's id).
+ */
+export async function killedPublish(hub: CrashHub, step: 'deposit:after-publish' | 'deposit:after-doi', name: string, options: { newVersion?: boolean } = {}): Promise<number> {
+  await hub.start();
+  let datasetId = await apiDataset(hub, 'user2@example.com', name);
+  if (options.newVersion) datasetId = await unsynchronizedVersion(hub, 'user2@example.com', datasetId);
+  await hub.stop();
+  const server = await hub.start(step);
+  const client = await hub.loggedIn('user2@example.com');
+  await killAtPause(server, step, client.post(`/dataset/${datasetId}/publish`).catch(() => undefined));
+  await hub.start();
+  return datasetId;
+}
+
+/** Once the dead process's claims are stale, the owner publishes again: answers the stored DOI columns. */
+export async function publishAgain(hub: CrashHub, datasetId: number) {
+  await hub.letClaimsGoStale();
+  const again = await hub.loggedIn('user2@example.com');
+  const published = await again.post(`/dataset/${datasetId}/publish`);
+  assert.equal(published.status, 200, published.text.slice(0, 300));
+  assert.equal(published.json.status, 'ok');
+  const stored = await doiOf(hub, datasetId);
+  assert.equal(stored.dataset_doi, published.json.doi);
+  return stored;
+}
+
+/** Publishes the dataset through the API of the running child and opens its new version there. */
+async function unsynchronizedVersion(hub: CrashHub, email: string, datasetId: number): Promise<number> {
+  const server = hub.running!;
+  const token = await createToken(await hub.loggedIn(email), ['write']);
+  const published = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${datasetId}/publish`);
+  assert.equal(published.json.status, 'ok', JSON.stringify(published.json));
+  const version = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${datasetId}/versions`, {});
+  assert.equal(version.status, 201, JSON.stringify(version.json));
+  return version.json.dataset_id as number;
+}
+
+export async function doiOf(hub: CrashHub, datasetId: number) {
+  return hub.db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+    .select(['md.dataset_doi', 'md.concept_doi', 'md.deposit_claimed_at', 'md.deposition_id', 'md.pending_deposition_id']).where('ds.id', '=', datasetId).executeTakeFirstOrThrow();
 }

@@ -6,47 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createToken, uvlForm } from '../support/api.ts';
 import { VALID_UVL, stage, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
-import { crashTargets, killAtPause, stagedNames, useCrashHub, type CrashHub } from './crash-hub.ts';
-
-/** An unsynchronized dataset with one model, made through the API of the running child. */
-async function apiDataset(hub: CrashHub, email: string, name: string): Promise<number> {
-  const server = hub.running!;
-  const token = await createToken(await hub.loggedIn(email), ['write']);
-  const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name, description: `${name}, made for a crash test` });
-  assert.equal(created.status, 201);
-  const datasetId = created.json.id as number;
-  assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${datasetId}/files`, uvlForm('draft.uvl', VALID_UVL))).status, 201);
-  return datasetId;
-}
-
-/** A new API dataset whose publish from the owner's page is killed at `step`; started again. */
-async function killedPublish(hub: CrashHub, step: 'deposit:after-publish' | 'deposit:after-doi', name: string): Promise<number> {
-  await hub.start();
-  const datasetId = await apiDataset(hub, 'user2@example.com', name);
-  await hub.stop();
-  const server = await hub.start(step);
-  const client = await hub.loggedIn('user2@example.com');
-  await killAtPause(server, step, client.post(`/dataset/${datasetId}/publish`).catch(() => undefined));
-  await hub.start();
-  return datasetId;
-}
-
-/** Once the dead process's claims are stale, the owner publishes again: answers the stored DOI columns. */
-async function publishAgain(hub: CrashHub, datasetId: number) {
-  await hub.letClaimsGoStale();
-  const again = await hub.loggedIn('user2@example.com');
-  const published = await again.post(`/dataset/${datasetId}/publish`);
-  assert.equal(published.status, 200, published.text.slice(0, 300));
-  assert.equal(published.json.status, 'ok');
-  const stored = await doiOf(hub, datasetId);
-  assert.equal(stored.dataset_doi, published.json.doi);
-  return stored;
-}
-
-async function doiOf(hub: CrashHub, datasetId: number) {
-  return hub.db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
-    .select(['md.dataset_doi', 'md.concept_doi', 'md.deposit_claimed_at']).where('ds.id', '=', datasetId).executeTakeFirstOrThrow();
-}
+import { apiDataset, crashTargets, doiOf, killAtPause, killedPublish, publishAgain, stagedNames, useCrashHub } from './crash-hub.ts';
 
 for (const target of crashTargets()) {
   describe(`a server killed in the middle of an upload or a deposit [${target.name}]`, () => {

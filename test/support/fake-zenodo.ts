@@ -1,16 +1,20 @@
 // A real local HTTP server speaking the part of the Zenodo REST deposit API the hub uses:
 // create a deposition, upload files to its bucket (or the older multipart files endpoint),
 // set the metadata, publish, delete a draft, open a new version of a published record (newversion,
-// latest_draft, deleting the draft's copied files), and edit a published record's metadata (open an
-// edit, set the metadata, publish again or discard the edit). Failures can be injected per step (an error
-// status, or no answer at all) so that the production client can be tested unchanged.
+// latest_draft, deleting the draft's copied files), edit a published record's metadata (open an
+// edit, set the metadata, publish again or discard the edit), and read a deposition (GET: its
+// `submitted`, `state`, DOI and concept DOI). Failures can be injected per step (an error status, or
+// no answer at all), and answers can be lost after the step was carried out, so that the production
+// client can be tested unchanged.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.ts';
 
-export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file';
+export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file'
+  /** GET and DELETE of one deposition. */
+  | 'get' | 'delete';
 
 export interface FakeDeposition {
   id: number;
@@ -38,6 +42,8 @@ export interface FakeZenodo {
   requests: { method: string; path: string; authorization: string | undefined }[];
   /** Makes every later request of this step answer `status` (or never answer, with 'hang'). */
   failOn(step: FakeZenodoStep, status: number | 'hang'): void;
+  /** Carries out every later request of this step, then answers `status` (or nothing, with 'hang'): the client never learns it was done. */
+  loseAnswer(step: FakeZenodoStep, status: number | 'hang'): void;
   /** Answers depositions without a bucket link, so clients use the multipart files endpoint. */
   withoutBucket(value: boolean): void;
   reset(): void;
@@ -48,6 +54,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A response nobody receives: its end calls `ended` instead (the real answer is lost). */
+function mutedResponse(ended: () => void): ServerResponse {
+  const muted = { writeHead: () => muted, end: () => { ended(); return muted; } };
+  return muted as unknown as ServerResponse;
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -64,6 +76,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
   const depositions = new Map<number, FakeDeposition>();
   const requests: FakeZenodo['requests'] = [];
   const failures = new Map<FakeZenodoStep, number | 'hang'>();
+  const lostAnswers = new Map<FakeZenodoStep, number | 'hang'>();
   let bucketLinks = true;
   let nextId = 1000;
   let origin = '';
@@ -89,12 +102,21 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
               : method === 'POST' && /\/actions\/edit$/.test(path) ? 'edit'
                 : method === 'POST' && /\/actions\/discard$/.test(path) ? 'discard'
                   : method === 'POST' && /\/actions\/newversion$/.test(path) ? 'newversion'
-                    : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+\/files\/[^/]+$/.test(path) ? 'delete-file' : null;
+                    : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+\/files\/[^/]+$/.test(path) ? 'delete-file'
+                      : method === 'GET' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'get'
+                        : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'delete' : null;
     const failure = step ? failures.get(step) : undefined;
     if (failure === 'hang') return; // never answers; the client's timeout must end the wait
     if (typeof failure === 'number') {
       await readBody(req);
       return send(res, failure, { status: failure, message: `Injected failure of the ${step} step.` });
+    }
+    const lost = step ? lostAnswers.get(step) : undefined;
+    if (lost !== undefined) {
+      const real = res;
+      res = mutedResponse(() => {
+        if (lost !== 'hang') send(real, lost, { status: lost, message: `Injected failure after the ${step} step.` });
+      });
     }
 
     if (step === 'create') {
@@ -257,9 +279,11 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     depositions,
     requests,
     failOn: (step, status) => { failures.set(step, status); },
+    loseAnswer: (step, status) => { lostAnswers.set(step, status); },
     withoutBucket: (value) => { bucketLinks = !value; },
     reset() {
       failures.clear();
+      lostAnswers.clear();
       requests.length = 0;
       bucketLinks = true;
     },

@@ -287,8 +287,21 @@ export async function authorsByMetaIds(db: DbOrTrx, metaIds: number[]): Promise<
   return byMeta;
 }
 
+/** Stores the DOI; the deposition that was pending is settled by it. */
 export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depositionId: number | null): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId }).where('id', '=', metaId).execute();
+  await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId, pending_deposition_id: null }).where('id', '=', metaId).execute();
+}
+
+/** Records the deposition a publish is about to publish (before its publish step is sent). */
+export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositionId: number): Promise<void> {
+  await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId }).where('id', '=', metaId).execute();
+}
+
+/** The deposition an earlier publish was about to publish and never saw stored; null when none. */
+export async function pendingDeposition(db: DbOrTrx, metaId: number): Promise<number | null> {
+  const row = await db.selectFrom('ds_meta_data').select('pending_deposition_id').where('id', '=', metaId).executeTakeFirst();
+  // PostgreSQL answers BIGINT as a string.
+  return row?.pending_deposition_id === null || row?.pending_deposition_id === undefined ? null : Number(row.pending_deposition_id);
 }
 
 /**

@@ -35,6 +35,11 @@ export interface DSMetaDataTable {
   ds_metrics_id: number | null;
   /** When a publish claimed the deposit (migration 2026_11_27_1000); null when none is under way. */
   deposit_claimed_at: string | null;
+  /**
+   * The Zenodo deposition a publish is about to publish, recorded before its publish step and
+   * cleared with the DOI (migration 2026_11_28_0100): left set, the publish may have happened.
+   */
+  pending_deposition_id: number | null;
 }
 
 export interface DSMetricsTable {

@@ -26,6 +26,13 @@ export interface DepositRequest {
   license: string;
   creators: DepositCreator[];
   files: DepositFile[];
+  /**
+   * Called with the id of the deposition a publish or new version is about to publish, once its
+   * draft exists and before the publish step is sent; the push waits for it (a failure fails the
+   * push). The dataset module records the id, so that a publish whose end it never saw (a killed
+   * process, a lost answer) can be settled with `settlePending` instead of being made twice.
+   */
+  onDraft?: (depositionId: number) => Promise<void>;
 }
 
 export interface DepositResult {
@@ -56,9 +63,16 @@ export interface DepositRepository {
    * published record keeps its former metadata.
    */
   updateMetadata(depositionId: number, request: DepositRequest): Promise<DepositResult>;
+  /**
+   * Settles the deposition an earlier publish handed to `onDraft` and never saw the end of.
+   * Published: its DOI and concept DOI (nothing is published again). An unpublished draft: it is
+   * discarded and null answered, as for a deposition that is gone: the caller publishes afresh.
+   * Anything else (no answer, an error answer, a published record without a DOI) is a DepositError.
+   */
+  settlePending(depositionId: number): Promise<DepositResult | null>;
 }
 
-export type DepositStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file';
+export type DepositStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edit' | 'discard' | 'newversion' | 'delete-file' | 'settle';
 
 /**
  * Every way a push can fail (refused connection, timeout, an error answer, an answer without

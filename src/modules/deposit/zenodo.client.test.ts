@@ -249,6 +249,87 @@ describe('Zenodo deposit client', () => {
     await rejectsWith(fake.newVersion(42, request({ datasetId: 44, files: [onDisk('gone.uvl', join(dir, 'gone.uvl'), 1)] })), 'upload', null);
   });
 
+  describe('settling a deposition a publish left pending', () => {
+    /** A request that notes what onDraft was told, and which steps Zenodo had seen by then. */
+    const recording = (extra: Partial<DepositRequest> = {}) => {
+      const drafts: { id: number; stepsBefore: string[] }[] = [];
+      const req = request({ ...extra, onDraft: async (id) => { drafts.push({ id, stepsBefore: zenodo.requests.map((r) => r.path.replace(/\d+/g, 'N')) }); } });
+      return { req, drafts };
+    };
+    const count = () => zenodo.depositions.size;
+
+    it('onDraft gets the draft before the publish step; a published deposition answers its DOI and nothing is made', async () => {
+      const { req, drafts } = recording();
+      const published = await client().publish(req);
+      assert.deepEqual(drafts.map((d) => d.id), [published.depositionId]);
+      assert.ok(!drafts[0]!.stepsBefore.some((p) => p.endsWith('/actions/publish')), 'recorded before the publish step');
+      zenodo.reset();
+      const made = count();
+      assert.deepEqual(await client().settlePending(published.depositionId), published);
+      assert.deepEqual(steps(), ['GET /api/deposit/depositions/N']);
+      assert.equal(count(), made);
+    });
+
+    it('a publish whose answer was lost fails, and settling its draft answers the DOI Zenodo gave', async () => {
+      const { req, drafts } = recording();
+      zenodo.loseAnswer('publish', 500);
+      await rejectsWith(client().publish(req), 'publish', 500);
+      const id = drafts[0]!.id;
+      assert.equal(zenodo.depositions.get(id)!.published, true, 'Zenodo published it');
+      zenodo.reset();
+      const settled = await client().settlePending(id);
+      assert.deepEqual(settled, { depositionId: id, doi: `10.5072/zenodo.${id}`, conceptDoi: zenodo.depositions.get(id)!.conceptDoi });
+    });
+
+    it('an unpublished draft is deleted and null answered; so is a new version\'s, which then can be made', async () => {
+      const first = recording();
+      zenodo.failOn('publish', 502);
+      zenodo.failOn('delete', 500);
+      await rejectsWith(client().publish(first.req), 'publish', 502);
+      zenodo.reset();
+      const draft = first.drafts[0]!.id;
+      assert.equal(await client().settlePending(draft), null);
+      assert.deepEqual(steps(), ['GET /api/deposit/depositions/N', 'DELETE /api/deposit/depositions/N']);
+      assert.equal(zenodo.depositions.get(draft)!.deleted, true);
+
+      const v1 = await client().publish(request());
+      const v2 = recording({ files: [files[0]!].map(({ name, path, size }) => onDisk(name, path, size)) });
+      zenodo.failOn('publish', 502);
+      zenodo.failOn('delete', 500);
+      await rejectsWith(client().newVersion(v1.depositionId, v2.req), 'publish', 502);
+      zenodo.reset();
+      assert.equal(v2.drafts.length, 1, 'the new version\'s draft, once');
+      assert.equal(await client().settlePending(v2.drafts[0]!.id), null);
+      const retried = await client().newVersion(v1.depositionId, request());
+      assert.equal(retried.conceptDoi, v1.conceptDoi, 'no open draft blocks the new version');
+    });
+
+    it('a deposition that is gone answers null; any other failure is a DepositError', async () => {
+      assert.equal(await client().settlePending(999_999), null);
+      const { depositionId } = await client().publish(request());
+      zenodo.failOn('get', 500);
+      await rejectsWith(client().settlePending(depositionId), 'settle', 500);
+      zenodo.reset();
+      zenodo.failOn('get', 'hang');
+      await rejectsWith(client({ timeoutMs: 150 }).settlePending(depositionId), 'settle', null, /did not answer/);
+      zenodo.reset();
+      zenodo.failOn('publish', 502);
+      zenodo.failOn('delete', 500);
+      const { req, drafts } = recording();
+      await rejectsWith(client().publish(req), 'publish', 502);
+      zenodo.reset();
+      zenodo.failOn('delete', 503);
+      await rejectsWith(client().settlePending(drafts[0]!.id), 'discard', 503);
+      assert.equal(zenodo.depositions.get(drafts[0]!.id)!.deleted, false);
+      zenodo.reset();
+      assert.equal(await client().settlePending(drafts[0]!.id), null, 'settled once Zenodo answers again');
+    });
+
+    it('the built-in fake has nothing pending: null', async () => {
+      assert.equal(await createDepositRepository({ zenodoApiUrl: undefined, zenodoAccessToken: undefined }).settlePending(42), null);
+    });
+  });
+
   describe('new version', () => {
     const only = [files[0]!].map(({ name, path, size }) => onDisk(name, path, size));
     const published = async () => {

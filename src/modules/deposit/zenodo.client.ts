@@ -2,6 +2,8 @@
 // each file to its bucket, set the metadata, publish, read the DOI. Every failure becomes a
 // DepositError; a draft left behind by a failed push is discarded on a best-effort basis.
 // A published record's metadata is changed through an edit (open, set, publish; discarded on failure).
+// The draft about to be published is handed to the request's onDraft first, so that a publish whose
+// answer never arrived can be settled later (settlePending) rather than made a second time.
 import { Readable } from 'node:stream';
 import {
   DepositError, type DepositFile, type DepositRepository, type DepositRequest, type DepositResult, type DepositStep,
@@ -21,6 +23,10 @@ export interface ZenodoClientOptions {
 
 interface Deposition {
   id: number;
+  /** True once published (also while an edit of the published record is open). */
+  submitted?: boolean;
+  /** `unsubmitted` (a draft), `inprogress` (an open edit), `done` (published). */
+  state?: string;
   links?: { bucket?: string; latest_draft?: string; [key: string]: string | undefined };
   doi?: string;
   conceptdoi?: string;
@@ -29,6 +35,11 @@ interface Deposition {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Zenodo answers 404 for a deposition that never existed or was deleted, 410 for some deleted ones. */
+function isGone(error: unknown): boolean {
+  return error instanceof DepositError && (error.status === 404 || error.status === 410);
+}
 const DEFAULT_UPLOAD_TIMEOUT_MS = 300_000;
 
 /** Zenodo's own publication types are the values of decisions section 4, except `none`. */
@@ -170,6 +181,9 @@ class ZenodoClient implements DepositRepository {
       throw new DepositError('create', null, 'Zenodo answered the create step without a deposition id.');
     }
     try {
+      // Recorded at once, not only before the publish step: a process killed during the uploads
+      // then leaves a draft the next publish discards rather than one nobody knows of.
+      await request.onDraft?.(created.id);
       for (const file of request.files) await this.uploadFile(created, file);
       return await this.setMetadataAndPublish(created.id, request);
     } catch (error) {
@@ -188,8 +202,11 @@ class ZenodoClient implements DepositRepository {
     const idInLink = /\/deposit\/depositions\/(\d+)\/?$/.exec(draftUrl);
     if (idInLink) draftId = Number(idInLink[1]);
     try {
+      // An open draft blocks every later new version on Zenodo: it is recorded as soon as its id is known.
+      if (draftId !== null) await request.onDraft?.(draftId);
       const draft = await this.call('newversion', draftUrl, { method: 'GET' }) as Deposition | undefined;
       if (!draft || typeof draft.id !== 'number') throw new DepositError('newversion', null, 'Zenodo answered the new version\'s draft without an id.');
+      if (draft.id !== draftId) await request.onDraft?.(draft.id);
       draftId = draft.id;
       // The draft starts with copies of the previous version's files; the request's files replace them.
       for (const file of draft.files ?? []) {
@@ -218,6 +235,31 @@ class ZenodoClient implements DepositRepository {
       await this.discardEdit(depositionId);
       throw error;
     }
+  }
+
+  async settlePending(depositionId: number): Promise<DepositResult | null> {
+    const url = `${this.base}/deposit/depositions/${depositionId}`;
+    let found: Deposition | undefined;
+    try {
+      found = await this.call('settle', url, { method: 'GET' }) as Deposition | undefined;
+    } catch (error) {
+      if (isGone(error)) return null;
+      throw error;
+    }
+    if (!found || typeof found.id !== 'number') throw new DepositError('settle', null, `Zenodo answered the deposition ${depositionId} without an id.`);
+    if (found.submitted === true || found.state === 'done') {
+      const doi = found.doi || found.metadata?.doi;
+      if (!doi) throw new DepositError('settle', null, `Zenodo shows the deposition ${depositionId} published but answered no DOI.`);
+      return { depositionId: found.id, doi, conceptDoi: found.conceptdoi || null };
+    }
+    // Not best effort, unlike after a failed push: a new version's draft left open would make
+    // Zenodo refuse the fresh new version that follows.
+    try {
+      await this.call('discard', url, { method: 'DELETE' });
+    } catch (error) {
+      if (!isGone(error)) throw error;
+    }
+    return null;
   }
 }
 

@@ -11,6 +11,11 @@ import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versi
 import { summary } from '../pages/dataset.parts.ts';
 import type { Claim } from '../staging/claims.ts';
 
+// Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
+type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
+type DepositRequest = Parameters<DepositRepository['publish']>[0];
+type DepositResult = Awaited<ReturnType<DepositRepository['publish']>>;
+
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
 export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true };
 
@@ -80,9 +85,11 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
   const datasetId = row.id;
   try {
     const repository = deposit.createDepositRepository(ctx.config);
-    const request = depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name));
-    const previous = await previousDeposition(d, row);
-    const result = previous === null ? await repository.publish(request) : await repository.newVersion(previous, request);
+    const request: DepositRequest = {
+      ...depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name)),
+      onDraft: (depositionId) => repo.setPendingDeposition(ctx.db, row.meta_id, depositionId),
+    };
+    const result = await publishOnce(d, repository, request, row);
     await pauseHere('deposit:after-publish');
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
@@ -104,6 +111,23 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     else if (isUniqueViolation(error)) reason = 'the DOI it was given already belongs to another dataset';
     return { ok: false, reason };
   }
+}
+
+/**
+ * One record per dataset: a deposition an earlier publish left pending (recorded by onDraft, its
+ * DOI never stored: a killed process, a lost answer) is asked for first, and its DOI answered if
+ * the deposit published it. Otherwise (none pending, a draft discarded, gone) a fresh first
+ * publish or new version of the previous version's deposition.
+ */
+async function publishOnce(d: DatasetDeps, repository: DepositRepository, request: DepositRequest, row: repo.DatasetRow): Promise<DepositResult> {
+  const pending = await repo.pendingDeposition(d.ctx.db, row.meta_id);
+  const settled = pending === null ? null : await repository.settlePending(pending);
+  if (settled) {
+    d.ctx.log.info({ datasetId: row.id, depositionId: settled.depositionId }, 'an earlier publish had been published: its DOI is stored');
+    return settled;
+  }
+  const previous = await previousDeposition(d, row);
+  return previous === null ? repository.publish(request) : repository.newVersion(previous, request);
 }
 
 /**

@@ -1,0 +1,82 @@
+// A publish whose answer from Zenodo was lost after Zenodo published (an error answer, a timeout):
+// the hub reports the failure, and the next publish of the dataset finds the record Zenodo made
+// (ds_meta_data.pending_deposition_id) and stores its DOI instead of making a second record. For a
+// first publish and for a new version, against the test Zenodo server.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDialects } from '../../../../test/support/databases.ts';
+import type { TestServer } from '../../../../test/support/server.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
+import { newUser } from '../../../../test/support/accounts.ts';
+import { PHONE_UVL, bearer, createToken, uvlForm } from '../../../../test/support/api.ts';
+
+for (const dialect of testDialects()) {
+  describe(`a publish whose answer was lost [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl });
+    let server: TestServer;
+    let zenodo: FakeZenodo;
+    before(() => ({ server, zenodo } = hubs));
+
+    /** A new person's write token and an unsynchronized dataset of theirs with one model. */
+    async function dataset(name: string): Promise<{ token: string; id: number }> {
+      const { client } = await newUser(server, 'Lost');
+      const token = await createToken(client, ['read', 'write']);
+      const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name, description: `${name}, published once` });
+      assert.equal(created.status, 201);
+      const id = created.json.id as number;
+      assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('phone.uvl', PHONE_UVL))).status, 201);
+      return { token, id };
+    }
+
+    const publish = (token: string, id: number) => bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/publish`);
+    const rowOf = (id: number) => server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data as md', 'md.id', 'data_set.ds_meta_data_id')
+      .select(['md.dataset_doi', 'md.concept_doi', 'md.deposition_id', 'md.pending_deposition_id']).where('data_set.id', '=', id).executeTakeFirstOrThrow();
+    /** The depositions Zenodo holds with this title (each test's title is its own), drafts deleted left out. */
+    const recordsTitled = (title: string) => [...zenodo.depositions.values()].filter((d) => d.metadata?.title === title && !d.deleted);
+
+    /** The publish answers `partial` although Zenodo published; the next answers that record's DOI. */
+    async function loseThenPublishAgain(token: string, id: number) {
+      zenodo.reset();
+      zenodo.loseAnswer('publish', 500);
+      const lost = await publish(token, id);
+      assert.equal(lost.status, 200, JSON.stringify(lost.json));
+      assert.equal(lost.json.status, 'partial', 'the hub did not learn that Zenodo published');
+      const pending = await rowOf(id);
+      assert.equal(pending.dataset_doi, null);
+      assert.notEqual(pending.pending_deposition_id, null, 'the deposition sent to publish is recorded');
+      const record = zenodo.depositions.get(Number(pending.pending_deposition_id))!;
+      assert.equal(record.published, true, 'Zenodo published it');
+      zenodo.reset();
+      const again = await publish(token, id);
+      assert.equal(again.status, 200, JSON.stringify(again.json));
+      assert.equal(again.json.status, 'ok', JSON.stringify(again.json));
+      assert.equal(again.json.doi, record.doi, 'the DOI of the record Zenodo made the first time');
+      assert.ok(!zenodo.requests.some((r) => r.path.endsWith('/actions/publish')), 'nothing was published again');
+      const row = await rowOf(id);
+      assert.equal(row.dataset_doi, record.doi);
+      assert.equal(Number(row.deposition_id), record.id);
+      assert.equal(row.concept_doi, record.conceptDoi);
+      assert.equal(row.pending_deposition_id, null, 'settled with the DOI');
+      return record;
+    }
+
+    it('a first publish: reported failed, then published with the first record\'s DOI; one record in all', async () => {
+      const { token, id } = await dataset('Lost first answer');
+      await loseThenPublishAgain(token, id);
+      const records = recordsTitled('Lost first answer');
+      assert.equal(records.length, 1, 'one record on Zenodo');
+      assert.equal(records[0]!.published, true);
+    });
+
+    it('a new version: reported failed, then published with that version\'s DOI; two versions in the concept', async () => {
+      const { token, id } = await dataset('Lost version answer');
+      const first = await publish(token, id);
+      assert.equal(first.json.status, 'ok', JSON.stringify(first.json));
+      const version = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/versions`, {});
+      assert.equal(version.status, 201, JSON.stringify(version.json));
+      const record = await loseThenPublishAgain(token, version.json.dataset_id as number);
+      const concept = [...zenodo.depositions.values()].filter((d) => d.conceptRecid === record.conceptRecid && !d.deleted);
+      assert.deepEqual(concept.map((d) => d.published), [true, true], 'the first version and one new version, both published');
+    });
+  });
+}
