@@ -20,7 +20,7 @@ import * as depositClaimsAndFileNames from './2026_11_27_1000_deposit_claims_and
 import * as fileOriginal from './2026_11_27_1000_file_original.ts';
 import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 import * as stagedClaimSaved from './2026_11_27_1300_staged_claim_saved.ts';
-import * as pendingDeposition from './2026_11_28_0100_pending_deposition.ts';
+import * as pendingDeposition from './2026_11_27_1600_pending_deposition.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -43,5 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1000_file_original': fileOriginal,
   '2026_11_27_1100_model_samples': modelSamples,
   '2026_11_27_1300_staged_claim_saved': stagedClaimSaved,
-  '2026_11_28_0100_pending_deposition': pendingDeposition,
+  '2026_11_27_1600_pending_deposition': pendingDeposition,
 };

@@ -37,7 +37,7 @@ export interface DSMetaDataTable {
   deposit_claimed_at: string | null;
   /**
    * The Zenodo deposition a publish is about to publish, recorded before its publish step and
-   * cleared with the DOI (migration 2026_11_28_0100): left set, the publish may have happened.
+   * cleared with the DOI (migration 2026_11_27_1600): left set, the publish may have happened.
    */
   pending_deposition_id: number | null;
 }
