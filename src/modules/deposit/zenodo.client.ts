@@ -35,12 +35,12 @@ interface Deposition {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_UPLOAD_TIMEOUT_MS = 300_000;
 
 /** Zenodo answers 404 for a deposition that never existed or was deleted, 410 for some deleted ones. */
 function isGone(error: unknown): boolean {
   return error instanceof DepositError && (error.status === 404 || error.status === 410);
 }
-const DEFAULT_UPLOAD_TIMEOUT_MS = 300_000;
 
 /** Zenodo's own publication types are the values of decisions section 4, except `none`. */
 export function zenodoMetadata(request: DepositRequest, options: Pick<ZenodoClientOptions, 'communities'> = {}) {
