@@ -42,8 +42,12 @@ export interface FakeZenodo {
   requests: { method: string; path: string; authorization: string | undefined }[];
   /** Makes every later request of this step answer `status` (or never answer, with 'hang'). */
   failOn(step: FakeZenodoStep, status: number | 'hang'): void;
-  /** Carries out every later request of this step, then answers `status` (or nothing, with 'hang'): the client never learns it was done. */
-  loseAnswer(step: FakeZenodoStep, status: number | 'hang'): void;
+  /**
+   * Carries out every later request of this step, then answers `status` (or nothing, with 'hang'):
+   * the client never learns it was done. Once it was, the steps of `thenFail` answer 503 (Zenodo
+   * unable to tell what it did either).
+   */
+  loseAnswer(step: FakeZenodoStep, status: number | 'hang', thenFail?: FakeZenodoStep[]): void;
   /** Answers depositions without a bucket link, so clients use the multipart files endpoint. */
   withoutBucket(value: boolean): void;
   reset(): void;
@@ -76,7 +80,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
   const depositions = new Map<number, FakeDeposition>();
   const requests: FakeZenodo['requests'] = [];
   const failures = new Map<FakeZenodoStep, number | 'hang'>();
-  const lostAnswers = new Map<FakeZenodoStep, number | 'hang'>();
+  const lostAnswers = new Map<FakeZenodoStep, { status: number | 'hang'; thenFail: FakeZenodoStep[] }>();
   let bucketLinks = true;
   let nextId = 1000;
   let origin = '';
@@ -115,7 +119,8 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     if (lost !== undefined) {
       const real = res;
       res = mutedResponse(() => {
-        if (lost !== 'hang') send(real, lost, { status: lost, message: `Injected failure after the ${step} step.` });
+        for (const next of lost.thenFail) failures.set(next, 503);
+        if (lost.status !== 'hang') send(real, lost.status, { status: lost.status, message: `Injected failure after the ${step} step.` });
       });
     }
 
@@ -279,7 +284,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     depositions,
     requests,
     failOn: (step, status) => { failures.set(step, status); },
-    loseAnswer: (step, status) => { lostAnswers.set(step, status); },
+    loseAnswer: (step, status, thenFail = []) => { lostAnswers.set(step, { status, thenFail }); },
     withoutBucket: (value) => { bucketLinks = !value; },
     reset() {
       failures.clear();

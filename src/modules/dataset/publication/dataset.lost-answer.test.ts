@@ -1,5 +1,6 @@
 // A publish whose answer from Zenodo was lost after Zenodo published (an error answer, a timeout):
-// the hub reports the failure, and the next publish of the dataset finds the record Zenodo made
+// the hub asks Zenodo at once and stores the record's DOI; when Zenodo cannot tell then either, it
+// reports the failure, and the next publish of the dataset finds the record Zenodo made
 // (ds_meta_data.pending_deposition_id) and stores its DOI instead of making a second record. For a
 // first publish and for a new version, against the test Zenodo server.
 import { before, describe, it } from 'node:test';
@@ -34,10 +35,10 @@ for (const dialect of testDialects()) {
     /** The depositions Zenodo holds with this title (each test's title is its own), drafts deleted left out. */
     const recordsTitled = (title: string) => [...zenodo.depositions.values()].filter((d) => d.metadata?.title === title && !d.deleted);
 
-    /** The publish answers `partial` although Zenodo published; the next answers that record's DOI. */
+    /** The publish answers `partial` although Zenodo published (nor could it be asked then); the next answers that record's DOI. */
     async function loseThenPublishAgain(token: string, id: number) {
       zenodo.reset();
-      zenodo.loseAnswer('publish', 500);
+      zenodo.loseAnswer('publish', 500, ['get']);
       const lost = await publish(token, id);
       assert.equal(lost.status, 200, JSON.stringify(lost.json));
       assert.equal(lost.json.status, 'partial', 'the hub did not learn that Zenodo published');
@@ -59,6 +60,21 @@ for (const dialect of testDialects()) {
       assert.equal(row.pending_deposition_id, null, 'settled with the DOI');
       return record;
     }
+
+    it('a first publish whose answer is lost is asked for at once: ok with the record\'s DOI; one record in all', async () => {
+      const { token, id } = await dataset('Lost answer asked');
+      zenodo.reset();
+      zenodo.loseAnswer('publish', 500);
+      const published = await publish(token, id);
+      assert.equal(published.status, 200, JSON.stringify(published.json));
+      assert.equal(published.json.status, 'ok', JSON.stringify(published.json));
+      const records = recordsTitled('Lost answer asked');
+      assert.equal(records.length, 1, 'one record on Zenodo');
+      assert.equal(published.json.doi, records[0]!.doi);
+      const row = await rowOf(id);
+      assert.deepEqual([row.dataset_doi, row.pending_deposition_id], [records[0]!.doi, null]);
+      zenodo.reset();
+    });
 
     it('a first publish: reported failed, then published with the first record\'s DOI; one record in all', async () => {
       const { token, id } = await dataset('Lost first answer');

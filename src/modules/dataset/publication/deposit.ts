@@ -127,7 +127,19 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
     return settled;
   }
   const previous = await previousDeposition(d, row);
-  return previous === null ? repository.publish(request) : repository.newVersion(previous, request);
+  let drafted: number | null = null;
+  const tracked: DepositRequest = { ...request, onDraft: async (id) => { drafted = id; await request.onDraft?.(id); } };
+  try {
+    return previous === null ? await repository.publish(tracked) : await repository.newVersion(previous, tracked);
+  } catch (error) {
+    // What failed may be only the answer: asked at once, a record Zenodo did publish gives its DOI
+    // now rather than at the next publish (a version upload that fails removes its rows, and the
+    // recorded deposition with them). If Zenodo cannot tell either, the recorded id stays for later.
+    const published = drafted === null ? null : await repository.settlePending(drafted).catch(() => null);
+    if (!published) throw error;
+    d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
+    return published;
+  }
 }
 
 /**
