@@ -51,6 +51,8 @@ type Report =
 interface PairwiseSample {
   size: number;
   lowerBound: number;
+  /** The sampler's reason for not sampling at all (a coverage table too large), if it gave one. */
+  notSampled?: string;
   /** False when the deadline cut the sample short. */
   complete: boolean;
 }
@@ -123,7 +125,7 @@ function configureStep(configurator: Configurator, random: SeededRandom, decisio
 /** Pairwise sampling of the model within the deadline (SAT: no compiled form needed). */
 function pairwiseSample(model: UvlModel, text: string, deadline: Deadline): PairwiseSample {
   const result = twiseSample(model, { t: 2, seed: 1, text, deadline });
-  return { size: result.size, lowerBound: result.lower_bound, complete: result.complete };
+  return { size: result.size, lowerBound: result.lower_bound, complete: result.complete, notSampled: result.note?.startsWith('not sampled') ? 'not sampled (table too large)' : undefined };
 }
 
 async function main(): Promise<void> {
@@ -155,6 +157,7 @@ function cell(o: Outcome, op: Operation): string {
   const p = o.pairwise;
   if (op !== 'pairwise' || !p) return fmt(ms);
   const anchor = Object.entries(PAIRWISE_ANCHORS).find(([name]) => o.path.endsWith(name))?.[1];
+  if (p.notSampled) return p.notSampled;
   return `${fmt(ms)}: ${p.size}${p.complete ? '' : ' (incomplete)'} >= ${p.lowerBound}${anchor ? `, best known ${anchor}` : ''}`;
 }
 
