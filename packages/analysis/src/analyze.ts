@@ -4,12 +4,11 @@
 // An operation that runs out of time gives null and is listed in `timeouts`: nothing is guessed.
 
 import type { UvlModel } from '../../uvl/src/index.ts';
-import { compileEncoded, type CompiledEncoding } from './compile/compiled-model.ts';
-import type { Commonality } from './compile/compiled-model.ts';
+import { compileEncoded, type Commonality, type CompiledEncoding } from './compile/compiled-model.ts';
 import { countCnf } from './count/counter.ts';
 import { treeFormulaCount } from './count/tree-formula.ts';
 import { Deadline } from './deadline.ts';
-import { PAIRWISE_LIMIT, encodeModel, type EncodedConstraint, type EncodedModel } from './encode.ts';
+import { counterEncoding, encodeModel, modelClauses, type EncodedConstraint, type EncodedModel } from './encode.ts';
 import { atomicSets } from './ops/atomic-sets.ts';
 import { compiledAtomicSets, compiledBackbone, compiledFalseOptional } from './ops/compiled-anomalies.ts';
 import { solverBackbone } from './ops/backbone.ts';
@@ -262,7 +261,8 @@ function compiledOperations(compiled: CompiledEncoding, enc: EncodedModel, deadl
       const c = commonality();
       return compiledBackbone(c.counts, c.configurations, enc.numVars);
     },
-    count: () => compiled.compiled.count(),
+    // The commonality pass's total: no second pass over the form.
+    count: () => commonality().configurations,
     falseOptional: (backbone) => compiledFalseOptional(enc, commonality().counts, backbone),
     atomicSets: (backbone) => compiledAtomicSets(compiled, backbone, deadline),
   };
@@ -308,9 +308,7 @@ export function modelBackbone(enc: EncodedModel, deadline: Deadline): ReturnType
 
 function satSolverFor(enc: EncodedModel): SatSolver {
   const solver = new SatSolver(enc.numVars);
-  for (const c of enc.tree) solver.addClause(c);
-  for (const c of enc.definitions) solver.addClause(c);
-  for (const k of enc.constraints) for (const c of k.clauses) solver.addClause(c);
+  for (const c of modelClauses(enc)) solver.addClause(c);
   // Auxiliary variables follow from the features by propagation: branching on them is wasted.
   for (let v = enc.featureVars + 1; v <= enc.numVars; v++) solver.setDecisionVar(v, false);
   return solver;
@@ -325,13 +323,5 @@ export function satEncoding(model: UvlModel, text?: string): EncodedModel {
 export function countConfigurations(model: UvlModel, satEncoding: EncodedModel, deadline: Deadline, text?: string): bigint | null {
   if (satEncoding.constraints.length === 0 && !satEncoding.sharedNames) return treeFormulaCount(satEncoding.flat);
   const enc = counterEncoding(model, satEncoding, text);
-  // The definitions stand between the tree and the constraints, as in every other CNF of the model.
-  const clauses: number[][] = [...enc.tree, ...enc.definitions];
-  for (const k of enc.constraints) clauses.push(...k.clauses);
-  return countCnf(enc.numVars, clauses, deadline, enc.definitions);
-}
-
-/** The encoding the counter and the compiler want: linear counters for wide alternative groups; otherwise the SAT encoding is the same. */
-function counterEncoding(model: UvlModel, satEncoding: EncodedModel, text?: string): EncodedModel {
-  return satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
+  return countCnf(enc.numVars, modelClauses(enc), deadline, enc.definitions);
 }

@@ -96,6 +96,25 @@ export interface EncodeOptions {
   pairwiseLimit?: number;
 }
 
+/**
+ * Every clause of the model in the order all its CNFs use: the tree, the definitions between it
+ * and the constraints, then each constraint's clauses (the counter's component order depends on it).
+ */
+export function modelClauses(enc: EncodedModel): number[][] {
+  const clauses: number[][] = [...enc.tree, ...enc.definitions];
+  for (const k of enc.constraints) clauses.push(...k.clauses);
+  return clauses;
+}
+
+/**
+ * The encoding the counter and the compiler want: linear counters for alternative groups over
+ * PAIRWISE_LIMIT (a pairwise group is a clique that ruins the decomposition); otherwise the SAT
+ * encoding is the same. Feature variables are numbered alike in both (features first).
+ */
+export function counterEncoding(model: UvlModel, satEncoding: EncodedModel, text?: string): EncodedModel {
+  return satEncoding.widestPairwiseGroup > PAIRWISE_LIMIT ? encodeModel(model, text) : satEncoding;
+}
+
 export function encodeModel(model: UvlModel, text?: string, options: EncodeOptions = {}): EncodedModel {
   const pairwiseLimit = options.pairwiseLimit ?? PAIRWISE_LIMIT;
   const x = prepareExport(model, { unknownFeature: 'leave-out' });

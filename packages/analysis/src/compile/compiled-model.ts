@@ -9,7 +9,7 @@
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { traceCnf } from '../count/counter.ts';
 import { Deadline } from '../deadline.ts';
-import { encodeModel, type EncodedModel } from '../encode.ts';
+import { encodeModel, modelClauses, type EncodedModel } from '../encode.ts';
 import { sampleReduced } from '../sample/uniform.ts';
 import { nodeCounts, trueCounts, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
 import { DnnfBuilder } from './dnnf-builder.ts';
@@ -55,9 +55,7 @@ export interface CompiledEncoding {
  * calls it with the encoding it has already made.
  */
 export function compileEncoded(enc: EncodedModel, deadline: Deadline): CompiledEncoding | null {
-  // The clauses in the counter's order (countConfigurations'): the definitions between the tree and the constraints.
-  const clauses: number[][] = [...enc.tree, ...enc.definitions];
-  for (const k of enc.constraints) clauses.push(...k.clauses);
+  const clauses = modelClauses(enc);
   let builder: DnnfBuilder | undefined;
   const traced = traceCnf(enc.numVars, clauses, deadline, enc.definitions, (literalOf, reducedVars) => {
     // The reduced variables that stand for features: their literals are kept in the nodes.

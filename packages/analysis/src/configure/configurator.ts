@@ -12,6 +12,7 @@
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { satEncoding } from '../analyze.ts';
 import { Deadline } from '../deadline.ts';
+import { modelClauses } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
 import { exactCounter, type ConfigurationCounter } from './counter.ts';
 import { minimalCore } from './minimal-core.ts';
@@ -69,8 +70,7 @@ export class Configurator {
     this.booleanOnly = enc.ignored === 0;
     enc.names.forEach((n, i) => this.varOf.set(n, i + 1));
     this.solver = new SatSolver(enc.numVars);
-    const clauses = [...enc.tree, ...enc.definitions];
-    for (const k of enc.constraints) clauses.push(...k.clauses);
+    const clauses = modelClauses(enc);
     for (const c of clauses) this.solver.addClause(c);
     this.steps = new StepBackbone(this.solver, new ModelPatcher(enc.numVars, clauses), enc.featureVars);
     for (let v = enc.featureVars + 1; v <= enc.numVars; v++) this.solver.setDecisionVar(v, false);
