@@ -7,7 +7,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic, parseNameList } from '../../packages/uvl/src/index.ts';
-import { compileModel, Deadline, type CompiledModel } from '../../packages/analysis/src/index.ts';
+import { compileModel, Deadline, type CompiledModel, type NarrowTables } from '../../packages/analysis/src/index.ts';
 import { describeFsError, loadAndParse } from './uvl-commands.ts';
 import { DEFAULT_TWISE_SECONDS, runTwiseCommand } from './uvl-configure-commands.ts';
 
@@ -57,13 +57,13 @@ class BlockWriter {
 }
 
 /** The file parsed and compiled; an unreadable or invalid model, or a budget run out, is reported. */
-function compileFile(command: string, file: string): CompiledModel {
+function compileFile(command: string, file: string, narrowTables: NarrowTables = 'wide'): CompiledModel {
   const loaded = loadAndParse(file);
   if (!loaded.ok) fail(command, `${file}: ${loaded.error}`);
   const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) fail(command, `${file}: invalid model:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
   if (!loaded.result.model.root) fail(command, `${file}: the model has no features`);
-  const compiled = compileModel(loaded.result.model, { text: loaded.text, deadline: Deadline.after(COMPILE_BUDGET_MS) });
+  const compiled = compileModel(loaded.result.model, { text: loaded.text, deadline: Deadline.after(COMPILE_BUDGET_MS), narrowTables });
   if (!compiled) fail(command, `${file}: not compiled within ${COMPILE_BUDGET_MS / 1000} s`);
   return compiled;
 }
@@ -148,7 +148,8 @@ export function registerCompileCommands(uvl: Command): void {
 }
 
 function compileCommand(file: string, options: { output?: string; map?: string }): void {
-  const compiled = compileFile('compile', file);
+  // The d4 file wants decision nodes only: no TABLE nodes to compile again.
+  const compiled = compileFile('compile', file, 'never');
   const nnf = compiled.toD4();
   if (options.map) writeAtomically('compile', options.map, compiled.variableMap());
   if (!options.output) {

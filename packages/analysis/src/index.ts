@@ -8,7 +8,7 @@ export { countCnf } from './count/counter.ts';
 export { cnfBackbone, type Backbone } from './ops/backbone.ts';
 export { Deadline } from './deadline.ts';
 export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
-export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration } from './compile/compiled-model.ts';
+export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration, type NarrowTables } from './compile/compiled-model.ts';
 export { Configurator, UnknownFeatureError, type ConfiguratorOptions, type ConfigureOptions } from './configure/configurator.ts';
 export { compiledCounter, type ConfigurationCounter } from './configure/counter.ts';
 export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './configure/types.ts';

@@ -12,7 +12,8 @@ import { Deadline } from '../deadline.ts';
 import { encodeModel } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
 import { bruteForceModel, parseValid, randomModelText, seededRandom, TooManyFeatures } from '../testing/brute-force.support.ts';
-import { compileModel, type CompiledModel } from './compiled-model.ts';
+import { compileModel, type CompiledModel, type NarrowTables } from './compiled-model.ts';
+import { TABLE_KIND } from './decision-dnnf.ts';
 
 const parse = parseValid;
 
@@ -70,37 +71,53 @@ function checkAgainstList(compiled: CompiledModel, names: string[], configs: Set
 
 const corpus = findCorpus();
 
-describe('the compiled form against brute force', () => {
-  test('every valid corpus model with at most 20 features', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
-    const rand = seededRandom(3);
-    let checked = 0;
-    for (const f of corpus!.files) {
-      if (!f.valid || f.features === undefined || f.features > 20) continue;
-      const text = corpus!.read(f.path);
-      const model = parse(text, join(corpus!.dir, f.path));
-      if (!model.root) continue;
-      const truth = configurations(model);
-      if (!truth) continue;
-      const compiled = compileModel(model, { text });
-      assert.ok(compiled, `${f.path} compiles`);
-      checkAgainstList(compiled, truth.names, truth.configs, rand, f.path);
-      checked++;
-    }
-    assert.ok(checked >= 100, `only ${checked} corpus models checked`);
-  });
+/** Whether the form holds a TABLE node (a narrow component kept as its formula). */
+const hasTableNode = (compiled: CompiledModel): boolean => compiled.form.kind.includes(TABLE_KIND);
 
-  test('300 generated models', { timeout: 600_000 }, () => {
-    const rand = seededRandom(11);
-    for (let i = 0; i < 300; i++) {
-      const generated = randomModelText(rand, { features: 3 + Math.floor(rand() * 12), maxConstraints: 5 });
-      const model = parse(generated.text);
-      const truth = configurations(model)!;
-      const compiled = compileModel(model, { text: generated.text });
-      assert.ok(compiled);
-      checkAgainstList(compiled, truth.names, truth.configs, rand, `generated model ${i}:\n${generated.text}\n`);
-    }
-  });
+// Every check twice: with decision nodes only, and with the narrow components (from two
+// variables, on any model) as TABLE nodes, which a wide model such as fm3.uvl gets by default.
+for (const narrowTables of ['never', 'always'] as NarrowTables[]) {
+  describe(`the compiled form against brute force (narrow components as tables: ${narrowTables})`, () => {
+    test('every valid corpus model with at most 20 features', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
+      const rand = seededRandom(3);
+      let checked = 0;
+      let withTables = 0;
+      for (const f of corpus!.files) {
+        if (!f.valid || f.features === undefined || f.features > 20) continue;
+        const text = corpus!.read(f.path);
+        const model = parse(text, join(corpus!.dir, f.path));
+        if (!model.root) continue;
+        const truth = configurations(model);
+        if (!truth) continue;
+        const compiled = compileModel(model, { text, narrowTables });
+        assert.ok(compiled, `${f.path} compiles`);
+        checkAgainstList(compiled, truth.names, truth.configs, rand, f.path);
+        checked++;
+        if (hasTableNode(compiled)) withTables++;
+      }
+      assert.ok(checked >= 100, `only ${checked} corpus models checked`);
+      if (narrowTables === 'always') assert.ok(withTables >= 50, `only ${withTables} of ${checked} forms have a TABLE node`);
+      else assert.equal(withTables, 0);
+    });
 
+    test('300 generated models', { timeout: 600_000 }, () => {
+      const rand = seededRandom(11);
+      let withTables = 0;
+      for (let i = 0; i < 300; i++) {
+        const generated = randomModelText(rand, { features: 3 + Math.floor(rand() * 12), maxConstraints: 5 });
+        const model = parse(generated.text);
+        const truth = configurations(model)!;
+        const compiled = compileModel(model, { text: generated.text, narrowTables });
+        assert.ok(compiled);
+        checkAgainstList(compiled, truth.names, truth.configs, rand, `generated model ${i}:\n${generated.text}\n`);
+        if (hasTableNode(compiled)) withTables++;
+      }
+      if (narrowTables === 'always') assert.ok(withTables >= 60, `only ${withTables} of 300 forms have a TABLE node`);
+    });
+  });
+}
+
+describe('the compiled form', () => {
   test('a void model: no configuration, no sample, a false d4 root', () => {
     const compiled = compileModel(parse('features\n  A\n    optional\n      B\nconstraints\n  B\n  !B\n'))!;
     assert.equal(compiled.count(), 0n);
@@ -142,7 +159,8 @@ describe('uniform sampling', () => {
     for (let i = 0; tested < 12; i++) {
       const generated = randomModelText(rand, { features: 6 + Math.floor(rand() * 6), maxConstraints: 2 });
       const model = parse(generated.text);
-      const compiled = compileModel(model)!;
+      // Every other model with its narrow components as TABLE nodes.
+      const compiled = compileModel(model, { narrowTables: tested % 3 === 1 ? 'always' : 'never' })!;
       const total = Number(compiled.count());
       if (total < 8 || total > 300) continue;
       tested++;
@@ -165,11 +183,13 @@ describe('uniform sampling', () => {
 
   test('reproducible for the same seed, different for another', () => {
     const model = parse('features\n  A\n    or\n      B\n      C\n      D\n    optional\n      E\n      F\n');
-    const a = compileModel(model)!;
-    const b = compileModel(model)!;
-    const draw = (m: CompiledModel, seed: number) => m.sampleUniform(50, seed).map((c) => key(m.selectedNames(c)));
-    assert.deepEqual(draw(a, 42), draw(b, 42));
-    assert.notDeepEqual(draw(a, 42), draw(a, 43));
+    for (const narrowTables of ['never', 'always'] as NarrowTables[]) {
+      const a = compileModel(model, { narrowTables })!;
+      const b = compileModel(model, { narrowTables })!;
+      const draw = (m: CompiledModel, seed: number) => m.sampleUniform(50, seed).map((c) => key(m.selectedNames(c)));
+      assert.deepEqual(draw(a, 42), draw(b, 42));
+      assert.notDeepEqual(draw(a, 42), draw(a, 43));
+    }
   });
 });
 
@@ -217,5 +237,36 @@ describe('the compiled count against the counter', () => {
       // A feature's commonality is the count under its selection.
       for (const v of [1, 2, Math.floor(compiled.features / 2), compiled.features]) assert.equal(commonality.counts[v - 1], compiled.count([v]), `${path}: feature ${v}`);
     }
+  });
+
+  test('a wide model (fm3.uvl) kept with TABLE nodes answers as with decision nodes only', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
+    const path = corpus!.files.find((f) => f.valid && f.path.endsWith('generated/fm3.uvl'))!.path;
+    const text = corpus!.read(path);
+    const model = parse(text, join(corpus!.dir, path));
+    const tables = compileModel(model, { text })!;
+    const plain = compileModel(model, { text, narrowTables: 'never' })!;
+    assert.ok(hasTableNode(tables), 'the default form of a wide model has TABLE nodes');
+    assert.ok(!hasTableNode(plain));
+    assert.ok(tables.form.nodes * 10 < plain.form.nodes, `${tables.form.nodes} nodes against ${plain.form.nodes}`);
+    const rand = seededRandom(8);
+    for (let i = 0; i < 6; i++) {
+      const decisions = i === 0 ? [] : Array.from({ length: i }, () => (rand() < 0.5 ? -1 : 1) * (1 + Math.floor(rand() * tables.features)));
+      assert.equal(tables.count(decisions), plain.count(decisions), `count under ${decisions}`);
+      if (i > 2) continue;
+      const a = tables.commonality(decisions);
+      const b = plain.commonality(decisions);
+      assert.equal(a.configurations, b.configurations);
+      assert.deepEqual(a.counts, b.counts, `commonality under ${decisions}`);
+    }
+    // Samples and the first models are configurations (the count with every feature fixed is 1), the models distinct.
+    const isConfiguration = (c: Uint8Array): boolean => plain.count(Array.from(c, (selected, i) => (selected ? i + 1 : -(i + 1)))) === 1n;
+    const samples = tables.sampleUniform(30, 5, [2]);
+    assert.equal(samples.length, 30);
+    assert.ok(samples.every((c) => c[1] === 1 && isConfiguration(c)));
+    const first = tables.enumerate(25);
+    assert.equal(new Set(first.map((c) => c.join(''))).size, 25);
+    assert.ok(first.every(isConfiguration));
+    // The d4 file is written from decision nodes either way.
+    assert.equal(tables.toD4(), plain.toD4());
   });
 });

@@ -11,7 +11,7 @@ import { traceCnf } from '../count/counter.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel, modelClauses, type EncodedModel } from '../encode.ts';
 import { sampleReduced } from '../sample/uniform.ts';
-import { nodeCounts, trueCounts, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
+import { hasTables, nodeCounts, trueCounts, type DecisionDnnf, type FixedValues } from './decision-dnnf.ts';
 import { DnnfBuilder } from './dnnf-builder.ts';
 import { featureClasses, writeD4, type FeatureClasses } from './d4.ts';
 import { enumerateReduced } from './enumerate.ts';
@@ -25,7 +25,17 @@ export interface CompileOptions {
   /** The model's source text (constraint labels); optional. */
   text?: string;
   deadline?: Deadline;
+  /** Narrow components as TABLE nodes (narrow-leaf.ts): on wide models (default), always (tests), never. */
+  narrowTables?: NarrowTables;
 }
+
+/**
+ * Where the compiled form keeps narrow components as TABLE nodes: 'wide' where the counter
+ * counts them by dynamic programming (a wide model's components of 16 to 1 000 variables),
+ * 'always' from two variables on any model (tests), 'never' (every node a decision node: the
+ * d4 file and the analysis's own passes).
+ */
+export type NarrowTables = 'wide' | 'always' | 'never';
 
 /** A feature's commonality: the configurations (extending the decisions) that contain it. */
 export interface Commonality {
@@ -40,7 +50,7 @@ export interface Commonality {
  * the Boolean analysis cannot express are left out, as for the count (`ignoredConstraints`).
  */
 export function compileModel(model: UvlModel, options: CompileOptions = {}): CompiledModel | null {
-  return compileEncoded(encodeModel(model, options.text), options.deadline ?? Deadline.none())?.compiled ?? null;
+  return compileEncoded(encodeModel(model, options.text), options.deadline ?? Deadline.none(), options.narrowTables ?? 'wide')?.compiled ?? null;
 }
 
 export interface CompiledEncoding {
@@ -52,21 +62,28 @@ export interface CompiledEncoding {
 /**
  * The compiled form of an encoding in the counter's form (alternative groups over PAIRWISE_LIMIT
  * as counters, as encodeModel gives them), or null when the deadline passed first. The analysis
- * calls it with the encoding it has already made.
+ * calls it with the encoding it has already made, and its passes want decision nodes only.
  */
-export function compileEncoded(enc: EncodedModel, deadline: Deadline): CompiledEncoding | null {
+export function compileEncoded(enc: EncodedModel, deadline: Deadline, narrowTables: NarrowTables = 'never'): CompiledEncoding | null {
+  const form = compileForm(enc, deadline, narrowTables);
+  if (form === null) return null;
+  return { compiled: new CompiledModel(enc, form.form, form.literalOf), literalOf: form.literalOf };
+}
+
+function compileForm(enc: EncodedModel, deadline: Deadline, narrowTables: NarrowTables): { form: DecisionDnnf; literalOf: Int32Array } | null {
   const clauses = modelClauses(enc);
   let builder: DnnfBuilder | undefined;
-  const traced = traceCnf(enc.numVars, clauses, deadline, enc.definitions, (literalOf, reducedVars) => {
+  const makeBuilder = (literalOf: Int32Array, reducedVars: number): DnnfBuilder => {
     // The reduced variables that stand for features: their literals are kept in the nodes.
     const keep = new Uint8Array(reducedVars + 1);
     for (let f = 1; f <= enc.featureVars; f++) keep[Math.abs(literalOf[f]!)] = 1;
-    builder = new DnnfBuilder(keep);
+    builder = new DnnfBuilder(keep, narrowTables !== 'never');
     return builder;
-  });
+  };
+  const options = narrowTables === 'always' ? { narrowComponents: 'always' as const } : {};
+  const traced = traceCnf(enc.numVars, clauses, deadline, enc.definitions, makeBuilder, options);
   if (traced.value === null) return null;
-  const form = builder!.finish(traced.value, traced.reducedVars);
-  return { compiled: new CompiledModel(enc.names, form, traced.literalOf, enc.ignored), literalOf: traced.literalOf };
+  return { form: builder!.finish(traced.value, traced.reducedVars), literalOf: traced.literalOf };
 }
 
 export class CompiledModel {
@@ -80,14 +97,17 @@ export class CompiledModel {
   /** Constraints left out (not Boolean): the answers are then about the Boolean part only. */
   readonly ignoredConstraints: number;
   private rootCounts: bigint[] | undefined;
+  /** The encoding, for a form without TABLE nodes when the d4 file is asked for. */
+  private readonly encoding: EncodedModel;
 
-  constructor(names: string[], form: DecisionDnnf, literalOf: Int32Array, ignoredConstraints: number) {
-    this.names = names;
+  constructor(encoding: EncodedModel, form: DecisionDnnf, literalOf: Int32Array) {
+    this.encoding = encoding;
+    this.names = encoding.names;
     this.form = form;
     this.literalOf = literalOf;
-    this.ignoredConstraints = ignoredConstraints;
-    this.classes = featureClasses(literalOf, names.length, form.vars);
-    names.forEach((name, i) => this.varOf.set(name, i + 1));
+    this.ignoredConstraints = encoding.ignored;
+    this.classes = featureClasses(literalOf, this.names.length, form.vars);
+    this.names.forEach((name, i) => this.varOf.set(name, i + 1));
   }
 
   get features(): number {
@@ -146,9 +166,15 @@ export class CompiledModel {
     return enumerateReduced(this.form, fixed, this.countsUnder(fixed), k).map((values) => this.toFeatures(values));
   }
 
-  /** The d4 NNF text over the feature variables (see d4.ts). */
+  /**
+   * The d4 NNF text over the feature variables (see d4.ts). A form with TABLE nodes is compiled
+   * again without them first (the search's nodes in their place, which takes longer: fm3.uvl
+   * 3 s): compile with narrowTables 'never' when the file is all that is wanted.
+   */
   toD4(): string {
-    return writeD4(this.form, this.classes);
+    if (!hasTables(this.form)) return writeD4(this.form, this.classes);
+    const plain = compileForm(this.encoding, Deadline.none(), 'never')!;
+    return writeD4(plain.form, featureClasses(plain.literalOf, this.names.length, plain.form.vars));
   }
 
   /** The numbering of the d4 file, as the CNF export's comment lines `c <n> <name>`. */

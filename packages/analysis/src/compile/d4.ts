@@ -9,7 +9,7 @@
 // an explicit OR of its two values, so the file is smooth: its count over the features is the
 // number of configurations whatever a reader does with variables an OR's branches do not share.
 
-import { AND_KIND, FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
+import { AND_KIND, FALSE_KIND, hasTables, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
 
 /** The feature literals each reduced variable's positive literal stands for. */
 export interface FeatureClasses {
@@ -33,6 +33,7 @@ export function featureClasses(literalOf: Int32Array, featureVars: number, reduc
 
 export function writeD4(form: DecisionDnnf, classes: FeatureClasses): string {
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
+  if (hasTables(form)) throw new Error('the d4 file is written from a form without TABLE nodes');
   const n = form.nodes;
   if (n === 0 || kind[n - 1] === FALSE_KIND) return 'f 1 0\n';
   // Node i (post-order, root last) gets id n - i: the root is 1. Then one true node, then an
@@ -66,6 +67,6 @@ export function writeD4(form: DecisionDnnf, classes: FeatureClasses): string {
       edges.push(`${orId} ${trueId} ${featureLits(-free[k]!)} 0`);
     }
   }
-  declarations.push(`t ${trueId} 0`, ...freeDeclarations);
-  return declarations.join('\n') + '\n' + edges.join('\n') + '\n';
+  // Joined, not spread into push: fm3.uvl has more free variable occurrences than a call takes arguments.
+  return [...declarations, `t ${trueId} 0`].join('\n') + '\n' + (freeDeclarations.length > 0 ? freeDeclarations.join('\n') + '\n' : '') + edges.join('\n') + '\n';
 }

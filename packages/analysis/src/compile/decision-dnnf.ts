@@ -7,9 +7,13 @@
 // Every OR node's children range over the same variables (the component's), so the form is
 // smooth: each model of the root assigns each variable in exactly one AND node it passes through.
 
+import { leafCount, leafTables, leafTrueCounts, localFixed, type NarrowLeaf } from './narrow-leaf.ts';
+
 export const FALSE_KIND = 0;
 export const AND_KIND = 1;
 export const OR_KIND = 2;
+/** A narrow component kept as its formula and answered by its tables (narrow-leaf.ts). */
+export const TABLE_KIND = 3;
 
 export interface DecisionDnnf {
   /** Number of reduced variables (1..vars). */
@@ -25,6 +29,14 @@ export interface DecisionDnnf {
   /** Free variables of AND node n: free[freeStart[n] .. freeStart[n + 1]). */
   freeStart: Int32Array;
   free: Int32Array;
+  /** The narrow components of TABLE nodes: node n's is leaves[leafOf[n]] (-1 for other nodes). */
+  leafOf: Int32Array;
+  leaves: NarrowLeaf[];
+}
+
+/** Whether the form has TABLE nodes (passes that only know decision nodes refuse it). */
+export function hasTables(form: DecisionDnnf): boolean {
+  return form.leaves.length > 0;
 }
 
 /** Values of the reduced variables the caller fixed: 1 true, -1 false, 0 open. */
@@ -55,6 +67,10 @@ export function nodeCounts(form: DecisionDnnf, fixed: FixedValues): bigint[] {
       let sum = 0n;
       for (let k = childStart[n]!; k < childStart[n + 1]!; k++) sum += counts[children[k]!]!;
       counts[n] = sum;
+      continue;
+    }
+    if (kind[n] === TABLE_KIND) {
+      counts[n] = leafCount(form.leaves[form.leafOf[n]!]!, fixed);
       continue;
     }
     counts[n] = andNodeCount(form, n, fixed, counts);
@@ -100,6 +116,13 @@ export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigin
     if (up === 0n || here === 0n) continue;
     if (kind[n] === OR_KIND) {
       for (let k = childStart[n]!; k < childStart[n + 1]!; k++) paths[children[k]!] += up;
+      continue;
+    }
+    if (kind[n] === TABLE_KIND) {
+      const leaf = form.leaves[form.leafOf[n]!]!;
+      const local = localFixed(leaf, fixed);
+      const trueIn = leafTrueCounts(leafTables(leaf, fixed, 'total'), local);
+      for (let i = 0; i < trueIn.length; i++) if (trueIn[i]! !== 0n) result[leaf.vars[i]!] += up * trueIn[i]!;
       continue;
     }
     const through = up * here;

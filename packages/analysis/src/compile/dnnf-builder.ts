@@ -11,7 +11,9 @@
 
 import type { CountAlgebra } from '../count/count-algebra.ts';
 import { withRoom } from '../count/int32-arrays.ts';
-import { AND_KIND, FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
+import type { NarrowFormula } from '../count/tree-decomposition.ts';
+import { AND_KIND, FALSE_KIND, OR_KIND, TABLE_KIND, type DecisionDnnf } from './decision-dnnf.ts';
+import { makeLeaf, type NarrowLeaf } from './narrow-leaf.ts';
 
 /** Node 0 is the false node: no model. */
 const FALSE_NODE = 0;
@@ -40,8 +42,23 @@ export class DnnfBuilder implements CountAlgebra<number> {
   private edgeChild = new Int32Array(1 << 10);
   private edgeNext = new Int32Array(1 << 10);
 
-  constructor(keep: Uint8Array) {
+  /** The narrow components of TABLE nodes, and each such node's index among them. */
+  private readonly leaves: NarrowLeaf[] = [];
+  private readonly leafOfNode = new Map<number, number>();
+  /** Set when narrow components become TABLE nodes (the counter then keeps them out of its search). */
+  readonly fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number) => number;
+
+  /** `tables`: narrow components become TABLE nodes instead of the search's nodes. */
+  constructor(keep: Uint8Array, tables = false) {
     this.keep = keep;
+    if (tables) this.fromNarrow = (formula, vars, from) => this.table(formula, vars, from);
+  }
+
+  private table(formula: NarrowFormula, vars: Int32Array, from: number): number {
+    const n = this.newNode(TABLE_KIND);
+    this.leafOfNode.set(n, this.leaves.length);
+    this.leaves.push(makeLeaf(formula, vars, from));
+    return n;
   }
 
   isZero(value: number): boolean {
@@ -166,6 +183,8 @@ export class DnnfBuilder implements CountAlgebra<number> {
   private pack(order: number[], newId: Int32Array, vars: number): DecisionDnnf {
     const nodes = order.length;
     const kind = new Uint8Array(nodes);
+    const leafOf = new Int32Array(nodes).fill(-1);
+    const leaves: NarrowLeaf[] = [];
     const childStart = new Int32Array(nodes + 1);
     const litStart = new Int32Array(nodes + 1);
     const freeStart = new Int32Array(nodes + 1);
@@ -179,6 +198,10 @@ export class DnnfBuilder implements CountAlgebra<number> {
     for (let i = 0; i < nodes; i++) {
       const n = order[i]!;
       kind[i] = this.kind[n]!;
+      if (kind[i] === TABLE_KIND) {
+        leafOf[i] = leaves.length;
+        leaves.push(this.leaves[this.leafOfNode.get(n)!]!);
+      }
       childStart[i] = childTop;
       litStart[i] = litTop;
       freeStart[i] = freeTop;
@@ -199,6 +222,8 @@ export class DnnfBuilder implements CountAlgebra<number> {
       lits: lits.slice(0, litTop),
       freeStart,
       free: free.slice(0, freeTop),
+      leafOf,
+      leaves,
     };
   }
 }

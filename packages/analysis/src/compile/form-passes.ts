@@ -6,7 +6,12 @@
 // The form is smooth and deterministic (decision-dnnf.ts): every model of the root passes through
 // AND nodes that assign each kept variable exactly once, and no two branches of an OR share one.
 
-import { FALSE_KIND, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
+import { FALSE_KIND, hasTables, OR_KIND, type DecisionDnnf } from './decision-dnnf.ts';
+
+function decisionNodesOnly(form: DecisionDnnf): void {
+  // The analysis compiles without TABLE nodes (compileEncoded's default).
+  if (hasTables(form)) throw new Error('these passes need a form without TABLE nodes');
+}
 
 /** At most this many lanes per valuesUnder pass: one bit each of an int32. */
 export const LANES = 32;
@@ -26,6 +31,7 @@ export interface LaneValues {
  */
 export function valuesUnder(form: DecisionDnnf, lanes: readonly number[]): LaneValues {
   if (lanes.length > LANES) throw new RangeError(`at most ${LANES} lanes`);
+  decisionNodesOnly(form);
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
   const canBeTrue = new Int32Array(form.vars + 1);
   const canBeFalse = new Int32Array(form.vars + 1);
@@ -94,6 +100,7 @@ export interface WeightedSums {
  * `prime` must be below 2^26: products of two residues stay exact in a double.
  */
 export function weightedTrueSums(form: DecisionDnnf, prime: number, random: () => number): WeightedSums {
+  decisionNodesOnly(form);
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
   const weight = new Float64Array(form.vars + 1);
   for (let v = 1; v <= form.vars; v++) weight[v] = 2 + Math.floor(random() * (prime - 2));

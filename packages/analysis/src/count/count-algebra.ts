@@ -19,7 +19,15 @@ export interface CountAlgebra<T> {
   plus(total: T, branch: T): T;
   /** A count found without a search (the dynamic programming); absent when the algebra needs the search's trace. */
   fromCount?: (count: bigint) => T;
+  /**
+   * A narrow component kept as its residual formula (the compiler's TABLE nodes): variable i of
+   * the formula is the counter's variable vars[from + i]. The formula's arrays are reused after
+   * the call. Absent when the algebra counts them or wants them searched.
+   */
+  fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number) => T;
 }
+
+import type { NarrowFormula } from './tree-decomposition.ts';
 
 const powersOfTwo: bigint[] = [];
 

@@ -144,6 +144,7 @@ export function traceCnf<T>(
   deadline: Deadline,
   definitions: number[][],
   makeAlgebra: (literalOf: Int32Array, reducedVars: number) => CountAlgebra<T>,
+  options: CountOptions = {},
 ): { value: T | null; reducedVars: number; literalOf: Int32Array } {
   const listed = new Set(clauses);
   const all = [...clauses, ...definitions.filter((d) => !listed.has(d))];
@@ -152,7 +153,7 @@ export function traceCnf<T>(
   const reducedVars = reduced?.literalOf ? reduced.numVars : numVars;
   const algebra = makeAlgebra(literalOf, reducedVars);
   if (reduced === null) return { value: algebra.zero, reducedVars, literalOf };
-  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, {}, algebra);
+  const counter = new ComponentCounter(reduced.numVars, reduced.clauses, reduced.definitions, deadline, options, algebra);
   return { value: counter.count(), reducedVars, literalOf };
 }
 
@@ -365,8 +366,9 @@ class ComponentCounter<T> {
     this.planMinVars = alwaysSeparators ? 3 : PLAN_MIN_VARS;
     this.maxSeparator = alwaysSeparators ? 2 : MAX_SEPARATOR;
     this.lookaheadMinVars = alwaysSeparators ? 2 : LOOKAHEAD_MIN_VARS;
-    // The dynamic programming gives a count, not a trace: an algebra that wants the trace (the compiler) searches.
-    this.countsNarrow = (wide || options.narrowComponents === 'always') && algebra.fromCount !== undefined;
+    // The dynamic programming gives a count, not a trace: an algebra that wants the trace (the
+    // compiler) searches them, unless it keeps them as formulas (fromNarrow).
+    this.countsNarrow = (wide || options.narrowComponents === 'always') && (algebra.fromCount !== undefined || algebra.fromNarrow !== undefined);
     this.narrowMinVars = options.narrowComponents === 'always' ? 2 : NARROW_MIN_VARS;
     if (!this.usesDefinitions) {
       this.defined.fill(0);
@@ -805,6 +807,12 @@ class ComponentCounter<T> {
     const nv = this.recordVars[record]!;
     if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
     const formula = this.residualFormula(record);
+    if (this.algebra.fromNarrow !== undefined) {
+      if (!this.narrowCounter.fits(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST)) return undefined;
+      const leaf = this.algebra.fromNarrow(formula, this.lists, this.recordStart[record]!);
+      this.remember(record, leaf);
+      return leaf;
+    }
     const value = this.narrowCounter.count(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
     if (value === null) return undefined;
     const result = this.algebra.fromCount!(value);

@@ -14,11 +14,10 @@
 // were guessed, the tables are computed again with enough; the count is put together from its
 // residues (Chinese remainders, in BigInt).
 
+import { fromResidues, mulMod, nextPrimeBelow, PRIME_BITS, residuesFor } from './residues.ts';
 import { BalancedSeparator } from './separator.ts';
 
 const EXACT_LIMIT = 2 ** 53;
-/** Residues are below 2^26; each prime brings at least 25 bits of the count. */
-const PRIME_BITS = 25;
 /** Residues computed along with the doubles (the count of a fm3.uvl component needs 3.3 on average). */
 const RESIDUES_GUESS = 4;
 
@@ -46,49 +45,161 @@ export class TreeDecompositionCounter {
   private product = new Float64Array(1 << 12);
   private indexOf = new Int32Array(1 << 12);
   private bitOf = new Int32Array(64);
+  // The elimination that run() follows: the graph's (plan()) or a stored one (usePlan()).
+  private scopeStart: Int32Array = new Int32Array(1);
+  private scopeVars: Int32Array = new Int32Array(0);
+  private stepIndex = new Int32Array(64);
   private readonly contribution = new Int32Array(32);
   private satisfied = new Uint8Array(1 << 12);
 
   /**
-   * The number of assignments of the formula's variables that satisfy every clause, or null
-   * when the min-degree elimination has a bag of more than maxWidth + 1 variables, or more
-   * than maxCost table entries in all (the caller then searches instead).
+   * The number of assignments of the formula's variables that satisfy every clause (and agree
+   * with `fixed`, local variable -> 1 true, -1 false, 0 open, when given), or null when the
+   * min-degree elimination has a bag of more than maxWidth + 1 variables, or more than maxCost
+   * table entries in all (the caller then searches instead).
    */
-  count(f: NarrowFormula, maxWidth: number, maxCost: number): bigint | null {
+  count(f: NarrowFormula, maxWidth: number, maxCost: number, fixed: Int8Array | null = null, stored?: EliminationPlan): bigint | null {
+    const planned = stored ? this.usePlan(f, stored) : this.plan(f, maxWidth, maxCost);
+    if (planned !== 'narrow') return planned === 'empty' ? 0n : null;
+    const n = f.vars;
+    // Most counts fit in a few residues: they are computed along with the doubles, and again
+    // with more only when the doubles show that the count needs more.
+    const guess = n <= 52 ? 0 : Math.min(RESIDUES_GUESS, Math.ceil((n + 2) / PRIME_BITS));
+    let run = this.run(f, guess, fixed);
+    if (run === null) return null;
+    // A double is 0 only through a clause no assignment satisfies: exact.
+    if (run.max < EXACT_LIMIT || run.value === 0) return BigInt(run.value);
+    // The doubles are off by far less than one part in 2^40 here: two more bits are ample.
+    const k = Math.max(guess, residuesFor(run.value));
+    if (k > guess) run = this.run(f, k, fixed);
+    return run === null ? null : fromResidues(run.residues, this.primes.slice(0, k));
+  }
+
+  /** Whether count() would count the formula within these limits (the elimination alone). */
+  fits(f: NarrowFormula, maxWidth: number, maxCost: number): boolean {
+    return this.plan(f, maxWidth, maxCost) !== 'wide';
+  }
+
+  /**
+   * Every table of the elimination, kept for the queries of a compiled narrow component
+   * (compile/narrow-leaf.ts), with the variables `fixed` gives (local variable -> 1, -1, 0)
+   * fixed. `exact`: 'doubles' holds the doubles alone (channel 0, each off by less than one part
+   * in 2^40); 'total' adds residues (at least one prime) enough for any number up to the total,
+   * 'max' enough for every number in the tables.
+   */
+  tables(f: NarrowFormula, fixed: Int8Array | null, exact: 'doubles' | 'total' | 'max', stored?: EliminationPlan): BucketTables {
+    const planned = stored ? this.usePlan(f, stored) : this.plan(f, Infinity, Infinity);
+    if (planned === 'wide') throw new Error('unreachable: no width limit');
+    if (planned === 'empty') return this.snapshot(f, 0, null);
+    let k = exact === 'doubles' ? 0 : Math.max(1, Math.min(RESIDUES_GUESS, Math.ceil((f.vars + 2) / PRIME_BITS)));
+    let run = this.run(f, k, fixed);
+    if (run === null) throw new Error('a narrow table overflowed');
+    const bound = exact === 'max' ? run.max : run.value;
+    if (exact !== 'doubles' && bound >= EXACT_LIMIT && residuesFor(bound) > k) {
+      k = residuesFor(bound);
+      run = this.run(f, k, fixed)!;
+    }
+    return this.snapshot(f, k, run);
+  }
+
+  /**
+   * The min-degree elimination of the formula within the limits ('wide' when past them), with
+   * each clause put in the bucket of its variable eliminated first ('empty': a clause without
+   * literals, no model).
+   */
+  private plan(f: NarrowFormula, maxWidth: number, maxCost: number): 'narrow' | 'wide' | 'empty' {
     // A bag's table has 2^(width + 1) entries, indexed by a 32-bit integer.
-    if (!(maxWidth >= 0 && maxWidth <= 24)) throw new RangeError(`width limit out of range: ${maxWidth}`);
+    if (!(maxWidth >= 0 && maxWidth <= Infinity)) throw new RangeError(`width limit out of range: ${maxWidth}`);
     const n = f.vars;
     const graph = this.graph;
     graph.reset(n);
     graph.linkClauses(f.clauseStart, f.lits, f.clauses);
-    if (!graph.eliminate(maxWidth)) return null;
+    if (!graph.eliminate(Math.min(maxWidth, 24))) return 'wide';
     this.reserveSteps(n, f.clauses);
     const bagStarts = graph.bagStarts();
+    this.scopeStart = bagStarts;
+    this.scopeVars = graph.bagItems();
+    for (let v = 0; v < n; v++) this.stepIndex[v] = graph.stepOf(v);
     let cost = 0;
-    for (let s = 0; s < n; s++) cost += 1 << (bagStarts[s + 1]! - bagStarts[s]!);
-    if (cost > maxCost) return null;
+    for (let s = 0; s < n; s++) cost += 2 ** (bagStarts[s + 1]! - bagStarts[s]!);
+    if (cost > maxCost) return 'wide';
     // Each clause goes to the bucket of its variable eliminated first: its other variables are
     // that variable's neighbours then, so they are all in the bag.
     this.bucketHead.fill(-1, 0, n);
     for (let c = 0; c < f.clauses; c++) {
       let first = n;
-      for (let i = f.clauseStart[c]!, end = f.clauseStart[c + 1]!; i < end; i++) first = Math.min(first, graph.stepOf(f.lits[i]! >> 1));
-      if (first === n) return 0n;
+      for (let i = f.clauseStart[c]!, end = f.clauseStart[c + 1]!; i < end; i++) first = Math.min(first, this.stepIndex[f.lits[i]! >> 1]!);
+      if (first === n) return 'empty';
       this.clauseNext[c] = this.bucketHead[first]!;
       this.bucketHead[first] = c;
     }
-    // Most counts fit in a few residues: they are computed along with the doubles, and again
-    // with more only when the doubles show that the count needs more.
-    const guess = n <= 52 ? 0 : Math.min(RESIDUES_GUESS, Math.ceil((n + 2) / PRIME_BITS));
-    let run = this.run(f, guess);
-    if (run === null) return null;
-    // A double is 0 only through a clause no assignment satisfies: exact.
-    if (run.max < EXACT_LIMIT || run.value === 0) return BigInt(run.value);
-    // The doubles are off by far less than one part in 2^40 here: two more bits are ample.
-    const bits = Math.ceil(Math.log2(run.value)) + 2;
-    const k = Math.max(guess, Math.ceil(bits / PRIME_BITS));
-    if (k > guess) run = this.run(f, k);
-    return run === null ? null : fromResidues(run.residues, this.primes.slice(0, k));
+    return 'narrow';
+  }
+
+  /** The elimination of a formula (no width limit), to be given back to count() and tables(). */
+  planFor(f: NarrowFormula): EliminationPlan {
+    const empty = this.plan(f, Infinity, Infinity) === 'empty';
+    const n = f.vars;
+    return {
+      empty,
+      scopeStart: this.scopeStart.slice(0, n + 1),
+      scopeVars: this.scopeVars.slice(0, this.scopeStart[n]!),
+      stepIndex: this.stepIndex.slice(0, n),
+      bucketHead: this.bucketHead.slice(0, n),
+      clauseNext: this.clauseNext.slice(0, f.clauses),
+    };
+  }
+
+  private usePlan(f: NarrowFormula, stored: EliminationPlan): 'narrow' | 'empty' {
+    if (stored.empty) return 'empty';
+    this.reserveSteps(f.vars, f.clauses);
+    this.scopeStart = stored.scopeStart;
+    this.scopeVars = stored.scopeVars;
+    this.stepIndex.set(stored.stepIndex);
+    this.bucketHead.set(stored.bucketHead);
+    this.clauseNext.set(stored.clauseNext);
+    return 'narrow';
+  }
+
+  /** The last run's tables, copied out of the reused arrays (no run: the formula has no model). */
+  private snapshot(f: NarrowFormula, k: number, run: RunResult | null): BucketTables {
+    const n = f.vars;
+    const scopeStart = this.scopeStart.slice(0, n + 1);
+    const scopeVars = this.scopeVars.slice(0, scopeStart[n]!);
+    const inStart = new Int32Array(n + 1);
+    const clauseAt = new Int32Array(n + 1);
+    for (let s = 0; s < n; s++) {
+      let incoming = 0;
+      for (let t = this.tableHead[s]!; run !== null && t !== -1; t = this.tableNext[t]!) incoming++;
+      inStart[s + 1] = inStart[s]! + incoming;
+      let clauses = 0;
+      for (let c = this.bucketHead[s]!; run !== null && c !== -1; c = this.clauseNext[c]!) clauses++;
+      clauseAt[s + 1] = clauseAt[s]! + clauses;
+    }
+    const inList = new Int32Array(inStart[n]!);
+    const bucketClauses = new Int32Array(clauseAt[n]!);
+    for (let s = 0; s < n && run !== null; s++) {
+      let i = inStart[s]!;
+      for (let t = this.tableHead[s]!; t !== -1; t = this.tableNext[t]!) inList[i++] = t;
+      let j = clauseAt[s]!;
+      for (let c = this.bucketHead[s]!; c !== -1; c = this.clauseNext[c]!) bucketClauses[j++] = c;
+    }
+    return {
+      vars: n,
+      formula: f,
+      channels: k + 1,
+      primes: this.primes.slice(0, k),
+      scopeStart,
+      scopeVars,
+      tableAt: this.tableAt.slice(0, n),
+      inStart,
+      inList,
+      clauseAt,
+      bucketClauses,
+      pool: run === null ? new Float64Array(0) : this.pool.slice(0, run.poolTop),
+      total: run === null ? 0n : k === 0 || run.max < EXACT_LIMIT ? BigInt(run.value) : fromResidues(run.residues, this.primes.slice(0, k)),
+      empty: run === null,
+    };
   }
 
   private reserveSteps(n: number, clauses: number): void {
@@ -99,6 +210,7 @@ export class TreeDecompositionCounter {
       this.tableNext = new Int32Array(size);
       this.tableAt = new Int32Array(size);
       this.bitOf = new Int32Array(size);
+      this.stepIndex = new Int32Array(size);
     }
     if (this.clauseNext.length < clauses) this.clauseNext = new Int32Array(2 * clauses);
   }
@@ -107,7 +219,7 @@ export class TreeDecompositionCounter {
    * Eliminates every variable, with each table entry held in doubles (channel 0: the value and
    * the largest number met, null if one overflows) and modulo the first k primes (channels 1..k).
    */
-  private run(f: NarrowFormula, k: number): { value: number; max: number; residues: number[] } | null {
+  private run(f: NarrowFormula, k: number, fixed: Int8Array | null): RunResult | null {
     const n = f.vars;
     const channels = k + 1;
     while (this.primes.length < k) {
@@ -119,8 +231,9 @@ export class TreeDecompositionCounter {
     const primes = [0, ...this.primes.slice(0, k)];
     const reciprocals = [0, ...this.reciprocals.slice(0, k)];
     // The tables' scopes are the bags: the eliminated variable (bit 0), then its neighbours.
-    const scopeStart = this.graph.bagStarts();
-    const scopeVars = this.graph.bagItems();
+    const scopeStart = this.scopeStart;
+    const scopeVars = this.scopeVars;
+    const stepIndex = this.stepIndex;
     const bitOf = this.bitOf;
     this.tableHead.fill(-1, 0, n);
     let poolTop = 0;
@@ -136,6 +249,9 @@ export class TreeDecompositionCounter {
       if (this.satisfied.length < entries) this.satisfied = new Uint8Array(2 * entries);
       const satisfied = this.satisfied;
       satisfied.fill(1, 0, entries);
+      // A fixed variable is a unit clause of its own bucket: bit 0 must have its value.
+      const own = fixed === null ? 0 : fixed[scopeVars[scope]!]!;
+      if (own !== 0) for (let e = own > 0 ? 0 : 1; e < entries; e += 2) satisfied[e] = 0;
       for (let c = this.bucketHead[s]!; c !== -1; c = this.clauseNext[c]!) {
         let fixed = 0;
         let neg = 0;
@@ -212,6 +328,7 @@ export class TreeDecompositionCounter {
           target[at + j] = residue >= primes[j]! ? residue - primes[j]! : residue;
         }
       }
+      this.tableAt[s] = out;
       if (width === 1) {
         // Nothing left to pass on: the table is one number, a factor of the count.
         result[0] = result[0]! * target[out]!;
@@ -221,57 +338,58 @@ export class TreeDecompositionCounter {
       }
       // On to the bag's variable eliminated first.
       let next = n;
-      for (let b = 1; b < width; b++) next = Math.min(next, this.graph.stepOf(scopeVars[scope + b]!));
-      this.tableAt[s] = out;
+      for (let b = 1; b < width; b++) next = Math.min(next, stepIndex[scopeVars[scope + b]!]!);
       this.tableNext[s] = this.tableHead[next]!;
       this.tableHead[next] = s;
     }
     if (!Number.isFinite(max)) return null;
-    return { value: result[0]!, max, residues: result.slice(1) };
+    return { value: result[0]!, max, residues: result.slice(1), poolTop };
   }
+}
+
+/** A formula's elimination, kept (compile/narrow-leaf.ts) so that each query does not find it again. */
+export interface EliminationPlan {
+  /** A clause without literals: no model. */
+  empty: boolean;
+  scopeStart: Int32Array;
+  scopeVars: Int32Array;
+  stepIndex: Int32Array;
+  bucketHead: Int32Array;
+  clauseNext: Int32Array;
+}
+
+interface RunResult {
+  value: number;
+  max: number;
+  residues: number[];
+  poolTop: number;
 }
 
 /**
- * a * b mod p for residues below 2^26: the product is exact, and the quotient by way of the
- * prime's reciprocal (cheaper than a division) is off by one at most.
+ * The tables of one run of the elimination, for queries beyond the count (compile/narrow-leaf.ts).
+ * Step s eliminates scopeVars[scopeStart[s]] (bit 0 of its entries); the rest of its bag are
+ * bits 1.. in order. Its outgoing table (over the bag without bit 0, bit j for
+ * scopeVars[scopeStart[s] + 1 + j]) starts at pool[tableAt[s]], `channels` numbers per entry:
+ * a double, then residues modulo primes[0..]. A step whose bag is its variable alone is a root
+ * of the elimination forest: its table is one number, a factor of the total.
  */
-function mulMod(a: number, b: number, p: number, reciprocal = 1 / p): number {
-  const ab = a * b;
-  const r = ab - Math.floor(ab * reciprocal) * p;
-  return r < 0 ? r + p : r >= p ? r - p : r;
-}
-
-function nextPrimeBelow(limit: number): number {
-  for (let q = limit - 1; ; q--) {
-    let prime = q > 1;
-    for (let d = 2; d * d <= q && prime; d++) if (q % d === 0) prime = false;
-    if (prime) return q;
-  }
-}
-
-/** The integer below the product of the primes with these residues (Garner's mixed radix). */
-function fromResidues(residues: number[], primes: number[]): bigint {
-  let value = BigInt(residues[0]!);
-  let modulus = BigInt(primes[0]!);
-  for (let j = 1; j < primes.length; j++) {
-    const p = primes[j]!;
-    const bigP = BigInt(p);
-    const have = Number(value % bigP);
-    const inverse = inverseMod(Number(modulus % bigP), p);
-    const step = mulMod((residues[j]! - have + p) % p, inverse, p);
-    value += BigInt(step) * modulus;
-    modulus *= bigP;
-  }
-  return value;
-}
-
-function inverseMod(a: number, p: number): number {
-  let [r0, r1] = [p, a];
-  let [t0, t1] = [0, 1];
-  while (r1 !== 0) {
-    const q = Math.floor(r0 / r1);
-    [r0, r1] = [r1, r0 - q * r1];
-    [t0, t1] = [t1, t0 - q * t1];
-  }
-  return ((t0 % p) + p) % p;
+export interface BucketTables {
+  vars: number;
+  formula: NarrowFormula;
+  channels: number;
+  primes: number[];
+  scopeStart: Int32Array;
+  scopeVars: Int32Array;
+  tableAt: Int32Array;
+  /** The steps whose tables step s multiplies: inList[inStart[s] .. inStart[s + 1]). */
+  inStart: Int32Array;
+  inList: Int32Array;
+  /** The clauses of step s's bucket: bucketClauses[clauseAt[s] .. clauseAt[s + 1]). */
+  clauseAt: Int32Array;
+  bucketClauses: Int32Array;
+  pool: Float64Array;
+  /** The number of models agreeing with the fixed values. */
+  total: bigint;
+  /** A clause without literals: no model, no tables. */
+  empty: boolean;
 }

@@ -8,7 +8,9 @@
 // [0, total) and takes the first child when r < first. r's top 53 bits decide at once unless
 // they equal the top bits of `first` or `total`; only then are the low bits drawn (as a BigInt).
 
-import { OR_KIND, setLiterals, type DecisionDnnf, type FixedValues } from '../compile/decision-dnnf.ts';
+import { OR_KIND, setLiterals, TABLE_KIND, type DecisionDnnf, type FixedValues } from '../compile/decision-dnnf.ts';
+import { leafDraw, leafTables } from '../compile/narrow-leaf.ts';
+import type { BucketTables } from '../count/tree-decomposition.ts';
 import { SeededRandom } from './prng.ts';
 
 /**
@@ -89,17 +91,52 @@ function bitLength(x: bigint): number {
 export function* sampleReduced(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], n: number, seed: number): Generator<Int8Array> {
   const random = new SeededRandom(seed);
   const draws = new BranchDraws(form.nodes, counts, random);
+  const leaves = new LeafDraws(form, fixed, random);
   // At most every edge's child waits on the stack.
   const stack = new Int32Array(form.children.length + 1);
   for (let s = 0; s < n; s++) {
     const values = fixed.slice();
-    drawModel(form, draws, random, values, stack);
+    drawModel(form, draws, leaves, random, values, stack);
     yield values;
   }
 }
 
+/** Models of TABLE nodes' components, with each component's tables made on its first visit. */
+class LeafDraws {
+  private readonly tables = new Map<number, BucketTables>();
+  private held = 0;
+
+  constructor(
+    private readonly form: DecisionDnnf,
+    private readonly fixed: FixedValues,
+    private readonly random: SeededRandom,
+  ) {}
+
+  draw(node: number, values: Int8Array): void {
+    const index = this.form.leafOf[node]!;
+    const leaf = this.form.leaves[index]!;
+    let tables = this.tables.get(index);
+    if (tables === undefined) {
+      tables = leafTables(leaf, this.fixed, 'doubles');
+      // Past about 256 MB of tables the oldest are made again when needed.
+      this.held += tables.pool.length;
+      if (this.held > LEAF_TABLES_HELD) {
+        this.tables.clear();
+        this.held = tables.pool.length;
+      }
+      this.tables.set(index, tables);
+    }
+    const local = new Int8Array(leaf.vars.length);
+    for (let i = 0; i < local.length; i++) local[i] = values[leaf.vars[i]!]!;
+    leafDraw(tables, local, this.random, () => leafTables(leaf, this.fixed, 'max'));
+    for (let i = 0; i < local.length; i++) values[leaf.vars[i]!] = local[i]!;
+  }
+}
+
+const LEAF_TABLES_HELD = 1 << 25;
+
 /** One model into `values`, top-down from the root (a plain function: the generator above is not optimized as well). */
-function drawModel(form: DecisionDnnf, draws: BranchDraws, random: SeededRandom, values: Int8Array, stack: Int32Array): void {
+function drawModel(form: DecisionDnnf, draws: BranchDraws, leaves: LeafDraws, random: SeededRandom, values: Int8Array, stack: Int32Array): void {
   const { kind, childStart, children, freeStart, free } = form;
   // Imported bindings read once: under a CommonJS transform (tsx) each read is a getter call.
   const orKind = OR_KIND;
@@ -112,6 +149,10 @@ function drawModel(form: DecisionDnnf, draws: BranchDraws, random: SeededRandom,
     while (kind[node] === orKind) {
       const a = children[childStart[node]!]!;
       node = draws.drawFirst(node, a) ? a : children[childStart[node]! + 1]!;
+    }
+    if (kind[node] === TABLE_KIND) {
+      leaves.draw(node, values);
+      continue;
     }
     assign(form, node, values);
     for (let k = freeStart[node]!; k < freeStart[node + 1]!; k++) {
