@@ -8,6 +8,7 @@
 
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { traceCnf } from '../count/counter.ts';
+import type { BucketTables } from '../count/tree-decomposition.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel, modelClauses, type EncodedModel } from '../encode.ts';
 import { sampleReduced } from '../sample/uniform.ts';
@@ -131,10 +132,11 @@ export class CompiledModel {
     const fixed = this.fixedValues(assumptions);
     const none = { configurations: 0n, counts: this.names.map(() => 0n) };
     if (fixed === null || this.form.nodes === 0) return none;
-    const counts = this.countsUnder(fixed);
+    const kept = new Map<number, BucketTables>();
+    const counts = this.countsUnder(fixed, kept);
     const total = counts[this.form.nodes - 1]!;
     if (total === 0n) return none;
-    const trueIn = trueCounts(this.form, fixed, counts);
+    const trueIn = trueCounts(this.form, fixed, counts, kept);
     const featureCounts = this.names.map((_, i) => {
       const l = this.literalOf[i + 1]!;
       return l > 0 ? trueIn[l]! : total - trueIn[-l]!;
@@ -187,10 +189,11 @@ export class CompiledModel {
     return this.names.filter((_, i) => configuration[i]).sort();
   }
 
-  private countsUnder(fixed: FixedValues): bigint[] {
+  /** Node counts under the fixed values; `keptTables` keeps the TABLE nodes' tables when they are made. */
+  private countsUnder(fixed: FixedValues, keptTables?: Map<number, BucketTables>): bigint[] {
     const open = fixed.every((v) => v === 0);
     if (open && this.rootCounts) return this.rootCounts;
-    const counts = nodeCounts(this.form, fixed);
+    const counts = nodeCounts(this.form, fixed, hasTables(this.form) ? keptTables : undefined);
     if (open) this.rootCounts = counts;
     return counts;
   }

@@ -7,6 +7,7 @@
 // Every OR node's children range over the same variables (the component's), so the form is
 // smooth: each model of the root assigns each variable in exactly one AND node it passes through.
 
+import type { BucketTables } from '../count/tree-decomposition.ts';
 import { leafCount, leafTables, leafTrueCounts, localFixed, type NarrowLeaf } from './narrow-leaf.ts';
 
 export const FALSE_KIND = 0;
@@ -53,9 +54,10 @@ export function setLiterals(form: DecisionDnnf, n: number, values: Int8Array): v
 
 /**
  * The number of models of each node that agree with `fixed` (its free variables counted over
- * the open ones only), in one upward pass.
+ * the open ones only), in one upward pass. `keptTables` keeps each TABLE node's tables for
+ * trueCounts (a commonality pass), which would otherwise make them again.
  */
-export function nodeCounts(form: DecisionDnnf, fixed: FixedValues): bigint[] {
+export function nodeCounts(form: DecisionDnnf, fixed: FixedValues, keptTables?: Map<number, BucketTables>): bigint[] {
   const counts: bigint[] = new Array<bigint>(form.nodes);
   const { kind, childStart, children } = form;
   for (let n = 0; n < form.nodes; n++) {
@@ -70,7 +72,14 @@ export function nodeCounts(form: DecisionDnnf, fixed: FixedValues): bigint[] {
       continue;
     }
     if (kind[n] === TABLE_KIND) {
-      counts[n] = leafCount(form.leaves[form.leafOf[n]!]!, fixed);
+      const leaf = form.leaves[form.leafOf[n]!]!;
+      if (keptTables === undefined) counts[n] = leafCount(leaf, fixed);
+      else {
+        // The tables trueCounts will pass down: made once, the count read from them.
+        const tables = leafTables(leaf, fixed, 'total');
+        keptTables.set(n, tables);
+        counts[n] = tables.total;
+      }
       continue;
     }
     counts[n] = andNodeCount(form, n, fixed, counts);
@@ -104,7 +113,7 @@ function andNodeCount(form: DecisionDnnf, n: number, fixed: FixedValues, counts:
  * there, so n adds paths[n] * counts[n] to each of its true literals and half that to each open
  * free variable.
  */
-export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigint[]): bigint[] {
+export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], keptTables?: Map<number, BucketTables>): bigint[] {
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
   const result: bigint[] = new Array<bigint>(form.vars + 1).fill(0n);
   if (form.nodes === 0) return result;
@@ -121,7 +130,7 @@ export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigin
     if (kind[n] === TABLE_KIND) {
       const leaf = form.leaves[form.leafOf[n]!]!;
       const local = localFixed(leaf, fixed);
-      const trueIn = leafTrueCounts(leafTables(leaf, fixed, 'total'), local);
+      const trueIn = leafTrueCounts(keptTables?.get(n) ?? leafTables(leaf, fixed, 'total'), local);
       for (let i = 0; i < trueIn.length; i++) if (trueIn[i]! !== 0n) result[leaf.vars[i]!] += up * trueIn[i]!;
       continue;
     }
