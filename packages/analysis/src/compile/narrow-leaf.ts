@@ -26,7 +26,12 @@ export interface NarrowLeaf {
   openCount?: bigint;
   /** Its elimination, once found. */
   plan?: EliminationPlan;
+  /** Its latest counts under fixed values, by the fixed values (a configurator's decisions grow one at a time). */
+  recentCounts?: Map<string, bigint>;
 }
+
+/** Counts under fixed values kept per leaf: a variable of fm3.uvl is in 196 of its 907 leaves (median). */
+const RECENT_COUNTS = 8;
 
 function planOf(leaf: NarrowLeaf): EliminationPlan {
   return (leaf.plan ??= evaluator.planFor(leaf.formula));
@@ -65,9 +70,17 @@ export function localFixed(leaf: NarrowLeaf, fixed: Int8Array): Int8Array | null
 export function leafCount(leaf: NarrowLeaf, fixed: Int8Array): bigint {
   const local = localFixed(leaf, fixed);
   if (local === null && leaf.openCount !== undefined) return leaf.openCount;
+  const key = local === null ? '' : local.join();
+  const recent = (leaf.recentCounts ??= new Map());
+  const known = recent.get(key);
+  if (known !== undefined) return known;
   const count = evaluator.count(leaf.formula, Infinity, Infinity, local, planOf(leaf));
   if (count === null) throw new Error('unreachable: a narrow leaf without a width limit');
   if (local === null) leaf.openCount = count;
+  else {
+    if (recent.size >= RECENT_COUNTS) recent.delete(recent.keys().next().value!);
+    recent.set(key, count);
+  }
   return count;
 }
 
