@@ -11,7 +11,7 @@
 
 import type { CountAlgebra } from '../count/count-algebra.ts';
 import { withRoom } from '../count/int32-arrays.ts';
-import type { NarrowFormula } from '../count/tree-decomposition.ts';
+import type { EliminationPlan, NarrowFormula } from '../count/tree-decomposition.ts';
 import { AND_KIND, FALSE_KIND, OR_KIND, TABLE_KIND, type DecisionDnnf } from './decision-dnnf.ts';
 import { makeLeaf, type NarrowLeaf } from './narrow-leaf.ts';
 
@@ -46,18 +46,18 @@ export class DnnfBuilder implements CountAlgebra<number> {
   private readonly leaves: NarrowLeaf[] = [];
   private readonly leafOfNode = new Map<number, number>();
   /** Set when narrow components become TABLE nodes (the counter then keeps them out of its search). */
-  readonly fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number) => number;
+  readonly fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number, plan: EliminationPlan) => number;
 
   /** `tables`: narrow components become TABLE nodes instead of the search's nodes. */
   constructor(keep: Uint8Array, tables = false) {
     this.keep = keep;
-    if (tables) this.fromNarrow = (formula, vars, from) => this.table(formula, vars, from);
+    if (tables) this.fromNarrow = (formula, vars, from, plan) => this.table(formula, vars, from, plan);
   }
 
-  private table(formula: NarrowFormula, vars: Int32Array, from: number): number {
+  private table(formula: NarrowFormula, vars: Int32Array, from: number, plan: EliminationPlan): number {
     const n = this.newNode(TABLE_KIND);
     this.leafOfNode.set(n, this.leaves.length);
-    this.leaves.push(makeLeaf(formula, vars, from));
+    this.leaves.push({ ...makeLeaf(formula, vars, from), plan });
     return n;
   }
 

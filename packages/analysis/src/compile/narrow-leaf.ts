@@ -14,7 +14,7 @@
 // - model number i: from the root of the elimination tree down, as the form's AND nodes do,
 //   a mixed-radix digit per child table.
 
-import { fromResidues, mulMod } from '../count/residues.ts';
+import { fromResidues, mulMod, residuesFor } from '../count/residues.ts';
 import { TreeDecompositionCounter, type BucketTables, type EliminationPlan, type NarrowFormula } from '../count/tree-decomposition.ts';
 import type { SeededRandom } from '../sample/prng.ts';
 
@@ -24,7 +24,7 @@ export interface NarrowLeaf {
   formula: NarrowFormula;
   /** Its count with nothing fixed, once known. */
   openCount?: bigint;
-  /** Its elimination, once found. */
+  /** Its elimination (the compiler's, or found at the first query). */
   plan?: EliminationPlan;
   /** Its latest counts under fixed values, by the fixed values (a configurator's decisions grow one at a time). */
   recentCounts?: Map<string, bigint>;
@@ -34,7 +34,7 @@ export interface NarrowLeaf {
 const RECENT_COUNTS = 8;
 
 function planOf(leaf: NarrowLeaf): EliminationPlan {
-  return (leaf.plan ??= evaluator.planFor(leaf.formula));
+  return (leaf.plan ??= evaluator.planWithin(leaf.formula, Infinity, Infinity)!);
 }
 
 /** One evaluator for every leaf: its arrays grow to the largest and are reused. */
@@ -177,7 +177,8 @@ export function leafTrueCounts(t: BucketTables, fixed: Int8Array | null): bigint
   const result = new Array<bigint>(n).fill(0n);
   if (t.empty || t.total === 0n) return result;
   const { channels, primes, scopeStart, scopeVars, tableAt, inStart, inList, pool } = t;
-  const k = channels - 1;
+  // Residues enough for the total, which bounds every true count (the tables may hold more).
+  const k = Math.min(channels - 1, residuesFor(Number(t.total)));
   // The table passed down to step s: over its bag without its variable, like its table passed up.
   const downAt = new Int32Array(n);
   let size = 0;
@@ -219,7 +220,7 @@ export function leafTrueCounts(t: BucketTables, fixed: Int8Array | null): bigint
     if (incoming === 0) passDownAtLeaf(pass);
     else if (incoming === 1) passDownOneChild(pass);
     else passDown(pass);
-    result[scopeVars[scopeStart[s]!]!] = fromResidues(Array.from(marginal), primes);
+    result[scopeVars[scopeStart[s]!]!] = fromResidues(Array.from(marginal), primes.slice(0, k));
   }
   return result;
 }

@@ -21,13 +21,13 @@ export interface CountAlgebra<T> {
   fromCount?: (count: bigint) => T;
   /**
    * A narrow component kept as its residual formula (the compiler's TABLE nodes): variable i of
-   * the formula is the counter's variable vars[from + i]. The formula's arrays are reused after
-   * the call. Absent when the algebra counts them or wants them searched.
+   * the formula is the counter's variable vars[from + i], `plan` its elimination. The formula's
+   * arrays are reused after the call. Absent when the algebra counts them or wants them searched.
    */
-  fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number) => T;
+  fromNarrow?: (formula: NarrowFormula, vars: Int32Array, from: number, plan: EliminationPlan) => T;
 }
 
-import type { NarrowFormula } from './tree-decomposition.ts';
+import type { EliminationPlan, NarrowFormula } from './tree-decomposition.ts';
 
 const powersOfTwo: bigint[] = [];
 

@@ -816,8 +816,10 @@ class ComponentCounter<T> {
     if (nv < this.narrowMinVars || nv > NARROW_MAX_VARS) return undefined;
     const formula = this.residualFormula(record);
     if (this.algebra.fromNarrow !== undefined) {
-      if (!this.narrowCounter.fits(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST)) return undefined;
-      const leaf = this.algebra.fromNarrow(formula, this.lists, this.recordStart[record]!);
+      // Its elimination is kept with it: the first query would otherwise find it again.
+      const plan = this.narrowCounter.planWithin(formula, NARROW_MAX_WIDTH, NARROW_MAX_COST);
+      if (plan === null) return undefined;
+      const leaf = this.algebra.fromNarrow(formula, this.lists, this.recordStart[record]!, plan);
       this.remember(record, leaf);
       return leaf;
     }

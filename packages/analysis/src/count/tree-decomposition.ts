@@ -75,11 +75,6 @@ export class TreeDecompositionCounter {
     return run === null ? null : fromResidues(run.residues, this.primes.slice(0, k));
   }
 
-  /** Whether count() would count the formula within these limits (the elimination alone). */
-  fits(f: NarrowFormula, maxWidth: number, maxCost: number): boolean {
-    return this.plan(f, maxWidth, maxCost) !== 'wide';
-  }
-
   /**
    * Every table of the elimination, kept for the queries of a compiled narrow component
    * (compile/narrow-leaf.ts), with the variables `fixed` gives (local variable -> 1, -1, 0)
@@ -136,12 +131,16 @@ export class TreeDecompositionCounter {
     return 'narrow';
   }
 
-  /** The elimination of a formula (no width limit), to be given back to count() and tables(). */
-  planFor(f: NarrowFormula): EliminationPlan {
-    const empty = this.plan(f, Infinity, Infinity) === 'empty';
+  /**
+   * The elimination of a formula within the limits (null when past them), copied out, to be
+   * given back to count() and tables() (compile/narrow-leaf.ts keeps it with the formula).
+   */
+  planWithin(f: NarrowFormula, maxWidth: number, maxCost: number): EliminationPlan | null {
+    const planned = this.plan(f, maxWidth, maxCost);
+    if (planned === 'wide') return null;
     const n = f.vars;
     return {
-      empty,
+      empty: planned === 'empty',
       scopeStart: this.scopeStart.slice(0, n + 1),
       scopeVars: this.scopeVars.slice(0, this.scopeStart[n]!),
       stepIndex: this.stepIndex.slice(0, n),
