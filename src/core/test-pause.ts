@@ -2,7 +2,7 @@
 // at that named step write the step into the file `HUB_TEST_PAUSE_MARKER` and wait for ever,
 // so that the test knows where the process is when it kills it (SIGKILL). Inert unless both
 // variables are set, and never in production (FLASK_ENV=production), whatever they say.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 const pauseAt = process.env.FLASK_ENV === 'production' ? undefined : process.env.HUB_TEST_PAUSE_AT;
 const marker = process.env.HUB_TEST_PAUSE_MARKER;
@@ -16,7 +16,9 @@ export type PauseStep =
 
 export function pauseHere(step: PauseStep): Promise<void> {
   if (pauseAt === undefined || marker === undefined || pauseAt !== step) return Promise.resolve();
-  writeFileSync(marker, step);
+  // Written beside it, then renamed: a test polling for the file never reads it empty.
+  writeFileSync(`${marker}.tmp`, step);
+  renameSync(`${marker}.tmp`, marker);
   // Never settles: the process is killed here.
   return new Promise<void>(() => {});
 }

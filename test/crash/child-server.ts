@@ -44,7 +44,9 @@ export async function startChild(env: Record<string, string>, workingDir: string
 /** Waits until the child reached its pause step (it wrote the marker); answers the step. */
 export async function reachedPause(server: ChildServer): Promise<string> {
   for (let i = 0; i < 600; i++) {
-    if (existsSync(server.marker)) return readFileSync(server.marker, 'utf8');
+    // An empty file would be one still being written: not there yet.
+    const step = existsSync(server.marker) ? readFileSync(server.marker, 'utf8') : '';
+    if (step !== '') return step;
     if (server.child.exitCode !== null) throw new Error('the child server exited before its pause step');
     await sleep(100);
   }

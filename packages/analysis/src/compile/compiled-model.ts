@@ -8,7 +8,6 @@
 
 import type { UvlModel } from '../../../uvl/src/index.ts';
 import { traceCnf } from '../count/counter.ts';
-import type { BucketTables } from '../count/tree-decomposition.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel, modelClauses, type EncodedModel } from '../encode.ts';
 import { sampleReduced } from '../sample/uniform.ts';
@@ -132,7 +131,7 @@ export class CompiledModel {
     const fixed = this.fixedValues(assumptions);
     const none = { configurations: 0n, counts: this.names.map(() => 0n) };
     if (fixed === null || this.form.nodes === 0) return none;
-    const kept = new Map<number, BucketTables>();
+    const kept = new Map<number, bigint[]>();
     const counts = this.countsUnder(fixed, kept);
     const total = counts[this.form.nodes - 1]!;
     if (total === 0n) return none;
@@ -189,11 +188,11 @@ export class CompiledModel {
     return this.names.filter((_, i) => configuration[i]).sort();
   }
 
-  /** Node counts under the fixed values; `keptTables` keeps the TABLE nodes' tables when they are made. */
-  private countsUnder(fixed: FixedValues, keptTables?: Map<number, BucketTables>): bigint[] {
+  /** Node counts under the fixed values; `keptTrueCounts` keeps the TABLE nodes' true counts when they are made. */
+  private countsUnder(fixed: FixedValues, keptTrueCounts?: Map<number, bigint[]>): bigint[] {
     const open = fixed.every((v) => v === 0);
     if (open && this.rootCounts) return this.rootCounts;
-    const counts = nodeCounts(this.form, fixed, hasTables(this.form) ? keptTables : undefined);
+    const counts = nodeCounts(this.form, fixed, hasTables(this.form) ? keptTrueCounts : undefined);
     if (open) this.rootCounts = counts;
     return counts;
   }

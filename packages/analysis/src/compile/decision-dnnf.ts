@@ -7,8 +7,7 @@
 // Every OR node's children range over the same variables (the component's), so the form is
 // smooth: each model of the root assigns each variable in exactly one AND node it passes through.
 
-import type { BucketTables } from '../count/tree-decomposition.ts';
-import { leafCount, leafTables, leafTrueCounts, localFixed, type NarrowLeaf } from './narrow-leaf.ts';
+import { leafCount, leafCountAndTrueCounts, type NarrowLeaf } from './narrow-leaf.ts';
 
 export const FALSE_KIND = 0;
 export const AND_KIND = 1;
@@ -54,10 +53,10 @@ export function setLiterals(form: DecisionDnnf, n: number, values: Int8Array): v
 
 /**
  * The number of models of each node that agree with `fixed` (its free variables counted over
- * the open ones only), in one upward pass. `keptTables` keeps each TABLE node's tables for
- * trueCounts (a commonality pass), which would otherwise make them again.
+ * the open ones only), in one upward pass. `keptTrueCounts` keeps each TABLE node's true counts
+ * for trueCounts (a commonality pass), made from the same tables as its count.
  */
-export function nodeCounts(form: DecisionDnnf, fixed: FixedValues, keptTables?: Map<number, BucketTables>): bigint[] {
+export function nodeCounts(form: DecisionDnnf, fixed: FixedValues, keptTrueCounts?: Map<number, bigint[]>): bigint[] {
   const counts: bigint[] = new Array<bigint>(form.nodes);
   const { kind, childStart, children } = form;
   for (let n = 0; n < form.nodes; n++) {
@@ -73,12 +72,12 @@ export function nodeCounts(form: DecisionDnnf, fixed: FixedValues, keptTables?: 
     }
     if (kind[n] === TABLE_KIND) {
       const leaf = form.leaves[form.leafOf[n]!]!;
-      if (keptTables === undefined) counts[n] = leafCount(leaf, fixed);
+      if (keptTrueCounts === undefined) counts[n] = leafCount(leaf, fixed);
       else {
-        // The tables trueCounts will pass down: made once, the count read from them.
-        const tables = leafTables(leaf, fixed, 'total');
-        keptTables.set(n, tables);
-        counts[n] = tables.total;
+        // The true counts trueCounts will want, from the same tables as the count.
+        const both = leafCountAndTrueCounts(leaf, fixed);
+        keptTrueCounts.set(n, both.trueIn);
+        counts[n] = both.count;
       }
       continue;
     }
@@ -113,7 +112,7 @@ function andNodeCount(form: DecisionDnnf, n: number, fixed: FixedValues, counts:
  * there, so n adds paths[n] * counts[n] to each of its true literals and half that to each open
  * free variable.
  */
-export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], keptTables?: Map<number, BucketTables>): bigint[] {
+export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigint[], keptTrueCounts?: Map<number, bigint[]>): bigint[] {
   const { kind, childStart, children, litStart, lits, freeStart, free } = form;
   const result: bigint[] = new Array<bigint>(form.vars + 1).fill(0n);
   if (form.nodes === 0) return result;
@@ -129,8 +128,7 @@ export function trueCounts(form: DecisionDnnf, fixed: FixedValues, counts: bigin
     }
     if (kind[n] === TABLE_KIND) {
       const leaf = form.leaves[form.leafOf[n]!]!;
-      const local = localFixed(leaf, fixed);
-      const trueIn = leafTrueCounts(keptTables?.get(n) ?? leafTables(leaf, fixed, 'total'), local);
+      const trueIn = keptTrueCounts?.get(n) ?? leafCountAndTrueCounts(leaf, fixed).trueIn;
       for (let i = 0; i < trueIn.length; i++) if (trueIn[i]! !== 0n) result[leaf.vars[i]!] += up * trueIn[i]!;
       continue;
     }

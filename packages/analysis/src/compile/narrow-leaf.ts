@@ -89,6 +89,14 @@ export function leafTables(leaf: NarrowLeaf, fixed: Int8Array, exact: 'doubles' 
   return evaluator.tables(leaf.formula, localFixed(leaf, fixed), exact, planOf(leaf));
 }
 
+/** The leaf's count and each variable's true count under the fixed values (local, as leafTrueCounts). */
+export function leafCountAndTrueCounts(leaf: NarrowLeaf, fixed: Int8Array): { count: bigint; trueIn: bigint[] } {
+  const local = localFixed(leaf, fixed);
+  // The evaluator's own tables, used before its next call: nothing copied.
+  const tables = evaluator.tables(leaf.formula, local, 'total', planOf(leaf), true);
+  return { count: tables.total, trueIn: leafTrueCounts(tables, local) };
+}
+
 /** The entries of step s's bag that its bucket's clauses (and its variable's fixed value) allow. */
 function allowedEntries(t: BucketTables, s: number, fixed: Int8Array | null, out: Uint8Array): void {
   const scope = t.scopeStart[s]!;

@@ -80,12 +80,13 @@ export class TreeDecompositionCounter {
    * (compile/narrow-leaf.ts), with the variables `fixed` gives (local variable -> 1, -1, 0)
    * fixed. `exact`: 'doubles' holds the doubles alone (channel 0, each off by less than one part
    * in 2^40); 'total' adds residues (at least one prime) enough for any number up to the total,
-   * 'max' enough for every number in the tables.
+   * 'max' enough for every number in the tables. `shared`: the tables are this counter's own
+   * arrays, not copied, and good only until its next call.
    */
-  tables(f: NarrowFormula, fixed: Int8Array | null, exact: 'doubles' | 'total' | 'max', stored?: EliminationPlan): BucketTables {
+  tables(f: NarrowFormula, fixed: Int8Array | null, exact: 'doubles' | 'total' | 'max', stored?: EliminationPlan, shared = false): BucketTables {
     const planned = stored ? this.usePlan(f, stored) : this.plan(f, Infinity, Infinity);
     if (planned === 'wide') throw new Error('unreachable: no width limit');
-    if (planned === 'empty') return this.snapshot(f, 0, null);
+    if (planned === 'empty') return this.snapshot(f, 0, null, false);
     let k = exact === 'doubles' ? 0 : Math.max(1, Math.min(RESIDUES_GUESS, Math.ceil((f.vars + 2) / PRIME_BITS)));
     let run = this.run(f, k, fixed);
     if (run === null) throw new Error('a narrow table overflowed');
@@ -94,7 +95,7 @@ export class TreeDecompositionCounter {
       k = residuesFor(bound);
       run = this.run(f, k, fixed)!;
     }
-    return this.snapshot(f, k, run);
+    return this.snapshot(f, k, run, shared);
   }
 
   /**
@@ -161,7 +162,7 @@ export class TreeDecompositionCounter {
   }
 
   /** The last run's tables, copied out of the reused arrays (no run: the formula has no model). */
-  private snapshot(f: NarrowFormula, k: number, run: RunResult | null): BucketTables {
+  private snapshot(f: NarrowFormula, k: number, run: RunResult | null, shared: boolean): BucketTables {
     const n = f.vars;
     const scopeStart = this.scopeStart.slice(0, n + 1);
     const scopeVars = this.scopeVars.slice(0, scopeStart[n]!);
@@ -195,7 +196,7 @@ export class TreeDecompositionCounter {
       inList,
       clauseAt,
       bucketClauses,
-      pool: run === null ? new Float64Array(0) : this.pool.slice(0, run.poolTop),
+      pool: run === null ? new Float64Array(0) : shared ? this.pool.subarray(0, run.poolTop) : this.pool.slice(0, run.poolTop),
       total: run === null ? 0n : k === 0 || run.max < EXACT_LIMIT ? BigInt(run.value) : fromResidues(run.residues, this.primes.slice(0, k)),
       empty: run === null,
     };
