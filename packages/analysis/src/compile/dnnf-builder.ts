@@ -57,7 +57,7 @@ export class DnnfBuilder implements CountAlgebra<number> {
   private table(formula: NarrowFormula, vars: Int32Array, from: number, plan: EliminationPlan): number {
     const n = this.newNode(TABLE_KIND);
     this.leafOfNode.set(n, this.leaves.length);
-    this.leaves.push({ ...makeLeaf(formula, vars, from), plan });
+    this.leaves.push(makeLeaf(formula, vars, from, plan));
     return n;
   }
 

@@ -49,11 +49,13 @@ const evaluator = new TreeDecompositionCounter();
  */
 const DRAW_MARGIN = 2 ** -30;
 
-export function makeLeaf(f: NarrowFormula, vars: ArrayLike<number>, from: number): NarrowLeaf {
+/** A leaf of the formula (copied: the caller reuses its arrays) and its elimination when known (else found at the first query). */
+export function makeLeaf(f: NarrowFormula, vars: ArrayLike<number>, from: number, plan?: EliminationPlan): NarrowLeaf {
   const clauseStart = f.clauseStart.slice(0, f.clauses + 1);
   return {
     vars: Int32Array.from({ length: f.vars }, (_, i) => vars[from + i]!),
     formula: { vars: f.vars, clauses: f.clauses, clauseStart, lits: f.lits.slice(0, clauseStart[f.clauses]!) },
+    plan,
   };
 }
 

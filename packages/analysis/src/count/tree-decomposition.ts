@@ -81,11 +81,11 @@ export class TreeDecompositionCounter {
    * fixed. `exact`: 'doubles' holds the doubles alone (channel 0, each off by less than one part
    * in 2^40); 'total' adds residues (at least one prime) enough for any number up to the total,
    * 'max' enough for every number in the tables. `shared`: the tables are this counter's own
-   * arrays, not copied, and good only until its next call.
+   * arrays, not copied, and good only until its next call. `stored` is the formula's elimination
+   * (planWithin).
    */
-  tables(f: NarrowFormula, fixed: Int8Array | null, exact: 'doubles' | 'total' | 'max', stored?: EliminationPlan, shared = false): BucketTables {
-    const planned = stored ? this.usePlan(f, stored) : this.plan(f, Infinity, Infinity);
-    if (planned === 'wide') throw new Error('unreachable: no width limit');
+  tables(f: NarrowFormula, fixed: Int8Array | null, exact: 'doubles' | 'total' | 'max', stored: EliminationPlan, shared = false): BucketTables {
+    const planned = this.usePlan(f, stored);
     if (planned === 'empty') return this.snapshot(f, 0, null, false);
     let k = exact === 'doubles' ? 0 : Math.max(1, Math.min(RESIDUES_GUESS, Math.ceil((f.vars + 2) / PRIME_BITS)));
     let run = this.run(f, k, fixed);
