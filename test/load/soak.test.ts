@@ -20,7 +20,7 @@ describe('soak (short)', () => {
     child.stderr.on('data', (chunk) => { output += chunk; });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0, output.slice(-4000));
-    for (const line of [/^DOI page +\d+ +0 /m, /^upload page: submit +\d+ +0 /m, /^upload API: add file +\d+ +0 /m, /^publish \(API\) +\d+ +0 /m, /^explore search/m, /^ok +uploads: [1-9]/m, /^ok +counts: /m, /^ok +memory: /m, /Soak passed\./]) {
+    for (const line of [/^DOI page +\d+ +0 /m, /^upload page: submit +\d+ +0 /m, /^upload API: add file +\d+ +0 /m, /^publish \(API\) +\d+ +0 /m, /^explore search/m, /^ok +uploads: [1-9]/m, /^ok +counts: /m, /^ok +memory after a collection, /m, /Soak passed\./]) {
       assert.match(output, line);
     }
   });

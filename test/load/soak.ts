@@ -5,7 +5,8 @@
 // visitors, explore searches with model filters, analyses. Everything on loopback addresses.
 // Prints requests, errors and p50/p95/p99 latency by kind, then checks that no confirmed upload
 // is missing, that every view and download count equals what was sent, and that each instance's
-// memory (RSS) grew by less than 10 % after warm-up. Exits 1 when a check fails or a request failed.
+// memory (RSS after a garbage collection, memory-probe.mjs) grew by less than 10 % after warm-up.
+// Exits 1 when a check fails or a request failed.
 //
 //   SOAK_SECONDS       length of the run (default 600)
 //   SOAK_RATE          multiplies every rate of the workload (default 1: about 14 operations a second)
@@ -27,7 +28,7 @@ import {
   ProxiedClient, Stats, analysis, createToken, download, explore, login, publish, signUp, uploadThroughApi, uploadThroughPage, viewDoi,
   type Account, type Ledger,
 } from './soak.workload.ts';
-import { checkCounts, checkMemory, checkUploads, readCounts, type Counts, type MemorySamples } from './soak.checks.ts';
+import { checkCounts, checkMemory, checkUploads, memoryWindows, readCounts, type Counts, type MemorySamples } from './soak.checks.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const rate = Number(process.env.SOAK_RATE ?? 1);
@@ -41,21 +42,27 @@ interface Instance {
   baseUrl: string;
   child: ChildProcess;
   dir: string;
+  /** Where memory-probe.mjs writes the memory after each collection asked for. */
+  probeFile: string;
 }
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-soak-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/server.ts'], {
+  const probeFile = join(dir, 'memory-probe.json');
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './test/load/memory-probe.mjs', 'src/app/server.ts'], {
     cwd: projectPath(),
-    env: { ...process.env, ...env, FLASK_ENV: 'production', WORKING_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env, ...env, FLASK_ENV: 'production', WORKING_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+      MEMORY_PROBE_FILE: probeFile,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`an instance exited with code ${child.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}/`)).ok) return { baseUrl, child, dir };
+      if ((await fetch(`${baseUrl}/`)).ok) return { baseUrl, child, dir, probeFile };
     } catch { /* not listening yet */ }
     await sleep(100);
   }
@@ -71,10 +78,26 @@ async function stopInstance(instance: Instance): Promise<void> {
   rmSync(instance.dir, { recursive: true, force: true });
 }
 
-/** Resident memory of a process in KiB (Linux). */
-function rssKib(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) : NaN;
+type Probe = { probe: number; rssKib: number; heapKib: number; workers: number };
+
+const readProbe = (file: string): Probe | undefined => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Probe;
+  } catch {
+    return undefined;
+  }
+};
+
+/** An instance's memory after a collection of its threads (memory-probe.mjs answers SIGUSR2). */
+async function probeMemory(instance: Instance): Promise<Probe> {
+  const before = readProbe(instance.probeFile)?.probe ?? 0;
+  instance.child.kill('SIGUSR2');
+  for (let i = 0; i < 250; i++) {
+    await sleep(20);
+    const probe = readProbe(instance.probeFile);
+    if (probe && probe.probe > before) return probe;
+  }
+  throw new Error(`the instance on ${instance.baseUrl} did not answer its memory probe within 5 s`);
 }
 
 /** Accounts with write tokens and logged-in page clients, two on each instance. */
@@ -124,21 +147,35 @@ async function warmUp(kinds: Kind[], instances: Instance[]): Promise<void> {
   }
 }
 
-/** Runs the workload at its fixed rates for `seconds`, sampling each instance's RSS every second. */
+/**
+ * Each instance's memory after a collection, every second within the two windows the memory
+ * check compares (a collection every second throughout would slow the run it measures).
+ */
+async function sampleMemory(instances: Instance[], started: number, done: () => boolean): Promise<MemorySamples> {
+  const memory: MemorySamples = instances.map(() => []);
+  const { warmUp, window } = memoryWindows(seconds);
+  for (let next = 0; !done(); next++) {
+    await sleep(Math.max(0, started + next * 1000 - performance.now()));
+    const at = (performance.now() - started) / 1000;
+    if (done() || at >= seconds) break;
+    if (!(at >= warmUp && at < warmUp + window) && !(at >= seconds - window)) continue;
+    const probes = await Promise.all(instances.map(probeMemory));
+    for (const [i, probe] of probes.entries()) memory[i]!.push({ at, kib: probe.rssKib, heapKib: probe.heapKib, workers: probe.workers });
+  }
+  return memory;
+}
+
+/** Runs the workload at its fixed rates for `seconds`, sampling each instance's memory meanwhile. */
 async function drive(kinds: Kind[], instances: Instance[]): Promise<{ notSent: number; memory: MemorySamples }> {
   const started = performance.now();
   const issued = kinds.map(() => 0);
   const inFlight = new Set<Promise<void>>();
-  const memory: MemorySamples = instances.map(() => []);
   let notSent = 0;
-  let nextSample = 0;
+  let finished = false;
+  const sampling = sampleMemory(instances, started, () => finished);
   for (;;) {
     const elapsed = (performance.now() - started) / 1000;
     if (elapsed >= seconds) break;
-    if (elapsed >= nextSample) {
-      for (const [i, instance] of instances.entries()) memory[i]!.push({ at: elapsed, kib: rssKib(instance.child.pid!) });
-      nextSample += 1;
-    }
     for (const [k, kind] of kinds.entries()) {
       const due = Math.floor(elapsed * kind.perSecond * rate);
       for (; issued[k]! < due; issued[k]!++) {
@@ -153,8 +190,9 @@ async function drive(kinds: Kind[], instances: Instance[]): Promise<{ notSent: n
     }
     await sleep(20);
   }
+  finished = true;
   await Promise.all(inFlight);
-  return { notSent, memory };
+  return { notSent, memory: await sampling };
 }
 
 function table(header: string[], rows: string[][]): string {
