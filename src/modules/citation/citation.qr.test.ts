@@ -6,18 +6,22 @@ import { qrCodeSvg } from './citation.qr.ts';
 // jsqr is CommonJS with a `default` property: under NodeNext its default import is the module object.
 const jsQR = (jsqrModule as unknown as { default: typeof jsqrModule.default }).default;
 
-/** Reads the SVG's unit squares back into pixels (4 per module) and decodes them with an independent reader. */
+/** Reads the SVG's runs of dark modules back into pixels (4 per module) and decodes them with an independent reader. */
 function decode(svg: string): string | undefined {
   const side = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
   const scale = 4;
   const width = side * scale;
   const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
   const path = /<path d="([^"]*)"/.exec(svg)![1]!;
-  for (const match of path.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
+  // The whole path must be runs of one module's height: anything else would be drawn wrong here.
+  assert.match(path, /^(M\d+ \d+h\d+v1h-\d+z)+$/);
+  for (const match of path.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)) {
     const x = Number(match[1]);
     const y = Number(match[2]);
+    const length = Number(match[3]);
+    assert.equal(Number(match[4]), length);
     for (let dy = 0; dy < scale; dy++) {
-      for (let dx = 0; dx < scale; dx++) {
+      for (let dx = 0; dx < scale * length; dx++) {
         const at = ((y * scale + dy) * width + x * scale + dx) * 4;
         pixels[at] = pixels[at + 1] = pixels[at + 2] = 0;
       }

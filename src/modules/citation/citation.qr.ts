@@ -1,7 +1,10 @@
 // The DOI page's QR code (extensions section 8): the DOI URL drawn by the server as an SVG.
 // The `qrcode` library encodes the text (versions, masks, error correction); the drawing is ours
 // so that it is synchronous (the citation box is built and kept synchronously) and carries a title
-// for screen readers. One path of unit squares keeps the markup small.
+// for screen readers. One path of horizontal runs keeps the markup small (about 2.5 KB for a DOI
+// URL, against 6 KB with a square per dark module), and it is joined from an array, so the kept
+// box holds one flat string, not the chain of hundreds of pieces that `+=` leaves (about 40 KB of
+// heap per DOI, measured in the soak's heap snapshots).
 import QRCode from 'qrcode';
 
 /** The quiet zone QR readers need around the symbol, in modules (the standard asks for four). */
@@ -16,11 +19,19 @@ export function qrCodeSvg(url: string, label = `QR code for ${url}`): string {
   const symbol = QRCode.create(url, { errorCorrectionLevel: 'M' });
   const size = symbol.modules.size;
   const side = size + 2 * QUIET_ZONE;
-  let path = '';
+  const runs: string[] = [];
   for (let row = 0; row < size; row++) {
-    for (let column = 0; column < size; column++) {
-      if (symbol.modules.get(row, column)) path += `M${column + QUIET_ZONE} ${row + QUIET_ZONE}h1v1h-1z`;
+    for (let column = 0; column < size;) {
+      if (!symbol.modules.get(row, column)) {
+        column++;
+        continue;
+      }
+      const start = column;
+      while (column < size && symbol.modules.get(row, column)) column++;
+      const length = column - start;
+      runs.push(`M${start + QUIET_ZONE} ${row + QUIET_ZONE}h${length}v1h-${length}z`);
     }
   }
+  const path = runs.join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" role="img" aria-label="${escapeXml(label)}" shape-rendering="crispEdges" class="qr-code"><title>${escapeXml(label)}</title><rect width="${side}" height="${side}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
 }
