@@ -8,6 +8,8 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { TestClient } from '../../../../test/support/client.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from '../dataset.test-support.ts';
 import { changeStamp } from '../../../core/db/connect.ts';
+import { cutAtMarkers } from '../../../core/http/reusable-page.ts';
+import { KeptDoiPages } from './dataset.doi-page.ts';
 
 /** The page with what differs between two answers of a kept page taken out. */
 function withoutPerAnswerParts(html: string): string {
@@ -152,5 +154,29 @@ describe('kept error pages', () => {
     const mine = await user.client.get('/no/such/page');
     assert.equal(mine.status, 404);
     assert.match(mine.text, /id="user-menu"/);
+  });
+});
+
+describe('kept DOI pages', () => {
+  const page = cutAtMarkers('<p>a page</p>');
+
+  it('gives a page back within its minute, and drops pages past it at the next page kept', () => {
+    const kept = new KeptDoiPages();
+    kept.set(1, 's1', page, null, 0);
+    kept.set(2, 's2', page, null, 30_000);
+    assert.equal(kept.get(1, 's1', 59_000)?.page, page);
+    kept.set(3, 's3', page, null, 60_500);
+    assert.equal(kept.size, 2, 'the page of dataset 1 is past its minute and is not asked for again');
+    kept.set(4, 's4', page, null, 200_000);
+    assert.equal(kept.size, 1);
+    assert.equal(kept.get(4, 's4', 200_000)?.page, page);
+  });
+
+  it('keeps at most 1 000 pages, the oldest going first', () => {
+    const kept = new KeptDoiPages();
+    for (let id = 1; id <= 1_005; id++) kept.set(id, 's', page, null, id);
+    assert.equal(kept.size, 1_000);
+    assert.equal(kept.get(5, 's', 1_005), undefined);
+    assert.equal(kept.get(6, 's', 1_005)?.page, page);
   });
 });

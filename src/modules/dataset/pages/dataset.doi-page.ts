@@ -32,6 +32,15 @@ export class KeptDoiPages {
   set(datasetId: number, stamp: string, page: ReusablePage, link: string | null, now = Date.now()): void {
     this.pages.delete(datasetId);
     this.pages.set(datasetId, { stamp, page, link, keptAt: now });
-    while (this.pages.size > KEPT_DATASETS) this.pages.delete(this.pages.keys().next().value!);
+    // Oldest first (each set goes last): pages past their minute would only be rebuilt, so they
+    // go now rather than when the same page is asked for again, which may be never.
+    for (const [id, kept] of this.pages) {
+      if (this.pages.size <= KEPT_DATASETS && now - kept.keptAt <= KEPT_MS) break;
+      this.pages.delete(id);
+    }
+  }
+
+  get size(): number {
+    return this.pages.size;
   }
 }
