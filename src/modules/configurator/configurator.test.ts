@@ -94,6 +94,24 @@ for (const dialect of testDialects()) {
       assert.deepEqual(rows, [{ kind: 'uniform', params: 'n=20;seed=7;select=Duplex;deselect=' }]);
     });
 
+    it('serves a sample stored by another engine version never: it is drawn again under this one', async () => {
+      const { sha256 } = await server.hub.db.selectFrom('model_sample').select('sha256').where('kind', '=', 'uniform').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const older = { kind: 'uniform', n: 3, seed: 11, engine_version: '0.9.0', features: ['Printer'], configurations: [['Printer'], ['Printer'], ['Printer']] };
+      await server.hub.db.insertInto('model_sample').values({
+        sha256, kind: 'uniform', params: 'n=3;seed=11;select=;deselect=', engine_version: '0.9.0', status: 'done',
+        result: JSON.stringify(older), summary: null, error: null, claimed_by: null, claimed_at: null, created_at: now, finished_at: now,
+      }).execute();
+      const url = `${server.baseUrl}/api/v1/files/${file}/samples?kind=uniform&n=3&seed=11`;
+      assert.equal((await fetch(url)).status, 202, 'the older engine\'s row is not this engine\'s answer');
+      const sample = await waitForResult(url);
+      assert.notEqual(sample.engine_version, '0.9.0');
+      assert.equal(sample.configurations.length, 3);
+      assert.ok(sample.configurations.every((c: string[]) => c.includes('Printer') && c.length > 1), 'each a whole configuration of the model');
+      const rows = await server.hub.db.selectFrom('model_sample').select('engine_version').where('params', '=', 'n=3;seed=11;select=;deselect=').execute();
+      assert.deepEqual(rows.map((r) => r.engine_version).sort(), ['0.9.0', sample.engine_version].sort());
+    });
+
     it('computes a complete pairwise sample, also as CSV', async () => {
       const url = `${server.baseUrl}/api/v1/files/${file}/samples?kind=twise&t=2&seed=1`;
       const sample = await waitForResult(url);
