@@ -2,7 +2,8 @@
 // the hub asks Zenodo at once and stores the record's DOI; when Zenodo cannot tell then either, it
 // reports the failure, and the next publish of the dataset finds the record Zenodo made
 // (ds_meta_data.pending_deposition_id) and stores its DOI instead of making a second record. For a
-// first publish and for a new version, against the test Zenodo server.
+// first publish and for a new version, against the test Zenodo server. A delete of the dataset
+// asks Zenodo first too, so that no record outlives its dataset.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../../test/support/databases.ts';
@@ -93,6 +94,54 @@ for (const dialect of testDialects()) {
       const record = await loseThenPublishAgain(token, version.json.dataset_id as number);
       const concept = [...zenodo.depositions.values()].filter((d) => d.conceptRecid === record.conceptRecid && !d.deleted);
       assert.deepEqual(concept.map((d) => d.published), [true, true], 'the first version and one new version, both published');
+    });
+    const remove = (token: string, id: number) => bearer(server.baseUrl, token, 'DELETE', `/api/v1/datasets/${id}`);
+    const exists = async (id: number) => (await server.hub.db.selectFrom('data_set').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+
+    it('a delete after a lost answer asks Zenodo first: 503 while it cannot tell, then 409 with the DOI of the record it published', async () => {
+      const { token, id } = await dataset('Lost then deleted');
+      zenodo.reset();
+      zenodo.loseAnswer('publish', 500, ['get']);
+      assert.equal((await publish(token, id)).json.status, 'partial');
+      const record = recordsTitled('Lost then deleted')[0]!;
+      assert.equal(record.published, true);
+      const unknown = await remove(token, id);
+      assert.equal(unknown.status, 503, JSON.stringify(unknown.json));
+      assert.match(unknown.json.message, /nothing was deleted/);
+      assert.ok(await exists(id), 'kept while Zenodo cannot tell');
+      assert.notEqual((await rowOf(id)).pending_deposition_id, null);
+      zenodo.reset();
+      const refused = await remove(token, id);
+      assert.equal(refused.status, 409, JSON.stringify(refused.json));
+      assert.equal(refused.json.doi, record.doi);
+      assert.ok(await exists(id), 'a published dataset stays');
+      const row = await rowOf(id);
+      assert.deepEqual([row.dataset_doi, row.pending_deposition_id], [record.doi, null], 'synchronized now, with the record\'s DOI');
+      assert.equal((await fetch(`${server.baseUrl}/doi/${record.doi}/`)).status, 200, 'its DOI page is there');
+    });
+
+    it('a delete after a publish that failed before Zenodo published: the draft is gone, the dataset goes', async () => {
+      const { token, id } = await dataset('Failed then deleted');
+      zenodo.reset();
+      zenodo.failOn('publish', 500);
+      assert.equal((await publish(token, id)).json.status, 'partial');
+      zenodo.reset();
+      const removed = await remove(token, id);
+      assert.equal(removed.status, 204, JSON.stringify(removed.json));
+      assert.equal(await exists(id), false);
+      assert.deepEqual(recordsTitled('Failed then deleted'), [], 'no record left on Zenodo');
+    });
+
+    it('a delete while a publish of the dataset is under way: 409, nothing deleted', async () => {
+      const { token, id } = await dataset('Deleted while publishing');
+      const meta = await server.hub.db.selectFrom('data_set').select('ds_meta_data_id').where('id', '=', id).executeTakeFirstOrThrow();
+      await server.hub.db.updateTable('ds_meta_data').set({ deposit_claimed_at: new Date().toISOString() }).where('id', '=', meta.ds_meta_data_id).execute();
+      const busy = await remove(token, id);
+      assert.equal(busy.status, 409, JSON.stringify(busy.json));
+      assert.match(busy.json.message, /Another publish of this dataset is under way/);
+      assert.ok(await exists(id));
+      await server.hub.db.updateTable('ds_meta_data').set({ deposit_claimed_at: null }).where('id', '=', meta.ds_meta_data_id).execute();
+      assert.equal((await remove(token, id)).status, 204);
     });
   });
 }

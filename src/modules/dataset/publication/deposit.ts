@@ -1,7 +1,7 @@
 // The push to the deposit repository (specification, States) and the removal of a dataset's rows
 // and files. The deposit client is loaded only here and in the edit (coupling rule 6).
 import { isUniqueViolation } from '../../../core/db/connect.ts';
-import { conflict, type HttpError } from '../../../core/http/errors.ts';
+import { conflict, HttpError } from '../../../core/http/errors.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
 import * as repo from '../dataset.repository.ts';
 import type { DatasetSummary, UploadOutcome } from '../dataset.types.ts';
@@ -139,6 +139,52 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
     if (!published) throw error;
     d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
     return published;
+  }
+}
+
+const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo, which cannot confirm it now: nothing was deleted. Try again later.';
+
+/**
+ * The delete of an unsynchronized dataset (the API's), under the deposit claim so that no publish
+ * runs meanwhile (its record would outlive the dataset). A deposition an earlier publish left
+ * pending (its answer lost) is asked for first: if Zenodo did publish it, its DOI is stored and
+ * the dataset, synchronized now, stays (409 with the DOI); a draft is discarded; gone or none, the
+ * dataset goes. Zenodo unable to tell: 503, nothing deleted.
+ */
+export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
+  const { ctx } = d;
+  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString());
+  if (claimedAt === undefined) {
+    const doi = (await repo.findById(ctx.db, row.id))?.dataset_doi ?? null;
+    throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
+  }
+  try {
+    const published = await settledBeforeDelete(d, row);
+    if (published) {
+      await ctx.db.transaction().execute(async (trx) => {
+        await repo.setDeposit(trx, row.meta_id, published.doi, published.depositionId);
+        await recordConceptDoi(d, row, published.conceptDoi, trx);
+      });
+      await contentChanged(d, row.id);
+      const message = 'Zenodo had published this dataset after all: it now has its DOI and cannot be deleted.';
+      throw conflict(message, { message, doi: published.doi, url: publicUrl(ctx.config, published.doi) });
+    }
+    await removeDataset(d, row);
+  } finally {
+    await repo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
+  }
+}
+
+/** The pending deposition's DOI if Zenodo published it; null when there is none (any more). */
+async function settledBeforeDelete(d: DatasetDeps, row: repo.DatasetRow): Promise<DepositResult | null> {
+  const pending = await repo.pendingDeposition(d.ctx.db, row.meta_id);
+  if (pending === null) return null;
+  try {
+    const deposit = await d.loadDeposit();
+    return await deposit.createDepositRepository(d.ctx.config).settlePending(pending);
+  } catch (error) {
+    d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: pending }, 'a pending deposition could not be settled before a delete');
+    throw new HttpError(503, 'deposit_unavailable', UNCONFIRMED, { message: UNCONFIRMED });
   }
 }
 

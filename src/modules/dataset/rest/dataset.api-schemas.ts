@@ -160,7 +160,8 @@ export const updateSchema = {
 
 export const deleteSchema = {
   tags, summary: 'Delete an unsynchronized dataset', params: idParams,
-  response: { 204: { type: 'null', description: 'Deleted.' }, ...errors(401, 403, 404, 409, 429) },
+  description: 'A synchronized dataset stays (409), as does one a publish is depositing, or one whose earlier publish Zenodo is found to have published after all (409 with its `doi` and `url`: it is synchronized now). When an earlier publish left a deposition whose fate Zenodo cannot tell now: 503, nothing deleted.',
+  response: { 204: { type: 'null', description: 'Deleted.' }, ...errors(401, 403, 404, 409, 429, 503) },
 } as const;
 
 export const notAllowedSchema = {

@@ -15,7 +15,7 @@ import { summaries, summary } from '../pages/dataset.parts.ts';
 import { placedObjects, originalRow, prepare } from '../publication/persist.ts';
 import { uvlNameOf } from '../staging/converted-upload.ts';
 import { defaultAuthors } from '../publication/upload.ts';
-import { alreadyPublished, pushOutcome, removeDataset, type PushOutcome } from '../publication/deposit.ts';
+import { alreadyPublished, deleteUnsynchronized, pushOutcome, type PushOutcome } from '../publication/deposit.ts';
 import { restObjects } from './dataset.rest-objects.ts';
 import { NOT_FOUND_BODY, ownedOrThrow, restInput } from './rest-input.ts';
 
@@ -57,13 +57,16 @@ export async function apiCreate(d: DatasetDeps, userId: number, body: unknown): 
   return datasetId;
 }
 
-/** Removes the rows and the dataset folder; a synchronized dataset has a public DOI and stays (409). */
+/**
+ * Removes the rows and the dataset folder; a synchronized dataset has a public DOI and stays (409),
+ * and so does one a publish is depositing or Zenodo turns out to have published (deposit.ts).
+ */
 export async function apiDelete(d: DatasetDeps, datasetId: number, userId: number): Promise<void> {
   const row = await ownedOrThrow(d.ctx.db, datasetId, userId);
   if (row.dataset_doi !== null) {
     throw conflict('A synchronized dataset has a DOI and cannot be deleted.', { message: 'A synchronized dataset has a DOI and cannot be deleted.' });
   }
-  await removeDataset(d, row);
+  await deleteUnsynchronized(d, row);
   await d.ctx.events.emit('dataset.deleted', { datasetId });
 }
 
