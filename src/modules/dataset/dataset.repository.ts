@@ -292,8 +292,11 @@ export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depos
   await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId, pending_deposition_id: null }).where('id', '=', metaId).execute();
 }
 
-/** Records the deposition a publish is about to publish (before its publish step is sent). */
-export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositionId: number): Promise<void> {
+/**
+ * Records the deposition a publish is about to publish (before its publish step is sent); null
+ * once Zenodo confirmed it did not publish it (its draft discarded, or gone).
+ */
+export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositionId: number | null): Promise<void> {
   await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId }).where('id', '=', metaId).execute();
 }
 

@@ -335,5 +335,28 @@ for (const dialect of testDialects()) {
         assert.equal(redirect.headers.get('location'), `/doi/${retry.json.doi}/`);
       });
     }
+
+    it('a version whose publish Zenodo did but could not confirm stays unsynchronized (partial); its publish then stores that record\'s DOI', async () => {
+      const owner = await publishedDataset(server, 'Unconfirmed');
+      await startVersion(owner.client, owner.id);
+      const rows = await datasetCount();
+      zenodo.loseAnswer('publish', 500, ['get']);
+      const form = uploadForm(['phone.uvl'], { title: 'Unconfirmed v2', version_of: String(owner.id) });
+      const res = await owner.client.post('/dataset/upload', { form });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.status, 'partial', res.text);
+      assert.match(res.json.message, /could not confirm whether it was published/);
+      assert.equal(await datasetCount(), rows + 1, 'the version is kept');
+      const record = [...zenodo.depositions.values()].find((d) => d.metadata?.title === 'Unconfirmed v2' && d.published)!;
+      assert.ok(record, 'Zenodo published it');
+      zenodo.reset();
+      const again = await owner.client.post(`/dataset/${res.json.dataset_id}/publish`, { form: {} });
+      assert.equal(again.json.status, 'ok', again.text);
+      assert.equal(again.json.doi, record.doi, 'the record Zenodo made, no second one');
+      assert.equal([...zenodo.depositions.values()].filter((d) => d.metadata?.title === 'Unconfirmed v2' && !d.deleted).length, 1);
+      const rest = await new TestClient(server.baseUrl).get(`/api/v1/datasets/${res.json.dataset_id}`);
+      assert.equal(rest.json.version, 2);
+      assert.ok(rest.json.doi.endsWith(`/doi/${record.doi}`), rest.json.doi);
+    });
   });
 }

@@ -15,7 +15,7 @@ import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts'
 import { summary } from '../pages/dataset.parts.ts';
 import { persist, prepare } from '../publication/persist.ts';
 import { saveStagedUpload, type StagedUploadOutcome } from '../publication/upload.ts';
-import { depositDataset, removeDataset } from '../publication/deposit.ts';
+import { depositDataset, pendingUnsettled, removeDataset } from '../publication/deposit.ts';
 
 export interface VersionLink {
   id: number;
@@ -149,7 +149,9 @@ export async function draftOf(d: DatasetDeps, datasetId: number, userId: number)
 /**
  * `POST /dataset/upload` with `version_of`: the upload's checks, then the new rows linked to the
  * concept, then the deposit's new version. Either the version is published, or its rows and
- * files are removed again and the staged files go back to the staging area for a retry.
+ * files are removed again and the staged files go back to the staging area for a retry; but
+ * when Zenodo could not tell whether it published the version, the version stays unsynchronized
+ * (`partial`), so that a record Zenodo did publish keeps its dataset.
  */
 export async function uploadVersion(d: DatasetDeps, userId: number, fields: Record<string, string>, defaultAuthors: () => Promise<AuthorInput[]>): Promise<VersionUploadOutcome> {
   const invalid = (message: string): VersionUploadOutcome => ({ status: 'invalid', errors: { version_of: [message] } });
@@ -176,6 +178,15 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   if (saved.status === 'invalid') return saved;
   const { claim, datasetId } = saved;
   const pushed = await depositDataset(d, datasetId);
+  if (!pushed.ok && await pendingUnsettled(d, datasetId)) {
+    // Zenodo may have published it without the hub learning so: removed, the version would leave
+    // that record without its dataset. Kept unsynchronized, its next publish settles it.
+    await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
+    return {
+      status: 'partial', datasetId,
+      message: `The new version was saved, but Zenodo could not confirm whether it was published (${pushed.reason}). It stays unsynchronized in your datasets: publish it from there, which uses Zenodo's record if there is one.`,
+    };
+  }
   if (!pushed.ok) {
     const row = await repo.findById(d.ctx.db, datasetId);
     try {

@@ -133,13 +133,29 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
     return previous === null ? await repository.publish(tracked) : await repository.newVersion(previous, tracked);
   } catch (error) {
     // What failed may be only the answer: asked at once, a record Zenodo did publish gives its DOI
-    // now rather than at the next publish (a version upload that fails removes its rows, and the
-    // recorded deposition with them). If Zenodo cannot tell either, the recorded id stays for later.
-    const published = drafted === null ? null : await repository.settlePending(drafted).catch(() => null);
-    if (!published) throw error;
+    // now rather than at the next publish. If Zenodo answers that it did not publish it, the
+    // recorded id goes (pendingUnsettled then tells a failure Zenodo confirmed from one it could
+    // not); if Zenodo cannot tell either, the id stays for the next publish to settle.
+    if (drafted === null) throw error;
+    let published: DepositResult | null;
+    try {
+      published = await repository.settlePending(drafted);
+    } catch {
+      throw error;
+    }
+    if (!published) {
+      await repo.setPendingDeposition(d.ctx.db, row.meta_id, null);
+      throw error;
+    }
     d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
     return published;
   }
+}
+
+/** Whether a failed publish of this dataset left a deposition Zenodo may have published (it could not tell). */
+export async function pendingUnsettled(d: DatasetDeps, datasetId: number): Promise<boolean> {
+  const row = await repo.findById(d.ctx.db, datasetId);
+  return row !== undefined && row.dataset_doi === null && await repo.pendingDeposition(d.ctx.db, row.meta_id) !== null;
 }
 
 const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo, which cannot confirm it now: nothing was deleted. Try again later.';
