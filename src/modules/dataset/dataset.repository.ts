@@ -360,6 +360,19 @@ export async function adjustMetrics(db: DbOrTrx, metricsId: number, models: numb
   })).where('id', '=', metricsId).execute();
 }
 
+/**
+ * Counts one more model of `features` features while the dataset holds fewer than `max`; answers
+ * false (nothing changed) at the limit. One conditional UPDATE: of simultaneous additions at the
+ * limit's edge, the row lock lets one through and the others see its count.
+ */
+export async function addModelWithin(db: DbOrTrx, metricsId: number, features: number, max: number): Promise<boolean> {
+  const result = await db.updateTable('ds_metrics').set((eb) => ({
+    number_of_models: eb('number_of_models', '+', 1),
+    number_of_features: eb('number_of_features', '+', features),
+  })).where('id', '=', metricsId).where('number_of_models', '<', max).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Removes the dataset's own rows; its feature models must be gone already (featuremodel.deleteByDataset). */
 export async function deleteDatasetRows(trx: DbOrTrx, row: { id: number; meta_id: number; metrics_id: number | null }): Promise<void> {
   await trx.deleteFrom('ds_view_record').where('dataset_id', '=', row.id).execute();

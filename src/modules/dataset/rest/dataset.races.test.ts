@@ -1,6 +1,6 @@
 // Issue 26, races between simultaneous requests on one dataset: one deposit however many
 // publishes race (the deposit claim, a conditional UPDATE), one file per name however many
-// uploads race (the dataset_file_name key), and the 200-models limit of the API.
+// uploads race (the dataset_file_name key), and the 200-models limit of the API, also raced.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../../test/support/databases.ts';
@@ -118,6 +118,23 @@ for (const dialect of testDialects()) {
       const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
       assert.deepEqual(await storedEntries(server, prefix), ['last.uvl', 'phone.uvl']);
       assert.deepEqual(await storedEntries(server, `temp/.api/${userId}/`), [], 'the refused file is not kept staged');
+    });
+
+    it(`simultaneous additions at the edge of the ${MAX_FEATURE_MODELS}-models limit: one is taken, the others 409, nothing else kept`, async () => {
+      const { token, id, userId } = await datasetWithOneModel();
+      const metricsId = (await server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data as md', 'md.id', 'data_set.ds_meta_data_id')
+        .select('md.ds_metrics_id').where('data_set.id', '=', id).executeTakeFirstOrThrow()).ds_metrics_id!;
+      await server.hub.db.updateTable('ds_metrics').set({ number_of_models: MAX_FEATURE_MODELS - 1 }).where('id', '=', metricsId).execute();
+      const answers = await Promise.all(Array.from({ length: RACERS }, (_, i) =>
+        bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm(`edge-${i}.uvl`, PHONE_UVL))));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(RACERS - 1).fill(409)], JSON.stringify(answers.map((a) => a.json)));
+      const taken = answers.find((a) => a.status === 201)!.json.file_name as string;
+      const files = (await bearer(server.baseUrl, token, 'GET', `/api/v1/datasets/${id}`)).json.files.map((f: { file_name: string }) => f.file_name);
+      assert.deepEqual(files.sort(), [taken, 'phone.uvl'].sort());
+      const count = await server.hub.db.selectFrom('ds_metrics').select('number_of_models').where('id', '=', metricsId).executeTakeFirstOrThrow();
+      assert.equal(Number(count.number_of_models), MAX_FEATURE_MODELS);
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
+      assert.deepEqual(await storedEntries(server, prefix), [taken, 'phone.uvl'].sort());
     });
   });
 }

@@ -70,6 +70,11 @@ export async function apiDelete(d: DatasetDeps, datasetId: number, userId: numbe
   await d.ctx.events.emit('dataset.deleted', { datasetId });
 }
 
+function tooManyModels(): HttpError {
+  const message = `A dataset holds at most ${MAX_FEATURE_MODELS} models.`;
+  return conflict(message, { message });
+}
+
 function duplicateName(name: string): HttpError {
   const message = `The dataset already has a file named ${name}: delete it first or rename the new one.`;
   return conflict(message, { message });
@@ -85,10 +90,8 @@ function duplicateName(name: string): HttpError {
 export async function addFile(d: DatasetDeps, datasetId: number, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<number> {
   const row = await ownedOrThrow(d.ctx.db, datasetId, userId);
   if (row.dataset_doi !== null) throw conflict(PUBLISHED, { message: PUBLISHED });
-  if (row.number_of_models >= MAX_FEATURE_MODELS) {
-    const message = `A dataset holds at most ${MAX_FEATURE_MODELS} models.`;
-    throw conflict(message, { message });
-  }
+  // Checked here to spare a refused file its staging, and again in the transaction, atomically.
+  if (row.number_of_models >= MAX_FEATURE_MODELS) throw tooManyModels();
   const stored = await d.apiStaging.store(userId, clientName, content, isTruncated);
   try {
     // A model of another format is converted when staged (issue 27) and stored as `<stem>.uvl`.
@@ -115,7 +118,7 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
           publication_doi: null, tags: null, uvl_version: null, authors: [],
         });
         const id = await hubfile.createFile(trx, fmId, { name, checksum: model.checksum, size: model.size, original: originalRow(model) });
-        if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, 1, model.features);
+        if (row.metrics_id !== null && !(await repo.addModelWithin(trx, row.metrics_id, model.features, MAX_FEATURE_MODELS))) throw tooManyModels();
         // The name is ours (its row above): an object stored under it is a killed process's leftover.
         await hubfile.removeLeftovers(row.user_id, datasetId, placedObjects(model).map((o) => o.name));
         await placement.stage(placedObjects(model));
