@@ -300,6 +300,12 @@ export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositi
   await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId }).where('id', '=', metaId).execute();
 }
 
+/** The DOI stored on a dataset's metadata row; null when it has none (yet). */
+export async function doiOfMeta(db: DbOrTrx, metaId: number): Promise<string | null> {
+  const row = await db.selectFrom('ds_meta_data').select('dataset_doi').where('id', '=', metaId).executeTakeFirst();
+  return row?.dataset_doi ?? null;
+}
+
 /** The deposition an earlier publish was about to publish and never saw stored; null when none. */
 export async function pendingDeposition(db: DbOrTrx, metaId: number): Promise<number | null> {
   const row = await db.selectFrom('ds_meta_data').select('pending_deposition_id').where('id', '=', metaId).executeTakeFirst();
@@ -320,6 +326,20 @@ export async function claimDeposit(db: DbOrTrx, metaId: number, staleBefore: str
     .where((eb) => eb.or([eb('deposit_claimed_at', 'is', null), eb('deposit_claimed_at', '<', staleBefore)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? claimedAt : undefined;
+}
+
+/**
+ * Within a change's transaction: answers false when the dataset has its DOI by now or a deposit
+ * claim newer than `staleBefore` is taken; otherwise locks the row (and clears a stale claim,
+ * whose process died) until the commit.
+ */
+export async function holdAgainstDeposit(trx: DbOrTrx, metaId: number, staleBefore: string): Promise<boolean> {
+  const result = await trx.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
+    .where('id', '=', metaId).where('dataset_doi', 'is', null)
+    .where((eb) => eb.or([eb('deposit_claimed_at', 'is', null), eb('deposit_claimed_at', '<', staleBefore)]))
+    .executeTakeFirst();
+  // MariaDB counts rows matched, not only changed, as mysql2 connects with FOUND_ROWS.
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Gives the deposit claim back, if it is still the one taken at `claimedAt`. */

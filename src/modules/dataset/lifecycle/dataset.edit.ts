@@ -16,6 +16,7 @@ import { restObjects } from '../rest/dataset.rest-objects.ts';
 import { ownedOrThrow, restInput } from '../rest/rest-input.ts';
 import { apiDelete, publish } from '../rest/dataset.rest.ts';
 import { defaultAuthors } from '../publication/upload.ts';
+import { holdAgainstDeposit } from '../publication/deposit-claim.ts';
 import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type MetadataInput } from '../upload-form.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
@@ -147,6 +148,7 @@ async function applyEdit(d: DatasetDeps, dataset: DatasetSummary, userId: number
   if (!row) throw notFound('The dataset was deleted meanwhile.', { message: 'DataSet not found' });
   try {
     await d.ctx.db.transaction().execute(async (trx) => {
+      await holdAgainstDeposit(trx, row);
       await repo.updateMetaData(trx, row.meta_id, {
         title: next.title, description: next.description, publication_type: next.publicationType,
         publication_doi: next.publicationDoi, tags: next.tags, license: next.license,

@@ -10,6 +10,7 @@ import { depositRequest } from '../lifecycle/dataset.edit.ts';
 import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versions.ts';
 import { summary } from '../pages/dataset.parts.ts';
 import type { Claim } from '../staging/claims.ts';
+import { staleClaimsBefore } from './deposit-claim.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
@@ -19,12 +20,6 @@ type DepositResult = Awaited<ReturnType<DepositRepository['publish']>>;
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
 export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true };
 
-/**
- * A deposit claim older than this belongs to a process that died in the middle of a deposit (a
- * live one finishes or fails well within it: the client's slowest step, one file's upload, gives
- * up after 5 minutes): the next publish takes it over.
- */
-export const STALE_DEPOSIT_CLAIM_MS = 30 * 60 * 1000;
 const BUSY = 'Another publish of this dataset is under way: wait for its answer (the dataset then has its DOI).';
 
 /** The push as the upload form and the API answer it: ok with the DOI, or partial with the reason. */
@@ -70,7 +65,7 @@ export async function depositDataset(d: DatasetDeps, datasetId: number): Promise
   const row = await repo.findById(ctx.db, datasetId);
   if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
   // One deposit per dataset however many publishes race (issue 26): the claim is the database's.
-  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString());
+  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
   if (claimedAt === undefined) return { ok: false, reason: BUSY, busy: true };
   try {
     return await depositClaimed(d, deposit, dataset, row);
@@ -169,7 +164,7 @@ const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo,
  */
 export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
   const { ctx } = d;
-  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString());
+  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
   if (claimedAt === undefined) {
     const doi = (await repo.findById(ctx.db, row.id))?.dataset_doi ?? null;
     throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);

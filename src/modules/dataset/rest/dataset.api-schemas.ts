@@ -152,10 +152,10 @@ export const getSchema = {
 export const updateSchema = {
   tags,
   summary: 'Change name, description, tags or licence',
-  description: 'The same edit as the edit page: a synchronized dataset\'s deposit is updated first (its DOI stays) and the edit is recorded in its history. A deposit that refuses or cannot be reached: 502, nothing changed.',
+  description: 'The same edit as the edit page: a synchronized dataset\'s deposit is updated first (its DOI stays) and the edit is recorded in its history. A deposit that refuses or cannot be reached: 502, nothing changed. An unsynchronized dataset being published: 409, nothing changed.',
   params: idParams,
   body: updateBody,
-  response: { 200: datasetSchema, ...errors(400, 401, 403, 404, 429, 502) },
+  response: { 200: datasetSchema, ...errors(400, 401, 403, 404, 409, 429, 502) },
 } as const;
 
 export const deleteSchema = {
@@ -172,7 +172,7 @@ export const notAllowedSchema = {
 export const addFileSchema = {
   tags,
   summary: 'Add a UVL model to an unsynchronized dataset',
-  description: 'multipart/form-data with the model in the field `file`: a `.uvl`, or FeatureIDE XML (`.xml`, root `featureModel`/`extendedFeatureModel`), SPLOT SXFM (`.sxfm`, or `.xml` with root `feature_model`) or Glencoe JSON (`.json`), converted to UVL and stored as `<stem>.uvl` with the original beside it (`original`, `losses` in the answer). An invalid model or a file that does not convert: 400 with its errors (`Line l:c - ...`) in `errors`; nothing is kept. A dataset already holding `<stem>.uvl`: 409.',
+  description: 'multipart/form-data with the model in the field `file`: a `.uvl`, or FeatureIDE XML (`.xml`, root `featureModel`/`extendedFeatureModel`), SPLOT SXFM (`.sxfm`, or `.xml` with root `feature_model`) or Glencoe JSON (`.json`), converted to UVL and stored as `<stem>.uvl` with the original beside it (`original`, `losses` in the answer). An invalid model or a file that does not convert: 400 with its errors (`Line l:c - ...`) in `errors`; nothing is kept. A dataset already holding `<stem>.uvl`, holding 200 models, or being published: 409, nothing kept.',
   params: idParams,
   consumes: ['multipart/form-data'],
   response: { 201: restFileSchema, ...errors(400, 401, 403, 404, 409, 413, 429) },

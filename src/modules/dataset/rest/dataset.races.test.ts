@@ -1,6 +1,7 @@
 // Issue 26, races between simultaneous requests on one dataset: one deposit however many
 // publishes race (the deposit claim, a conditional UPDATE), one file per name however many
-// uploads race (the dataset_file_name key), and the 200-models limit of the API, also raced.
+// uploads race (the dataset_file_name key), the 200-models limit of the API, also raced, and no
+// change of a dataset while a publish of it runs (the deposit reads what the record will hold).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../../test/support/databases.ts';
@@ -135,6 +136,33 @@ for (const dialect of testDialects()) {
       assert.equal(Number(count.number_of_models), MAX_FEATURE_MODELS);
       const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
       assert.deepEqual(await storedEntries(server, prefix), [taken, 'phone.uvl'].sort());
+    });
+
+    it('while a publish of the dataset runs, its files and metadata stay as the deposit reads them: 409, nothing changed; a dead claim does not stop them', async () => {
+      const { token, id, userId } = await datasetWithOneModel();
+      const metaId = (await server.hub.db.selectFrom('data_set').select('ds_meta_data_id').where('id', '=', id).executeTakeFirstOrThrow()).ds_meta_data_id;
+      const claim = (at: string | null) => server.hub.db.updateTable('ds_meta_data').set({ deposit_claimed_at: at }).where('id', '=', metaId).execute();
+      const fileId = (await bearer(server.baseUrl, token, 'GET', `/api/v1/datasets/${id}`)).json.files[0].file_id as number;
+      await claim(new Date().toISOString());
+      const answers = [
+        await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('during.uvl', PHONE_UVL)),
+        await bearer(server.baseUrl, token, 'DELETE', `/api/v1/datasets/${id}/files/${fileId}`),
+        await bearer(server.baseUrl, token, 'PUT', `/api/v1/datasets/${id}`, { name: 'Renamed during the publish' }),
+      ];
+      for (const answer of answers) {
+        assert.equal(answer.status, 409, JSON.stringify(answer.json));
+        assert.match(answer.json.message, /A publish of this dataset is under way/);
+      }
+      const during = (await bearer(server.baseUrl, token, 'GET', `/api/v1/datasets/${id}`)).json;
+      assert.deepEqual([during.name, during.files.map((f: { file_name: string }) => f.file_name)], ['Raced', ['phone.uvl']]);
+      const prefix = server.hub.ctx.services.hubfile.datasetPrefix(userId, id);
+      assert.deepEqual(await storedEntries(server, prefix), ['phone.uvl']);
+      // A claim past its stale time is a dead process's: changes go on (and clear it).
+      await claim(new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString());
+      assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('after.uvl', PHONE_UVL))).status, 201);
+      assert.equal((await doiOf(id)).deposit_claimed_at, null);
+      assert.equal((await bearer(server.baseUrl, token, 'PUT', `/api/v1/datasets/${id}`, { name: 'Renamed after' })).status, 200);
+      assert.equal((await bearer(server.baseUrl, token, 'DELETE', `/api/v1/datasets/${id}/files/${fileId}`)).status, 204);
     });
   });
 }

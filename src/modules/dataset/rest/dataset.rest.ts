@@ -16,6 +16,7 @@ import { placedObjects, originalRow, prepare } from '../publication/persist.ts';
 import { uvlNameOf } from '../staging/converted-upload.ts';
 import { defaultAuthors } from '../publication/upload.ts';
 import { alreadyPublished, deleteUnsynchronized, pushOutcome, type PushOutcome } from '../publication/deposit.ts';
+import { holdAgainstDeposit } from '../publication/deposit-claim.ts';
 import { restObjects } from './dataset.rest-objects.ts';
 import { NOT_FOUND_BODY, ownedOrThrow, restInput } from './rest-input.ts';
 
@@ -113,6 +114,7 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
         await repo.insertFileName(trx, datasetId, name).catch((error: unknown) => {
           throw isUniqueViolation(error) ? duplicateName(name) : error;
         });
+        await holdAgainstDeposit(trx, row);
         const fmId = await featuremodel.createFeatureModel(trx, datasetId, {
           uvl_filename: name, title: model.input.title, description: '', publication_type: 'none',
           publication_doi: null, tags: null, uvl_version: null, authors: [],
@@ -146,6 +148,7 @@ export async function removeFile(d: DatasetDeps, datasetId: number, userId: numb
   const text = (await d.ctx.services.hubfile.readText(file)) ?? '';
   const features = checkModelText(text).features;
   await d.ctx.db.transaction().execute(async (trx) => {
+    await holdAgainstDeposit(trx, row);
     await d.ctx.services.featuremodel.deleteFeatureModel(trx, file.featureModelId);
     await repo.deleteFileName(trx, datasetId, file.name);
     if (row.metrics_id !== null) await repo.adjustMetrics(trx, row.metrics_id, -1, -features);

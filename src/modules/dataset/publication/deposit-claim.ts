@@ -1,0 +1,30 @@
+// The deposit claim (ds_meta_data.deposit_claimed_at): one deposit of a dataset at a time
+// (deposit.ts takes it), and no change of an unsynchronized dataset's files or metadata while a
+// deposit of it runs: the record would miss what the hub then shows under its DOI.
+import { conflict } from '../../../core/http/errors.ts';
+import type { DbOrTrx } from '../../../core/db/connect.ts';
+import * as repo from '../dataset.repository.ts';
+
+/**
+ * A deposit claim older than this belongs to a process that died in the middle of a deposit (a
+ * live one finishes or fails well within it: the client's slowest step, one file's upload, gives
+ * up after 5 minutes): the next publish takes it over.
+ */
+export const STALE_DEPOSIT_CLAIM_MS = 30 * 60 * 1000;
+
+export const staleClaimsBefore = (): string => new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString();
+
+const UNDER_WAY = 'A publish of this dataset is under way: wait for its answer before changing the dataset.';
+const PUBLISHED_MEANWHILE = 'The dataset was published meanwhile: reload it; its files are fixed now, and its metadata are edited with its record.';
+
+/**
+ * Inside the transaction of a change of a dataset read unsynchronized: 409 while a deposit of it
+ * runs or once one gave it its DOI; otherwise its metadata row stays locked until the change
+ * commits, so a deposit claimed meanwhile waits for it and deposits what it made.
+ */
+export async function holdAgainstDeposit(trx: DbOrTrx, row: { meta_id: number; dataset_doi: string | null }): Promise<void> {
+  if (row.dataset_doi !== null) return;
+  if (await repo.holdAgainstDeposit(trx, row.meta_id, staleClaimsBefore())) return;
+  const message = (await repo.doiOfMeta(trx, row.meta_id)) !== null ? PUBLISHED_MEANWHILE : UNDER_WAY;
+  throw conflict(message, { message });
+}
