@@ -292,62 +292,6 @@ export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depos
   await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId, pending_deposition_id: null }).where('id', '=', metaId).execute();
 }
 
-/**
- * Records the deposition a publish is about to publish (before its publish step is sent); null
- * once Zenodo confirmed it did not publish it (its draft discarded, or gone).
- */
-export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositionId: number | null): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId }).where('id', '=', metaId).execute();
-}
-
-/** The DOI stored on a dataset's metadata row; null when it has none (yet). */
-export async function doiOfMeta(db: DbOrTrx, metaId: number): Promise<string | null> {
-  const row = await db.selectFrom('ds_meta_data').select('dataset_doi').where('id', '=', metaId).executeTakeFirst();
-  return row?.dataset_doi ?? null;
-}
-
-/** The deposition an earlier publish was about to publish and never saw stored; null when none. */
-export async function pendingDeposition(db: DbOrTrx, metaId: number): Promise<number | null> {
-  const row = await db.selectFrom('ds_meta_data').select('pending_deposition_id').where('id', '=', metaId).executeTakeFirst();
-  // PostgreSQL answers BIGINT as a string.
-  return row?.pending_deposition_id === null || row?.pending_deposition_id === undefined ? null : Number(row.pending_deposition_id);
-}
-
-/**
- * Claims the deposit of an unsynchronized dataset: one conditional UPDATE that only one request
- * wins; a claim taken before `staleBefore` belongs to a process that died and is taken over.
- * Answers the claim's time (to release it), or undefined when another publish holds it or the
- * dataset has a DOI.
- */
-export async function claimDeposit(db: DbOrTrx, metaId: number, staleBefore: string): Promise<string | undefined> {
-  const claimedAt = new Date().toISOString();
-  const result = await db.updateTable('ds_meta_data').set({ deposit_claimed_at: claimedAt })
-    .where('id', '=', metaId).where('dataset_doi', 'is', null)
-    .where((eb) => eb.or([eb('deposit_claimed_at', 'is', null), eb('deposit_claimed_at', '<', staleBefore)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? claimedAt : undefined;
-}
-
-/**
- * Within a change's transaction: answers false when the dataset has its DOI by now or a deposit
- * claim newer than `staleBefore` is taken; otherwise locks the row (and clears a stale claim,
- * whose process died) until the commit.
- */
-export async function holdAgainstDeposit(trx: DbOrTrx, metaId: number, staleBefore: string): Promise<boolean> {
-  const result = await trx.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
-    .where('id', '=', metaId).where('dataset_doi', 'is', null)
-    .where((eb) => eb.or([eb('deposit_claimed_at', 'is', null), eb('deposit_claimed_at', '<', staleBefore)]))
-    .executeTakeFirst();
-  // MariaDB counts rows matched, not only changed, as mysql2 connects with FOUND_ROWS.
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Gives the deposit claim back, if it is still the one taken at `claimedAt`. */
-export async function releaseDeposit(db: DbOrTrx, metaId: number, claimedAt: string): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
-    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).execute();
-}
-
 /** Takes the name in the dataset; a unique violation when a file of that name is there (or arriving). */
 export async function insertFileName(trx: DbOrTrx, datasetId: number, name: string): Promise<void> {
   await trx.insertInto('dataset_file_name').values({ data_set_id: datasetId, name }).execute();

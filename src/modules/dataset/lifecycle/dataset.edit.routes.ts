@@ -2,14 +2,14 @@
 // unsynchronized dataset publish it again or delete it. Anyone but the owner gets 404.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
-import { notFound } from '../../../core/http/errors.ts';
+import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { flash } from '../../../core/http/context.ts';
 import type { FieldErrors } from '../../../core/http/forms.ts';
 import { PUBLICATION_TYPES } from '../publication-types.ts';
 import { LICENSES } from '../licenses.ts';
 import { metadataOf } from './dataset.edit.ts';
 import { parseId, uploadFields } from '../dataset.http.ts';
-import type { DatasetSummary } from '../dataset.service.ts';
+import type { DatasetService, DatasetSummary } from '../dataset.service.ts';
 
 interface AuthorValues { index: number; name: string; affiliation: string; orcid: string }
 
@@ -82,7 +82,16 @@ export async function datasetEditRoutes(app: FastifyInstance, ctx: ModuleContext
   app.post('/dataset/:id/edit', { config: { loginRequired: true, csrfInMultipart: true } }, async (request, reply) => {
     const id = idOf(request);
     const fields = await uploadFields(request);
-    const outcome = await datasets().edit(id, request.user!.id, fields);
+    let outcome: Awaited<ReturnType<DatasetService['edit']>>;
+    try {
+      outcome = await datasets().edit(id, request.user!.id, fields);
+    } catch (error) {
+      // A publish of the dataset under way (409): the form comes back as posted, with the reason.
+      if (!(error instanceof HttpError) || error.status !== 409) throw error;
+      const dataset = await datasets().editable(id, request.user!.id);
+      reply.code(409);
+      return editPage(reply, dataset, postedValues(fields), {}, error.message);
+    }
     if (outcome.status === 'invalid' || outcome.status === 'deposit_failed') {
       const dataset = await datasets().editable(id, request.user!.id);
       // 400 for the form's own mistakes; 502 when the deposit repository failed (nothing changed).

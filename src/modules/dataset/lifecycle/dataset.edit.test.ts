@@ -154,6 +154,20 @@ for (const dialect of testDialects()) {
       assert.match(page.text, /id="dataset-license"><a href="https:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/legalcode"/);
     });
 
+    it('while a publish of the dataset runs, the edit form comes back as posted with the reason (409); nothing saved', async () => {
+      const owner = await newUser(server, 'Waiter');
+      const id = (await owner.client.post('/api/v1/datasets/', { json: { name: 'Being published', description: 'Before' } })).json.id;
+      const metaId = (await server.hub.db.selectFrom('data_set').select('ds_meta_data_id').where('id', '=', id).executeTakeFirstOrThrow()).ds_meta_data_id;
+      await server.hub.db.updateTable('ds_meta_data').set({ deposit_claimed_at: new Date().toISOString() }).where('id', '=', metaId).execute();
+      const res = await owner.client.post(`/dataset/${id}/edit`, { form: editForm() });
+      assert.equal(res.status, 409);
+      assert.match(res.text, /id="edit-failure" role="alert">A publish of this dataset is under way/);
+      assert.match(res.text, /value="Edited title"/, 'the posted values are kept');
+      assert.equal((await snapshot(server, id)).meta.title, 'Being published');
+      await server.hub.db.updateTable('ds_meta_data').set({ deposit_claimed_at: null }).where('id', '=', metaId).execute();
+      assert.equal((await owner.client.post(`/dataset/${id}/edit`, { form: editForm() })).status, 302);
+    });
+
     it('records only the fields that changed; an unchanged form records nothing; no author falls back to the profile', async () => {
       const owner = await newUser(server, 'Careful');
       const { dataset_id: id } = await upload(owner.client, 'same.uvl', { tags: 'a' });

@@ -3,7 +3,7 @@
 // deposit of it runs: the record would miss what the hub then shows under its DOI.
 import { conflict } from '../../../core/http/errors.ts';
 import type { DbOrTrx } from '../../../core/db/connect.ts';
-import * as repo from '../dataset.repository.ts';
+import * as depositRepo from '../deposit.repository.ts';
 
 /**
  * A deposit claim older than this belongs to a process that died in the middle of a deposit (a
@@ -24,7 +24,7 @@ const PUBLISHED_MEANWHILE = 'The dataset was published meanwhile: reload it; its
  */
 export async function holdAgainstDeposit(trx: DbOrTrx, row: { meta_id: number; dataset_doi: string | null }): Promise<void> {
   if (row.dataset_doi !== null) return;
-  if (await repo.holdAgainstDeposit(trx, row.meta_id, staleClaimsBefore())) return;
-  const message = (await repo.doiOfMeta(trx, row.meta_id)) !== null ? PUBLISHED_MEANWHILE : UNDER_WAY;
+  if (await depositRepo.holdAgainstDeposit(trx, row.meta_id, staleClaimsBefore())) return;
+  const message = (await depositRepo.doiOfMeta(trx, row.meta_id)) !== null ? PUBLISHED_MEANWHILE : UNDER_WAY;
   throw conflict(message, { message });
 }

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { conflict, HttpError } from '../../../core/http/errors.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
 import * as repo from '../dataset.repository.ts';
+import * as depositRepo from '../deposit.repository.ts';
 import type { DatasetSummary, UploadOutcome } from '../dataset.types.ts';
 import { contentChanged, publicUrl, type DatasetDeps, type DepositModule } from '../dataset.deps.ts';
 import { depositRequest } from '../lifecycle/dataset.edit.ts';
@@ -65,12 +66,12 @@ export async function depositDataset(d: DatasetDeps, datasetId: number): Promise
   const row = await repo.findById(ctx.db, datasetId);
   if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
   // One deposit per dataset however many publishes race (issue 26): the claim is the database's.
-  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
+  const claimedAt = await depositRepo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
   if (claimedAt === undefined) return { ok: false, reason: BUSY, busy: true };
   try {
     return await depositClaimed(d, deposit, dataset, row);
   } finally {
-    await repo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId }, 'a deposit claim could not be released'));
+    await depositRepo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId }, 'a deposit claim could not be released'));
   }
 }
 
@@ -82,7 +83,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     const repository = deposit.createDepositRepository(ctx.config);
     const request: DepositRequest = {
       ...depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name)),
-      onDraft: (depositionId) => repo.setPendingDeposition(ctx.db, row.meta_id, depositionId),
+      onDraft: (depositionId) => depositRepo.setPendingDeposition(ctx.db, row.meta_id, depositionId),
     };
     const result = await publishOnce(d, repository, request, row);
     await pauseHere('deposit:after-publish');
@@ -115,7 +116,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
  * publish or new version of the previous version's deposition.
  */
 async function publishOnce(d: DatasetDeps, repository: DepositRepository, request: DepositRequest, row: repo.DatasetRow): Promise<DepositResult> {
-  const pending = await repo.pendingDeposition(d.ctx.db, row.meta_id);
+  const pending = await depositRepo.pendingDeposition(d.ctx.db, row.meta_id);
   const settled = pending === null ? null : await repository.settlePending(pending);
   if (settled) {
     d.ctx.log.info({ datasetId: row.id, depositionId: settled.depositionId }, 'an earlier publish had been published: its DOI is stored');
@@ -139,7 +140,7 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
       throw error;
     }
     if (!published) {
-      await repo.setPendingDeposition(d.ctx.db, row.meta_id, null);
+      await depositRepo.setPendingDeposition(d.ctx.db, row.meta_id, null);
       throw error;
     }
     d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
@@ -150,7 +151,7 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
 /** Whether a failed publish of this dataset left a deposition Zenodo may have published (it could not tell). */
 export async function pendingUnsettled(d: DatasetDeps, datasetId: number): Promise<boolean> {
   const row = await repo.findById(d.ctx.db, datasetId);
-  return row !== undefined && row.dataset_doi === null && await repo.pendingDeposition(d.ctx.db, row.meta_id) !== null;
+  return row !== undefined && row.dataset_doi === null && await depositRepo.pendingDeposition(d.ctx.db, row.meta_id) !== null;
 }
 
 const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo, which cannot confirm it now: nothing was deleted. Try again later.';
@@ -164,7 +165,7 @@ const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo,
  */
 export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
   const { ctx } = d;
-  const claimedAt = await repo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
+  const claimedAt = await depositRepo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
   if (claimedAt === undefined) {
     const doi = (await repo.findById(ctx.db, row.id))?.dataset_doi ?? null;
     throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
@@ -182,13 +183,13 @@ export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow)
     }
     await removeDataset(d, row);
   } finally {
-    await repo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
+    await depositRepo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
   }
 }
 
 /** The pending deposition's DOI if Zenodo published it; null when there is none (any more). */
 async function settledBeforeDelete(d: DatasetDeps, row: repo.DatasetRow): Promise<DepositResult | null> {
-  const pending = await repo.pendingDeposition(d.ctx.db, row.meta_id);
+  const pending = await depositRepo.pendingDeposition(d.ctx.db, row.meta_id);
   if (pending === null) return null;
   try {
     const deposit = await d.loadDeposit();
