@@ -26,13 +26,44 @@ const BUSY = 'Another publish of this dataset is under way: wait for its answer 
 /** The push as the upload form and the API answer it: ok with the DOI, or partial with the reason. */
 export async function pushOutcome(d: DatasetDeps, datasetId: number): Promise<PushOutcome> {
   const pushed = await push(d, datasetId);
-  if (!pushed.ok && pushed.busy) {
-    // The claim was lost to another publish, which may have finished by now.
-    const doi = (await repo.findById(d.ctx.db, datasetId))?.dataset_doi ?? null;
-    throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
-  }
+  if (!pushed.ok && pushed.busy) throw await busyAnswer(d, datasetId);
   if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
   return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(d.ctx.config, pushed.doi) };
+}
+
+/** The 409 of a claim lost to another publish, which may have given the dataset its DOI by now. */
+async function busyAnswer(d: DatasetDeps, datasetId: number): Promise<HttpError> {
+  const doi = (await repo.findById(d.ctx.db, datasetId))?.dataset_doi ?? null;
+  return doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
+}
+
+/**
+ * Runs `work` under the dataset's deposit claim, given back after it; undefined, without running
+ * it, while another claim holds (issue 26: one deposit per dataset, the database decides).
+ */
+async function withDepositClaim<T>(d: DatasetDeps, row: repo.DatasetRow, work: () => Promise<T>): Promise<T | undefined> {
+  const claimedAt = await depositRepo.claimDeposit(d.ctx.db, row.meta_id, staleClaimsBefore());
+  if (claimedAt === undefined) return undefined;
+  try {
+    return await work();
+  } finally {
+    await depositRepo.releaseDeposit(d.ctx.db, row.meta_id, claimedAt)
+      .catch((e) => d.ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
+  }
+}
+
+/**
+ * Stores the DOI Zenodo gave and the concept DOI in one transaction (a process killed between
+ * them left a published first version without its concept DOI, which only its next version would
+ * have brought: crash tests), then tells the dataset's readers.
+ */
+async function storeDeposit(d: DatasetDeps, row: repo.DatasetRow, result: DepositResult, conceptDoi: string | null): Promise<void> {
+  await d.ctx.db.transaction().execute(async (trx) => {
+    await repo.setDeposit(trx, row.meta_id, result.doi, result.depositionId);
+    await pauseHere('deposit:after-doi');
+    await recordConceptDoi(d, row, conceptDoi, trx);
+  });
+  await contentChanged(d, row.id);
 }
 
 /** The 409 of a publish of a dataset that has its DOI. */
@@ -65,14 +96,7 @@ export async function depositDataset(d: DatasetDeps, datasetId: number): Promise
   const dataset = await summary(d, datasetId);
   const row = await repo.findById(ctx.db, datasetId);
   if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
-  // One deposit per dataset however many publishes race (issue 26): the claim is the database's.
-  const claimedAt = await depositRepo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
-  if (claimedAt === undefined) return { ok: false, reason: BUSY, busy: true };
-  try {
-    return await depositClaimed(d, deposit, dataset, row);
-  } finally {
-    await depositRepo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId }, 'a deposit claim could not be released'));
-  }
+  return await withDepositClaim(d, row, () => depositClaimed(d, deposit, dataset, row)) ?? { ok: false, reason: BUSY, busy: true };
 }
 
 /** The deposit itself, under the dataset's claim. */
@@ -89,14 +113,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     await pauseHere('deposit:after-publish');
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
-    // The DOI and the concept DOI together: a process killed between them left a published first
-    // version without its concept DOI, which only its next version would have brought (crash tests).
-    await ctx.db.transaction().execute(async (trx) => {
-      await repo.setDeposit(trx, row.meta_id, result.doi, result.depositionId);
-      await pauseHere('deposit:after-doi');
-      await recordConceptDoi(d, row, conceptDoi, trx);
-    });
-    await contentChanged(d, datasetId);
+    await storeDeposit(d, row, result, conceptDoi);
     return { ok: true, doi: result.doi };
   } catch (error) {
     const known = error instanceof deposit.DepositError;
@@ -164,27 +181,17 @@ const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo,
  * dataset goes. Zenodo unable to tell: 503, nothing deleted.
  */
 export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
-  const { ctx } = d;
-  const claimedAt = await depositRepo.claimDeposit(ctx.db, row.meta_id, staleClaimsBefore());
-  if (claimedAt === undefined) {
-    const doi = (await repo.findById(ctx.db, row.id))?.dataset_doi ?? null;
-    throw doi === null ? conflict(BUSY, { message: BUSY }) : alreadyPublished(d, doi);
-  }
-  try {
+  const deleted = await withDepositClaim(d, row, async () => {
     const published = await settledBeforeDelete(d, row);
     if (published) {
-      await ctx.db.transaction().execute(async (trx) => {
-        await repo.setDeposit(trx, row.meta_id, published.doi, published.depositionId);
-        await recordConceptDoi(d, row, published.conceptDoi, trx);
-      });
-      await contentChanged(d, row.id);
+      await storeDeposit(d, row, published, published.conceptDoi);
       const message = 'Zenodo had published this dataset after all: it now has its DOI and cannot be deleted.';
-      throw conflict(message, { message, doi: published.doi, url: publicUrl(ctx.config, published.doi) });
+      throw conflict(message, { message, doi: published.doi, url: publicUrl(d.ctx.config, published.doi) });
     }
     await removeDataset(d, row);
-  } finally {
-    await depositRepo.releaseDeposit(ctx.db, row.meta_id, claimedAt).catch((e) => ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
-  }
+    return true;
+  });
+  if (!deleted) throw await busyAnswer(d, row.id);
 }
 
 /** The pending deposition's DOI if Zenodo published it; null when there is none (any more). */
