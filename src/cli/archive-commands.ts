@@ -2,7 +2,6 @@
 // PostgreSQL and S3"). The archive's format is described in archive/manifest.ts.
 import type { Command } from 'commander';
 import { loadConfig } from '../core/config.ts';
-import { removeStoredFiles } from './db-commands.ts';
 
 export function registerArchiveCommands(program: Command): void {
   program.command('export')
@@ -23,7 +22,7 @@ export function registerArchiveCommands(program: Command): void {
 
   program.command('import <file>')
     .description('Restore an archive of `hub export` into the hub of DATABASE_URL and STORAGE_URL (refuses a non-empty one unless --replace)')
-    .option('--replace', 'drop every table and stored upload of the target first')
+    .option('--replace', 'replace the rows and stored uploads of a hub that holds some (all or nothing)')
     .action(async (file: string, options: { replace?: boolean }) => {
       const config = loadConfig();
       const [{ importHub }, { connect }, { createFileStore }] = await Promise.all([
@@ -32,7 +31,7 @@ export function registerArchiveCommands(program: Command): void {
       const db = connect(config.databaseUrl);
       const store = createFileStore(config);
       try {
-        const summary = await importHub({ archive: file, db, databaseUrl: config.databaseUrl, store, replace: options.replace, clearStore: removeStoredFiles });
+        const summary = await importHub({ archive: file, db, databaseUrl: config.databaseUrl, store, replace: options.replace, maxBytes: config.importMaxBytes });
         console.log(`Imported ${summary.rows} rows of ${summary.tables} tables and ${summary.files} files (schema ${summary.schemaVersion}) into ${store.location}.`);
       } finally {
         await store.close();

@@ -30,9 +30,9 @@ export async function dumpTables(databaseUrl: string): Promise<Record<string, st
 export async function archivedRows(archive: string): Promise<Record<string, string[]>> {
   const zip = await openZip(archive);
   try {
-    const manifest = JSON.parse(await zip.text('manifest.json')) as { tables: { name: string; path: string }[] };
+    const manifest = JSON.parse(await zip.text('manifest.json', Infinity)) as { tables: { name: string; path: string }[] };
     const rows: Record<string, string[]> = {};
-    for (const table of manifest.tables) rows[table.name] = (await zip.text(table.path)).split('\n').filter(Boolean).sort();
+    for (const table of manifest.tables) rows[table.name] = (await zip.text(table.path, Infinity)).split('\n').filter(Boolean).sort();
     return rows;
   } finally {
     zip.close();
@@ -77,7 +77,7 @@ export async function damagedCopy(archive: string, out: string, entry: string): 
   copy.pipe(written);
   try {
     for (const name of zip.names()) {
-      const content = Buffer.from(await zip.text(name), 'utf8');
+      const content = Buffer.from(await zip.text(name, Infinity), 'utf8');
       if (name === entry) content[0] = content[0]! ^ 1;
       copy.append(content, { name });
     }

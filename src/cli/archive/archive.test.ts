@@ -19,7 +19,6 @@ import { corpusSkipReason, findCorpus } from '../../../packages/uvl/src/corpus.s
 import { loadConfig } from '../../core/config.ts';
 import { connect } from '../../core/db/connect.ts';
 import { createFileStore } from '../../core/storage/index.ts';
-import { removeStoredFiles } from '../db-commands.ts';
 import { exportHub } from './export.ts';
 import { NotEmptyError, importHub } from './import.ts';
 import { archivedRows, damagedCopy, dumpTables, visibleHub, type VisibleHub } from './archive.test-support.ts';
@@ -95,10 +94,10 @@ describe('hub export and hub import', { skip: corpus ? false : corpusSkipReason 
         const db = connect(database.url);
         const store = createFileStore(loadConfig(env));
         try {
-          const summary = await importHub({ archive, db, databaseUrl: database.url, store, clearStore: removeStoredFiles });
+          const summary = await importHub({ archive, db, databaseUrl: database.url, store, maxBytes: Number.MAX_SAFE_INTEGER });
           assert.equal(summary.files, manifest.files.length);
-          await assert.rejects(importHub({ archive, db, databaseUrl: database.url, store, clearStore: removeStoredFiles }), NotEmptyError);
-          await importHub({ archive, db, databaseUrl: database.url, store, replace: true, clearStore: removeStoredFiles });
+          await assert.rejects(importHub({ archive, db, databaseUrl: database.url, store, maxBytes: Number.MAX_SAFE_INTEGER }), NotEmptyError);
+          await importHub({ archive, db, databaseUrl: database.url, store, replace: true, maxBytes: Number.MAX_SAFE_INTEGER });
         } finally {
           await store.close();
           await db.destroy();
@@ -139,7 +138,7 @@ describe('hub export and hub import', { skip: corpus ? false : corpusSkipReason 
     const db = connect(database.url);
     const store = createFileStore(loadConfig({ WORKING_DIR: workingDir, DATABASE_URL: database.url, STORAGE_URL: '' }));
     try {
-      await assert.rejects(importHub({ archive: damaged, db, databaseUrl: database.url, store, clearStore: removeStoredFiles }), /SHA-256/);
+      await assert.rejects(importHub({ archive: damaged, db, databaseUrl: database.url, store, maxBytes: Number.MAX_SAFE_INTEGER }), /SHA-256/);
       assert.deepEqual(await store.list(''), []);
       assert.deepEqual(await db.introspection.getTables(), [], 'no table was created');
     } finally {

@@ -40,3 +40,42 @@ export function decodeRow(line: string, columns: ColumnInfo[], dialect: DialectN
   if (!Array.isArray(values) || values.length !== columns.length) throw new Error('A row of the archive does not match its table\'s columns');
   return Object.fromEntries(columns.map((c, i) => [c.name, decodeValue(values[i]!, c, dialect)]));
 }
+
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Whether an archived value can be written into a column of this kind as encodeValue writes it
+ * (the kinds of the importing database: MariaDB keeps booleans as integers, SQLite gives a
+ * numeric text column numbers). NOT NULL, keys and references are the database's to check.
+ */
+function fits(value: unknown, kind: ColumnInfo['kind']): boolean {
+  if (value === null) return true;
+  if (typeof value === 'object') {
+    const bytes = !Array.isArray(value) && Object.keys(value as object).length === 1 && Object.hasOwn(value as object, '$bytes');
+    return bytes && (kind === 'bytes' || kind === 'text') && typeof (value as { $bytes: unknown }).$bytes === 'string' && BASE64.test((value as { $bytes: string }).$bytes);
+  }
+  switch (kind) {
+    case 'integer': return Number.isSafeInteger(value) || typeof value === 'boolean' || (typeof value === 'string' && INTEGER.test(value));
+    case 'bigint': return Number.isSafeInteger(value) || (typeof value === 'string' && INTEGER.test(value));
+    case 'number': return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value));
+    case 'boolean': return typeof value === 'boolean' || value === 0 || value === 1;
+    case 'bytes': return false;
+    default: return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  }
+}
+
+/** Why an archived row line does not fit the columns, or undefined when it does. */
+export function rowProblem(line: string, columns: ColumnInfo[]): string | undefined {
+  let values: unknown;
+  try {
+    values = JSON.parse(line);
+  } catch {
+    return 'is not JSON';
+  }
+  if (!Array.isArray(values)) return 'is not an array of values';
+  if (values.length !== columns.length) return `has ${values.length} values for ${columns.length} columns`;
+  const wrong = columns.findIndex((c, i) => !fits(values[i], c.kind));
+  return wrong < 0 ? undefined : `has a value of column ${columns[wrong]!.name} that is no ${columns[wrong]!.kind} value`;
+}
