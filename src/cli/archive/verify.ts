@@ -15,7 +15,9 @@ const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
 /** The archive's manifest, its shape checked, read within the import's limit. */
 export async function readManifest(zip: ZipReader, maxBytes: number): Promise<Manifest> {
   if (!zip.names().includes(MANIFEST_NAME)) throw new ManifestError(`This is not a hub archive: it has no ${MANIFEST_NAME}`);
-  return parseManifest(await zip.text(MANIFEST_NAME, Math.min(maxBytes, MANIFEST_MAX_BYTES)));
+  const limit = Math.min(maxBytes, MANIFEST_MAX_BYTES);
+  if (zip.size(MANIFEST_NAME) > limit) throw new ArchiveLimitError(`The archive's manifest unpacks to ${zip.size(MANIFEST_NAME)} bytes, more than IMPORT_MAX_BYTES or ${MANIFEST_MAX_BYTES} (${limit}): nothing was imported`);
+  return parseManifest(await zip.text(MANIFEST_NAME, limit));
 }
 
 /** Every entry present, nothing extra, each of the size and SHA-256 the manifest gives, all of them within `maxBytes`. */

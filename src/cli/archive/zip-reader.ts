@@ -33,8 +33,10 @@ function bounded(name: string, limit: number): Transform {
 }
 
 export async function openZip(path: string): Promise<ZipReader> {
+  // yauzl refuses absolute and climbing entry names (`/x`, `../x`) while it lists them.
+  const unreadable = (error: Error | null) => new Error(`The archive is not a zip this hub can read (${error?.message ?? 'no entries'}): nothing was imported`);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, file) => (error || !file ? reject(error) : resolve(file)));
+    yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, file) => (error || !file ? reject(unreadable(error)) : resolve(file)));
   });
   const entries = new Map<string, yauzl.Entry>();
   await new Promise<void>((resolve, reject) => {
@@ -44,7 +46,7 @@ export async function openZip(path: string): Promise<ZipReader> {
       zip.readEntry();
     });
     zip.on('end', resolve);
-    zip.on('error', reject);
+    zip.on('error', (error: Error) => reject(unreadable(error)));
     zip.readEntry();
   });
   const entryOf = (name: string) => {
