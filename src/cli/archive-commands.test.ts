@@ -1,5 +1,6 @@
 // `hub export` and `hub import` run as a user would run them: a seeded SQLite hub with its uploads
-// folder into a second SQLite database and folder; a second import is refused, --replace is not.
+// folder into a second SQLite database and folder; a second import is refused, --replace is not,
+// and neither is an archive larger than IMPORT_MAX_BYTES.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +14,12 @@ const dir = mkdtempSync(join(tmpdir(), 'hub-cli-archive-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function hub(databaseFile: string, uploads: string, ...args: string[]) {
+  return hubWith({}, databaseFile, uploads, ...args);
+}
+
+function hubWith(env: Record<string, string>, databaseFile: string, uploads: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [projectPath('bin/hub.mjs'), ...args], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, databaseFile)}`, WORKING_DIR: dir, UPLOADS_DIR: uploads, STORAGE_URL: '' },
+    cwd: dir, encoding: 'utf8', env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, databaseFile)}`, WORKING_DIR: dir, UPLOADS_DIR: uploads, STORAGE_URL: '', ...env },
   });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
@@ -42,6 +47,11 @@ describe('hub export and hub import commands', () => {
     const again = hub('new.sqlite', 'new-uploads', 'import', join(dir, 'hub.zip'));
     assert.equal(again.code, 1);
     assert.match(again.out, /not empty.*--replace/);
+    // IMPORT_MAX_BYTES below what the archive unpacks to: refused, the hub as it was.
+    const limited = hubWith({ IMPORT_MAX_BYTES: '1000' }, 'new.sqlite', 'new-uploads', 'import', '--replace', join(dir, 'hub.zip'));
+    assert.equal(limited.code, 1, limited.out);
+    assert.match(limited.out, /^hub: The archive's manifest unpacks to \d+ bytes, more than IMPORT_MAX_BYTES/m);
+    assert.deepEqual(await emails('new.sqlite'), await emails('old.sqlite'));
     const replaced = hub('new.sqlite', 'new-uploads', 'import', '--replace', join(dir, 'hub.zip'));
     assert.equal(replaced.code, 0, replaced.out);
     assert.deepEqual(await emails('new.sqlite'), ['user1@example.com', 'user2@example.com']);

@@ -17,6 +17,7 @@ import { TestClient } from '../../../test/support/client.ts';
 import { loadConfig } from '../../core/config.ts';
 import { connect } from '../../core/db/connect.ts';
 import { createFileStore, type FileStore } from '../../core/storage/index.ts';
+import { migrations } from '../../../migrations/index.ts';
 import { importHub } from './import.ts';
 import { openZip } from './zip-reader.ts';
 import { exportHub } from './export.ts';
@@ -83,6 +84,12 @@ const ATTACKS: { name: string; craft: Craft; refused: RegExp; maxBytes?: () => n
     name: 'a zip entry whose name climbs out of the store',
     craft: attack({ entries: (e) => { e.set(`__/${outsideName}`, Buffer.from('features\n    Escaped\n')); }, rename: [[`__/${outsideName}`, `../${outsideName}`]] }),
     refused: /not a zip this hub can read \(invalid relative path: \.\.\//,
+  },
+  {
+    // A known migration, so it passes the version check; the hub's rows are at the newest one.
+    name: 'an older schema version while the hub holds rows',
+    craft: attack({ manifest: (m) => { m.schemaVersion = Object.keys(migrations).sort()[0]!; } }),
+    refused: /replace it only with an archive of its own version/,
   },
   { name: 'a wrong SHA-256', craft: attack({ manifest: (m) => { m.files[0]!.sha256 = '0'.repeat(64); } }), refused: /does not match its SHA-256/ },
   {
