@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
+import { startS3, type TestS3 } from '../../../test/support/s3.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { loadConfig } from '../../core/config.ts';
 import { connect } from '../../core/db/connect.ts';
@@ -143,7 +144,10 @@ describe('hub import never destroys a hub (issue 34)', () => {
   });
 
   for (const dialect of testDialects()) {
-    describe(`on ${dialect.name}`, () => {
+    // PostgreSQL's hub keeps its files on the test S3 server (staging, moves and removals through S3), the others in an uploads folder.
+    const onS3 = dialect.name === 'postgres';
+    describe(`on ${dialect.name}${onS3 ? ' with S3' : ''}`, () => {
+      let s3: TestS3 | undefined;
       let database: TestDatabase;
       let workingDir: string;
       let env: Record<string, string>;
@@ -156,7 +160,8 @@ describe('hub import never destroys a hub (issue 34)', () => {
       before(async () => {
         database = await createTestDatabase(dialect.baseUrl);
         workingDir = mkdtempSync(join(work, 'hub-'));
-        env = { WORKING_DIR: workingDir, DATABASE_URL: database.url, STORAGE_URL: '' };
+        s3 = onS3 ? await startS3('attacked') : undefined;
+        env = { WORKING_DIR: workingDir, DATABASE_URL: database.url, ...(s3 ? s3.env : { STORAGE_URL: '' }) };
         store = createFileStore(loadConfig(env));
         db = connect(database.url);
         await importHub({ archive: path('a.zip'), db, databaseUrl: database.url, store, maxBytes: NO_LIMIT });
@@ -169,6 +174,7 @@ describe('hub import never destroys a hub (issue 34)', () => {
         await store?.close();
         await db?.destroy();
         await database?.drop();
+        await s3?.close();
       });
 
       for (const [i, a] of ATTACKS.entries()) {
@@ -188,6 +194,16 @@ describe('hub import never destroys a hub (issue 34)', () => {
         } finally {
           await target.close();
         }
+      });
+
+      it('a good archive replaces the hub: its rows and files, the previous hub\'s other files gone, nothing left staged', async () => {
+        await store.put('user_1/left-behind.uvl', 'features\n    Old\n');
+        await run(path('b.zip'));
+        const after = await dumpTables(database.url);
+        assert.ok(after.user!.every((l) => !l.includes('@example.com')) && after.user!.some((l) => l.includes('@elsewhere.org')));
+        assert.deepEqual(await storedHashes(store), files, 'the archive\'s files by SHA-256, and no other (B has A\'s files)');
+        await run(path('a.zip'));
+        assert.deepEqual(await dumpTables(database.url), rows);
       });
 
       it('a failed import into an empty hub leaves it empty, and a good import afterwards works', async () => {
