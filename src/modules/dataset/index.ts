@@ -7,6 +7,8 @@ export { datasetHref, doiPath } from './dataset.service.ts';
 export { PUBLICATION_TYPES, isPublicationType, publicationTypeLabel } from './publication-types.ts';
 export { normalizeTags, splitTags } from './upload-form.ts';
 export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
+// The DOI page's extension point: the citation module adds its part through it (no import back).
+export { DOI_PAGE_EXTENSIONS, type DoiPageCitations, type DoiPageExtensions } from './pages/doi-page.extensions.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {
