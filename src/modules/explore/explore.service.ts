@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest } from '../../core/http/errors.ts';
-import { isPublicationType } from '../dataset/index.ts';
+import { isPublicationType } from '../../core/publication-types.ts';
 import { normalizeText, queryWords, searchText, COLUMN_SEPARATOR } from './explore.normalize.ts';
 import * as repo from './explore.repository.ts';
 import { MAX_TERMS, parseSearchBody } from './explore.routes.ts';
