@@ -10,7 +10,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { startTypeScriptWorker } from '../src/core/worker.ts';
 import { countConfigurations, Deadline, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
-import { fileLoader } from '../src/cli/uvl-commands.ts';
+import { fileLoader } from '../src/cli/uvl-files.ts';
 import { validCorpusModels } from './corpus.ts';
 
 interface Job {

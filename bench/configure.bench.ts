@@ -15,7 +15,7 @@ import { startTypeScriptWorker } from '../src/core/worker.ts';
 import { compileModel, Configurator, Deadline, twiseSample, type CompiledModel, type Decisions } from '../packages/analysis/src/index.ts';
 import { SeededRandom } from '../packages/analysis/src/sample/prng.ts';
 import { parseUvl, type UvlModel } from '../packages/uvl/src/index.ts';
-import { fileLoader } from '../src/cli/uvl-commands.ts';
+import { fileLoader } from '../src/cli/uvl-files.ts';
 import { validCorpusModels } from './corpus.ts';
 
 interface Job {

@@ -1,15 +1,16 @@
 // The layout's rules (design.md, docs/architecture.md): core imports no module, no CLI and not the
 // application; the top-level folders depend on each other without a cycle; modules import each
-// other only as their manifests' `requires` allow.
+// other only as their manifests' `requires` allow (type-only imports too) and without a cycle; no
+// room's files import each other in a circle; docs/module-graph.mmd is the graph of the code.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { projectPath } from '../core/config.ts';
-import { readModuleSelection } from '../core/modules.ts';
-import { loadConfig } from '../core/config.ts';
-import { isTestCode, relativeImportsOf, runtimeImportsOf, sourceFiles } from '../../test/support/imports.ts';
-import { moduleCatalogue } from './modules.ts';
+import { isTestCode, relativeImportsOf, sourceFiles } from '../../test/support/imports.ts';
+import {
+  ARCHITECTURE_FILE, GRAPH_FILE, fileGraph, findCycle, importEdges, mermaidOf, readModuleGraph, roomFiles, undeclaredImports, withDiagram,
+} from '../../test/support/module-graph.ts';
 
 const ROOMS = ['packages/uvl', 'packages/analysis', 'src/core', 'src/modules', 'src/cli', 'src/app'];
 const roomOf = (file: string) => ROOMS.find((room) => file.startsWith(projectPath(room) + sep));
@@ -28,42 +29,6 @@ function roomGraph(): Map<string, Set<string>> {
   }
   return graph;
 }
-
-/** One cycle of the graph as `a -> b -> a`, or undefined when it has none (depth-first search). */
-export function findCycle(graph: Map<string, Set<string>>): string | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (node: string): string | undefined => {
-    if (state.get(node) === 'done') return undefined;
-    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node].join(' -> ');
-    state.set(node, 'open');
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    state.set(node, 'done');
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return undefined;
-}
-
-/**
- * Runtime imports of one module by another that its `requires` does not name. Each is a pure helper
- * (no service, no state) of a module that every environment list of modules.json selects together
- * with the importer, which the test below checks; adding to `requires` would change the
- * specification's coupling rules (decisions section 2), which must stay as they are.
- */
-const HELPERS_BEYOND_REQUIRES: Record<string, string> = {
-  'analysis -> explore': 'normalizeText: the searches\' one text folding (explore rule 1), shared by the feature-name filter',
-  'api -> explore': 'parseSearchBody and MAX_TERMS: the API search reads its body by the rules of POST /explore',
-  'dataset -> citation': 'negotiateFormat, exportPathOf, sendCitationFile: the DOI page answers citation formats',
-};
 
 describe('structure', () => {
   it('core imports no module, no CLI and not the application', () => {
@@ -93,33 +58,38 @@ describe('structure', () => {
     assert.equal(findCycle(new Map([['a', new Set(['b'])], ['b', new Set<string>()]])), undefined);
   });
 
-  it('modules import each other only as their manifests\' requires allow', async () => {
-    const modulesDir = projectPath('src/modules');
-    const requires = new Map<string, string[]>();
-    for (const [name, load] of Object.entries(moduleCatalogue)) requires.set(name, (await load()).requires);
-    const violations = new Set<string>();
-    for (const file of sourceFiles(modulesDir).filter((f) => !isTestCode(f))) {
-      const own = relative(modulesDir, file).split(sep)[0]!;
-      for (const target of runtimeImportsOf(file)) {
-        if (!target.startsWith(modulesDir + sep)) continue;
-        const other = relative(modulesDir, target).split(sep)[0]!;
-        // A folder without a manifest (deposit) is a library of the modules, not a module.
-        if (other === own || !existsSync(join(modulesDir, other, 'module.ts'))) continue;
-        const edge = `${own} -> ${other}`;
-        if (!requires.get(own)?.includes(other) && !(edge in HELPERS_BEYOND_REQUIRES)) violations.add(`${edge} (${shown(file)})`);
-      }
-    }
-    assert.deepEqual([...violations], []);
+  it('names an import beyond requires, and draws imports solid and requires without import dotted', () => {
+    const graph = {
+      modules: ['a', 'b', 'c', 'd'],
+      loose: [],
+      requires: new Map([['a', ['b', 'c']], ['b', []], ['c', []], ['d', []]]),
+      imports: new Map([['a', new Map([['b', ['src/modules/a/x.ts']]])], ['b', new Map()], ['c', new Map([['b', ['src/modules/c/y.ts']]])], ['d', new Map()]]),
+    };
+    assert.deepEqual(undeclaredImports(graph), ['c -> b (src/modules/c/y.ts)']);
+    assert.deepEqual(mermaidOf(graph).split('\n').filter((line) => line.startsWith('  ')), ['  a --> b', '  a -.-> c', '  c --> b', '  d']);
   });
 
-  it('each helper imported beyond requires comes from a module selected with its importer in every environment', () => {
-    const file = projectPath('modules.json');
-    for (const env of ['development', 'production'] as const) {
-      const selected = readModuleSelection(loadConfig({ HUB_MODULES_FILE: file, NODE_ENV: env, SECRET_KEY: 'k' }));
-      for (const edge of Object.keys(HELPERS_BEYOND_REQUIRES)) {
-        const [importer, imported] = edge.split(' -> ') as [string, string];
-        if (selected.includes(importer)) assert.ok(selected.includes(imported), `${env}: ${edge}`);
-      }
-    }
+  it('modules import each other only as their manifests\' requires allow, type imports included', async () => {
+    assert.deepEqual(undeclaredImports(await readModuleGraph()), []);
+  });
+
+  it('the modules import each other without a cycle', async () => {
+    assert.equal(findCycle(importEdges(await readModuleGraph())), undefined);
+  });
+
+  it('every folder under src/modules is a module (has a manifest)', async () => {
+    assert.deepEqual((await readModuleGraph()).loose, []);
+  });
+
+  it('no room\'s files import each other in a circle (packages, core, CLI, application, each module\'s top level)', () => {
+    const cycles = roomFiles().map(({ files }) => findCycle(fileGraph(files))).filter((cycle) => cycle !== undefined);
+    assert.deepEqual(cycles, []);
+  });
+
+  it('docs/module-graph.mmd and the diagram in docs/architecture.md are the graph of the code (npm run graph)', async () => {
+    const mermaid = mermaidOf(await readModuleGraph());
+    assert.equal(readFileSync(projectPath(GRAPH_FILE), 'utf8'), mermaid, `${GRAPH_FILE} is out of date: run npm run graph`);
+    const architecture = readFileSync(projectPath(ARCHITECTURE_FILE), 'utf8');
+    assert.equal(withDiagram(architecture, mermaid), architecture, `the diagram in ${ARCHITECTURE_FILE} is out of date: run npm run graph`);
   });
 });

@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import {
   checkParsed,
   formatDiagnostic,
-  parseUvl,
   printUvl,
   toCnf,
   toGlencoe,
@@ -19,69 +18,12 @@ import {
   readSxfm,
   toFeatureIde,
   UvlExportError,
-  type ImportLoader,
-  type ParseResult,
   type UvlModel,
 } from '../../packages/uvl/src/index.ts';
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
+import { describeFsError, loadAndParse } from './uvl-files.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
 import { registerConfigureCommands } from './uvl-configure-commands.ts';
-
-/** Reads imported models from the disk, next to the file that imports them. */
-export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
-  const path = resolve(importer ? dirname(importer) : process.cwd(), relativePath);
-  try {
-    if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-    return { fileName: path, text: readFileSync(path, 'utf8') };
-  } catch {
-    return undefined;
-  }
-};
-
-/** A file system error as a short reason, without the errno prefix and the path. */
-export function describeFsError(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    default:
-      return (error as Error).message;
-  }
-}
-
-export type Loaded = { ok: true; result: ParseResult; text: string } | { ok: false; error: string };
-
-/** Reads and parses a UVL file (imports from the disk); a read failure is an error line. */
-export function loadAndParse(file: string): Loaded {
-  let text: string;
-  try {
-    if (!existsSync(file)) return { ok: false, error: `Line 1:0 - cannot read ${file}: no such file` };
-    if (statSync(file).isDirectory()) return { ok: false, error: `Line 1:0 - cannot read ${file}: it is a directory` };
-    const bytes = readFileSync(file);
-    // A binary file would otherwise give hundreds of "unexpected character" errors.
-    const binary = `Line 1:0 - cannot read ${file}: it is not UTF-8 text (a binary file, or another encoding)`;
-    if (bytes.includes(0)) return { ok: false, error: binary };
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      return { ok: false, error: binary };
-    }
-  } catch (error) {
-    return { ok: false, error: `Line 1:0 - cannot read ${file}: ${describeFsError(error)}` };
-  }
-  return { ok: true, result: parseUvl(text, { fileName: resolve(file), loader: fileLoader }), text };
-}
 
 /** The output formats: the text, and for FeatureIDE what it could not carry (the others say it inside the text). */
 const FORMATS: Record<string, (model: UvlModel) => { text: string; losses?: string[] }> = {

@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic, parseNameList } from '../../packages/uvl/src/index.ts';
 import { compileModel, Deadline, type CompiledModel, type NarrowTables } from '../../packages/analysis/src/index.ts';
-import { describeFsError, loadAndParse } from './uvl-commands.ts';
+import { describeFsError, loadAndParse } from './uvl-files.ts';
 import { DEFAULT_TWISE_SECONDS, runTwiseCommand } from './uvl-configure-commands.ts';
 
 /** Time budget of a compilation from the command line. */

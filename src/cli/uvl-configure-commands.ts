@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { formatDiagnostic, parseNameList, unquoteName, type UvlModel } from '../../packages/uvl/src/index.ts';
 import { compiledCounter, Configurator, Deadline, sampleCsv, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
-import { loadAndParse } from './uvl-commands.ts';
+import { loadAndParse } from './uvl-files.ts';
 
 export const DEFAULT_TWISE_SECONDS = 600;
 /** Budget of the compiled form that counts what remains; past it the answer says the count timed out. */

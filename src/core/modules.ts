@@ -29,6 +29,13 @@ export interface Seeder {
  */
 export interface ServiceRegistry {}
 
+/**
+ * Payload types of events by name, filled by the emitting module's index.ts through declaration
+ * merging, as ServiceRegistry is: a listener that does not require the emitter (the cart and
+ * `auth.signedIn`) names the payload as `HubEventPayloads['auth.signedIn']` without importing it.
+ */
+export interface HubEventPayloads {}
+
 /** In-process notifications between modules, e.g. `dataset.saved` for the search index. */
 export interface HubEvents {
   on(event: string, listener: (payload: any) => Promise<void> | void): void;

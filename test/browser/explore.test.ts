@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { seedSynthetic } from '../../src/modules/explore/explore.synthetic.ts';
-import { PUBLICATION_TYPES } from '../../src/modules/dataset/index.ts';
+import { PUBLICATION_TYPES } from '../../src/core/publication-types.ts';
 import { browserSkipReason, launchBrowser, screenshotPath } from './support.ts';
 
 const skip = browserSkipReason();

@@ -2,7 +2,7 @@
 // characteristics"), checked at the edge: a value of the wrong type, a min above its max, an
 // unknown language level or an unknown field is a bad value (400 {"message"}).
 import { badRequest } from '../../core/http/errors.ts';
-import { normalizeText } from '../explore/index.ts';
+import { normalizeText } from '../../core/text.ts';
 
 export const LANGUAGE_LEVELS = ['boolean', 'arithmetic', 'type'] as const;
 

@@ -1,7 +1,7 @@
 // The analysis runner (design, "Long work and shared resources"): this instance's workers claim
 // queued rows in the database, analyse them in worker threads with a time budget and a memory
 // limit, and store the result. Its state is the RunnerState of the dependencies (analysis.deps.ts).
-import { normalizeText } from '../explore/index.ts';
+import { normalizeText } from '../../core/text.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
 import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';

@@ -51,7 +51,7 @@ export interface ModelAnalysisFileTable {
 
 export interface ModelFeatureNamesTable {
   analysis_id: number;
-  /** Normalized feature names (explore's normalizeText) joined by `|`. */
+  /** Normalized feature names (core's normalizeText, as explore's index) joined by `|`. */
   names_text: string;
 }
 

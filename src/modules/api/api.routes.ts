@@ -7,8 +7,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { projectPath } from '../../core/config.ts';
 import { notFound } from '../../core/http/errors.ts';
 import { parseFileId, restFile } from '../hubfile/index.ts';
-import { parseSearchBody } from '../explore/index.ts';
-import { fileSchema, openapiSchema, searchSchema } from './api.schemas.ts';
+import { fileSchema, openapiSchema, searchSchemaOf } from './api.schemas.ts';
 
 /** The hash of the inline style element Swagger UI adds (the browser test reports it if it changes). */
 const SWAGGER_UI_INLINE_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
@@ -46,6 +45,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: ModuleContext): Promi
 
   // Read-only: no CSRF token, and a token with the read scope may search.
   if (!ctx.isEnabled('explore')) return;
-  app.post('/api/v1/search', { schema: searchSchema, config: { csrf: false, json: true, readOnly: true } }, async (request) =>
-    ctx.services.explore.search(parseSearchBody(request.body ?? undefined)));
+  // The body is read by POST /explore's rules, inside the explore service (no import of explore).
+  const explore = ctx.services.explore;
+  app.post('/api/v1/search', { schema: searchSchemaOf(explore.maxTerms), config: { csrf: false, json: true, readOnly: true } }, async (request) =>
+    explore.searchBody(request.body ?? undefined));
 }

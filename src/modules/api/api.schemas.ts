@@ -1,7 +1,6 @@
 // JSON schemas of the api module's own routes (extensions section 3).
 import { errorSchema } from '../../core/http/api-schemas.ts';
 import { restFileSchema } from '../hubfile/index.ts';
-import { MAX_TERMS } from '../explore/index.ts';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));
 
@@ -46,16 +45,17 @@ const searchResult = {
   },
 } as const;
 
-export const searchSchema = {
+/** The search's schema; `maxTerms` comes from the explore service, whose rules the body follows. */
+export const searchSchemaOf = (maxTerms: number) => ({
   tags: ['search'],
   summary: 'Search synchronized datasets',
   description: 'The body and the answer of POST /explore. No body is an empty query (every synchronized dataset, newest first).',
   body: {
     type: ['object', 'null'],
     properties: {
-      query: { type: 'string', description: `Free text; at most ${MAX_TERMS} different words.` },
+      query: { type: 'string', description: `Free text; at most ${maxTerms} different words.` },
       publication_type: { type: 'string', description: 'A publication type value, or "any" (default); an unknown value is ignored.' },
-      tags: { type: 'array', items: { type: 'string' }, maxItems: MAX_TERMS, description: 'Any of these tags (substring, case-insensitive).' },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: maxTerms, description: 'Any of these tags (substring, case-insensitive).' },
       sorting: { type: 'string', description: '"newest" (default) or "oldest".' },
       limit: { type: 'integer', minimum: 0, maximum: 2147483647 },
       offset: { type: 'integer', minimum: 0, maximum: 2147483647 },
@@ -66,7 +66,7 @@ export const searchSchema = {
     },
   },
   response: { 200: { type: 'array', items: searchResult }, ...errors(400, 401, 429) },
-} as const;
+}) as const;
 
 export const openapiSchema = {
   tags: ['meta'],

@@ -2,11 +2,10 @@
 // CSRF checked by the global guard), GET /cart and GET /cart/download?format=…(repeatable).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
-import type { ModuleContext } from '../../core/modules.ts';
+import type { HubEventPayloads, ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
-import type { SignedIn } from '../auth/index.ts';
 import { MAX_CART_FILES, type CartEntry, type CartService } from './cart.service.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
@@ -18,6 +17,9 @@ declare module 'fastify' {
     cartLeftOut?: number;
   }
 }
+
+/** Auth's sign-in event, as auth declares it (cart does not require auth, so imports nothing of it). */
+export type SignedIn = HubEventPayloads['auth.signedIn'];
 
 /**
  * Sign-in (auth's `auth.signedIn`): the visitor's cart, kept in the session that has just ended,

@@ -1,12 +1,12 @@
-import { defineModule } from '../../core/modules.ts';
+import { defineModule, type HubEventPayloads } from '../../core/modules.ts';
 import { createCartService } from './cart.service.ts';
-import { carryVisitorCart, cartRoutes } from './cart.routes.ts';
-import type { SIGNED_IN, SignedIn } from '../auth/index.ts';
+import { carryVisitorCart, cartRoutes, type SignedIn } from './cart.routes.ts';
 import './cart.tables.ts';
 
-// Auth's event by name: a runtime import would need auth among `requires`, and without auth
-// nobody signs in. The type keeps the name in step with auth's.
-const signedIn: typeof SIGNED_IN = 'auth.signedIn';
+// Auth's event by name: an import of auth would need auth among `requires`, and without auth
+// nobody signs in. Auth declares the name and its payload in HubEventPayloads, which keeps this
+// name in step with auth's.
+const signedIn = 'auth.signedIn' satisfies keyof HubEventPayloads;
 
 // The cart (extensions section 8): files from any dataset, downloaded as one zip in chosen
 // formats. Files, datasets and conversions come from their modules' services; citations from the

@@ -1,12 +1,15 @@
 // HTTP parts of citation (extensions section 2) that the DOI route uses: which format an Accept
 // header asks for, the signposting Link header, and how a citation file is answered. The DOI
 // route belongs to the dataset module (a router wildcard can only end a path, so
-// `/doi/<doi>/export/<format>` arrives there too); it calls these only with the citation module enabled.
+// `/doi/<doi>/export/<format>` arrives there too); citation hands it `doiPageCitations` through
+// the page's extension point (dataset's DOI_PAGE_EXTENSIONS event), so dataset never imports citation.
 import { createHash } from 'node:crypto';
 import Negotiator from 'negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientHasCurrent } from '../../core/http/conditional.ts';
+import type { DatasetSummary, DoiPageCitations } from '../dataset/index.ts';
 import type { CitationFormat } from './citation.formats.ts';
+import type { CitationService } from './citation.service.ts';
 
 /** Media types a client may ask for on the DOI page, HTML first: it stays the default. */
 const PAGE_TYPES: [string, CitationFormat | null][] = [
@@ -55,4 +58,21 @@ export function sendCitationFile(request: FastifyRequest, reply: FastifyReply, f
   reply.header('content-disposition', `${as === 'download' ? 'attachment' : 'inline'}; filename="${file.fileName}"`);
   if (clientHasCurrent(request, tag, Number.NaN)) return reply.code(304).send();
   return reply.type(file.contentType).send(file.body);
+}
+
+/** The DOI page's citation part: exports, formats asked for by Accept, the citation box. */
+export function doiPageCitations(citation: CitationService): DoiPageCitations {
+  return {
+    answerExport(rest, request, reply) {
+      const path = exportPathOf(rest);
+      if (!path) return undefined;
+      return citation.exportByDoi(path.doi, path.format).then((answer) => (answer.kind === 'moved'
+        ? reply.redirect(answer.location, 302)
+        : sendCitationFile(request, reply, answer.file, 'download')));
+    },
+    negotiate: negotiateFormat,
+    sendNegotiated: (request, reply, dataset: DatasetSummary, format) =>
+      sendCitationFile(request, reply, citation.fileFor(dataset, format as CitationFormat), 'negotiated'),
+    box: (dataset) => citation.box(dataset),
+  };
 }

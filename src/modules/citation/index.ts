@@ -3,7 +3,6 @@ import type { CitationService } from './citation.service.ts';
 
 export type { CitationService, CitationBox, ExportAnswer } from './citation.service.ts';
 export type { CitationFormat } from './citation.formats.ts';
-export { exportPathOf, negotiateFormat, sendCitationFile, type CitationFile } from './citation.http.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

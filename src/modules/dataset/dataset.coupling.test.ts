@@ -3,13 +3,14 @@
 // 6 (the deposit client is loaded only by the upload, so only the upload can fail without it).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { projectPath } from '../../core/config.ts';
 import { loadModules } from '../../app/modules.ts';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { isTestCode, sourceFiles } from '../../../test/support/imports.ts';
 import { insertDatasetRow } from '../../../test/support/fixtures.ts';
 import { createDatasetService } from './dataset.service.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from './dataset.test-support.ts';
@@ -24,12 +25,15 @@ describe('dataset coupling rules', () => {
 
   it('rule 6: nothing in the dataset module imports the deposit module statically', () => {
     const dir = projectPath('src/modules/dataset');
-    const sources = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const deposit = join(dir, 'deposit') + sep;
+    const sources = sourceFiles(dir).filter((f) => !isTestCode(f) && !f.startsWith(deposit));
     let dynamic = 0;
     for (const file of sources) {
-      const text = readFileSync(join(dir, file), 'utf8');
-      assert.doesNotMatch(text, /^\s*(import|export)\s[^;]*from\s+['"]\.\.\/deposit\//m, `${file} imports deposit at load time`);
-      dynamic += (text.match(/(?<!typeof )import\(['"]\.\.\/deposit\/index\.ts['"]\)/g) ?? []).length;
+      const text = readFileSync(file, 'utf8');
+      const intoDeposit = (spec: string) => resolve(dirname(file), spec).startsWith(deposit);
+      const statics = [...text.matchAll(/^\s*(?:import|export)\s[^;]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+      assert.deepEqual(statics.filter(intoDeposit), [], `${file} imports deposit at load time`);
+      dynamic += [...text.matchAll(/(?<!typeof )import\(['"]([^'"]+)['"]\)/g)].filter((m) => intoDeposit(m[1]!)).length;
     }
     assert.equal(dynamic, 1, 'one dynamic import, inside the upload path');
   });

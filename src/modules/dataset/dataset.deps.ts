@@ -12,7 +12,7 @@ import { VisitRecords } from './pages/visit-records.ts';
 import { DoiPageStates } from './pages/doi-page-states.ts';
 import { doiPath } from './dataset.types.ts';
 
-export type DepositModule = typeof import('../deposit/index.ts');
+export type DepositModule = typeof import('./deposit/index.ts');
 
 export interface DatasetServiceOptions {
   /** How the deposit module is reached; tests replace it to prove that only the upload depends on it. */
@@ -41,7 +41,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
   const ledger = claimLedger(ctx.db);
   return {
     ctx,
-    loadDeposit: options.loadDeposit ?? (() => import('../deposit/index.ts')),
+    loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
     staging: new StagingArea(ctx.store, ledger),
     apiStaging: new StagingArea(ctx.store, ledger, 'temp/.api/'),
     stagedChecks: new StagedChecks(),
@@ -52,7 +52,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
   };
 }
 
-/** The built-in fake deposit's DOIs (src/modules/deposit/fake-deposit.ts, not imported: rule 6). */
+/** The built-in fake deposit's DOIs (deposit/fake-deposit.ts, not imported: rule 6). */
 export const FAKE_DOI_PREFIX = '10.1234/fakenodo.';
 
 /** The public DOI URL `http://<DOMAIN>/doi/<doi>`. */

@@ -4,9 +4,9 @@ import type { DatasetService } from './dataset.service.ts';
 export type { DatasetService, DatasetListItem, DatasetSummary, StagedCheck, UploadOutcome } from './dataset.service.ts';
 export type { MonthlyActivity } from './dataset.statistics.ts';
 export { datasetHref, doiPath } from './dataset.service.ts';
-export { PUBLICATION_TYPES, isPublicationType, publicationTypeLabel } from './publication-types.ts';
-export { normalizeTags, splitTags } from './upload-form.ts';
 export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
+// The DOI page's extension point: the citation module adds its part through it (no import back).
+export { DOI_PAGE_EXTENSIONS, type DoiPageCitations, type DoiPageExtensions } from './pages/doi-page.extensions.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -2,7 +2,8 @@
 // (`authors-<i>-name`, `feature_models-<j>-authors-<k>-orcid`, …) read into typed values,
 // with every problem reported under the name of the field that caused it.
 import { FormErrors, type FieldErrors } from '../../core/http/forms.ts';
-import { isPublicationType } from './publication-types.ts';
+import { isPublicationType } from '../../core/publication-types.ts';
+import { normalizeTags } from '../../core/tags.ts';
 import { DEFAULT_LICENSE, isLicense, UNKNOWN_LICENSE } from './licenses.ts';
 
 export const MAX_FEATURE_MODELS = 200;
@@ -50,26 +51,6 @@ export interface MetadataInput {
 
 export interface UploadInput extends MetadataInput {
   featureModels: FeatureModelInput[];
-}
-
-/**
- * Tags are one comma-separated text, trimmed, empty ones dropped (decisions section 4); null when none.
- * Tags differing only in case are one tag (the search treats them alike): the first spelling stays.
- */
-export function normalizeTags(raw: string | string[] | undefined | null): string | null {
-  const seen = new Set<string>();
-  const parts = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-    .map((t) => String(t).trim()).filter((t) => {
-      const key = t.toLowerCase();
-      if (t === '' || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  return parts.length > 0 ? parts.join(', ') : null;
-}
-
-export function splitTags(tags: string | null): string[] {
-  return (tags ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
 }
 
 const optional = (value: string | undefined): string | null => {

@@ -1,29 +1,8 @@
-// Search normalization (specification, explore rule 1; decisions section 7): accents
-// removed, punctuation stripped, lowercased, applied alike to the query and to the
-// stored text, so that `modelo` finds `Modélo` and `10.1234` finds `10.1234/x`.
+// Search normalization (specification, explore rule 1; decisions section 7): the words and
+// column texts of the search index, folded by core's normalizeText (src/core/text.ts).
+import { normalizeText } from '../../core/text.ts';
 
-// Letters that Unicode decomposition leaves whole but a reader treats as accented.
-const FOLDED: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
-};
-const FOLDED_PATTERN = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
-
-/**
- * Accent-free, lowercase text with punctuation and symbols removed (not replaced:
- * `state-of-the-art` becomes `stateoftheart`, on both sides) and whitespace collapsed.
- * What remains are letters, digits and single spaces, so `%`, `_` and `|` never
- * survive: LIKE patterns built from it need no escaping and `|` can separate columns.
- */
-export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(FOLDED_PATTERN, (c) => FOLDED[c]!)
-    .replace(/[\p{P}\p{S}]+/gu, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+export { normalizeText };
 
 /** The distinct words of a normalized query (explore rule 1). */
 export function queryWords(query: string): string[] {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
-import { PUBLICATION_TYPES } from '../dataset/index.ts';
+import { PUBLICATION_TYPES } from '../../core/publication-types.ts';
 import type { SearchRequest } from './explore.service.ts';
 import { queryWords } from './explore.normalize.ts';
 

@@ -5,9 +5,10 @@ import { sql } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest } from '../../core/http/errors.ts';
-import { isPublicationType } from '../dataset/index.ts';
+import { isPublicationType } from '../../core/publication-types.ts';
 import { normalizeText, queryWords, searchText, COLUMN_SEPARATOR } from './explore.normalize.ts';
 import * as repo from './explore.repository.ts';
+import { MAX_TERMS, parseSearchBody } from './explore.routes.ts';
 
 export interface SearchRequest {
   query: string;
@@ -93,6 +94,15 @@ export async function search(ctx: ModuleContext, request: SearchRequest): Promis
  * built (edited while explore was disabled, or by an instance without it), and drops the
  * ones that are gone. Run at startup; two id lists compared when nothing is missing.
  */
+/**
+ * A search given as the JSON body of POST /explore, read by its rules (parseSearchBody): the API's
+ * search (extensions section 3) calls this, so the rules stay explore's and the api module needs
+ * no import of explore, which it does not require (coupling rule 7).
+ */
+export function searchBody(ctx: ModuleContext, body: unknown): Promise<object[]> {
+  return search(ctx, parseSearchBody(body));
+}
+
 export async function syncIndex(ctx: ModuleContext): Promise<{ added: number; updated: number; removed: number }> {
   const [all, indexed] = await Promise.all([ctx.services.dataset.allDatasetRevisions(), repo.indexedRevisions(ctx.db)]);
   const existing = new Set(all.map((d) => d.id));
@@ -116,7 +126,8 @@ export function createExploreService(ctx: ModuleContext) {
   // (dataset service contract); the index is a table, so every instance sees it.
   ctx.events.on('dataset.saved', async ({ datasetId }: { datasetId: number }) => indexDatasets(ctx, [datasetId]));
   ctx.events.on('dataset.deleted', async ({ datasetId }: { datasetId: number }) => repo.deleteRows(ctx.db, [datasetId]));
-  return bindOperations(ctx, { search, syncIndex, indexDatasets, rebuildIndex });
+  // maxTerms: the most words and tags of one search, for the API's description of the body.
+  return { ...bindOperations(ctx, { search, searchBody, syncIndex, indexDatasets, rebuildIndex }), maxTerms: MAX_TERMS };
 }
 
 export type ExploreService = ReturnType<typeof createExploreService>;

@@ -5,7 +5,7 @@
 // Files have rows but no bytes on disk: downloads of synthetic files answer 404.
 import { MysqlAdapter, PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ModuleContext } from '../../core/modules.ts';
-import { PUBLICATION_TYPES } from '../dataset/index.ts';
+import { PUBLICATION_TYPES } from '../../core/publication-types.ts';
 import { createExploreService } from './explore.service.ts';
 
 /** Words of the titles: each dataset draws two, so a one-word query matches about one dataset in twenty. */

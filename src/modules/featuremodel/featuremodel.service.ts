@@ -4,7 +4,8 @@
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
-import { publicationTypeLabel, splitTags } from '../dataset/index.ts';
+import { publicationTypeLabel } from '../../core/publication-types.ts';
+import { splitTags } from '../../core/tags.ts';
 import type { HubfileView } from '../hubfile/index.ts';
 import * as repo from './featuremodel.repository.ts';
 

@@ -2,9 +2,11 @@
 // reached through the registry at call time. That module is optional for this one: without it
 // the page still shows the source, the diagram (uncoloured) and the tools, and says that models
 // are not analysed here.
-import type { ModuleContext } from '../../core/modules.ts';
+import type { ModuleContext, ServiceRegistry } from '../../core/modules.ts';
 import type { AnalysisResult, OperationName } from '../../../packages/analysis/src/types.ts';
-import type { FileAnalysis } from '../analysis/index.ts';
+
+/** A file's analysis as the analysis service answers it; through the registry, since model does not require analysis. */
+type FileAnalysis = NonNullable<Awaited<ReturnType<ServiceRegistry['analysis']['getForFile']>>>;
 
 export type AnalysisState =
   | { kind: 'unavailable' }

@@ -3,9 +3,11 @@
 // analyses finish at any time, so the facts are not in its HTML: the model module's script
 // (dataset-models.js) fetches them from models.json and shows them in each file's row.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ModuleContext } from '../../core/modules.ts';
+import type { ModuleContext, ServiceRegistry } from '../../core/modules.ts';
 import { notFound } from '../../core/http/errors.ts';
-import type { ModelFacts } from '../analysis/index.ts';
+
+/** One model's facts as the analysis service gives them (through the registry: model does not require analysis). */
+type ModelFacts = Awaited<ReturnType<ServiceRegistry['analysis']['facts']>>[number];
 
 export const CSV_COLUMNS = ['file_id', 'file_name', 'status', 'features', 'constraints', 'configurations', 'satisfiable', 'core', 'dead', 'false_optional'] as const;
 

@@ -1,7 +1,11 @@
 // The statistics of extensions section 8 computed from grouped counts: five-number summaries,
 // histogram bins, the JSON document and its CSV form. Pure functions, no database.
-import type { CorpusCounts, ValueCounts } from '../analysis/index.ts';
+import type { ServiceRegistry } from '../../core/modules.ts';
 import type { MonthlyActivity } from '../dataset/index.ts';
+
+/** The corpus's grouped counts, as the analysis service gives them (through the registry: statistics does not require analysis). */
+export type CorpusCounts = Awaited<ReturnType<ServiceRegistry['analysis']['corpusCounts']>>;
+type ValueCounts = CorpusCounts['features'];
 
 export interface FiveNumbers { min: number | null; q1: number | null; median: number | null; q3: number | null; max: number | null }
 export interface HistogramBin { from: number; to: number; count: number }

@@ -8,8 +8,7 @@
 // Each operation is an exported function taking StatisticsDeps first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
-import type { CorpusCounts } from '../analysis/index.ts';
-import { buildStatistics, type Statistics } from './statistics.figures.ts';
+import { buildStatistics, type CorpusCounts, type Statistics } from './statistics.figures.ts';
 
 export const KEPT_MS = 60_000;
 

@@ -5,7 +5,7 @@ import type { ModuleContext } from '../../../core/modules.ts';
 import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { flash } from '../../../core/http/context.ts';
 import type { FieldErrors } from '../../../core/http/forms.ts';
-import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { PUBLICATION_TYPES } from '../../../core/publication-types.ts';
 import { LICENSES } from '../licenses.ts';
 import { metadataOf } from './dataset.edit.ts';
 import { parseId, uploadFields } from '../dataset.http.ts';

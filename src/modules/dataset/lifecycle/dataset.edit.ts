@@ -17,7 +17,8 @@ import { ownedOrThrow, restInput } from '../rest/rest-input.ts';
 import { apiDelete, publish } from '../rest/dataset.rest.ts';
 import { defaultAuthors } from '../publication/upload.ts';
 import { holdAgainstDeposit } from '../publication/deposit-claim.ts';
-import { normalizeTags, readMetadataForm, splitTags, type AuthorInput, type MetadataInput } from '../upload-form.ts';
+import { normalizeTags, splitTags } from '../../../core/tags.ts';
+import { readMetadataForm, type AuthorInput, type MetadataInput } from '../upload-form.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;

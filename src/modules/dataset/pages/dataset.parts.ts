@@ -3,8 +3,8 @@ import { humanSize } from '../../../core/http/filters.ts';
 import type { Config } from '../../../core/config.ts';
 import * as repo from '../dataset.repository.ts';
 import type { FeatureModelView } from '../../featuremodel/index.ts';
-import { publicationTypeLabel } from '../publication-types.ts';
-import { splitTags } from '../upload-form.ts';
+import { publicationTypeLabel } from '../../../core/publication-types.ts';
+import { splitTags } from '../../../core/tags.ts';
 import { datasetHref, type DatasetListItem, type DatasetSummary } from '../dataset.types.ts';
 import { FAKE_DOI_PREFIX, publicUrl, type DatasetDeps } from '../dataset.deps.ts';
 

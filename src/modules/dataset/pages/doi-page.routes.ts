@@ -10,7 +10,7 @@ import { licenseLabel, licenseUrl } from '../licenses.ts';
 import { doiPath, type DatasetSummary } from '../dataset.types.ts';
 import { parseId } from '../dataset.http.ts';
 import { KeptDoiPages } from './dataset.doi-page.ts';
-import { exportPathOf, negotiateFormat, sendCitationFile } from '../../citation/index.ts';
+import { DOI_PAGE_EXTENSIONS, DoiPageExtensions, type DoiPageCitations } from './doi-page.extensions.ts';
 
 function citation(dataset: DatasetSummary): string {
   const authors = dataset.authors.map((a) => a.name).join('; ');
@@ -21,10 +21,17 @@ function citation(dataset: DatasetSummary): string {
 /** Where a page is kept: the DOI page's stamp, read before the dataset. */
 type KeepAs = { id: number; stamp: string };
 
+/** What the DOI routes share: the kept pages and the citation part (null without the citation module). */
+type DoiPage = { ctx: ModuleContext; kept: KeptDoiPages; citations: DoiPageCitations | null };
+
 export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const kept = new KeptDoiPages();
+  // The citation module, when enabled, puts its part of the page here (doi-page.extensions.ts).
+  const extensions = new DoiPageExtensions();
+  await ctx.events.emit(DOI_PAGE_EXTENSIONS, extensions);
+  const page: DoiPage = { ctx, kept, citations: extensions.citations };
 
-  app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, (request, reply) => answerDoi(ctx, kept, request, reply));
+  app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, (request, reply) => answerDoi(page, request, reply));
 
   app.get('/dataset/unsynchronized/:id', async (request, reply) => {
     const id = parseId((request.params as { id: string }).id);
@@ -39,28 +46,26 @@ export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): P
     if (!dataset) throw notFound('No such dataset among your unsynchronized datasets.');
     // `?preview=1`: the page as visitors will see it once published (no owner's buttons), still without a DOI.
     const preview = (request.query as { preview?: unknown }).preview === '1';
-    return renderDataset(ctx, kept, reply, dataset, !preview, undefined, preview);
+    return renderDataset(page, reply, dataset, !preview, undefined, preview);
   });
 }
 
 /** `/doi/*`: a citation export, a redirect, a kept page, or the page built. */
-async function answerDoi(ctx: ModuleContext, kept: KeptDoiPages, request: FastifyRequest, reply: FastifyReply) {
+async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyReply) {
+  const { ctx, kept, citations } = page;
   const datasets = ctx.services.dataset;
   const raw = (request.params as { '*': string })['*'];
   if (!raw) throw notFound('Give a DOI: /doi/<doi>/.');
   // `/doi/<doi>/export/<format>` (extensions section 2) reaches this wildcard too: a router
-  // wildcard can only end a path. The citation module answers it.
-  const exportPath = ctx.isEnabled('citation') ? exportPathOf(raw) : null;
-  if (exportPath) {
-    const answer = await ctx.services.citation.exportByDoi(exportPath.doi, exportPath.format);
-    return answer.kind === 'moved' ? reply.redirect(answer.location, 302) : sendCitationFile(request, reply, answer.file, 'download');
-  }
+  // wildcard can only end a path. The citation module answers it (its part of the page).
+  const exported = citations?.answerExport(raw, request, reply);
+  if (exported) return exported;
   // The canonical address ends with a slash (decisions section 7).
   if (!raw.endsWith('/')) return reply.redirect(`/doi/${doiPath(raw)}/`, 301);
   const doi = raw.slice(0, -1);
   if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
   // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
-  const negotiated = ctx.isEnabled('citation') ? negotiateFormat(request.headers.accept) : null;
+  const negotiated = citations?.negotiate(request.headers.accept) ?? null;
   // Coupling rule 5: the page links the model tools, so it cannot be built without them.
   const pageAllowed = ctx.isEnabled('modeltool');
   // A kept page for a visitor who is not logged in: one query says whether it is current.
@@ -68,11 +73,11 @@ async function answerDoi(ctx: ModuleContext, kept: KeptDoiPages, request: Fastif
   if (!negotiated && pageAllowed && reply.pageIsReusable()) {
     const state = await datasets.doiPageState(doi);
     if (state && state.movedTo === null && state.doi === doi) {
-      const page = kept.get(state.id, state.stamp);
-      if (page) {
+      const keptPage = kept.get(state.id, state.stamp);
+      if (keptPage) {
         countOnSuccess(request, (cookie) => datasets.recordView(state.id, null, cookie));
-        if (page.link !== null) reply.header('link', page.link).header('vary', 'Accept');
-        return reply.sendReusablePage(page.page, { views: state.views, downloads: state.downloads });
+        if (keptPage.link !== null) reply.header('link', keptPage.link).header('vary', 'Accept');
+        return reply.sendReusablePage(keptPage.page, { views: state.views, downloads: state.downloads });
       }
       keepAs = { id: state.id, stamp: state.stamp };
     }
@@ -85,24 +90,25 @@ async function answerDoi(ctx: ModuleContext, kept: KeptDoiPages, request: Fastif
     if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
     throw notFound('No dataset has this DOI.');
   }
-  if (negotiated) return sendCitationFile(request, reply, ctx.services.citation.fileFor(resolved.dataset, negotiated), 'negotiated');
+  if (negotiated && citations) return citations.sendNegotiated(request, reply, resolved.dataset, negotiated);
   if (!pageAllowed) throw serverError('The model tools module is not enabled, so the dataset page cannot be built.');
   const user = request.user;
   countOnSuccess(request, (cookie) => datasets.recordView(resolved.dataset.id, user?.id ?? null, cookie));
-  return renderDataset(ctx, kept, reply, resolved.dataset, user?.id === resolved.dataset.userId, keepAs);
+  return renderDataset(page, reply, resolved.dataset, user?.id === resolved.dataset.userId, keepAs);
 }
 
 /**
  * The dataset page. `keepAs` (the DOI page's stamp, read before the dataset) lets the page be
  * kept for other visitors who are not logged in (dataset.doi-page.ts).
  */
-async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: KeepAs, preview = false) {
+async function renderDataset(page: DoiPage, reply: FastifyReply, dataset: DatasetSummary, owner: boolean, keepAs?: KeepAs, preview = false) {
+  const { ctx, kept, citations } = page;
   const datasets = ctx.services.dataset;
   const [counts, history, versionNav] = await Promise.all([
     datasets.counts(dataset.id), datasets.history(dataset.id), datasets.versions.navigation(dataset),
   ]);
   // Extensions section 2: the citation box and signposting links, from the citation module.
-  const citationBox = dataset.doi && ctx.isEnabled('citation') ? ctx.services.citation.box(dataset) : null;
+  const citationBox = dataset.doi && citations ? citations.box(dataset) : null;
   if (citationBox) reply.header('link', citationBox.links).header('vary', 'Accept');
   const data = {
     title: dataset.title,
@@ -121,7 +127,7 @@ async function renderDataset(ctx: ModuleContext, kept: KeptDoiPages, reply: Fast
     doiUrl: dataset.doi ? `https://doi.org/${doiPath(dataset.doi)}` : null,
   };
   if (keepAs?.id !== dataset.id || owner || preview || !reply.pageIsReusable()) return reply.page('dataset/views/view.njk', data);
-  const page = await reply.renderReusablePage('dataset/views/view.njk', { ...data, counts: { views: slotMarker('views'), downloads: slotMarker('downloads') } });
-  kept.set(dataset.id, keepAs.stamp, page, citationBox?.links ?? null);
-  return reply.sendReusablePage(page, counts);
+  const built = await reply.renderReusablePage('dataset/views/view.njk', { ...data, counts: { views: slotMarker('views'), downloads: slotMarker('downloads') } });
+  kept.set(dataset.id, keepAs.stamp, built, citationBox?.links ?? null);
+  return reply.sendReusablePage(built, counts);
 }

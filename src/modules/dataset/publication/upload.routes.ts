@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
 import { flash } from '../../../core/http/context.ts';
-import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { PUBLICATION_TYPES } from '../../../core/publication-types.ts';
 import { LICENSES } from '../licenses.ts';
 import { MAX_FEATURE_MODELS } from '../upload-form.ts';
 import { parseId, uploadFields } from '../dataset.http.ts';

@@ -2,7 +2,7 @@
 // Fastify validates requests with them and the OpenAPI document is generated from them.
 import { errorSchema } from '../../../core/http/api-schemas.ts';
 import { restFileSchema } from '../../hubfile/index.ts';
-import { PUBLICATION_TYPES } from '../publication-types.ts';
+import { PUBLICATION_TYPES } from '../../../core/publication-types.ts';
 import { LICENSE_IDS } from '../licenses.ts';
 
 const tags = ['datasets'];

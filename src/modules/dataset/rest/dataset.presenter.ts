@@ -1,7 +1,10 @@
 // The JSON shapes of the dataset module (design habit 11): the REST dataset object
 // (specification, JSON shapes; decisions section 7) and the search result object (decisions section 4).
-import type { ModelSummary } from '../../analysis/index.ts';
+import type { ServiceRegistry } from '../../../core/modules.ts';
 import type { DatasetSummary } from '../dataset.service.ts';
+
+/** A file's analysis summary, as the analysis service gives it (optional: dataset does not require analysis). */
+type ModelSummary = Awaited<ReturnType<ServiceRegistry['analysis']['summaries']>>[number];
 
 /**
  * The REST object: `doi` is exactly `http://<DOMAIN>/doi/<doi>`, null while unsynchronized.

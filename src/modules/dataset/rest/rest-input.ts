@@ -4,8 +4,9 @@ import { charCount, hasControlCharacters, type FieldErrors } from '../../../core
 import { badRequest, forbidden, notFound } from '../../../core/http/errors.ts';
 import type { DbOrTrx } from '../../../core/db/connect.ts';
 import * as repo from '../dataset.repository.ts';
-import { isPublicationType } from '../publication-types.ts';
-import { MAX_DESCRIPTION, ORCID_PATTERN, normalizeTags, type AuthorInput } from '../upload-form.ts';
+import { isPublicationType } from '../../../core/publication-types.ts';
+import { normalizeTags } from '../../../core/tags.ts';
+import { MAX_DESCRIPTION, ORCID_PATTERN, type AuthorInput } from '../upload-form.ts';
 import { isLicense, UNKNOWN_LICENSE } from '../licenses.ts';
 
 export const NOT_FOUND_BODY = { message: 'DataSet not found' };

@@ -7,7 +7,7 @@ import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { createDepositRepository, createZenodoClient, DepositError, FAKE_DOI_PREFIX, type DepositFile, type DepositRequest } from './index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hub-zenodo-'));

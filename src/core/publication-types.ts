@@ -1,4 +1,6 @@
-// PublicationType values and labels (decisions section 4).
+// PublicationType values and labels (decisions section 4): the deposit repository's vocabulary,
+// carried alike by a dataset's and a feature model's metadata and filtered on by the search. Kept in
+// core because dataset and featuremodel require each other and neither may import the other for it.
 export const PUBLICATION_TYPES = [
   ['none', 'None'],
   ['annotationcollection', 'Annotation Collection'],
