@@ -56,6 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerSecurityHeaders(app, config);
   serveAssets(app, config, modules);
   const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
+  const userMenu = modules.flatMap((m) => m.userMenu ?? []).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
   const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
   const sessions = await registerSessions(app, config, db, errorPages);
@@ -64,7 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 50 } });
   await registerViews(app, config);
   refuseNulCharacters(app);
-  decoratePages(app, { nav, scripts }, sessions.csrfTokens);
+  decoratePages(app, { nav, userMenu, scripts }, sessions.csrfTokens);
 
   for (const module of modules) await module.setup?.(app, ctx);
   installGuards(app);

@@ -70,6 +70,8 @@ export interface HubModule {
   /** Scripts inside the assets folder included on every page, e.g. `js/scripts.js`. */
   scripts?: string[];
   nav?: NavEntry;
+  /** Entries of the signed-in user's menu (above My profile), e.g. the dataset module's My datasets. */
+  userMenu?: NavEntry[];
   seeders?: Seeder[];
   /** Whether the module's tables hold rows; seeding refuses a database where any module says yes. */
   hasData?: (ctx: ModuleContext) => Promise<boolean>;

@@ -22,13 +22,15 @@ export async function registerViews(app: FastifyInstance, config: Config): Promi
 export interface Layout {
   /** The menu, in its order. */
   nav: NavEntry[];
+  /** The signed-in user's menu entries of the modules, in their order. */
+  userMenu: NavEntry[];
   /** Script addresses included on every page. */
   scripts: string[];
 }
 
 /** `reply.page`, `reply.pageIsReusable`, `reply.renderReusablePage` and `reply.sendReusablePage`. */
 export function decoratePages(app: FastifyInstance, layout: Layout, csrfTokens: CsrfTokens): void {
-  const { nav, scripts } = layout;
+  const { nav, userMenu, scripts } = layout;
   const csrfTokenOf = (reply: FastifyReply): string => {
     const secret = (reply.request.session as unknown as Record<string, unknown> | undefined)?.[CSRF_SESSION_KEY];
     // Every session gets its secret when it is loaded (deriveCsrfSecret); the plugin makes one otherwise.
@@ -46,6 +48,7 @@ export function decoratePages(app: FastifyInstance, layout: Layout, csrfTokens: 
       currentUser: request.user,
       csrfToken: csrfTokenOf(this),
       nav,
+      userMenu,
       scripts,
       flashes,
       currentPath: request.url.split('?')[0],
@@ -63,6 +66,7 @@ export function decoratePages(app: FastifyInstance, layout: Layout, csrfTokens: 
       currentUser: null,
       csrfToken: slotMarker('csrf_token'),
       nav,
+      userMenu,
       scripts,
       flashes: [],
       currentPath: this.request.url.split('?')[0],

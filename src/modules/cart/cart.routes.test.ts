@@ -120,9 +120,30 @@ for (const dialect of testDialects()) {
       const featureide = await download(visitor, '/cart/download?format=uvl&format=featureide');
       assert.equal(featureide.status, 200);
       const zipped = await unzip(featureide.bytes);
-      const xml = [...zipped.entries()].find(([name]) => name.endsWith('_featureide.txt'));
+      const xml = [...zipped.entries()].find(([name]) => name.endsWith('.xml'));
       assert.ok(xml, `a FeatureIDE file is in the zip: ${[...zipped.keys()].join(', ')}`);
       assert.match(xml[1], /<(extendedFeatureModel|featureModel)[\s>]/);
+    });
+
+    it("names each converted entry with its format's extension (.json, .sxfm, .dimacs, .xml), not `_<format>.txt`", async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      await visitor.post('/cart/add', { form: { file_id: first.id } });
+      const all = await download(visitor, '/cart/download?format=uvl&format=glencoe&format=splot&format=dimacs&format=featureide');
+      assert.equal(all.status, 200);
+      const entries = await unzip(all.bytes);
+      const stem = first.name.replace(/\.uvl$/, '');
+      const folder = 'cart/10.1234_dataset1';
+      const expected = { uvl: '.uvl', glencoe: '.json', splot: '.sxfm', dimacs: '.dimacs', featureide: '.xml' };
+      const manifest = manifestOf(entries.get('cart/manifest.csv')!);
+      for (const [format, extension] of Object.entries(expected)) {
+        const row = manifest.find((r) => r.format === format)!;
+        assert.equal(row.path, `${folder}/${stem}${extension}`, `${format} entry`);
+        assert.ok(entries.has(row.path!), `${row.path} in the zip`);
+      }
+      assert.deepEqual([...entries.keys()].filter((name) => name.endsWith('.txt')), [], 'no entry is named .txt');
+      assert.match(entries.get(`${folder}/${stem}.sxfm`)!, /<feature_model[\s>]/);
+      assert.doesNotThrow(() => JSON.parse(entries.get(`${folder}/${stem}.json`)!));
     });
 
     it("keeps a user's cart in the account, across sessions", async () => {

@@ -18,6 +18,9 @@ export interface CartEntry {
   sizeHuman: string;
   datasetId: number;
   datasetTitle: string;
+  /** "v2 of 3" beside the title: two versions of one dataset otherwise read as the same dataset twice. */
+  datasetVersion: number;
+  datasetVersionCount: number;
   /** Null for the viewer's own unsynchronized dataset. */
   doi: string | null;
   /** The dataset's page. */
@@ -37,7 +40,8 @@ export async function entries(ctx: ModuleContext, fileIds: readonly number[], vi
   return files.flatMap((file) => {
     const dataset = datasets.get(file.datasetId);
     return dataset ? [{
-      fileId: file.id, fileName: file.name, sizeHuman: file.sizeHuman, datasetId: dataset.id, datasetTitle: dataset.title, doi: dataset.doi,
+      fileId: file.id, fileName: file.name, sizeHuman: file.sizeHuman, datasetId: dataset.id, datasetTitle: dataset.title,
+      datasetVersion: dataset.version, datasetVersionCount: dataset.versionCount, doi: dataset.doi,
       href: dataset.doi ? `/doi/${doiPath(dataset.doi)}/` : `/dataset/unsynchronized/${dataset.id}/`,
     }] : [];
   });

@@ -6,14 +6,22 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { ModeltoolError } from '../modeltool/index.ts';
 import { datasetFolder, type CartEntry } from './cart.service.ts';
 
-/** The formats of `GET /cart/download?format=`, and how each is made. */
+/**
+ * The formats of `GET /cart/download?format=`, how each is made and the extension its entries
+ * carry (`car.uvl` → `car.dimacs`), so that a tool opening the unpacked folder recognises each file.
+ * SPLOT's is `.sxfm` rather than its usual `.xml`: FeatureIDE's `.xml` sits beside it in the same folder.
+ */
 export const CART_FORMATS = {
-  uvl: { label: 'UVL (as uploaded)', target: null },
-  glencoe: { label: 'Glencoe (JSON)', target: 'glencoe' },
-  splot: { label: 'SPLOT (SXFM)', target: 'splot' },
-  dimacs: { label: 'DIMACS CNF', target: 'cnf' },
-  featureide: { label: 'FeatureIDE (XML)', target: 'featureide' },
+  uvl: { label: 'UVL (as uploaded)', target: null, extension: '.uvl' },
+  glencoe: { label: 'Glencoe (JSON)', target: 'glencoe', extension: '.json' },
+  splot: { label: 'SPLOT (SXFM)', target: 'splot', extension: '.sxfm' },
+  dimacs: { label: 'DIMACS CNF', target: 'cnf', extension: '.dimacs' },
+  featureide: { label: 'FeatureIDE (XML)', target: 'featureide', extension: '.xml' },
 } as const;
+
+/** The entry's name in the zip: the stored name with its format's extension in place of `.uvl`. */
+export const cartEntryName = (fileName: string, format: CartFormat) =>
+  format === 'uvl' ? fileName : `${fileName.replace(/\.uvl$/i, '')}${CART_FORMATS[format].extension}`;
 export type CartFormat = keyof typeof CART_FORMATS;
 
 /**
@@ -60,7 +68,7 @@ async function converted(ctx: ModuleContext, entry: CartEntry, format: CartForma
   }
   try {
     const exported = await ctx.services.modeltool.exportText(entry.fileId, CART_FORMATS[format].target!, { viewerId });
-    return { name: exported.downloadName, body: exported.text };
+    return { name: cartEntryName(entry.fileName, format), body: exported.text };
   } catch (error) {
     // A model a converter refuses (syntax errors, constraints the format cannot express) is named in the manifest, not fatal to the zip.
     if (error instanceof ModeltoolError) return { note: `not converted: ${error.message}` };

@@ -115,6 +115,25 @@ describe('citation formats', () => {
     assert.deepEqual(cslNames(item), ['王, 小明']);
   });
 
+  it('BibTeX case protection keeps words whole: a capitalised word with a non-ASCII letter is braced as one word, never split', () => {
+    const title = 'Zoë and Ärzte meet ÅB, UVL models of über-Zoë (Ωmega) naïve';
+    const text = toBibtex(record({ title }));
+    const titleOf = (bib: string) => /^\ttitle = \{(.*)\},$/m.exec(bib)?.[1];
+    // BibTeX keeps a title's first letter: the first word is braced only for a later capital.
+    assert.equal(titleOf(text), 'Zoë and {Ärzte} meet {ÅB}, {UVL} models of über-{Zoë} ({Ωmega}) naïve');
+    assert.equal(titleOf(toBibtex(record({ title: 'ÜML for Éva' }))), '{ÜML} for {Éva}');
+    assert.doesNotMatch(text, /\{Zo\}ë|Å\{B\}|\{rzte\}/);
+    assert.equal(new Cite(text).data[0]!.title, title);
+    // TeX specials next to words are still escaped, and the words around them protected.
+    assert.equal(titleOf(toBibtex(record({ title: 'R&D_Lab {x}' }))), 'R\\&{D}\\_{Lab} \\textbraceleft{}x\\textbraceright{}');
+  });
+
+  it('RIS: the date is zero-padded YYYY/MM/DD/ (2026/12/04/, not 2026/12/4/)', () => {
+    assert.match(toRis(record({ date: '2026-12-04', year: 2026 })), /^DA {2}- 2026\/12\/04\/$/m);
+    assert.match(toRis(record({ date: '2025-01-09', year: 2025 })), /^DA {2}- 2025\/01\/09\/$/m);
+    assert.equal(new Cite(toRis(record({ date: '2026-12-04', year: 2026 }))).data[0]!.issued['date-parts'][0].join('-'), '2026-12-4');
+  });
+
   it('CSL-JSON: a list of one dataset item that citation-js reads back', () => {
     const parsed = JSON.parse(toCsl(record()));
     assert.ok(Array.isArray(parsed) && parsed.length === 1);

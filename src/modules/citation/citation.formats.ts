@@ -93,16 +93,37 @@ export function bibtexKey(record: CitationRecord): string {
   return `${base}${record.version ? `V${record.version}` : ''}`;
 }
 
+/** Stands for the title while citation-js writes the entry: lowercase, so it protects nothing in it. */
+const TITLE_SLOT = 'hubtitleslot';
+
+const CAPITAL = /[\p{Lu}\p{Lt}]/u;
+
+/**
+ * The title with each word holding a capital in braces, so that a style lowering titles keeps
+ * it (`{UVL}`, `{Zoë}`). Done here, word by whole Unicode word: citation-js's own protection
+ * cuts words at their first non-ASCII letter (`{Zo}ë`, `Å{B}`). BibTeX keeps a title's first
+ * letter as it is, so the first word is braced only for a capital after it (`{UVL}`, not `{Sample}`).
+ */
+export function bibtexTitle(title: string): string {
+  return title.split(/([\p{L}\p{M}\p{N}]+)/u)
+    .map((part, i) => {
+      if (i % 2 === 0) return escapeTex(part);
+      const capitals = i === 1 && title.startsWith(part) ? [...part].slice(1).join('') : part;
+      return CAPITAL.test(capitals) ? `{${part}}` : part;
+    })
+    .join('');
+}
+
 export function toBibtex(record: CitationRecord): string {
   const item = cslItem(record);
   const [year, month] = record.date.split('-').map(Number);
   item['citation-key'] = bibtexKey(record);
-  item.title = escapeTex(record.title);
+  item.title = TITLE_SLOT;
   item.publisher = escapeTex(PUBLISHER);
   item.author = (item.author as Record<string, string>[]).map((n) => Object.fromEntries(Object.entries(n).map(([k, v]) => [k, escapeTex(v)])));
   // BibTeX carries a year and a month; a day would come out as `month = {mar 5}`.
   item.issued = { 'date-parts': [[year, month]] };
-  const entry = cite(item).format('bibtex', { format: 'text' });
+  const entry = cite(item).format('bibtex', { format: 'text' }).replace(`{${TITLE_SLOT}}`, () => `{${bibtexTitle(record.title)}}`);
   // citation-js's BibTeX mapping has no version field (biblatex and natbib styles print it).
   return record.version ? entry.replace(/\n\}\s*$/, `\n\tversion = {${escapeTex(record.version)}},\n}\n`) : entry;
 }
@@ -119,6 +140,8 @@ export function toRis(record: CitationRecord): string {
   if (record.tags.length > 0) item.keyword = record.tags.join(',');
   const [entry] = cite(item).format('ris', { format: 'object' }) as Record<string, unknown>[];
   const lines = [`TY  - ${String(entry!.TY)}`];
+  // RIS dates are YYYY/MM/DD/: citation-js leaves month and day unpadded (`2026/12/4/`), which readers refuse or misread.
+  if (entry!.DA !== undefined) entry!.DA = `${record.date.replaceAll('-', '/')}/`;
   for (const [tag, value] of Object.entries(entry!)) {
     if (tag === 'TY') continue;
     for (const v of ([] as unknown[]).concat(value)) lines.push(`${tag}  - ${String(v).replace(/\s*[\r\n]+\s*/g, ' ')}`);

@@ -35,6 +35,17 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(list.text, />None</);
     });
 
+    it('puts My datasets (/dataset/list) in the signed-in user menu, first, and shows no user menu to a visitor', async () => {
+      const { client } = await newUser(server, 'Menu');
+      const home = (await client.get('/')).text;
+      const menu = home.slice(home.indexOf('id="user-menu"'), home.indexOf('</ul>', home.indexOf('id="user-menu"')));
+      const entries = [...menu.matchAll(/<a class="dropdown-item[^"]*" href="([^"]+)">([^<]+)</g)].map((m) => [m[1], m[2]]);
+      assert.deepEqual(entries[0], ['/dataset/list', 'My datasets']);
+      assert.ok(entries.some(([href]) => href === '/profile/summary'));
+      assert.match((await client.get('/dataset/list')).text, /<a class="dropdown-item active" href="\/dataset\/list">My datasets</);
+      assert.doesNotMatch((await new TestClient(server.baseUrl).get('/')).text, /My datasets/);
+    });
+
     it('shows a draft without tags and authors without "Tags None"', async () => {
       const { client } = await newUser(server, 'Drafter');
       const created = await client.post('/api/v1/datasets/', { json: { name: 'Bare draft' } });

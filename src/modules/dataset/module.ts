@@ -32,6 +32,7 @@ export const datasetModule = defineModule({
   scripts: ['js/scripts.js'],
   // Shown to everyone: an anonymous visitor who follows it is asked to log in first.
   nav: { label: 'Upload dataset', path: '/dataset/upload', order: 10, icon: 'cloud-upload' },
+  userMenu: [{ label: 'My datasets', path: '/dataset/list', order: 10, icon: 'collection' }],
   seeders: [{ name: 'dataset.samples', priority: 2, run: seedSampleDatasets }],
   hasData: (ctx) => ctx.services.dataset.hasData(),
 });

@@ -12,6 +12,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { humanSize } from '../../core/http/filters.ts';
 import * as repo from './hubfile.repository.ts';
+import { groupLosses, LOSSES_SHOWN_OPEN, type LossGroup } from './loss-report.ts';
 
 export interface HubfileView {
   id: number;
@@ -22,6 +23,10 @@ export interface HubfileView {
   featureModelId: number;
   /** The file the model was converted from, stored beside it; null for a model uploaded as UVL. */
   original: repo.FileOriginal | null;
+  /** The original's losses grouped by kind, for the pages (empty without an original or losses). */
+  lossGroups: LossGroup[];
+  /** Whether the pages list the losses open (a few) or collapsed behind their count. */
+  lossesOpen: boolean;
 }
 
 export type { FileOriginal } from './hubfile.repository.ts';
@@ -55,7 +60,8 @@ export function parseFileId(raw: unknown): number | undefined {
 }
 
 function view(row: repo.FileRow): HubfileView {
-  return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id, original: row.original };
+  return { id: row.id, name: row.name, size: row.size, sizeHuman: humanSize(row.size), checksum: row.checksum, featureModelId: row.feature_model_id, original: row.original,
+    lossGroups: row.original ? groupLosses(row.original.losses) : [], lossesOpen: (row.original?.losses.length ?? 0) <= LOSSES_SHOWN_OPEN };
 }
 
 export function datasetFolder(ctx: ModuleContext, userId: number, datasetId: number): string {

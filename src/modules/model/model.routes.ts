@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
@@ -69,8 +70,11 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     return reply.redirect(`/model/${id}/${query}`, 301);
   });
 
-  app.get('/model/:file_id(^\\d+$)/', async (request, reply) => forFile(request, async (id) => {
+  // A visit is a view of the model's file, counted as /file/view counts one (the home page's "model
+  // views"): the model page is where people read models, so the figure stayed 0 without it.
+  app.get('/model/:file_id(^\\d+$)/', { onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => forFile(request, async (id) => {
     const data = await service().page(id, viewer(request));
+    countOnSuccess(request, (cookie) => ctx.services.hubfile.recordView(id, viewer(request), cookie));
     // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
     const asked = parseDiagramQuery(request.query);
     const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };

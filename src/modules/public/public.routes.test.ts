@@ -43,6 +43,18 @@ for (const dialect of testDialects()) {
       assert.equal(stat(home.text, 'stat-file-downloads'), 1);
     });
 
+    it('counts a visit of a model page as a model view, once per visitor (the figure stayed 0 after many model-page visits)', async () => {
+      const fileId = (await server.hub.db.selectFrom('file').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+      const before = stat((await new TestClient(server.baseUrl).get('/')).text, 'stat-file-views');
+      const visitor = new TestClient(server.baseUrl);
+      for (let i = 0; i < 3; i += 1) assert.equal((await visitor.get(`/model/${fileId}/`)).status, 200);
+      assert.equal(stat((await visitor.get('/')).text, 'stat-file-views'), before + 1, 'three visits of one visitor are one view');
+      assert.equal((await new TestClient(server.baseUrl).get(`/model/${fileId}/`)).status, 200);
+      assert.equal(stat((await visitor.get('/')).text, 'stat-file-views'), before + 2, 'another visitor is another view');
+      assert.equal((await new TestClient(server.baseUrl).get('/model/999999/')).status, 404);
+      assert.equal(stat((await visitor.get('/')).text, 'stat-file-views'), before + 2, 'a page that was not found is not a view');
+    });
+
     it('lists the latest synchronized datasets, newest first, never an unsynchronized one', async () => {
       const owner = await userIdByEmail(server.hub.db, 'user1@example.com');
       await insertDatasetRow(server.hub.db, owner, { title: 'Brand new published', doi: '10.9999/landing.1', createdAt: '2099-01-02T00:00:00.000Z' });

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/modules.ts';
+import { projectPath } from '../../core/config.ts';
 import { createReviewService } from './review.service.ts';
 import { reviewRoutes } from './review.routes.ts';
 import './review.tables.ts';
@@ -11,6 +12,8 @@ export const reviewModule = defineModule({
   requires: ['dataset', 'hubfile'],
   createService: (ctx) => createReviewService(ctx),
   routes: reviewRoutes,
+  // The owner's page's Copy button (views/links.njk includes it only with a new link).
+  assets: projectPath('src/modules/review/assets'),
   // The owner's actions (a dataset module view) offer "Review links" when this module is enabled.
   setup: (app) => {
     app.addHook('onRequest', (_request, reply, done) => {

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { download, unzip } from '../../../test/support/zip.ts';
+import { latestExpiry } from './review.service.ts';
 
 const PEOPLE = ['Zyxwvut', 'Qorbin', 'Uniquely Named Institute', '0000-0002-9079-593X', 'Plimsoll', 'Ottoline', 'Fennimore Lab', 'Ownerly'];
 const MODEL = 'features\n    Kettle\n        optional\n            Whistle\n';
@@ -48,7 +49,8 @@ for (const dialect of testDialects()) {
       const doiPage = await owner.get('/doi/10.9999/review.1/');
       assert.match(doiPage.text, new RegExp(`href="/dataset/${datasetId}/review-links"`), 'the owner finds the review links');
       await owner.get(`/dataset/${datasetId}/review-links`);
-      const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } });
+      // The dataset is published: the owner confirms past the warning (tested below).
+      const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } });
       assert.equal(res.status, 201, res.text.slice(0, 300));
       const link = /<code id="review-link"[^>]*>[^<]*?(\/review\/[A-Za-z0-9_-]+\/)<\/code>/.exec(res.text);
       assert.ok(link, 'the answer shows the link');
@@ -103,9 +105,59 @@ for (const dialect of testDialects()) {
       assert.equal((await anonymous.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3) } })).status, 302);
       await owner.get('/explore');
       for (const expires of ['', 'tomorrow', '2026-02-30', inDays(-1)]) {
-        assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } })).status, 400, expires);
+        assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } })).status, 400, expires);
       }
       assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(1) }, csrf: false })).status, 400);
+    });
+
+    const linkCount = async () => Number((await server.hub.db.selectFrom('review_link').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+    it('refuses an expiry more than one year ahead (9999-12-31) with a form error under the field, making nothing', async () => {
+      await owner.get(`/dataset/${datasetId}/review-links`);
+      const before = await linkCount();
+      const latest = latestExpiry();
+      for (const expires of ['9999-12-31', inDays(400)]) {
+        const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } });
+        assert.equal(res.status, 400, expires);
+        assert.match(res.text, /<form method="post" action="\/dataset\/\d+\/review-links"/, 'the form comes back, not an error page');
+        assert.match(res.text, new RegExp(`id="expires" name="expires" min="[\\d-]+" max="${latest}" value="${expires}"`));
+        assert.match(res.text, new RegExp(`id="expires-errors"><div>A review link lasts at most one year: choose a day up to ${latest}\\.</div>`));
+        assert.doesNotMatch(res.text, /id="review-link"/);
+      }
+      assert.equal(await linkCount(), before, 'no link was made');
+      assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: latest, confirm_published: 'yes' } })).status, 201, 'one year ahead is allowed');
+    });
+
+    it('warns on a published dataset (its DOI page names the authors) and makes a link only once the owner confirms', async () => {
+      const page = await owner.get(`/dataset/${datasetId}/review-links`);
+      assert.match(page.text, /id="review-published-warning"[\s\S]*Its DOI page names its authors/);
+      assert.match(page.text, /type="checkbox" id="confirm_published" name="confirm_published" value="yes"/);
+      const before = await linkCount();
+      const refused = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(5) } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.text, /id="confirm_published-errors"><div>This dataset is published: its DOI page \(10\.9999\/review\.1\) names its authors/);
+      assert.match(refused.text, new RegExp(`value="${inDays(5)}"`), 'the chosen day is kept');
+      assert.equal(await linkCount(), before, 'no link without the confirmation');
+      assert.match((await makeLink(inDays(5))), /^\/review\/[\w-]+\/$/);
+
+      // An unpublished dataset: no warning, no confirmation asked.
+      const draft = await owner.post(`/api/v1/datasets/${datasetId}/versions`, { json: {} });
+      assert.equal(draft.status, 201, draft.text);
+      const draftPage = await owner.get(`/dataset/${draft.json.dataset_id}/review-links`);
+      assert.doesNotMatch(draftPage.text, /review-published-warning|confirm_published/);
+      const made = await owner.post(`/dataset/${draft.json.dataset_id}/review-links`, { form: { expires: inDays(5) } });
+      assert.equal(made.status, 201);
+    });
+
+    it('shows the new link with a Copy button (its script included only then)', async () => {
+      const made = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3), confirm_published: 'yes' } });
+      assert.equal(made.status, 201);
+      assert.match(made.text, /<code id="review-link"[^>]*>[^<]+<\/code>\s*(?:\{#[\s\S]*?#\}\s*)?<button type="button"[^>]*id="review-link-copy"[^>]*>[\s\S]*?Copy<\/button>/);
+      assert.match(made.text, /<script src="\/review\/js\/links\.js" defer><\/script>/);
+      const script = await owner.get('/review/js/links.js');
+      assert.equal(script.status, 200);
+      assert.match(script.text, /navigator\.clipboard/);
+      assert.doesNotMatch((await owner.get(`/dataset/${datasetId}/review-links`)).text, /review-link-copy|links\.js/);
     });
 
     it('answers 404 once revoked or past its day, and for a made-up token', async () => {

@@ -3,13 +3,23 @@
 // /review/<token>/, POST /dataset/<id>/review-links/<link id>/revoke. A reviewer: /review/<token>/
 // (the dataset without people), /review/<token>/file/<file id> and /review/<token>/zip. A revoked
 // or expired link answers 404 everywhere.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
-import { notFound } from '../../core/http/errors.ts';
-import { formFields } from '../../core/http/forms.ts';
+import { HttpError, notFound } from '../../core/http/errors.ts';
+import { formFields, type FieldErrors } from '../../core/http/forms.ts';
 import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
+import { latestExpiry } from './review.service.ts';
+
+/** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
+interface PageState { created?: string; errors?: FieldErrors; values?: Record<string, string> }
+
+/** A refusal of one form field by the service (a 400 whose body names the field), else undefined. */
+function fieldErrorOf(error: unknown): FieldErrors | undefined {
+  const field = error instanceof HttpError && error.status === 400 ? error.body?.field : undefined;
+  return typeof field === 'string' ? { [field]: [(error as HttpError).message] } : undefined;
+}
 
 const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) ? Number(raw) : undefined);
 
@@ -20,20 +30,31 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     if (id === undefined) throw notFound('No such dataset among yours.');
     return id;
   };
-  const linksPage = async (request: FastifyRequest, reply: import('fastify').FastifyReply, created: string | null) => {
+  const linksPage = async (request: FastifyRequest, reply: FastifyReply, status: number, state: PageState = {}) => {
     const datasetId = datasetIdOf(request);
-    const links = await review.list(datasetId, request.user!.id);
+    const { links, published } = await review.overview(datasetId, request.user!.id);
     const origin = `${request.protocol}://${request.host}`;
-    return reply.code(created ? 201 : 200).page('review/views/links.njk', {
-      title: 'Review links', datasetId, links, created: created && `${origin}/review/${created}/`, today: new Date().toISOString().slice(0, 10),
+    return reply.code(status).page('review/views/links.njk', {
+      title: 'Review links', datasetId, links, published, errors: state.errors ?? {}, values: state.values ?? {},
+      created: state.created ? `${origin}/review/${state.created}/` : null,
+      today: new Date().toISOString().slice(0, 10), latest: latestExpiry(),
     });
   };
 
-  app.get('/dataset/:id/review-links', { config: { loginRequired: true } }, (request, reply) => linksPage(request, reply, null));
+  app.get('/dataset/:id/review-links', { config: { loginRequired: true } }, (request, reply) => linksPage(request, reply, 200));
 
   app.post('/dataset/:id/review-links', { config: { loginRequired: true } }, async (request, reply) => {
-    const token = await review.create(datasetIdOf(request), request.user!.id, (formFields(request.body).expires ?? '').trim());
-    return linksPage(request, reply, token);
+    const fields = formFields(request.body);
+    const expires = (fields.expires ?? '').trim();
+    try {
+      const token = await review.create(datasetIdOf(request), request.user!.id, expires, fields.confirm_published === 'yes');
+      return await linksPage(request, reply, 201, { created: token });
+    } catch (error) {
+      // The form comes back as posted, the reason under its field (not an error page).
+      const errors = fieldErrorOf(error);
+      if (!errors) throw error;
+      return linksPage(request, reply, 400, { errors, values: { expires, confirm_published: fields.confirm_published ?? '' } });
+    }
   });
 
   app.post('/dataset/:id/review-links/:linkId/revoke', { config: { loginRequired: true } }, async (request, reply) => {
@@ -45,7 +66,7 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
   });
 
   // Reviewers' pages are never indexed nor kept by shared caches: the link is the secret.
-  const privately = (reply: import('fastify').FastifyReply) => reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
+  const privately = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
 
   app.get('/review/:token/', async (request, reply) => {
     const token = (request.params as { token: string }).token;

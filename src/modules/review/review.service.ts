@@ -38,21 +38,46 @@ async function validLink(ctx: ModuleContext, token: string): Promise<repo.Review
   return link;
 }
 
-/** A new link valid through `expires` (YYYY-MM-DD, today or later); answers the token, shown once. */
-export async function create(ctx: ModuleContext, datasetId: number, userId: number, expires: string): Promise<string> {
-  await ownedDataset(ctx, datasetId, userId);
+/**
+ * The last day a new link may have: one year from today (a review does not take longer, and a
+ * forgotten link should not stay open for ever; 9999-12-31 was accepted).
+ */
+export function latestExpiry(now = new Date()): string {
+  const day = new Date(Date.UTC(now.getUTCFullYear() + 1, now.getUTCMonth(), now.getUTCDate()));
+  return day.toISOString().slice(0, 10);
+}
+
+/** Refusals of the form, each for one of its fields (the page shows it under that field). */
+const formError = (field: 'expires' | 'confirm_published', message: string) => badRequest(message, { field });
+
+/**
+ * What the owner's page needs: the links, and whether the dataset is published. A published
+ * dataset's DOI page names its authors, so a reviewer could find them: the page warns, and a link
+ * is made only once the owner confirms (`confirmPublished`).
+ */
+export async function overview(ctx: ModuleContext, datasetId: number, userId: number): Promise<{ links: repo.ReviewLinkRow[]; published: boolean }> {
+  const ref = await ownedDataset(ctx, datasetId, userId);
+  return { links: await repo.linksOf(ctx.db, datasetId), published: ref.doi !== null };
+}
+
+/**
+ * A new link valid through `expires` (YYYY-MM-DD, from today to one year ahead); answers the
+ * token, shown once. A published dataset needs `confirmPublished` (see overview).
+ */
+export async function create(ctx: ModuleContext, datasetId: number, userId: number, expires: string, confirmPublished = false): Promise<string> {
+  const ref = await ownedDataset(ctx, datasetId, userId);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires) {
-    throw badRequest('Give the last day of the link as a date, YYYY-MM-DD.', { field: 'expires' });
+    throw formError('expires', 'Give the last day of the link as a date, YYYY-MM-DD.');
   }
-  if (expires < today()) throw badRequest('The link must stay valid at least until today.', { field: 'expires' });
+  if (expires < today()) throw formError('expires', 'The link must stay valid at least until today.');
+  const latest = latestExpiry();
+  if (expires > latest) throw formError('expires', `A review link lasts at most one year: choose a day up to ${latest}.`);
+  if (ref.doi !== null && !confirmPublished) {
+    throw formError('confirm_published', `This dataset is published: its DOI page (${ref.doi}) names its authors, so a reviewer who searches for the title can find them. Tick the box to make the link anyway.`);
+  }
   const token = randomBytes(32).toString('base64url');
   await repo.insertLink(ctx.db, datasetId, hashOf(token), expires);
   return token;
-}
-
-export async function list(ctx: ModuleContext, datasetId: number, userId: number): Promise<repo.ReviewLinkRow[]> {
-  await ownedDataset(ctx, datasetId, userId);
-  return repo.linksOf(ctx.db, datasetId);
 }
 
 export async function revoke(ctx: ModuleContext, datasetId: number, userId: number, linkId: number): Promise<void> {
@@ -101,7 +126,7 @@ export async function zip(ctx: ModuleContext, token: string) {
 }
 
 export function createReviewService(ctx: ModuleContext) {
-  return bindOperations(ctx, { create, list, revoke, anonymousView, file, zip });
+  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;

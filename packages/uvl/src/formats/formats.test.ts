@@ -117,6 +117,30 @@ describe('Glencoe reader', () => {
     assert.deepEqual(r.losses, ['property `color` of feature `Battery` dropped: it has no UVL form']);
   });
 
+  test('a GENOR min or max UVL cannot hold is refused by name (min -5, 1.5, max below min), not as "does not parse as UVL"', () => {
+    const genor = (min: number | undefined, max: number | undefined) => readGlencoe(JSON.stringify({
+      features: { r: { name: 'Root', type: 'GENOR', min, max }, a: { name: 'A' }, b: { name: 'B' } },
+      tree: { id: 'r', children: [{ id: 'a' }, { id: 'b' }] },
+    }, null, 2));
+    const cases: [number | undefined, number | undefined, string][] = [
+      [-5, 2, "feature 'r' (GENOR) has min -5: a group's min must be a whole number, 0 or more"],
+      [-5, undefined, "feature 'r' (GENOR) has min -5: a group's min must be a whole number, 0 or more"],
+      [1.5, 2, "feature 'r' (GENOR) has min 1.5: a group's min must be a whole number, 0 or more"],
+      [0, 2.5, "feature 'r' (GENOR) has max 2.5: a group's max must be a whole number, or -1 for no limit"],
+      [2, 1, "feature 'r' (GENOR) has max 1 below its min 2"],
+    ];
+    for (const [min, max, message] of cases) {
+      const r = genor(min, max);
+      assert.equal(r.model, undefined);
+      assert.deepEqual(r.errors.map((e) => e.replace(/^Line \d+:\d+ - /, '')), [message], `min ${min}, max ${max}`);
+      assert.match(r.errors[0]!, /^Line 3:4 - /, 'placed at the feature');
+    }
+    // Absent bounds and a negative max (no limit) still read.
+    assert.match(genor(undefined, undefined).uvl!, /^ {8}\[0\.\.\*\]$/m);
+    assert.match(genor(1, -1).uvl!, /^ {8}or$/m);
+    assert.deepEqual(genor(1, 2).errors, []);
+  });
+
   test('reads what the hub writes', () => {
     // One group per feature: Glencoe (and the hub's writer) has one group type per feature.
     const { model } = parseUvl('features\n    R\n        alternative\n            A\n            B\n                [2..3]\n                    C\n                    D\n                    E\n                    F\nconstraints\n    A => C | !D\n');

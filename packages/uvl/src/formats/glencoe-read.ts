@@ -38,6 +38,21 @@ function fail(ctx: Context, near: string, message: string): never {
   throw new ReadError(formatError(line, column, message));
 }
 
+/**
+ * A GENOR group's min and max (min 0 and max unbounded when absent; a negative max is unbounded, as
+ * flamapy writes it). A value UVL cannot hold is refused by name (`min -5`), where it used to reach
+ * the printer and come back as "the converted model does not parse as UVL" or as a group `[-5..2]`.
+ */
+function groupBounds(ctx: Context, id: string, info: JsonObject): { min: number; max: number | '*' } {
+  const whole = (v: number) => Number.isSafeInteger(v) && v >= 0;
+  const min = typeof info.min === 'number' ? info.min : 0;
+  if (!whole(min)) fail(ctx, id, `feature '${id}' (GENOR) has min ${String(info.min)}: a group's min must be a whole number, 0 or more`);
+  const max = typeof info.max === 'number' && info.max >= 0 ? info.max : '*';
+  if (max !== '*' && !whole(max)) fail(ctx, id, `feature '${id}' (GENOR) has max ${String(info.max)}: a group's max must be a whole number, or -1 for no limit`);
+  if (max !== '*' && max < min) fail(ctx, id, `feature '${id}' (GENOR) has max ${max} below its min ${min}`);
+  return { min, max };
+}
+
 function readNode(ctx: Context, node: Json, infos: JsonObject): ImportedFeature {
   if (!isObject(node) || typeof node.id !== 'string') fail(ctx, 'tree', 'every node of "tree" needs a string "id"');
   const id = node.id;
@@ -57,11 +72,8 @@ function readNode(ctx: Context, node: Json, infos: JsonObject): ImportedFeature 
   const type = typeof info.type === 'string' ? info.type.toUpperCase() : 'FEATURE';
   if (type === 'XOR') f.groups.push({ kind: 'alternative', children });
   else if (type === 'OR') f.groups.push({ kind: 'or', children });
-  else if (type === 'GENOR') {
-    const min = typeof info.min === 'number' ? info.min : 0;
-    const max = typeof info.max === 'number' && info.max >= 0 ? info.max : '*';
-    f.groups.push({ kind: 'cardinality', min, max, children });
-  } else {
+  else if (type === 'GENOR') f.groups.push({ kind: 'cardinality', ...groupBounds(ctx, id, info), children });
+  else {
     if (type !== 'FEATURE') fail(ctx, id, `feature '${id}' has type '${String(info.type)}' (expected FEATURE, XOR, OR or GENOR)`);
     (Array.isArray(node.children) ? node.children : []).forEach((c, i) => {
       const childInfo = isObject(c) && typeof c.id === 'string' && isObject(infos[c.id]) ? infos[c.id] as JsonObject : {};

@@ -14,13 +14,16 @@ export type EditClassOrUndecided = 'refactoring' | 'generalization' | 'specializ
 
 export interface ModelChange {
   name: string;
-  /** `added`: only in the newer version; `removed`: only in the older one; `changed`: in both. */
-  status: 'added' | 'removed' | 'changed';
+  /**
+   * `added`: only in the newer version; `removed`: only in the older one; `changed`: in both, the
+   * texts differ; `unchanged`: the same text in both (no edit class to decide: nothing shows as pending).
+   */
+  status: 'added' | 'removed' | 'changed' | 'unchanged';
   addedFeatures: string[];
   removedFeatures: string[];
   addedConstraints: string[];
   removedConstraints: string[];
-  /** Null for a model only in one version. */
+  /** Null for a model only in one version or unchanged. */
   editClass: EditClassOrUndecided | null;
   /** Set when a version of the model could not be read as UVL here. */
   unreadable: boolean;
@@ -89,9 +92,10 @@ function modelChange(models: CompareModels, name: string, oldTexts: Map<string, 
   const empty: ReadModel = { features: new Set(), constraints: new Set() };
   const o = oldModel ?? empty;
   const n = newModel ?? empty;
+  const same = inOld && inNew && oldTexts.get(name) !== undefined && oldTexts.get(name) === newTexts.get(name);
   return {
     name,
-    status: inOld && inNew ? 'changed' : inNew ? 'added' : 'removed',
+    status: same ? 'unchanged' : inOld && inNew ? 'changed' : inNew ? 'added' : 'removed',
     addedFeatures: minus(n.features, o.features),
     removedFeatures: minus(o.features, n.features),
     addedConstraints: minus(n.constraints, o.constraints),

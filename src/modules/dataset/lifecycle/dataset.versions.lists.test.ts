@@ -1,5 +1,5 @@
 // Versions told apart in every list (extensions section 9, issue 25 item 4): "v1 of 2" and
-// "v2 of 2" in My datasets and on the profile, `version` in explore's and the API's results.
+// "v2 of 2" in My datasets, on the profile, the home page and the cart, `version` in explore's and the API's results.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../../test/support/databases.ts';
@@ -54,6 +54,32 @@ for (const dialect of testDialects()) {
       await stage(client, 'single.uvl', VALID_UVL);
       const single = await client.post('/dataset/upload', { form: uploadForm(['single.uvl'], { title: 'Single' }) });
       assert.doesNotMatch((await client.get('/dataset/list')).text, new RegExp(`${single.json.doi}/">Single</a> <span`));
+    });
+
+    it("marks the versions on the home page's latest datasets and in the cart, where they were two identical entries", async () => {
+      const title = 'Versioned cars';
+      const { client } = await newUser(server, 'Homer');
+      await stage(client, 'car.uvl', VALID_UVL);
+      const v1 = await client.post('/dataset/upload', { form: uploadForm(['car.uvl'], { title }) });
+      assert.equal(v1.json.status, 'ok', v1.text);
+      assert.equal((await client.post(`/dataset/${v1.json.dataset_id}/new-version`, { form: {} })).status, 302);
+      const v2 = await client.post('/dataset/upload', { form: uploadForm(['car.uvl'], { title, version_of: String(v1.json.dataset_id) }) });
+      assert.equal(v2.json.status, 'ok', v2.text);
+
+      const home = (await new TestClient(server.baseUrl).get('/')).text;
+      for (const [doi, marker] of [[v1.json.doi, 'v1 of 2'], [v2.json.doi, 'v2 of 2']]) {
+        assert.match(home, new RegExp(`<a href="/doi/${doi}/">${title}</a> <span class="badge text-bg-light border dataset-version">${marker}</span></h3>`));
+      }
+
+      const visitor = new TestClient(server.baseUrl);
+      for (const doi of [v1.json.doi, v2.json.doi]) {
+        const page = (await visitor.get(`/doi/${doi}/`)).text;
+        const fileId = /data-file-id="(\d+)"/.exec(page)![1]!;
+        assert.equal((await visitor.post('/cart/add', { form: { file_id: fileId } })).status, 303);
+      }
+      const cart = (await visitor.get('/cart')).text;
+      assert.match(cart, new RegExp(`>${title}</a> <span class="badge text-bg-light border dataset-version">v1 of 2</span>`));
+      assert.match(cart, new RegExp(`>${title}</a> <span class="badge text-bg-light border dataset-version">v2 of 2</span>`));
     });
   });
 }

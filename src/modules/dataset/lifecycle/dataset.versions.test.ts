@@ -238,7 +238,10 @@ for (const dialect of testDialects()) {
       const phone3 = modelSection(reordered.text, 'phone.uvl');
       assert.match(phone3, /data-edit-class="refactoring"/);
       assert.doesNotMatch(phone3, /id="(added|removed)-(features|constraints)-/, 'nothing added or removed');
-      assert.match(modelSection(reordered.text, 'new.uvl'), /data-edit-class="refactoring"/);
+      // A file with the same text in both versions is unchanged: no edit class, never "being decided".
+      const same = modelSection(reordered.text, 'new.uvl');
+      assert.match(same, /data-status="unchanged"[\s\S]*>unchanged<\/span>/);
+      assert.doesNotMatch(same, /edit-class|being decided/);
 
       const constrained = await decidedPage(`/dataset/${v4}/compare/${v3}/`);
       const phone4 = modelSection(constrained.text, 'phone.uvl');
@@ -290,7 +293,8 @@ for (const dialect of testDialects()) {
       assert.equal((await anon.get(`/dataset/${draft.json.dataset_id}/compare/${a.id}/`)).status, 404, 'an unsynchronized version is the owner\'s');
       const own = await a.client.get(`/dataset/${draft.json.dataset_id}/compare/${a.id}/`);
       assert.equal(own.status, 200);
-      assert.match(modelSection(own.text, 'phone.uvl'), /data-edit-class="refactoring"/);
+      // The draft's copy is the same file: unchanged, with no edit class.
+      assert.match(modelSection(own.text, 'phone.uvl'), /data-status="unchanged"/);
     });
   });
 

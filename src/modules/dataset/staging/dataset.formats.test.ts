@@ -17,6 +17,21 @@ import { download, newUser, stage, unzip, uploadForm } from '../dataset.test-sup
 const FIXTURES = join(import.meta.dirname, '../../../../packages/uvl/src/formats/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
+/** A FeatureIDE model like its Sandwich example: each ingredient with attributes that have units, one configurable. */
+const SANDWICH_PARTS = ['Bread', 'Cheese', 'Ham', 'Salami', 'Lettuce', 'Tomato', 'Mustard', 'Mayo'];
+const SANDWICH = `<?xml version="1.0" encoding="UTF-8"?>
+<extendedFeatureModel>
+  <struct>
+    <and abstract="true" mandatory="true" name="Sandwich">
+${SANDWICH_PARTS.map((n) => `      <feature name="${n}">
+        <attribute name="Calories" type="long" unit="kcal" value="120" configurable="true"/>
+        <attribute name="Price" type="double" unit="EUR" value="0.5"/>
+      </feature>`).join('\n')}
+    </and>
+  </struct>
+</extendedFeatureModel>
+`;
+
 /** Each format, under the name it is uploaded with, and the format the hub must see. */
 const UPLOADS = [
   { file: 'car.featureide.xml', as: 'car.xml', format: 'featureide' },
@@ -112,6 +127,34 @@ for (const dialect of testDialects()) {
       assert.match(modelPage.text, /\/modeltool\/download\/featureide\//);
     });
 
+    it('groups a long loss report by kind with counts, collapsed, after the facts on the model page (Sandwich from FeatureIDE: 24 lines before)', async () => {
+      const { client } = await newUser(server);
+      await stage(client, 'sandwich.xml', SANDWICH);
+      const saved = await client.post('/dataset/upload', { form: uploadForm(['sandwich.uvl']) });
+      assert.equal(saved.status, 200, JSON.stringify(saved.json));
+      const { id } = await server.hub.db.selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')
+        .select(['file.id']).where('feature_model.data_set_id', '=', saved.json.dataset_id).executeTakeFirstOrThrow();
+      const page = (await client.get(`/model/${id}/`)).text;
+      const facts = page.indexOf('id="fact-label"');
+      const report = page.indexOf('id="conversion"');
+      assert.ok(facts > 0 && report > facts, 'the loss report comes after the facts');
+      assert.ok(page.indexOf('conversion-report') > facts, 'and nowhere above them');
+      const section = page.slice(report, page.indexOf('</section>', report));
+      assert.match(section, /<details class="conversion-losses-details">\s*<summary class="losses-summary">24 things could not be carried over \(3 kinds\)<\/summary>/, 'collapsed');
+      const kinds = [...section.matchAll(/<li class="loss-kind" data-count="(\d+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]);
+      assert.deepEqual(kinds, [
+        ['8', `8 × unit \`kcal\` of attribute \`Calories\` of \`…\` dropped: UVL attributes have no unit: ${SANDWICH_PARTS.join(', ')}`],
+        ['8', `8 × unit \`EUR\` of attribute \`Price\` of \`…\` dropped: UVL attributes have no unit: ${SANDWICH_PARTS.join(', ')}`],
+        ['8', `8 × attribute \`Calories\` of \`…\` is configurable in FeatureIDE (set per configuration): kept with its value in the model: ${SANDWICH_PARTS.join(', ')}`],
+      ]);
+      // A short report stays open (car.xml: 4 losses), on the model page and the DOI page alike.
+      await stage(client, 'car.xml', fixture('car.featureide.xml'));
+      const car = await client.post('/dataset/upload', { form: uploadForm(['car.uvl']) });
+      const doiPath = new URL(car.json.url).pathname;
+      assert.match((await client.get(doiPath.endsWith('/') ? doiPath : `${doiPath}/`)).text, /<details class="conversion-losses-details" open>/);
+      assert.match((await client.get(`/doi/${saved.json.doi}/`)).text, /<details class="conversion-losses-details">\s*<summary class="losses-summary">24 things/);
+    });
+
     it('exports the model page as FeatureIDE XML (<stem>.xml) with its loss list, and reads back to the same model', async () => {
       const { client } = await newUser(server);
       await stage(client, 'roundtrip.json', fixture('editor.glencoe.json'));
@@ -150,6 +193,11 @@ for (const dialect of testDialects()) {
         { name: 'bad.json', content: BAD_GLENCOE, format: /Glencoe/, line: /^Line \d+:\d+ - not valid JSON/ },
         { name: 'bad.sxfm', content: '<feature_model name="x">\n<feature_tree>\n:m Orphan (_a)\n</feature_tree>\n</feature_model>\n', format: /SPLOT SXFM/, line: /^Line \d+:\d+ - / },
         { name: 'other.xml', content: '<?xml version="1.0"?>\n<project/>\n', format: /format the hub reads/, line: /^Line 1:0 - .*<project>/ },
+        // The bad value named, not "the converted model does not parse as UVL".
+        {
+          name: 'negative.json', format: /Glencoe/, line: /^Line 3:\d+ - feature 'r' \(GENOR\) has min -5: a group's min must be a whole number, 0 or more$/,
+          content: JSON.stringify({ features: { r: { name: 'Root', type: 'GENOR', min: -5, max: 2 }, a: { name: 'A' } }, tree: { id: 'r', children: [{ id: 'a' }] } }, null, 2),
+        },
       ];
       for (const bad of cases) {
         const res = await stage(client, bad.name, bad.content);
