@@ -9,6 +9,7 @@ import { isUniqueViolation, type Db } from '../../core/db/connect.ts';
 import type { Config } from '../../core/config.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
+import { normalizeEmail, readEmail } from './email-address.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
 
@@ -69,8 +70,14 @@ export const MAX_RESET_EMAILS_PER_HOUR = 3;
 export const MAX_RESET_REQUESTS_PER_ADDRESS_HOUR = 10;
 const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+/** An address that readEmail refuses, given to an operation that would store it. */
+export class InvalidEmailError extends Error {}
+
+/** The canonical address, or InvalidEmailError with readEmail's message. */
+function storableEmail(input: string): string {
+  const read = readEmail(input);
+  if (!read.ok) throw new InvalidEmailError(read.message);
+  return read.email;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -181,7 +188,7 @@ export async function isEmailAvailable(d: AuthDeps, email: string): Promise<bool
 
 /** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
 export async function createWithProfile(d: AuthDeps, input: SignupInput): Promise<AuthUser> {
-  const email = normalizeEmail(input.email);
+  const email = storableEmail(input.email);
   const password = await hashPassword(input.password);
   try {
     return await d.ctx.db.transaction().execute(async (trx) => {
@@ -300,7 +307,7 @@ export async function changePassword(d: AuthDeps, userId: number, currentPasswor
  */
 export async function requestEmailChange(d: AuthDeps, userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
   : Promise<{ ok: true; email: string } | PasswordRefusal> {
-  const email = normalizeEmail(newEmailInput);
+  const email = storableEmail(newEmailInput);
   const checked = await checkPassword(d, userId, currentPassword, remoteAddress);
   if (!checked.ok) return checked;
   if (await findUserByEmail(d.ctx.db, email)) throw new EmailInUseError(email);

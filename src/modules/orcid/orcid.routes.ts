@@ -5,8 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { flash } from '../../core/http/context.ts';
-import { FormErrors, formFields, isEmail } from '../../core/http/forms.ts';
-import { EmailInUseError, logIn } from '../auth/index.ts';
+import { FormErrors, formFields } from '../../core/http/forms.ts';
+import { EmailInUseError, emailField, logIn } from '../auth/index.ts';
 import type { OrcidClient, OrcidIdentity, PendingSignIn } from './orcid.client.ts';
 import { OrcidAccountError, type OrcidService } from './orcid.service.ts';
 
@@ -128,8 +128,7 @@ async function createAccountWithEmail({ ctx, service }: OrcidRouteDeps, request:
   const f = formFields(request.body);
   const values = { email: (f.email ?? '').trim(), name: (f.name ?? '').trim(), surname: (f.surname ?? '').trim() };
   const form = new FormErrors();
-  form.required('email', values.email, 'Email');
-  if (values.email && !isEmail(values.email)) form.add('email', 'Enter a valid email address.');
+  const email = emailField(form, values.email);
   form.required('name', values.name, 'Name');
   form.required('surname', values.surname, 'Surname');
   form.maxLength('name', values.name, 100);
@@ -137,7 +136,7 @@ async function createAccountWithEmail({ ctx, service }: OrcidRouteDeps, request:
   if (!form.empty) return showEmailForm(reply, identity, values, form.errors);
   let userId: number;
   try {
-    userId = await service.createAccount(identity, values.email, { name: values.name, surname: values.surname });
+    userId = await service.createAccount(identity, email!, { name: values.name, surname: values.surname });
   } catch (error) {
     if (error instanceof EmailInUseError) {
       form.add('email', 'An account already uses this email: log in with its password, then link your ORCID iD from your profile.');
