@@ -6,6 +6,8 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation, type Db } from '../../core/db/connect.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../core/db/database.ts';
 import type { Config } from '../../core/config.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
@@ -93,6 +95,20 @@ function throttleSubjects(email: string, address: string) {
 interface AuthDeps {
   ctx: ModuleContext;
   failures: { sweptAt: number };
+  /** The other ways into an account, named by the modules that add them (ORCID). */
+  signInMethods: SignInMethods[];
+}
+
+/** A module's ways into an account besides its password, each named for a person ("ORCID iD 0000-…"). */
+export type SignInMethods = (userId: number) => Promise<string[]>;
+
+/** Registers another way into accounts, so that a password reset email names it (extensions section 11). */
+export function addSignInMethods(d: AuthDeps, describe: SignInMethods): void {
+  d.signInMethods.push(describe);
+}
+
+async function otherSignInMethods(d: AuthDeps, userId: number): Promise<string[]> {
+  return (await Promise.all(d.signInMethods.map((describe) => describe(userId)))).flat();
 }
 
 function siteUrl(config: Config): string {
@@ -188,19 +204,31 @@ export async function isEmailAvailable(d: AuthDeps, email: string): Promise<bool
 
 /** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
 export async function createWithProfile(d: AuthDeps, input: SignupInput): Promise<AuthUser> {
-  const email = storableEmail(input.email);
   const password = await hashPassword(input.password);
+  return d.ctx.db.transaction().execute((trx) => insertWithProfile(d, trx, { ...input, password }));
+}
+
+/**
+ * The same in the caller's transaction, so that what else it writes stands or falls with the
+ * account (ORCID's first sign-in: the account and its link). `password` is the plain password.
+ */
+export async function createWithProfileIn(d: AuthDeps, trx: Transaction<Database>, input: SignupInput): Promise<AuthUser> {
+  return insertWithProfile(d, trx, { ...input, password: await hashPassword(input.password) });
+}
+
+/** The rows of a new account; the address's unique key decides between racing sign-ups (EmailInUseError). */
+async function insertWithProfile(d: AuthDeps, trx: Transaction<Database>, input: SignupInput): Promise<AuthUser> {
+  const email = storableEmail(input.email);
+  const created_at = nowIso();
+  let id: number;
   try {
-    return await d.ctx.db.transaction().execute(async (trx) => {
-      const created_at = nowIso();
-      const id = await repo.insertUser(trx, { email, password, created_at });
-      await d.ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
-      return { id, email, created_at, credentials_changed_at: null };
-    });
+    id = await repo.insertUser(trx, { email, password: input.password, created_at });
   } catch (error) {
     if (isUniqueViolation(error)) throw new EmailInUseError(email);
     throw error;
   }
+  await d.ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
+  return { id, email, created_at, credentials_changed_at: null };
 }
 
 /** Checks the credentials; `remoteAddress` forms the throttled pair with the email. */
@@ -258,7 +286,9 @@ export async function requestPasswordReset(d: AuthDeps, emailInput: string): Pro
     d.ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
     return;
   }
-  await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`));
+  // The mailbox's owner learns every way into the account: one linked by someone else shows here.
+  const methods = await otherSignInMethods(d, user.id);
+  await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`, methods));
 }
 
 /** Whether a reset link can still be used (the form is shown only then). */
@@ -344,10 +374,10 @@ export async function confirmEmailChange(d: AuthDeps, token: string): Promise<Au
 }
 
 export function createAuthService(ctx: ModuleContext) {
-  const deps: AuthDeps = { ctx, failures: { sweptAt: 0 } };
+  const deps: AuthDeps = { ctx, failures: { sweptAt: 0 }, signInMethods: [] };
   return bindOperations(deps, {
-    isEmailAvailable, createWithProfile, login, getUser, getUserByEmail, countUsers, requestPasswordReset, allowResetRequest, isResetTokenUsable,
-    resetPassword, changePassword, requestEmailChange, confirmEmailChange,
+    isEmailAvailable, createWithProfile, createWithProfileIn, login, getUser, getUserByEmail, countUsers, requestPasswordReset, allowResetRequest, isResetTokenUsable,
+    resetPassword, changePassword, requestEmailChange, confirmEmailChange, addSignInMethods,
   });
 }
 

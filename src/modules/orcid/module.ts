@@ -8,11 +8,16 @@ import './orcid.tables.ts';
 // ORCID button. Accounts and profiles are made through the auth and profile services.
 export const orcidModule = defineModule({
   name: 'orcid',
-  requires: ['auth', 'profile'],
+  requires: ['auth', 'profile', 'mail'],
   createService: (ctx) => createOrcidService(ctx),
   // Every page's template learns whether to offer ORCID (the login, sign-up and profile pages ask).
   setup: (app, ctx) => {
     if (!ctx.config.orcid) return;
+    // A password reset email names the linked iD (extensions section 11): a reset does not unlink it.
+    ctx.services.auth.addSignInMethods(async (userId) => {
+      const orcid = (await ctx.services.orcid.status(userId)).orcid;
+      return orcid ? [`ORCID iD ${orcid} (Sign in with ORCID)`] : [];
+    });
     // @fastify/view merges reply.locals into every view's data; its types do not declare it.
     app.addHook('onRequest', (_request, reply, done) => {
       const withLocals = reply as unknown as { locals: Record<string, unknown> | null };

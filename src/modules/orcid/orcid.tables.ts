@@ -7,8 +7,21 @@ export interface OrcidAccountTable {
   linked_at: string;
 }
 
+// Migration 2026_12_05_0400: a first sign-in's address waiting for its link to be opened.
+export interface OrcidClaimTable {
+  orcid: string;
+  email: string;
+  name: string;
+  surname: string;
+  token_hash: string;
+  sends: number;
+  window_start: string;
+  expires_at: string;
+}
+
 declare module '../../core/db/database.ts' {
   interface Database {
     orcid_account: OrcidAccountTable;
+    orcid_claim: OrcidClaimTable;
   }
 }
