@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { startTestSmtp, type TestSmtp } from '../../../test/support/smtp.ts';
 import { normalizeEmail, readEmail } from './email-address.ts';
+import { InvalidEmailError } from './auth.service.ts';
 
 const refused = (input: string) => {
   const read = readEmail(input);
@@ -86,6 +87,14 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await users(), before, 'no account was made');
       const upper = await c.post('/signup/', { form: { email: ' USER1@Example.com', password: 'sturdy-password-1', name: 'Same', surname: 'One' } });
       assert.match(upper.text, /user1@example\.com in use/, 'case and spaces make no new address');
+    });
+
+    it('refuses a look-alike in the service too (InvalidEmailError), for callers other than the forms', async () => {
+      const auth = server.hub.ctx.services.auth;
+      const before = await users();
+      await assert.rejects(auth.createWithProfile({ email: 'user1@example.com\u200b', password: 'sturdy-password-1', name: 'A', surname: 'B' }), InvalidEmailError);
+      await assert.rejects(auth.createWithProfile({ email: 'user1@ex\u0430mple.com', password: 'sturdy-password-1', name: 'A', surname: 'B' }), InvalidEmailError);
+      assert.deepEqual(await users(), before);
     });
 
     it('refuses a look-alike at an email change, and sends no link', async () => {

@@ -73,6 +73,24 @@ for (const dialect of testDialects()) {
       assert.equal(await signInWithOrcid(provider, later, orcid), '/', 'the iD signs in to its account');
     });
 
+    it('names the linked ORCID iD in a password reset email, and the reset leaves it linked', async () => {
+      const orcid = '0000-0002-1111-0005';
+      const browser = await atEmailStep(orcid);
+      assert.equal((await submit(browser, 'linked.reset@example.org')).status, 200);
+      assert.equal((await browser.get(smtp.linkPath(await smtp.take('linked.reset@example.org'), '/login/orcid/confirm/'))).status, 303);
+      const forgot = new TestClient(server.baseUrl);
+      await forgot.get('/forgot-password');
+      await forgot.post('/forgot-password', { form: { email: 'linked.reset@example.org' } });
+      const mail = await smtp.take('linked.reset@example.org');
+      assert.match(mail.decoded, /Your account signs in with its email address and password, and also with: ORCID iD 0000-0002-1111-0005/);
+      assert.match(mail.decoded, /If you do not recognise one of these, it was linked by someone else/);
+      const path = smtp.linkPath(mail, '/reset-password/');
+      await forgot.get(path);
+      assert.equal((await forgot.post(path, { form: { password: 'owner-password-1', password_confirm: 'owner-password-1' } })).status, 302);
+      assert.ok(await linkOf(orcid), 'still linked: the owner unlinks it from the profile if it is not theirs');
+      assert.match((await forgot.get('/profile/orcid')).text, /id="orcid-unlink"/, 'and now can');
+    });
+
     it('refuses an address that has an account: log in with the password and link from the profile; no mail', async () => {
       const browser = await atEmailStep('0000-0002-1111-0002');
       const sent = smtp.messages.length;
