@@ -23,7 +23,8 @@ export function emailChangedNotice(to: string, newEmail: string, loginUrl: strin
 
 export function emailChangeEmail(to: string, url: string): MailMessage {
   return message(to, 'Confirm your new UVL Hub email address',
-    ['Your UVL Hub account asked to use this address from now on.', 'The link works once, within one hour.'],
+    ['A UVL Hub account asked to use this address from now on.',
+      'The link works once, within one hour, when you are logged in to that account. If you have no UVL Hub account, or did not ask for this, do not open it.'],
     { label: 'Confirm this address', url },
     'If you did not ask for this, ignore this email: nothing changes.');
 }

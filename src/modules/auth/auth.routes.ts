@@ -7,7 +7,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { FormErrors, formFields, hasControlCharacters } from '../../core/http/forms.ts';
 import { flash, rememberSession } from '../../core/http/context.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { EmailInUseError, InvalidTokenError, type PasswordRefusal } from './auth.service.ts';
+import { EmailInUseError, InvalidTokenError, OtherAccountsLinkError, type PasswordRefusal } from './auth.service.ts';
 import { readEmail } from './email-address.ts';
 import { passwordProblems } from './password-policy.ts';
 
@@ -303,14 +303,15 @@ function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     }
   });
 
-  app.get('/confirm-email/:token', async (request, reply) => {
+  // Login required: the link proves the mailbox, the session proves the account that asked.
+  app.get('/confirm-email/:token', { config: { loginRequired: true } }, async (request, reply) => {
     const { token } = request.params as { token: string };
     try {
-      const user = await auth().confirmEmailChange(token);
+      const user = await auth().confirmEmailChange(token, request.user!.id);
       flash(request, 'success', `Your email address is now ${user.email}.`);
-      return reply.redirect(request.user ? '/profile/summary' : '/login');
+      return reply.redirect('/profile/summary');
     } catch (error) {
-      if (error instanceof InvalidTokenError) return invalidLink(reply, error.message);
+      if (error instanceof InvalidTokenError || error instanceof OtherAccountsLinkError) return invalidLink(reply, error.message);
       if (error instanceof EmailInUseError) return invalidLink(reply, `${error.email} is in use by another account now; nothing changed.`);
       throw error;
     }

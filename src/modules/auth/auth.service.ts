@@ -346,10 +346,22 @@ export async function requestEmailChange(d: AuthDeps, userId: number, currentPas
   return { ok: true, email };
 }
 
-/** Applies the email change behind a confirmation link (one use, within the hour). */
-export async function confirmEmailChange(d: AuthDeps, token: string): Promise<AuthUser> {
+/** A confirmation link opened in a session of another account than the one that asked. */
+export class OtherAccountsLinkError extends Error {
+  constructor() {
+    super('This link confirms an address for another account: log in as the account that asked for the change, then open it again. Nothing changed.');
+  }
+}
+
+/**
+ * Applies the email change behind a confirmation link (one use, within the hour), opened by
+ * `userId`, who must be the account that asked (extensions section 11): the mailbox's owner who
+ * opens a link someone else asked for gives their address to nobody.
+ */
+export async function confirmEmailChange(d: AuthDeps, token: string, userId: number): Promise<AuthUser> {
   const row = await usableToken(d, token, 'email');
   if (!row || !row.new_email) throw new InvalidTokenError();
+  if (row.user_id !== userId) throw new OtherAccountsLinkError();
   const newEmail = row.new_email;
   try {
     const { user, oldEmail } = await d.ctx.db.transaction().execute(async (trx) => {

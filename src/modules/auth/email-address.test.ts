@@ -110,5 +110,29 @@ for (const dialect of testDialects()) {
       assert.equal(smtp.messages.length, sent);
       assert.equal(await server.hub.db.selectFrom('account_token').select('id').where('purpose', '=', 'email').executeTakeFirst(), undefined);
     });
+
+    it('pre-takeover through an email change: the link works only logged in as the account that asked, so the mailbox\'s owner gives it to nobody', async () => {
+      const asker = new TestClient(server.baseUrl);
+      assert.equal((await asker.login('user2@example.com', '1234')).status, 302);
+      await asker.get('/profile/email');
+      assert.equal((await asker.post('/profile/email', { form: { email: 'owner@example.net', current_password: '1234' } })).status, 302);
+      const mail = await smtp.take('owner@example.net');
+      assert.match(mail.decoded, /If you have no UVL Hub account, or did not ask for this, do not open it/);
+      const path = smtp.linkPath(mail, '/confirm-email/');
+      // The address's owner opens it: anonymous, then logged in to another account (before: the address moved to user2).
+      const owner = new TestClient(server.baseUrl);
+      const anonymous = await owner.get(path);
+      assert.equal(anonymous.status, 302);
+      assert.equal(anonymous.location, `/login?next=${encodeURIComponent(path)}`);
+      assert.equal((await owner.login('user1@example.com', '1234')).status, 302);
+      const other = await owner.get(path);
+      assert.equal(other.status, 400);
+      assert.match(other.text, /This link confirms an address for another account/);
+      assert.equal((await users()).includes('owner@example.net'), false, 'nobody holds the address');
+      // The account that asked confirms it.
+      const confirmed = await asker.get(path);
+      assert.equal(confirmed.status, 302);
+      assert.ok((await users()).includes('owner@example.net'));
+    });
   });
 }
