@@ -91,6 +91,22 @@ for (const dialect of testDialects()) {
       assert.match((await forgot.get('/profile/orcid')).text, /id="orcid-unlink"/, 'and now can');
     });
 
+    it('leaves no orphan account when the iD was linked to another account between the email and the link (one transaction)', async () => {
+      const orcid = '0000-0002-1111-0007';
+      const browser = await atEmailStep(orcid);
+      assert.equal((await submit(browser, 'late.link@example.org')).status, 200);
+      const path = smtp.linkPath(await smtp.take('late.link@example.org'), '/login/orcid/confirm/');
+      // As if a profile's link committed just before: the row the unique key on the iD sees.
+      const user2 = await db().selectFrom('user').select('id').where('email', '=', 'user2@example.com').executeTakeFirstOrThrow();
+      await db().insertInto('orcid_account').values({ user_id: user2.id, orcid, created_account: 0, linked_at: nowIso() }).execute();
+      const res = await browser.get(path);
+      assert.equal(res.status, 409);
+      assert.match(res.text, /This ORCID iD was linked to another account meanwhile; no account was made/);
+      assert.deepEqual(await accountsWith(['late.link@example.org']), [], 'the account made in the transaction is gone with it');
+      assert.equal((await linkOf(orcid))?.user_id, user2.id);
+      await db().deleteFrom('orcid_account').where('orcid', '=', orcid).execute();
+    });
+
     it('refuses an address that has an account: log in with the password and link from the profile; no mail', async () => {
       const browser = await atEmailStep('0000-0002-1111-0002');
       const sent = smtp.messages.length;
@@ -170,3 +186,39 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('ORCID first sign-in, limits [sqlite]', () => {
+  let provider: TestOidcProvider;
+  let server: TestServer;
+  before(async () => {
+    provider = await startTestOidcProvider();
+    // Port 9 (discard) on loopback: no SMTP server answers, every email fails.
+    server = await startTestServer({ env: { ...provider.env, SMTP_URL: 'smtp://127.0.0.1:9' } });
+    provider.serve(`${server.baseUrl}/login/orcid/callback`);
+  });
+  after(async () => {
+    await server?.close();
+    await provider?.close();
+  });
+
+  it('keeps no claim when the link cannot be mailed (503 on the form), and sends at most 5 links per iD and hour (429)', async () => {
+    const orcid = '0000-0002-1111-0006';
+    const browser = new TestClient(server.baseUrl);
+    assert.equal(await signInWithOrcid(provider, browser, orcid), '/login/orcid/email');
+    await browser.get('/login/orcid/email');
+    const res = await browser.post('/login/orcid/email', { form: { email: 'unmailed@example.org', name: 'Un', surname: 'Mailed' } });
+    assert.equal(res.status, 503);
+    assert.match(res.text, /The confirmation email could not be sent just now/);
+    assert.equal(await server.hub.db.selectFrom('orcid_claim').select('orcid').executeTakeFirst(), undefined);
+
+    // Five links in the hour, as if sent: the sixth address is refused before any mail.
+    const now = new Date().toISOString();
+    await server.hub.db.insertInto('orcid_claim').values({
+      orcid, email: 'fifth@example.org', name: 'F', surname: 'F', token_hash: 'f'.repeat(64), sends: 5, window_start: now, expires_at: now,
+    }).execute();
+    const sixth = await browser.post('/login/orcid/email', { form: { email: 'sixth@example.org', name: 'S', surname: 'S' } });
+    assert.equal(sixth.status, 429);
+    assert.match(sixth.text, /Too many addresses were given for this ORCID iD in the last hour/);
+    assert.equal((await server.hub.db.selectFrom('orcid_claim').select('email').executeTakeFirstOrThrow()).email, 'fifth@example.org');
+  });
+});
