@@ -1,7 +1,8 @@
 // ORCID sign-in routes (extensions sections 8 and 11): GET /login/orcid (to the provider), GET
 // /login/orcid/callback, the email asked once at the first sign-in (/login/orcid/email), the link
-// mailed to it (/login/orcid/confirm/<token>) and the profile's link and unlink (/profile/orcid). Every failure goes back to the login page (or the
-// profile page when linking) with a message.
+// mailed to it (/login/orcid/confirm/<token>) and the profile's link and unlink (/profile/orcid).
+// Every failure of the sign-in goes back to the login page (or the profile page when linking)
+// with a message; a refused email step or link answers its page with the reason.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { flash } from '../../core/http/context.ts';

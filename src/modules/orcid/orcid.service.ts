@@ -1,8 +1,8 @@
 // ORCID accounts (extensions sections 8 and 11): which account an ORCID iD signs in to, creating
 // one at the first sign-in once its address is confirmed (orcid.claims.ts), linking an iD to an
-// existing account and unlinking it. Accounts and profiles
-// are made and read through the auth and profile services; this module owns only the links. Each
-// operation is an exported function taking the module context first, bound once below.
+// existing account and unlinking it. Accounts and profiles are made and read through the auth and
+// profile services; this module owns only the links and the claims. Each operation is an exported
+// function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
