@@ -12,6 +12,7 @@ import type { Config } from '../../core/config.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { normalizeEmail, readEmail } from './email-address.ts';
+import { describeAll, passwordWasReset, type SignInMethods } from './sign-in-methods.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
 
@@ -95,20 +96,13 @@ function throttleSubjects(email: string, address: string) {
 interface AuthDeps {
   ctx: ModuleContext;
   failures: { sweptAt: number };
-  /** The other ways into an account, named by the modules that add them (ORCID). */
+  /** The other ways into an account, added by the modules that give them (ORCID). */
   signInMethods: SignInMethods[];
 }
 
-/** A module's ways into an account besides its password, each named for a person ("ORCID iD 0000-…"). */
-export type SignInMethods = (userId: number) => Promise<string[]>;
-
-/** Registers another way into accounts, so that a password reset email names it (extensions section 11). */
-export function addSignInMethods(d: AuthDeps, describe: SignInMethods): void {
-  d.signInMethods.push(describe);
-}
-
-async function otherSignInMethods(d: AuthDeps, userId: number): Promise<string[]> {
-  return (await Promise.all(d.signInMethods.map((describe) => describe(userId)))).flat();
+/** Registers another way into accounts, so that a password reset names it (extensions section 11). */
+export function addSignInMethods(d: AuthDeps, methods: SignInMethods): void {
+  d.signInMethods.push(methods);
 }
 
 function siteUrl(config: Config): string {
@@ -287,7 +281,7 @@ export async function requestPasswordReset(d: AuthDeps, emailInput: string): Pro
     return;
   }
   // The mailbox's owner learns every way into the account: one linked by someone else shows here.
-  const methods = await otherSignInMethods(d, user.id);
+  const methods = await describeAll(d.signInMethods, user.id);
   await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`, methods));
 }
 
@@ -309,6 +303,7 @@ export async function resetPassword(d: AuthDeps, token: string, newPassword: str
     if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
     await repo.updatePassword(trx, row.user_id, hash, now);
     await repo.voidTokens(trx, row.user_id, 'reset', now);
+    await passwordWasReset(d.signInMethods, trx, row.user_id);
     return repo.findUserById(trx, row.user_id);
   });
   if (!user) throw new InvalidTokenError();

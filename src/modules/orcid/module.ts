@@ -12,12 +12,13 @@ export const orcidModule = defineModule({
   createService: (ctx) => createOrcidService(ctx),
   // Every page's template learns whether to offer ORCID (the login, sign-up and profile pages ask).
   setup: (app, ctx) => {
-    if (!ctx.config.orcid) return;
-    // A password reset email names the linked iD (extensions section 11): a reset does not unlink it.
-    ctx.services.auth.addSignInMethods(async (userId) => {
-      const orcid = (await ctx.services.orcid.status(userId)).orcid;
-      return orcid ? [`ORCID iD ${orcid} (Sign in with ORCID)`] : [];
+    // A password reset names the linked iD, and ends a link made without a confirmed address
+    // (extensions section 11); registered even without ORCID settings, since links outlive them.
+    ctx.services.auth.addSignInMethods({
+      describe: (userId) => ctx.services.orcid.describeLink(userId),
+      onPasswordReset: (trx, userId) => ctx.services.orcid.unlinkUnconfirmed(trx, userId),
     });
+    if (!ctx.config.orcid) return;
     // @fastify/view merges reply.locals into every view's data; its types do not declare it.
     app.addHook('onRequest', (_request, reply, done) => {
       const withLocals = reply as unknown as { locals: Record<string, unknown> | null };

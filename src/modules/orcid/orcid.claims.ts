@@ -91,7 +91,7 @@ export async function confirmAccount(ctx: ModuleContext, token: string, provenOr
       email: claim.email, password: randomBytes(32).toString('base64url'), name: claim.name, surname: claim.surname,
     });
     try {
-      await repo.insertLink(trx, { user_id: user.id, orcid: claim.orcid, created_account: 1, linked_at: now });
+      await repo.insertLink(trx, { user_id: user.id, orcid: claim.orcid, created_account: 1, linked_at: now, address_confirmed: 1 });
     } catch (error) {
       if (isUniqueViolation(error)) throw new OrcidAccountError('This ORCID iD was linked to another account meanwhile; no account was made.');
       throw error;

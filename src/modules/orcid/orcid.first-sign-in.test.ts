@@ -98,13 +98,35 @@ for (const dialect of testDialects()) {
       const path = smtp.linkPath(await smtp.take('late.link@example.org'), '/login/orcid/confirm/');
       // As if a profile's link committed just before: the row the unique key on the iD sees.
       const user2 = await db().selectFrom('user').select('id').where('email', '=', 'user2@example.com').executeTakeFirstOrThrow();
-      await db().insertInto('orcid_account').values({ user_id: user2.id, orcid, created_account: 0, linked_at: nowIso() }).execute();
+      await db().insertInto('orcid_account').values({ user_id: user2.id, orcid, created_account: 0, linked_at: nowIso(), address_confirmed: 1 }).execute();
       const res = await browser.get(path);
       assert.equal(res.status, 409);
       assert.match(res.text, /This ORCID iD was linked to another account meanwhile; no account was made/);
       assert.deepEqual(await accountsWith(['late.link@example.org']), [], 'the account made in the transaction is gone with it');
       assert.equal((await linkOf(orcid))?.user_id, user2.id);
       await db().deleteFrom('orcid_account').where('orcid', '=', orcid).execute();
+    });
+
+    it('unlinks, at the first password reset, an iD that an earlier version linked to an account made with an unconfirmed address', async () => {
+      const orcid = '0000-0002-1111-0008';
+      // What the first sign-in of an earlier version left (migration 2026_12_05_0400 marks it): an
+      // account holding someone's address, made and linked by whoever proved the iD.
+      const squatted = await server.hub.ctx.services.auth.createWithProfile({ email: 'squatted@example.org', password: 'unknown-password-1', name: 'S', surname: 'Q' });
+      await db().insertInto('orcid_account').values({ user_id: squatted.id, orcid, created_account: 1, linked_at: nowIso(), address_confirmed: 0 }).execute();
+      const attacker = new TestClient(server.baseUrl);
+      assert.equal(await signInWithOrcid(provider, attacker, orcid), '/', 'before the reset the iD signs in');
+
+      const owner = new TestClient(server.baseUrl);
+      await owner.get('/forgot-password');
+      await owner.post('/forgot-password', { form: { email: 'squatted@example.org' } });
+      const mail = await smtp.take('squatted@example.org');
+      assert.match(mail.decoded, /ORCID iD 0000-0002-1111-0008, linked when a first ORCID sign-in made this account without confirming this address: choosing a new password unlinks it/);
+      const path = smtp.linkPath(mail, '/reset-password/');
+      await owner.get(path);
+      assert.equal((await owner.post(path, { form: { password: 'owner-password-2', password_confirm: 'owner-password-2' } })).status, 302);
+      assert.equal(await linkOf(orcid), undefined, 'unlinked with the reset');
+      assert.equal((await attacker.get('/profile/orcid')).status, 302, 'the attacker\'s session ended with the reset');
+      assert.equal(await signInWithOrcid(provider, new TestClient(server.baseUrl), orcid), '/login/orcid/email', 'the iD no longer reaches the account');
     });
 
     it('refuses an address that has an account: log in with the password and link from the profile; no mail', async () => {

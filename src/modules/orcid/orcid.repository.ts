@@ -4,7 +4,9 @@ import type { OrcidAccountTable, OrcidClaimTable } from './orcid.tables.ts';
 
 export type OrcidLink = OrcidAccountTable;
 
-const toLink = (row: OrcidAccountTable): OrcidLink => ({ ...row, user_id: Number(row.user_id), created_account: Number(row.created_account) });
+const toLink = (row: OrcidAccountTable): OrcidLink => ({
+  ...row, user_id: Number(row.user_id), created_account: Number(row.created_account), address_confirmed: Number(row.address_confirmed),
+});
 
 export async function findByOrcid(db: DbOrTrx, orcid: string): Promise<OrcidLink | undefined> {
   const row = await db.selectFrom('orcid_account').selectAll().where('orcid', '=', orcid).executeTakeFirst();
@@ -22,6 +24,14 @@ export async function insertLink(db: DbOrTrx, link: OrcidLink): Promise<void> {
 
 export async function deleteLink(db: DbOrTrx, userId: number): Promise<void> {
   await db.deleteFrom('orcid_account').where('user_id', '=', userId).execute();
+}
+
+/** Removes the account's link if it was made with an unconfirmed address; answers the iD removed. */
+export async function deleteUnconfirmedLink(db: DbOrTrx, userId: number): Promise<string | undefined> {
+  const link = await findByUser(db, userId);
+  if (!link || link.address_confirmed !== 0) return undefined;
+  const result = await db.deleteFrom('orcid_account').where('user_id', '=', userId).where('address_confirmed', '=', 0).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1 ? link.orcid : undefined;
 }
 
 export type OrcidClaim = OrcidClaimTable;

@@ -5,7 +5,8 @@
 // function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
-import { nowIso } from '../../core/db/database.ts';
+import { nowIso, type Database } from '../../core/db/database.ts';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../core/db/connect.ts';
 
 import { createOrcidClient } from './orcid.client.ts';
@@ -52,7 +53,7 @@ export async function link(ctx: ModuleContext, userId: number, orcid: string): P
   if (owner) return;
   if (await repo.findByUser(ctx.db, userId)) throw new OrcidAccountError('Your account is linked to another ORCID iD: unlink it first.');
   try {
-    await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso() });
+    await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso(), address_confirmed: 1 });
   } catch (error) {
     if (isUniqueViolation(error)) throw new OrcidAccountError('This ORCID iD was just linked to an account.');
     throw error;
@@ -77,12 +78,31 @@ export async function unlink(ctx: ModuleContext, userId: number): Promise<void> 
   await repo.deleteLink(ctx.db, userId);
 }
 
+/** The account's link as a password reset email names it (extensions section 11). */
+export async function describeLink(ctx: ModuleContext, userId: number): Promise<string[]> {
+  const found = await repo.findByUser(ctx.db, userId);
+  if (!found) return [];
+  return [found.address_confirmed === 0
+    ? `ORCID iD ${found.orcid}, linked when a first ORCID sign-in made this account without confirming this address: `
+      + 'choosing a new password unlinks it (link it again from your profile if it is yours)'
+    : `ORCID iD ${found.orcid} (Sign in with ORCID)`];
+}
+
+/**
+ * In a password reset's transaction: the reset proves the mailbox, which the first sign-in of an
+ * earlier version never asked for, so an iD it linked may be anybody's and is unlinked.
+ */
+export async function unlinkUnconfirmed(ctx: ModuleContext, trx: Transaction<Database>, userId: number): Promise<void> {
+  const orcid = await repo.deleteUnconfirmedLink(trx, userId);
+  if (orcid) ctx.log.info({ userId, orcid }, 'ORCID iD linked without a confirmed address unlinked by a password reset');
+}
+
 export function createOrcidService(ctx: ModuleContext) {
   const settings = ctx.config.orcid;
   return {
     /** Null when ORCID_CLIENT_ID and ORCID_CLIENT_SECRET are not set: no button, no routes answer. */
     client: settings ? createOrcidClient(settings) : undefined,
-    ...bindOperations(ctx, { userIdFor, requestAccount, confirmFirstSignIn, link, status, unlink }),
+    ...bindOperations(ctx, { userIdFor, requestAccount, confirmFirstSignIn, link, status, unlink, describeLink, unlinkUnconfirmed }),
   };
 }
 
