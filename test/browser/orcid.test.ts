@@ -1,12 +1,13 @@
 // ORCID sign-in in Chromium against a real OpenID provider run by the test (oidc-provider on
-// loopback, extensions section 8): the first sign-in creates an account (names from the ID token,
-// the email asked once), an account with a password links and unlinks its iD from the profile,
+// loopback, extensions sections 8 and 11): the first sign-in creates an account (names from the ID
+// token, the email asked once and confirmed by its link, opened in the same browser), an account with a password links and unlinks its iD from the profile,
 // and a tampered state is refused. axe-core checks the new pages.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.ts';
 import { browserSkipReason, launchBrowser } from './support.ts';
 import { seriousViolations } from './axe.ts';
 
@@ -16,11 +17,13 @@ const LINKED_ORCID = '0000-0001-5109-3700';
 
 describe('ORCID sign-in in Chromium', { skip }, () => {
   let provider: TestOidcProvider;
+  let smtp: TestSmtp;
   let server: TestServer;
   let browser: Browser;
   before(async () => {
     provider = await startTestOidcProvider();
-    server = await startTestServer({ env: provider.env });
+    smtp = await startTestSmtp();
+    server = await startTestServer({ env: { ...provider.env, SMTP_URL: smtp.url } });
     provider.serve(`${server.baseUrl}/login/orcid/callback`);
     provider.names.set(FIRST_ORCID, { given_name: 'Josiah', family_name: 'Carberry' });
     provider.names.set(LINKED_ORCID, { given_name: 'Ada', family_name: 'Lovelace' });
@@ -29,6 +32,7 @@ describe('ORCID sign-in in Chromium', { skip }, () => {
   after(async () => {
     await browser?.close();
     await server?.close();
+    await smtp?.close();
     await provider?.close();
   });
 
@@ -55,7 +59,11 @@ describe('ORCID sign-in in Chromium', { skip }, () => {
     assert.equal(await page.inputValue('#surname'), 'Carberry');
     await noSerious(page);
     await page.fill('#email', 'josiah@example.com');
-    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('#orcid-email-form button[type="submit"]')]);
+    await Promise.all([page.waitForLoadState('load'), page.click('#orcid-email-form button[type="submit"]')]);
+    assert.match(await page.textContent('#orcid-claim-sent') ?? '', /We sent a link to josiah@example\.com/);
+    await noSerious(page);
+    const link = smtp.linkPath(await smtp.take('josiah@example.com'), '/login/orcid/confirm/');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.goto(`${server.baseUrl}${link}`)]);
     assert.match(await page.textContent('body') ?? '', /Your account signs in with the ORCID iD 0000-0002-1825-0097/);
 
     await page.goto(`${server.baseUrl}/profile/orcid`);

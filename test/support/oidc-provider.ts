@@ -4,7 +4,9 @@
 // ORCID_ISSUER needs its address) and the provider itself is made when the callback is known.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import assert from 'node:assert/strict';
 import Provider from 'oidc-provider';
+import { TestClient } from './client.ts';
 
 export const TEST_CLIENT = { id: 'hub-test-client', secret: 'hub-test-client-secret-long-enough' };
 
@@ -54,4 +56,41 @@ export async function startTestOidcProvider(): Promise<TestOidcProvider> {
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * From the hub's redirect to the test provider back to the hub's callback, as a person goes: the
+ * provider's development login form (any password) and its consent form. The hub path to open next.
+ */
+export async function throughProvider(provider: TestOidcProvider, hubBaseUrl: string, start: string, orcid: string): Promise<string> {
+  const at = new TestClient(provider.issuer);
+  const pathOf = (url: string) => {
+    const parsed = new URL(url, provider.issuer);
+    return parsed.pathname + parsed.search;
+  };
+  let location = start;
+  for (let step = 0; step < 12; step++) {
+    if (location.startsWith(hubBaseUrl)) return location.slice(hubBaseUrl.length);
+    const res = await at.get(pathOf(location));
+    if (res.location) {
+      location = new URL(res.location, provider.issuer).toString();
+      continue;
+    }
+    const action = /<form[^>]*action="([^"]+)"/.exec(res.text)?.[1];
+    const prompt = /name="prompt" value="(\w+)"/.exec(res.text)?.[1];
+    assert.ok(action && prompt, `a provider form at ${location}: ${res.status}`);
+    const posted = await at.post(pathOf(action), { form: prompt === 'login' ? { prompt, login: orcid, password: 'any password' } : { prompt } });
+    assert.ok(posted.location, `the provider answers ${action} with a redirect`);
+    location = new URL(posted.location, provider.issuer).toString();
+  }
+  throw new Error('the provider never sent the browser back to the hub');
+}
+
+/** ORCID's sign-in of `client` (a browser on the hub) from the hub's button to the path the callback sends it to. */
+export async function signInWithOrcid(provider: TestOidcProvider, client: TestClient, orcid: string): Promise<string> {
+  const start = await client.get('/login/orcid');
+  assert.equal(start.status, 303, 'the hub sends the browser to ORCID');
+  const callback = await client.get(await throughProvider(provider, client.baseUrl, start.location!, orcid));
+  assert.equal(callback.status, 303, 'the callback redirects');
+  return callback.location!;
 }

@@ -261,7 +261,7 @@ for (const dialect of testDialects()) {
       const notice = await smtp.take(email);
       assert.equal(notice.subject, 'Your UVL Hub email address was changed');
       assert.match(notice.decoded, /now uses the address moved@example\.com/);
-      const again = await client().get(path);
+      const again = await c.get(path);
       assert.equal(again.status, 400, 'the link works once');
       assert.match(again.text, /no longer valid/);
     });

@@ -1,27 +1,14 @@
-// The account emails: plain text first (every client shows it), with a small HTML alternative
-// that reads well on a phone (one column, no fixed widths, the link also written out).
-import type { MailMessage } from '../mail/index.ts';
+// The account emails, in the mail module's one shape (plain text with an HTML alternative).
+import { composeMessage as message, type MailMessage } from '../mail/index.ts';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function message(to: string, subject: string, paragraphs: string[], action: { label: string; url: string }, closing: string): MailMessage {
-  const text = [...paragraphs, `${action.label}: ${action.url}`, closing, '-- UVL Hub'].join('\n\n');
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:16px;line-height:1.5;color:#212529;">
-<div style="max-width:560px;margin:0 auto;">
-<h1 style="font-size:20px;">${escapeHtml(subject)}</h1>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
-<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#0d6efd;color:#fff;text-decoration:none;border-radius:6px;">${escapeHtml(action.label)}</a></p>
-<p style="font-size:14px;word-break:break-all;">${escapeHtml(action.url)}</p>
-<p style="font-size:14px;color:#6c757d;">${escapeHtml(closing)}</p>
-</div></body></html>`;
-  return { to, subject, text, html };
-}
-
-export function passwordResetEmail(to: string, url: string): MailMessage {
+/** `otherMethods`: the account's ways in besides its password (extensions section 11), named. */
+export function passwordResetEmail(to: string, url: string, otherMethods: string[] = []): MailMessage {
+  const methods = otherMethods.length === 0
+    ? 'Your account signs in with its email address and password only.'
+    : `Your account signs in with its email address and password, and also with: ${otherMethods.join('; ')}. `
+      + 'If you do not recognise one of these, it was linked by someone else: after choosing your password, remove it from your profile.';
   return message(to, 'Reset your UVL Hub password',
-    ['Someone (we hope you) asked to reset the password of your UVL Hub account.', 'The link works once, within one hour.'],
+    ['Someone (we hope you) asked to reset the password of your UVL Hub account.', methods, 'The link works once, within one hour.'],
     { label: 'Choose a new password', url },
     'If you did not ask for this, ignore this email: your password stays as it is.');
 }
@@ -36,7 +23,8 @@ export function emailChangedNotice(to: string, newEmail: string, loginUrl: strin
 
 export function emailChangeEmail(to: string, url: string): MailMessage {
   return message(to, 'Confirm your new UVL Hub email address',
-    ['Your UVL Hub account asked to use this address from now on.', 'The link works once, within one hour.'],
+    ['A UVL Hub account asked to use this address from now on.',
+      'The link works once, within one hour, when you are logged in to that account. If you have no UVL Hub account, or did not ask for this, do not open it.'],
     { label: 'Confirm this address', url },
     'If you did not ask for this, ignore this email: nothing changes.');
 }

@@ -4,10 +4,11 @@
 // because they change credentials, which only auth owns.
 import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { FormErrors, formFields, hasControlCharacters, isEmail } from '../../core/http/forms.ts';
+import { FormErrors, formFields, hasControlCharacters } from '../../core/http/forms.ts';
 import { flash, rememberSession } from '../../core/http/context.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { EmailInUseError, InvalidTokenError, normalizeEmail, type PasswordRefusal } from './auth.service.ts';
+import { EmailInUseError, InvalidTokenError, OtherAccountsLinkError, type PasswordRefusal } from './auth.service.ts';
+import { readEmail } from './email-address.ts';
 import { passwordProblems } from './password-policy.ts';
 
 declare module 'fastify' {
@@ -73,6 +74,21 @@ function checkNewPassword(form: FormErrors, password: string | undefined, confir
   if ((confirmRequired || confirm !== undefined) && confirm !== password) form.add('password_confirm', 'The passwords do not match.');
 }
 
+/**
+ * The email field read by readEmail (extensions section 11), its refusal added to the form;
+ * the canonical address when it reads.
+ */
+export function emailField(form: FormErrors, value: string | undefined, field = 'email'): string | undefined {
+  if (value === undefined || value.trim() === '') {
+    form.add(field, 'Email is required.');
+    return undefined;
+  }
+  const read = readEmail(value);
+  if (read.ok) return read.email;
+  form.add(field, read.message);
+  return undefined;
+}
+
 /** A reset or confirmation link that cannot be used any more: 400 with the reason. */
 function invalidLink(reply: FastifyReply, message: string) {
   reply.code(400);
@@ -98,11 +114,9 @@ function signupRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     const f = formFields(request.body);
     const values = { email: f.email ?? '', name: f.name ?? '', surname: f.surname ?? '' };
     const form = new FormErrors();
-    form.required('email', f.email, 'Email');
-    if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
-    // The columns (specification, Limits): email string(256), name and surname string(100);
-    // a longer value is a field error here, never a database error on PostgreSQL or MariaDB.
-    else form.maxLength('email', f.email === undefined ? undefined : normalizeEmail(f.email), 256);
+    // The columns (specification, Limits): email string(256) (checked by readEmail), name and
+    // surname string(100); a longer value is a field error here, never a database error.
+    const email = emailField(form, f.email);
     // Extensions section 5: the password policy, and password_confirm must match when sent.
     checkNewPassword(form, f.password, f.password_confirm, false);
     for (const [key, label] of [['name', 'Name'], ['surname', 'Surname']] as const) {
@@ -113,7 +127,7 @@ function signupRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     if (!form.empty) return showSignup(reply, values, form.errors);
     try {
       const user = await auth().createWithProfile({
-        email: f.email!, password: f.password!, name: f.name!.trim(), surname: f.surname!.trim(),
+        email: email!, password: f.password!, name: f.name!.trim(), surname: f.surname!.trim(),
       });
       await logIn(ctx, request, user.id, f.name!.trim());
       return reply.redirect('/');
@@ -191,8 +205,7 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
   app.post('/forgot-password', async (request, reply) => {
     const f = formFields(request.body);
     const form = new FormErrors();
-    form.required('email', f.email, 'Email');
-    if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
+    const email = emailField(form, f.email);
     if (!form.empty) return showForgot(reply, { email: f.email ?? '' }, form.errors);
     if (!(await auth().allowResetRequest(request.ip))) {
       reply.code(429);
@@ -200,7 +213,7 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     }
     // The same answer, at the same speed, whether or not the address has an account:
     // the lookup and the email happen after the answer.
-    auth().requestPasswordReset(f.email!).catch((error: unknown) => request.log.error({ err: error }, 'password reset email failed'));
+    auth().requestPasswordReset(email!).catch((error: unknown) => request.log.error({ err: error }, 'password reset email failed'));
     return showForgot(reply, { email: f.email!.trim() }, {}, true);
   });
 
@@ -270,14 +283,12 @@ function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     const f = formFields(request.body);
     const values = { email: f.email ?? '' };
     const form = new FormErrors();
-    form.required('email', f.email, 'Email');
-    if (f.email && f.email.trim() && !isEmail(f.email)) form.add('email', 'Invalid email address.');
-    else form.maxLength('email', f.email === undefined ? undefined : normalizeEmail(f.email), 256);
-    if (f.email && normalizeEmail(f.email) === request.user!.email) form.add('email', 'This is your current address.');
+    const email = emailField(form, f.email);
+    if (email === request.user!.email) form.add('email', 'This is your current address.');
     form.required('current_password', f.current_password, 'Current password');
     if (!form.empty) return showEmail(reply, request, values, form.errors);
     try {
-      const result = await auth().requestEmailChange(request.user!.id, f.current_password!, f.email!, request.ip);
+      const result = await auth().requestEmailChange(request.user!.id, f.current_password!, email!, request.ip);
       if (!result.ok) {
         if (result.reason === 'throttled') reply.code(429);
         form.add('current_password', refusalMessage(result));
@@ -292,14 +303,15 @@ function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     }
   });
 
-  app.get('/confirm-email/:token', async (request, reply) => {
+  // Login required: the link proves the mailbox, the session proves the account that asked.
+  app.get('/confirm-email/:token', { config: { loginRequired: true } }, async (request, reply) => {
     const { token } = request.params as { token: string };
     try {
-      const user = await auth().confirmEmailChange(token);
+      const user = await auth().confirmEmailChange(token, request.user!.id);
       flash(request, 'success', `Your email address is now ${user.email}.`);
-      return reply.redirect(request.user ? '/profile/summary' : '/login');
+      return reply.redirect('/profile/summary');
     } catch (error) {
-      if (error instanceof InvalidTokenError) return invalidLink(reply, error.message);
+      if (error instanceof InvalidTokenError || error instanceof OtherAccountsLinkError) return invalidLink(reply, error.message);
       if (error instanceof EmailInUseError) return invalidLink(reply, `${error.email} is in use by another account now; nothing changed.`);
       throw error;
     }

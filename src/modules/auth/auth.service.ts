@@ -6,9 +6,13 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { isUniqueViolation, type Db } from '../../core/db/connect.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../core/db/database.ts';
 import type { Config } from '../../core/config.ts';
 import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
+import { normalizeEmail, readEmail } from './email-address.ts';
+import { describeAll, passwordWasReset, type SignInMethods } from './sign-in-methods.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
 
@@ -69,8 +73,14 @@ export const MAX_RESET_EMAILS_PER_HOUR = 3;
 export const MAX_RESET_REQUESTS_PER_ADDRESS_HOUR = 10;
 const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+/** An address that readEmail refuses, given to an operation that would store it. */
+export class InvalidEmailError extends Error {}
+
+/** The canonical address, or InvalidEmailError with readEmail's message. */
+function storableEmail(input: string): string {
+  const read = readEmail(input);
+  if (!read.ok) throw new InvalidEmailError(read.message);
+  return read.email;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -86,6 +96,13 @@ function throttleSubjects(email: string, address: string) {
 interface AuthDeps {
   ctx: ModuleContext;
   failures: { sweptAt: number };
+  /** The other ways into an account, added by the modules that give them (ORCID). */
+  signInMethods: SignInMethods[];
+}
+
+/** Registers another way into accounts, so that a password reset names it (extensions section 11). */
+export function addSignInMethods(d: AuthDeps, methods: SignInMethods): void {
+  d.signInMethods.push(methods);
 }
 
 function siteUrl(config: Config): string {
@@ -181,19 +198,31 @@ export async function isEmailAvailable(d: AuthDeps, email: string): Promise<bool
 
 /** Creates the user and its profile in one transaction; neither row survives a failure of the other. */
 export async function createWithProfile(d: AuthDeps, input: SignupInput): Promise<AuthUser> {
-  const email = normalizeEmail(input.email);
   const password = await hashPassword(input.password);
+  return d.ctx.db.transaction().execute((trx) => insertWithProfile(d, trx, { ...input, password }));
+}
+
+/**
+ * The same in the caller's transaction, so that what else it writes stands or falls with the
+ * account (ORCID's first sign-in: the account and its link). `password` is the plain password.
+ */
+export async function createWithProfileIn(d: AuthDeps, trx: Transaction<Database>, input: SignupInput): Promise<AuthUser> {
+  return insertWithProfile(d, trx, { ...input, password: await hashPassword(input.password) });
+}
+
+/** The rows of a new account; the address's unique key decides between racing sign-ups (EmailInUseError). */
+async function insertWithProfile(d: AuthDeps, trx: Transaction<Database>, input: SignupInput): Promise<AuthUser> {
+  const email = storableEmail(input.email);
+  const created_at = nowIso();
+  let id: number;
   try {
-    return await d.ctx.db.transaction().execute(async (trx) => {
-      const created_at = nowIso();
-      const id = await repo.insertUser(trx, { email, password, created_at });
-      await d.ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
-      return { id, email, created_at, credentials_changed_at: null };
-    });
+    id = await repo.insertUser(trx, { email, password: input.password, created_at });
   } catch (error) {
     if (isUniqueViolation(error)) throw new EmailInUseError(email);
     throw error;
   }
+  await d.ctx.services.profile.createForNewUser(trx, id, { name: input.name, surname: input.surname });
+  return { id, email, created_at, credentials_changed_at: null };
 }
 
 /** Checks the credentials; `remoteAddress` forms the throttled pair with the email. */
@@ -251,7 +280,9 @@ export async function requestPasswordReset(d: AuthDeps, emailInput: string): Pro
     d.ctx.log.warn({ userId: user.id }, 'password reset email not sent: hourly limit reached');
     return;
   }
-  await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`));
+  // The mailbox's owner learns every way into the account: one linked by someone else shows here.
+  const methods = await describeAll(d.signInMethods, user.id);
+  await d.ctx.services.mail.send(passwordResetEmail(user.email, `${siteUrl(d.ctx.config)}/reset-password/${token}`, methods));
 }
 
 /** Whether a reset link can still be used (the form is shown only then). */
@@ -272,6 +303,7 @@ export async function resetPassword(d: AuthDeps, token: string, newPassword: str
     if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
     await repo.updatePassword(trx, row.user_id, hash, now);
     await repo.voidTokens(trx, row.user_id, 'reset', now);
+    await passwordWasReset(d.signInMethods, trx, row.user_id);
     return repo.findUserById(trx, row.user_id);
   });
   if (!user) throw new InvalidTokenError();
@@ -300,7 +332,7 @@ export async function changePassword(d: AuthDeps, userId: number, currentPasswor
  */
 export async function requestEmailChange(d: AuthDeps, userId: number, currentPassword: string, newEmailInput: string, remoteAddress: string)
   : Promise<{ ok: true; email: string } | PasswordRefusal> {
-  const email = normalizeEmail(newEmailInput);
+  const email = storableEmail(newEmailInput);
   const checked = await checkPassword(d, userId, currentPassword, remoteAddress);
   if (!checked.ok) return checked;
   if (await findUserByEmail(d.ctx.db, email)) throw new EmailInUseError(email);
@@ -309,10 +341,22 @@ export async function requestEmailChange(d: AuthDeps, userId: number, currentPas
   return { ok: true, email };
 }
 
-/** Applies the email change behind a confirmation link (one use, within the hour). */
-export async function confirmEmailChange(d: AuthDeps, token: string): Promise<AuthUser> {
+/** A confirmation link opened in a session of another account than the one that asked. */
+export class OtherAccountsLinkError extends Error {
+  constructor() {
+    super('This link confirms an address for another account: log in as the account that asked for the change, then open it again. Nothing changed.');
+  }
+}
+
+/**
+ * Applies the email change behind a confirmation link (one use, within the hour), opened by
+ * `userId`, who must be the account that asked (extensions section 11): the mailbox's owner who
+ * opens a link someone else asked for gives their address to nobody.
+ */
+export async function confirmEmailChange(d: AuthDeps, token: string, userId: number): Promise<AuthUser> {
   const row = await usableToken(d, token, 'email');
   if (!row || !row.new_email) throw new InvalidTokenError();
+  if (row.user_id !== userId) throw new OtherAccountsLinkError();
   const newEmail = row.new_email;
   try {
     const { user, oldEmail } = await d.ctx.db.transaction().execute(async (trx) => {
@@ -337,10 +381,10 @@ export async function confirmEmailChange(d: AuthDeps, token: string): Promise<Au
 }
 
 export function createAuthService(ctx: ModuleContext) {
-  const deps: AuthDeps = { ctx, failures: { sweptAt: 0 } };
+  const deps: AuthDeps = { ctx, failures: { sweptAt: 0 }, signInMethods: [] };
   return bindOperations(deps, {
-    isEmailAvailable, createWithProfile, login, getUser, getUserByEmail, countUsers, requestPasswordReset, allowResetRequest, isResetTokenUsable,
-    resetPassword, changePassword, requestEmailChange, confirmEmailChange,
+    isEmailAvailable, createWithProfile, createWithProfileIn, login, getUser, getUserByEmail, countUsers, requestPasswordReset, allowResetRequest, isResetTokenUsable,
+    resetPassword, changePassword, requestEmailChange, confirmEmailChange, addSignInMethods,
   });
 }
 

@@ -3,7 +3,11 @@ import type { AuthService } from './auth.service.ts';
 import type { SignedIn } from './auth.routes.ts';
 
 export type { AuthService, AuthUser, SignupInput, LoginResult } from './auth.service.ts';
-export { EmailInUseError } from './auth.service.ts';
+export { EmailInUseError, InvalidEmailError } from './auth.service.ts';
+/** The one reading of an email address (extensions section 11), for every form that takes one. */
+export { readEmail, normalizeEmail, type EmailReading } from './email-address.ts';
+export { emailField } from './auth.routes.ts';
+export type { SignInMethods } from './sign-in-methods.ts';
 /** Starts a signed-in session (a fresh session id); for other ways of signing in, such as ORCID. */
 export { logIn } from './auth.routes.ts';
 /**

@@ -10,7 +10,8 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { insertDatasetRow } from '../../../test/support/fixtures.ts';
-import { startTestOidcProvider, type TestOidcProvider } from '../../../test/support/oidc-provider.ts';
+import { signInWithOrcid as throughOrcid, startTestOidcProvider, type TestOidcProvider } from '../../../test/support/oidc-provider.ts';
+import { startTestSmtp, type TestSmtp } from '../../../test/support/smtp.ts';
 import { nowIso } from '../../core/db/database.ts';
 import { appendTimes, MAX_CART_FILES } from './cart.service.ts';
 
@@ -123,67 +124,38 @@ for (const dialect of testDialects()) {
   });
 }
 
-/**
- * From the hub's redirect to the test provider back to the hub's callback, as a person goes: the
- * provider's development login form (any password) and its consent form. The hub path to open next.
- */
-async function throughProvider(provider: TestOidcProvider, hubBaseUrl: string, start: string, orcid: string): Promise<string> {
-  const at = new TestClient(provider.issuer);
-  const pathOf = (url: string) => {
-    const parsed = new URL(url, provider.issuer);
-    return parsed.pathname + parsed.search;
-  };
-  let location = start;
-  for (let step = 0; step < 12; step++) {
-    if (location.startsWith(hubBaseUrl)) return location.slice(hubBaseUrl.length);
-    const res = await at.get(pathOf(location));
-    if (res.location) {
-      location = new URL(res.location, provider.issuer).toString();
-      continue;
-    }
-    const action = /<form[^>]*action="([^"]+)"/.exec(res.text)?.[1];
-    const prompt = /name="prompt" value="(\w+)"/.exec(res.text)?.[1];
-    assert.ok(action && prompt, `a provider form at ${location}: ${res.status}`);
-    const posted = await at.post(pathOf(action), { form: prompt === 'login' ? { prompt, login: orcid, password: 'any password' } : { prompt } });
-    assert.ok(posted.location, `the provider answers ${action} with a redirect`);
-    location = new URL(posted.location, provider.issuer).toString();
-  }
-  throw new Error('the provider never sent the browser back to the hub');
-}
-
 describe('cart at ORCID sign-in [sqlite]', () => {
   const orcid = '0000-0002-1825-0097';
   let provider: TestOidcProvider;
+  let smtp: TestSmtp;
   let server: TestServer;
   let files: number[];
 
   before(async () => {
     provider = await startTestOidcProvider();
-    server = await startTestServer({ seed: true, env: { ...provider.env, ANALYSIS_WORKERS: '0' } });
+    smtp = await startTestSmtp();
+    server = await startTestServer({ seed: true, env: { ...provider.env, SMTP_URL: smtp.url, ANALYSIS_WORKERS: '0' } });
     provider.serve(`${server.baseUrl}/login/orcid/callback`);
     provider.names.set(orcid, { given_name: 'Josiah', family_name: 'Carberry' });
     files = (await server.hub.db.selectFrom('file').select('id').orderBy('id').limit(3).execute()).map((r) => Number(r.id));
   });
   after(async () => {
     await server?.close();
+    await smtp?.close();
     await provider?.close();
   });
 
-  /** ORCID's sign-in from the hub's button to the page the callback sends the browser to. */
-  async function signInWithOrcid(client: TestClient): Promise<string> {
-    const start = await client.get('/login/orcid');
-    assert.equal(start.status, 303);
-    const callback = await client.get(await throughProvider(provider, server.baseUrl, start.location!, orcid));
-    assert.equal(callback.status, 303);
-    return callback.location!;
-  }
+  const signInWithOrcid = (client: TestClient) => throughOrcid(provider, client, orcid);
 
-  it("keeps the visitor's cart through a first sign-in (the email asked) and a later one", async () => {
+  it("keeps the visitor's cart through a first sign-in (the email asked, the account made by its link) and a later one", async () => {
     const [first, second, third] = files as [number, number, number];
     const visitor = await visitorWith(server, [second, first]);
     assert.equal(await signInWithOrcid(visitor), '/login/orcid/email');
     await visitor.get('/login/orcid/email');
-    const created = await visitor.post('/login/orcid/email', { form: { email: 'josiah@example.com', name: 'Josiah', surname: 'Carberry' } });
+    const sent = await visitor.post('/login/orcid/email', { form: { email: 'josiah@example.com', name: 'Josiah', surname: 'Carberry' } });
+    assert.equal(sent.status, 200);
+    // Only the confirmed account gets the cart, when its link is opened in this browser (extensions section 11).
+    const created = await visitor.get(smtp.linkPath(await smtp.take('josiah@example.com'), '/login/orcid/confirm/'));
     assert.equal(created.status, 303);
     assert.deepEqual(await cartIds(visitor), [second, first]);
 

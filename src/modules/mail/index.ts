@@ -2,6 +2,7 @@
 import type { MailService } from './mail.service.ts';
 
 export type { MailService, MailMessage } from './mail.service.ts';
+export { composeMessage } from './compose.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -1,20 +1,22 @@
-// ORCID sign-in routes (extensions section 8): GET /login/orcid (to the provider), GET
-// /login/orcid/callback, the email asked once at the first sign-in (/login/orcid/email) and the
-// profile's link and unlink (/profile/orcid). Every failure goes back to the login page (or the
-// profile page when linking) with a message.
+// ORCID sign-in routes (extensions sections 8 and 11): GET /login/orcid (to the provider), GET
+// /login/orcid/callback, the email asked once at the first sign-in (/login/orcid/email), the link
+// mailed to it (/login/orcid/confirm/<token>) and the profile's link and unlink (/profile/orcid).
+// Every failure of the sign-in goes back to the login page (or the profile page when linking)
+// with a message; a refused email step or link answers its page with the reason.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { flash } from '../../core/http/context.ts';
-import { FormErrors, formFields, isEmail } from '../../core/http/forms.ts';
-import { EmailInUseError, logIn } from '../auth/index.ts';
+import { FormErrors, formFields } from '../../core/http/forms.ts';
+import { EmailInUseError, emailField, logIn } from '../auth/index.ts';
 import type { OrcidClient, OrcidIdentity, PendingSignIn } from './orcid.client.ts';
 import { OrcidAccountError, type OrcidService } from './orcid.service.ts';
+import { OrcidClaimError } from './orcid.claims.ts';
 
 declare module 'fastify' {
   interface Session {
     /** A sign-in under way: checked once at the callback, then forgotten. */
     orcidSignIn?: PendingSignIn & { linkTo: number | null };
-    /** An ORCID iD proven at a first sign-in, waiting for its email. */
+    /** An ORCID iD proven at a first sign-in, waiting for its email and the link mailed to it (which works only in this session). */
     orcidNewAccount?: OrcidIdentity;
   }
 }
@@ -37,14 +39,19 @@ export async function orcidRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
   app.get('/login/orcid', async (request, reply) => startSignIn(deps, request, reply));
   app.get('/login/orcid/callback', async (request, reply) => finishSignIn(deps, request, reply));
   app.get('/login/orcid/email', async (request, reply) => askFirstEmail(request, reply));
-  app.post('/login/orcid/email', async (request, reply) => createAccountWithEmail(deps, request, reply));
+  app.post('/login/orcid/email', async (request, reply) => claimEmail(deps, request, reply));
+  app.get('/login/orcid/confirm/:token', async (request, reply) => confirmEmail(deps, request, reply));
   app.get(PROFILE_PAGE, { config: { loginRequired: true } }, async (request, reply) => showProfileLink(deps, request, reply));
   app.post(`${PROFILE_PAGE}/unlink`, { config: { loginRequired: true } }, async (request, reply) => unlinkProfile(deps, request, reply));
 }
 
 /** Production answers on https://DOMAIN; elsewhere the address the browser used (tests listen on any port). */
+function siteUrl(ctx: ModuleContext, request: FastifyRequest): string {
+  return ctx.config.env === 'production' ? `https://${ctx.config.domain}` : `${request.protocol}://${request.host}`;
+}
+
 function callbackUrl(ctx: ModuleContext, request: FastifyRequest): string {
-  return `${ctx.config.env === 'production' ? `https://${ctx.config.domain}` : `${request.protocol}://${request.host}`}/login/orcid/callback`;
+  return `${siteUrl(ctx, request)}/login/orcid/callback`;
 }
 
 /** Back to the login page (or the profile's ORCID page when linking) with the message. */
@@ -121,33 +128,61 @@ async function askFirstEmail(request: FastifyRequest, reply: FastifyReply) {
   return showEmailForm(reply, identity, { name: identity.givenName, surname: identity.familyName, email: '' });
 }
 
-/** POST /login/orcid/email: the new account made for the proven iD, and signed in. */
-async function createAccountWithEmail({ ctx, service }: OrcidRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+/** POST /login/orcid/email: the address kept as this iD's claim and its link mailed; no account yet (extensions section 11). */
+async function claimEmail({ ctx, service }: OrcidRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   const identity = request.session.orcidNewAccount;
   if (!identity) return failed(request, reply, 'This ORCID sign-in has expired. Please sign in with ORCID again.', false);
   const f = formFields(request.body);
   const values = { email: (f.email ?? '').trim(), name: (f.name ?? '').trim(), surname: (f.surname ?? '').trim() };
   const form = new FormErrors();
-  form.required('email', values.email, 'Email');
-  if (values.email && !isEmail(values.email)) form.add('email', 'Enter a valid email address.');
-  form.required('name', values.name, 'Name');
-  form.required('surname', values.surname, 'Surname');
-  form.maxLength('name', values.name, 100);
-  form.maxLength('surname', values.surname, 100);
+  const email = emailField(form, values.email);
+  for (const [key, label] of [['name', 'Name'], ['surname', 'Surname']] as const) {
+    form.required(key, values[key], label);
+    form.maxLength(key, values[key], 100);
+    form.plainText(key, values[key]);
+  }
   if (!form.empty) return showEmailForm(reply, identity, values, form.errors);
-  let userId: number;
   try {
-    userId = await service.createAccount(identity, values.email, { name: values.name, surname: values.surname });
+    await service.requestAccount(identity, email!, { name: values.name, surname: values.surname }, siteUrl(ctx, request));
   } catch (error) {
     if (error instanceof EmailInUseError) {
       form.add('email', 'An account already uses this email: log in with its password, then link your ORCID iD from your profile.');
-      return showEmailForm(reply, identity, values, form.errors);
+      return showEmailForm(reply.code(409), identity, values, form.errors);
+    }
+    if (error instanceof OrcidClaimError) {
+      form.add('email', error.message);
+      return showEmailForm(reply.code(error.status), identity, values, form.errors);
     }
     if (error instanceof OrcidAccountError) return failed(request, reply, error.message, false);
     throw error;
   }
-  await logIn(ctx, request, userId, values.name);
-  flash(request, 'success', `Welcome! Your account signs in with the ORCID iD ${identity.orcid}.`);
+  return reply.page('orcid/views/sent.njk', { title: 'Check your email', email, identity });
+}
+
+/** A refused link or a failed account: the reason on a page, with ORCID's button to start again. */
+function confirmFailed(reply: FastifyReply, status: number, message: string) {
+  reply.code(status);
+  return reply.page('orcid/views/notice.njk', { title: 'Your account was not created', message });
+}
+
+/** GET /login/orcid/confirm/<token>: the account made and linked, in the browser that proved the iD. */
+async function confirmEmail({ ctx, service }: OrcidRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const { token } = request.params as { token: string };
+  if (request.user) return confirmFailed(reply, 409, 'You are logged in: log out first, then open the link again in the browser where you signed in with ORCID.');
+  let created: Awaited<ReturnType<OrcidService['confirmFirstSignIn']>>;
+  try {
+    created = await service.confirmFirstSignIn(token, request.session.orcidNewAccount?.orcid);
+  } catch (error) {
+    if (error instanceof OrcidClaimError) return confirmFailed(reply, error.status, error.message);
+    if (error instanceof EmailInUseError) {
+      return confirmFailed(reply, 409, `An account already uses ${error.email}: log in with its password, then link your ORCID iD from your profile.`);
+    }
+    if (error instanceof OrcidAccountError) return confirmFailed(reply, 409, error.message);
+    throw error;
+  }
+  request.session.orcidNewAccount = undefined;
+  await logIn(ctx, request, created.userId, created.name);
+  flash(request, 'success', `Welcome! Your account signs in with the ORCID iD ${created.orcid}.`);
   return reply.redirect('/', 303);
 }
 

@@ -1,17 +1,19 @@
-// ORCID accounts (extensions section 8): which account an ORCID iD signs in to, creating one at
-// the first sign-in, linking an iD to an existing account and unlinking it. Accounts and profiles
-// are made and read through the auth and profile services; this module owns only the links. Each
-// operation is an exported function taking the module context first, bound once below.
-import { randomBytes } from 'node:crypto';
+// ORCID accounts (extensions sections 8 and 11): which account an ORCID iD signs in to, creating
+// one at the first sign-in once its address is confirmed (orcid.claims.ts), linking an iD to an
+// existing account and unlinking it. Accounts and profiles are made and read through the auth and
+// profile services; this module owns only the links and the claims. Each operation is an exported
+// function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
-import { nowIso } from '../../core/db/database.ts';
+import { nowIso, type Database } from '../../core/db/database.ts';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../core/db/connect.ts';
 
-import { createOrcidClient, type OrcidIdentity } from './orcid.client.ts';
+import { createOrcidClient } from './orcid.client.ts';
 import * as repo from './orcid.repository.ts';
+import { confirmAccount, OrcidAccountError, requestAccount } from './orcid.claims.ts';
 
-export class OrcidAccountError extends Error {}
+export { OrcidAccountError };
 
 export interface OrcidStatus {
   orcid: string | null;
@@ -37,14 +39,11 @@ export async function userIdFor(ctx: ModuleContext, orcid: string): Promise<numb
   return (await repo.findByOrcid(ctx.db, orcid))?.user_id;
 }
 
-/** First sign-in: a new account named from the ID token, with the email asked for once. */
-export async function createAccount(ctx: ModuleContext, identity: OrcidIdentity, email: string, names: { name: string; surname: string }): Promise<number> {
-  if (await repo.findByOrcid(ctx.db, identity.orcid)) throw new OrcidAccountError('This ORCID iD already signs in to an account.');
-  // The password is random and never shown: the account signs in with ORCID until its owner sets one (forgot password).
-  const user = await ctx.services.auth.createWithProfile({ email, password: randomBytes(32).toString('base64url'), ...names });
-  await repo.insertLink(ctx.db, { user_id: user.id, orcid: identity.orcid, created_account: 1, linked_at: nowIso() });
-  await fillProfileOrcid(ctx, user.id, identity.orcid);
-  return user.id;
+/** First sign-in, the link opened: the account made and linked (orcid.claims.ts), its profile showing the iD. */
+export async function confirmFirstSignIn(ctx: ModuleContext, token: string, provenOrcid: string | undefined) {
+  const created = await confirmAccount(ctx, token, provenOrcid);
+  await fillProfileOrcid(ctx, created.userId, created.orcid);
+  return created;
 }
 
 /** Links the iD to a signed-in account (refused when another account has it, or this one has another). */
@@ -54,11 +53,13 @@ export async function link(ctx: ModuleContext, userId: number, orcid: string): P
   if (owner) return;
   if (await repo.findByUser(ctx.db, userId)) throw new OrcidAccountError('Your account is linked to another ORCID iD: unlink it first.');
   try {
-    await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso() });
+    await repo.insertLink(ctx.db, { user_id: userId, orcid, created_account: 0, linked_at: nowIso(), address_confirmed: 1 });
   } catch (error) {
     if (isUniqueViolation(error)) throw new OrcidAccountError('This ORCID iD was just linked to an account.');
     throw error;
   }
+  // A first sign-in's link waiting for this iD can no longer make an account.
+  await repo.deleteClaimOf(ctx.db, orcid);
   await fillProfileOrcid(ctx, userId, orcid);
 }
 
@@ -77,12 +78,31 @@ export async function unlink(ctx: ModuleContext, userId: number): Promise<void> 
   await repo.deleteLink(ctx.db, userId);
 }
 
+/** The account's link as a password reset email names it (extensions section 11). */
+export async function describeLink(ctx: ModuleContext, userId: number): Promise<string[]> {
+  const found = await repo.findByUser(ctx.db, userId);
+  if (!found) return [];
+  return [found.address_confirmed === 0
+    ? `ORCID iD ${found.orcid}, linked when a first ORCID sign-in made this account without confirming this address: `
+      + 'choosing a new password unlinks it (link it again from your profile if it is yours)'
+    : `ORCID iD ${found.orcid} (Sign in with ORCID)`];
+}
+
+/**
+ * In a password reset's transaction: the reset proves the mailbox, which the first sign-in of an
+ * earlier version never asked for, so an iD it linked may be anybody's and is unlinked.
+ */
+export async function unlinkUnconfirmed(ctx: ModuleContext, trx: Transaction<Database>, userId: number): Promise<void> {
+  const orcid = await repo.deleteUnconfirmedLink(trx, userId);
+  if (orcid) ctx.log.info({ userId, orcid }, 'ORCID iD linked without a confirmed address unlinked by a password reset');
+}
+
 export function createOrcidService(ctx: ModuleContext) {
   const settings = ctx.config.orcid;
   return {
     /** Null when ORCID_CLIENT_ID and ORCID_CLIENT_SECRET are not set: no button, no routes answer. */
     client: settings ? createOrcidClient(settings) : undefined,
-    ...bindOperations(ctx, { userIdFor, createAccount, link, status, unlink }),
+    ...bindOperations(ctx, { userIdFor, requestAccount, confirmFirstSignIn, link, status, unlink, describeLink, unlinkUnconfirmed }),
   };
 }
 
