@@ -208,6 +208,9 @@ for (const dialect of testDialects()) {
       const record = (await oai(server, `verb=GetRecord&metadataPrefix=oai_datacite&identifier=${encodeURIComponent(id('10.5555/b'))}`)).GetRecord.record[0];
       assert.deepEqual(record.metadata.resource, resource);
       assert.equal((await fetch(`${server.baseUrl}/doi/10.5555/missing/export/datacite.xml`)).status, 404);
+      // The DOI page lists it with its other exports.
+      const page = await (await fetch(`${server.baseUrl}/doi/10.5555/b/`)).text();
+      assert.match(page, /<a href="\/doi\/10\.5555\/b\/export\/datacite\.xml" download="10\.5555_b\.datacite\.xml">[^<]*<i[^>]*><\/i> DataCite XML<\/a>/);
       // The other exports stay the citation module's.
       assert.equal((await fetch(`${server.baseUrl}/doi/10.5555/b/export/bibtex`)).status, 200);
     });
