@@ -7,7 +7,7 @@ export { datasetHref, doiPath } from './dataset.service.ts';
 export { PUBLICATION_TYPES, isPublicationType, publicationTypeLabel } from './publication-types.ts';
 export { normalizeTags, splitTags } from './upload-form.ts';
 export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
-export type { HarvestKey, HarvestWindow } from './pages/dataset.harvest.ts';
+export type { HarvestedDataset, HarvestKey, HarvestWindow } from './pages/dataset.harvest.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -14,7 +14,7 @@ export interface ListPage {
   resumption?: { token: string; completeListSize: number; cursor: number };
 }
 
-/** The created_at window of from/until (both inclusive, at the granularity given). */
+/** The datestamp window of from/until (both inclusive, at the granularity given). */
 export function windowOf(args: ListArguments): HarvestWindow {
   const from = args.from === undefined ? undefined : parseUtcDate('from', args.from);
   const until = args.until === undefined ? undefined : parseUtcDate('until', args.until);
@@ -65,7 +65,7 @@ export async function listPage(sources: ItemSource[], given: Record<string, stri
   // One more than a page tells whether another page follows.
   for (let i = start; i < chosen.length && items.length <= PAGE_SIZE; i++) {
     const source = chosen[i]!;
-    const after = position && i === start ? { createdAt: position.last.createdAt, id: position.last.id } : null;
+    const after = position && i === start ? { datestamp: position.last.datestamp, id: position.last.id } : null;
     for (const item of await source.page(window, after, PAGE_SIZE + 1 - items.length)) items.push({ item, set: source.set });
   }
   const cursor = position?.cursor ?? 0;

@@ -16,13 +16,15 @@ for (const dialect of testDialects()) {
   describe(`OAI-PMH over HTTP [${dialect.name}]`, () => {
     let server: TestServer;
     let domain: string;
+    let userId: number;
+    let ids: number[];
     const id = (doi: string) => `oai:${domain}:${doi}`;
 
     before(async () => {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ANALYSIS_WORKERS: '0' } });
       domain = server.hub.ctx.config.domain;
-      const { userId } = await newUser(server, 'Harvested');
-      await createDatasets(server, userId, [
+      userId = (await newUser(server, 'Harvested')).userId;
+      ids = await createDatasets(server, userId, [
         { doi: '10.5555/a', createdAt: '2025-03-01T10:00:00.000Z' },
         { doi: '10.5555/b', createdAt: '2025-03-02T10:00:00.500Z', title: TRICKY, tags: 'uvl, a&b' },
         { doi: null, createdAt: '2025-03-02T10:00:00.000Z', title: 'A draft' },
@@ -213,6 +215,22 @@ for (const dialect of testDialects()) {
       assert.match(page, /<a href="\/doi\/10\.5555\/b\/export\/datacite\.xml" download="10\.5555_b\.datacite\.xml">[^<]*<i[^>]*><\/i> DataCite XML<\/a>/);
       // The other exports stay the citation module's.
       assert.equal((await fetch(`${server.baseUrl}/doi/10.5555/b/export/bibtex`)).status, 200);
+    });
+
+    // Last: it changes the order the tests above rely on.
+    it('an edit of published metadata moves the datestamp, so an incremental harvest (from=) gets the change', async () => {
+      const before = new Date().toISOString().slice(0, 19) + 'Z';
+      await server.hub.ctx.services.dataset.apiUpdate(ids[0]!, userId, { name: 'Edited after publication' });
+      const doc = await oai(server, `verb=ListRecords&metadataPrefix=oai_dc&from=${before}`);
+      assert.equal(doc.error, undefined, JSON.stringify(doc.error));
+      const [record] = doc.ListRecords.record;
+      assert.equal(doc.ListRecords.record.length, 1);
+      assert.equal(record.header[0].identifier, id('10.5555/a'));
+      assert.ok(record.header[0].datestamp >= before, record.header[0].datestamp);
+      assert.equal(record.metadata['oai_dc:dc']['dc:title'], 'Edited after publication');
+      // The edited dataset now comes last in the list.
+      const all = (await oai(server, 'verb=ListIdentifiers&metadataPrefix=oai_dc')).ListIdentifiers.header;
+      assert.deepEqual(all.map((h: any) => h.identifier), [id('10.5555/b'), id('10.5555/c'), id('10.5555/a')]);
     });
   });
 }

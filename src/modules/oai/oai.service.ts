@@ -31,7 +31,7 @@ function identifierPrefix(d: OaiDeps): string {
 function header(d: OaiDeps, item: HarvestItem, set: string): string {
   return element('header', [
     textElement('identifier', identifierPrefix(d) + item.doi),
-    textElement('datestamp', seconds(item.datestamp)),
+    textElement('datestamp', seconds(item.key.datestamp)),
     textElement('setSpec', set),
   ]);
 }
@@ -55,7 +55,7 @@ async function itemOf(d: OaiDeps, identifier: string): Promise<{ item: HarvestIt
 
 async function identify(d: OaiDeps): Promise<string> {
   const firsts = await Promise.all(d.sources.map((s) => s.page({}, null, 1)));
-  const earliest = firsts.flat().map((i) => i.datestamp).sort()[0] ?? '1970-01-01T00:00:00Z';
+  const earliest = firsts.flat().map((i) => i.key.datestamp).sort()[0] ?? '1970-01-01T00:00:00Z';
   const adminEmail = /<([^>]+)>/.exec(d.ctx.config.mailFrom)?.[1] ?? d.ctx.config.mailFrom;
   return element('Identify', [
     textElement('repositoryName', 'UVL Hub'),

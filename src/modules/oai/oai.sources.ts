@@ -2,17 +2,15 @@
 // publishes items with a DOI (collections, later) becomes harvestable by adding its source here;
 // the protocol, the paging and the formats do not change.
 import type { ModuleContext } from '../../core/modules.ts';
-import { licenseUrl, type DatasetSummary, type HarvestWindow } from '../dataset/index.ts';
+import { licenseUrl, type DatasetSummary, type HarvestedDataset, type HarvestKey, type HarvestWindow } from '../dataset/index.ts';
 import type { ItemMetadata } from './oai.metadata.ts';
 
-export type { HarvestWindow };
+export type { HarvestKey, HarvestWindow };
 
 export interface HarvestItem {
-  /** The item's place in its source's stable order. */
-  key: { createdAt: string; id: number };
+  /** The item's place in its source's stable order: its datestamp (the last change of its published metadata, ISO 8601 text) and id. */
+  key: HarvestKey;
   doi: string;
-  /** The last change of the published metadata, ISO 8601 text. */
-  datestamp: string;
   metadata: ItemMetadata;
 }
 
@@ -21,7 +19,7 @@ export interface ItemSource {
   set: string;
   setName: string;
   /** At most `limit` items after `after`, in (datestamp, id) order. */
-  page(window: HarvestWindow, after: { createdAt: string; id: number } | null, limit: number): Promise<HarvestItem[]>;
+  page(window: HarvestWindow, after: HarvestKey | null, limit: number): Promise<HarvestItem[]>;
   count(window: HarvestWindow): Promise<number>;
   /** The item with exactly this DOI, if this source has it. */
   byDoi(doi: string): Promise<HarvestItem | undefined>;
@@ -46,22 +44,21 @@ function datasetMetadata(dataset: DatasetSummary, doi: string): ItemMetadata {
   };
 }
 
-/** The datestamp is the publication (the row's created_at): a published version's metadata changes only by a new version with its own DOI. */
-function datasetItem(dataset: DatasetSummary): HarvestItem | undefined {
+function datasetItem({ dataset, datestamp }: HarvestedDataset): HarvestItem | undefined {
   if (!dataset.doi) return undefined;
-  return { key: { createdAt: dataset.createdAt, id: dataset.id }, doi: dataset.doi, datestamp: dataset.createdAt, metadata: datasetMetadata(dataset, dataset.doi) };
+  return { key: { datestamp, id: dataset.id }, doi: dataset.doi, metadata: datasetMetadata(dataset, dataset.doi) };
 }
 
 export function datasetSource(ctx: ModuleContext): ItemSource {
-  const items = (list: DatasetSummary[]) => list.flatMap((d) => datasetItem(d) ?? []);
+  const items = (list: HarvestedDataset[]) => list.flatMap((d) => datasetItem(d) ?? []);
   return {
     set: 'datasets',
     setName: 'Published datasets of UVL feature models',
     page: async (window, after, limit) => items(await ctx.services.dataset.harvestPage(window, after, limit)),
     count: (window) => ctx.services.dataset.harvestCount(window),
     async byDoi(doi) {
-      const resolved = await ctx.services.dataset.resolveDoi(doi);
-      return resolved.kind === 'dataset' ? datasetItem(resolved.dataset) : undefined;
+      const found = await ctx.services.dataset.harvestByDoi(doi);
+      return found && datasetItem(found);
     },
   };
 }

@@ -14,14 +14,14 @@ export interface ListArguments {
 export interface ListPosition {
   args: ListArguments;
   /** The set of the last item sent, and its key there. */
-  last: { set: string; createdAt: string; id: number };
+  last: { set: string; datestamp: string; id: number };
   /** How many items were sent before the next page. */
   cursor: number;
 }
 
 export function encodeToken(position: ListPosition): string {
   const { args, last, cursor } = position;
-  const parts = [1, args.metadataPrefix, args.from ?? '', args.until ?? '', args.set ?? '', last.set, last.createdAt, last.id, cursor];
+  const parts = [1, args.metadataPrefix, args.from ?? '', args.until ?? '', args.set ?? '', last.set, last.datestamp, last.id, cursor];
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
 }
 
@@ -39,11 +39,11 @@ export function decodeToken(token: string): ListPosition {
     throw refused;
   }
   if (!Array.isArray(parts) || parts.length !== 9 || parts[0] !== 1) throw refused;
-  const [, metadataPrefix, from, until, set, lastSet, createdAt, id, cursor] = parts;
-  if (![metadataPrefix, from, until, set, lastSet, createdAt].every(isText) || !isCount(id) || !isCount(cursor)) throw refused;
+  const [, metadataPrefix, from, until, set, lastSet, datestamp, id, cursor] = parts;
+  if (![metadataPrefix, from, until, set, lastSet, datestamp].every(isText) || !isCount(id) || !isCount(cursor)) throw refused;
   const args: ListArguments = { metadataPrefix };
   if (from) args.from = from;
   if (until) args.until = until;
   if (set) args.set = set;
-  return { args, last: { set: lastSet, createdAt, id }, cursor };
+  return { args, last: { set: lastSet, datestamp, id }, cursor };
 }
