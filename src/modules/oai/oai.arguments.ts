@@ -80,9 +80,11 @@ export function parseUtcDate(name: string, value: string): UtcDate {
   const match = seconds ?? DAY.exec(value);
   if (!match) throw invalid;
   const [y, mo, d, h, mi, s] = [...match.slice(1, 4), ...(seconds ? seconds.slice(4) : ['0', '0', '0'])].map(Number);
-  const time = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+  // Date.UTC reads years 0-99 as 1900-1999, so the year is set apart (2000 is a leap year: 29 February stays until then).
+  const date = new Date(Date.UTC(2000, mo! - 1, d!, h!, mi!, s!));
+  const time = date.setUTCFullYear(y!);
   // Date.UTC rolls 2026-02-30 over into March: a value that does not come back the same is no date.
-  const iso = Number.isNaN(time) ? '' : new Date(time).toISOString();
+  const iso = Number.isNaN(time) ? '' : date.toISOString();
   if ((seconds ? `${iso.slice(0, 19)}Z` : iso.slice(0, 10)) !== value) throw invalid;
   return { time, granularity: seconds ? 'seconds' : 'day' };
 }

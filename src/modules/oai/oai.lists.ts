@@ -25,7 +25,9 @@ export function windowOf(args: ListArguments): HarvestWindow {
   const text = (time: number) => new Date(time).toISOString().slice(0, 19);
   const window: HarvestWindow = {};
   if (from) window.from = text(from.time);
-  if (until) window.before = text(until.time + (until.granularity === 'day' ? 86_400_000 : 1000));
+  const end = until && until.time + (until.granularity === 'day' ? 86_400_000 : 1000);
+  // After 9999-12-31 the ISO text gets a sign and six digits and no longer sorts: no bound is needed there.
+  if (end !== undefined && end < Date.UTC(10000, 0, 1)) window.before = text(end);
   return window;
 }
 

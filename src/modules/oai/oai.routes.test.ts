@@ -125,6 +125,9 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await ids('from=2025-03-02T10:00:00Z&until=2025-03-02T10:00:00Z'), ['10.5555/b']);
       assert.deepEqual(await ids('until=2025-03-03T23:59:59Z&from=2025-03-03T00:00:00Z'), ['10.5555/c']);
       assert.deepEqual(await ids('from=2025-03-03T23:59:59Z'), ['10.5555/c']);
+      assert.deepEqual(await ids('from=0001-01-01&until=9999-12-31'), ['10.5555/a', '10.5555/b', '10.5555/c']);
+      assert.deepEqual(await ids('until=9999-12-31T23:59:59Z'), ['10.5555/a', '10.5555/b', '10.5555/c']);
+      assert.deepEqual(await ids('until=2024-02-29'), 'noRecordsMatch');
       assert.equal(await ids('from=2025-03-04'), 'noRecordsMatch');
       assert.equal(await ids('until=2025-02-28T23:59:59Z'), 'noRecordsMatch');
     });
@@ -139,6 +142,8 @@ for (const dialect of testDialects()) {
         ['verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=oai_dc', 'badArgument'],
         ['verb=ListRecords&metadataPrefix=oai_dc&from=2025-13-01', 'badArgument'],
         ['verb=ListRecords&metadataPrefix=oai_dc&from=2025-02-30', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc&until=2025-02-29', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc&until=2025-03-01T24:00:00Z', 'badArgument'],
         ['verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01T10:00:00', 'badArgument'],
         ['verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01T10:00:00.000Z', 'badArgument'],
         ['verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01&until=2025-03-02T00:00:00Z', 'badArgument'],
