@@ -214,7 +214,16 @@ for (const dialect of testDialects()) {
       assert.equal(resource.titles.title[0], TRICKY);
       const record = (await oai(server, `verb=GetRecord&metadataPrefix=oai_datacite&identifier=${encodeURIComponent(id('10.5555/b'))}`)).GetRecord.record[0];
       assert.deepEqual(record.metadata.resource, resource);
-      assert.equal((await fetch(`${server.baseUrl}/doi/10.5555/missing/export/datacite.xml`)).status, 404);
+      const missing = await fetch(`${server.baseUrl}/doi/10.5555/missing/export/datacite.xml`);
+      assert.equal(missing.status, 404);
+      assert.doesNotMatch(await missing.text(), /at .*\.ts:\d+/, 'no stack trace');
+      // A superseded DOI and another spelling move to the current one, as the other exports do.
+      await server.hub.ctx.services.dataset.mapDoi('10.5555/old-b', '10.5555/b');
+      for (const old of ['10.5555/old-b', '10.5555/B']) {
+        const moved = await fetch(`${server.baseUrl}/doi/${old}/export/datacite.xml`, { redirect: 'manual' });
+        assert.equal(moved.status, 302, old);
+        assert.equal(moved.headers.get('location'), '/doi/10.5555/b/export/datacite.xml', old);
+      }
       // The DOI page lists it with its other exports.
       const page = await (await fetch(`${server.baseUrl}/doi/10.5555/b/`)).text();
       assert.match(page, /<a href="\/doi\/10\.5555\/b\/export\/datacite\.xml" download="10\.5555_b\.datacite\.xml">[^<]*<i[^>]*><\/i> DataCite XML<\/a>/);

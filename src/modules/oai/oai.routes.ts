@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { notFound } from '../../core/http/errors.ts';
+import { doiPath } from '../dataset/index.ts';
 import { rawArguments } from './oai.arguments.ts';
 
 const XML = 'text/xml; charset=utf-8';
@@ -33,10 +34,11 @@ export async function oaiRoutes(app: FastifyInstance, ctx: ModuleContext): Promi
   app.get('/doi/:prefix/:suffix/export/datacite.xml', async (request, reply) => {
     const { prefix, suffix } = request.params as { prefix: string; suffix: string };
     const doi = `${prefix}/${suffix}`;
-    const xml = await service.dataciteXml(doi);
-    if (xml === undefined) throw notFound('No published dataset has this DOI.');
+    const answer = await service.dataciteXml(doi);
+    if (answer.kind === 'missing') throw notFound('No published dataset has this DOI.');
+    if (answer.kind === 'moved') return reply.redirect(`/doi/${doiPath(answer.doi)}/export/datacite.xml`, 302);
     return reply.header('content-type', 'application/vnd.datacite.datacite+xml; charset=utf-8')
       .header('content-disposition', `attachment; filename="${doi.replace(/[^A-Za-z0-9._-]/g, '_')}.datacite.xml"`)
-      .send(xml);
+      .send(answer.xml);
   });
 }

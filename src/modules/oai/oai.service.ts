@@ -140,13 +140,19 @@ export async function respond(d: OaiDeps, raw: RawArguments, now = new Date()): 
   ], { xmlns: OAI_NS, 'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance', 'xsi:schemaLocation': `${OAI_NS} ${OAI_SCHEMA}` })}\n`;
 }
 
-/** `/doi/<doi>/export/datacite.xml`: the DataCite XML of the item with this DOI, or undefined. */
-export async function dataciteXml(d: OaiDeps, doi: string): Promise<string | undefined> {
+export type DataciteAnswer = { kind: 'file'; xml: string } | { kind: 'moved'; doi: string } | { kind: 'missing' };
+
+/**
+ * `/doi/<doi>/export/datacite.xml`: the DataCite XML of the item with this DOI. A superseded DOI or
+ * another spelling of one moves to the current DOI, as the DOI page's other exports do.
+ */
+export async function dataciteXml(d: OaiDeps, doi: string): Promise<DataciteAnswer> {
   for (const source of d.sources) {
     const item = await source.byDoi(doi);
-    if (item && item.doi === doi) return dataciteDocument(item.metadata);
+    if (item && item.doi === doi) return { kind: 'file', xml: dataciteDocument(item.metadata) };
   }
-  return undefined;
+  const resolved = await d.ctx.services.dataset.resolveDoi(doi);
+  return resolved.kind === 'moved' ? { kind: 'moved', doi: resolved.doi } : { kind: 'missing' };
 }
 
 export function createOaiService(ctx: ModuleContext) {
