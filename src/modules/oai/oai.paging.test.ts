@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
-import { createDatasets, harvestAll } from './oai.test-support.ts';
+import { createDatasets, harvestAll, oai } from './oai.test-support.ts';
 
 const COUNT = 250;
 /** Seven datasets with the very same created_at in each second, so that a page ends inside a group: the id breaks ties. */
@@ -16,9 +16,10 @@ for (const dialect of testDialects()) {
   describe(`OAI-PMH paging [${dialect.name}]`, () => {
     let server: TestServer;
     let userId: number;
+    let queries: string[] | null = null;
 
     before(async () => {
-      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ANALYSIS_WORKERS: '0' } });
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ANALYSIS_WORKERS: '0' }, onQuery: (q) => queries?.push(q) });
       userId = (await newUser(server, 'Harvester')).userId;
       await createDatasets(server, userId, Array.from({ length: COUNT }, (_, i) => ({ doi: `10.5555/oai.${i}`, createdAt: createdAt(i) })));
       // Drafts in the middle of the order are never harvested.
@@ -37,6 +38,16 @@ for (const dialect of testDialects()) {
       // completeListSize on every page, the cursor counting the records sent before it, an empty token last.
       assert.deepEqual(pages.map((p) => [p.resumptionToken['@completeListSize'], p.resumptionToken['@cursor']]), [['250', '0'], ['250', '100'], ['250', '200']]);
       assert.equal(pages[2].resumptionToken['#text'], undefined);
+    });
+
+    it('a page of 100 records costs a fixed number of queries, not one per record', async () => {
+      queries = [];
+      const doc = await oai(server, 'verb=ListRecords&metadataPrefix=oai_dc');
+      const counted = queries.length;
+      queries = null;
+      assert.equal(doc.ListRecords.record.length, 100);
+      // The page, its summaries (dataset rows, authors, models) and completeListSize.
+      assert.ok(counted <= 8, `${counted} queries`);
     });
 
     it('datasets published between two pages shift nothing: no record lost or repeated', async () => {
