@@ -25,6 +25,8 @@ export interface CitationBox {
   links: string;
   /** A QR code of the DOI URL, an inline SVG element (extensions section 8). */
   qrSvg: string;
+  /** Exports of other modules, listed with the downloads (the oai module's DataCite XML). */
+  moreDownloads: { label: string; href: string; fileName: string }[];
 }
 
 /** Built texts kept per record (its JSON is the key, so any change of the dataset is a new entry). */
@@ -66,7 +68,7 @@ function fileOf(texts: KeptTexts, record: CitationRecord, format: CitationFormat
   return { body: texts.built(record, format, info.build), contentType: info.contentType, fileName: info.fileName(record) };
 }
 
-function boxOf(texts: KeptTexts, record: CitationRecord, qrSvg: string): CitationBox {
+function boxOf(texts: KeptTexts, record: CitationRecord, qrSvg: string, moreDownloads: CitationBox['moreDownloads']): CitationBox {
   return {
     text: texts.built(record, 'apa', toApaText),
     entries: CITATION_FORMATS.map((f) => ({
@@ -79,7 +81,17 @@ function boxOf(texts: KeptTexts, record: CitationRecord, qrSvg: string): Citatio
     jsonLd: texts.built(record, 'jsonld-html', jsonLdForHtml),
     links: texts.built(record, 'links', signpostingLinks),
     qrSvg,
+    moreDownloads,
   };
+}
+
+/**
+ * The oai module answers `/doi/<prefix>/<suffix>/export/datacite.xml` (extensions section 13): a
+ * DOI with one slash, as every DOI the deposit gives. Only asked whether it is enabled, not imported.
+ */
+function moreDownloadsOf(ctx: ModuleContext, doi: string): CitationBox['moreDownloads'] {
+  if (!ctx.isEnabled('oai') || !/^[^/]+\/[^/]+$/.test(doi)) return [];
+  return [{ label: 'DataCite XML', href: `/doi/${doiPath(doi)}/export/datacite.xml`, fileName: `${doi.replace(/[^A-Za-z0-9._-]/g, '_')}.datacite.xml` }];
 }
 
 /** The texts and boxes built so far, kept while the service lives. */
@@ -114,7 +126,7 @@ export function box(d: CitationDeps, dataset: DatasetSummary): CitationBox | nul
   const key = JSON.stringify(record);
   const known = d.boxes.get(key);
   if (known) return known;
-  const built = boxOf(d.texts, record, qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`));
+  const built = boxOf(d.texts, record, qrCodeSvg(`https://doi.org/${doiPath(dataset.doi!)}`), moreDownloadsOf(d.ctx, record.doi));
   if (d.boxes.size >= KEPT) d.boxes.delete(d.boxes.keys().next().value!);
   d.boxes.set(key, built);
   return built;

@@ -24,6 +24,7 @@ import {
 import { compareVersions } from './lifecycle/dataset.compare.ts';
 import { StagingError } from './staging/staging.ts';
 import { summaries } from './pages/dataset.parts.ts';
+import { harvestByDoi, harvestCount, harvestPage } from './pages/dataset.harvest.ts';
 
 // The shapes and addresses live in dataset.types.ts; importers of the service keep finding them here.
 export * from './dataset.types.ts';
@@ -48,6 +49,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       listUserDatasets, listOwnDatasets, getOwnerRef, statistics, latestSynchronized, hasData,
       // explore (service contract)
       getSearchDocuments, listSearchResults, allDatasetIds, allDatasetRevisions,
+      // the OAI-PMH harvest (extensions section 13)
+      harvestPage, harvestCount, harvestByDoi,
       // the REST resource and the API's write flow
       apiList, apiGet, apiCreate, apiDelete, addFile, removeFile, publish,
       // editing, the API's PUT, the owner's publish and delete pages

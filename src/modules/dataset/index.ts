@@ -7,6 +7,7 @@ export { datasetHref, doiPath } from './dataset.service.ts';
 export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
 // The DOI page's extension point: the citation module adds its part through it (no import back).
 export { DOI_PAGE_EXTENSIONS, type DoiPageCitations, type DoiPageExtensions } from './pages/doi-page.extensions.ts';
+export type { HarvestedDataset, HarvestKey, HarvestWindow } from './pages/dataset.harvest.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

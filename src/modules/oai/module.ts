@@ -1,0 +1,12 @@
+import { defineModule } from '../../core/modules.ts';
+import { createOaiService } from './oai.service.ts';
+import { oaiRoutes } from './oai.routes.ts';
+
+// OAI-PMH 2.0 for harvesters and the DataCite XML export (extensions section 13). Published
+// datasets are read through the dataset service only; collections will join as another source.
+export const oaiModule = defineModule({
+  name: 'oai',
+  requires: ['dataset'],
+  createService: (ctx) => createOaiService(ctx),
+  routes: oaiRoutes,
+});

@@ -1,0 +1,67 @@
+// Shared steps of the OAI-PMH tests: published datasets made quickly (no model files, straight
+// through the dataset service, as the seeders do), the XML read as a harvester reads it, and a
+// whole list harvested by following its resumption tokens.
+import assert from 'node:assert/strict';
+import { XMLParser } from 'fast-xml-parser';
+import type { TestServer } from '../../../test/support/server.ts';
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  // Namespace prefixes stay (dc:title, oai_dc:dc) so that the test checks them.
+  removeNSPrefix: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (name) => ['record', 'header', 'set', 'metadataFormat', 'creator', 'dc:creator', 'dc:identifier', 'title', 'subject', 'relatedIdentifier'].includes(name),
+});
+
+export function parseXml(text: string): any {
+  return parser.parse(text);
+}
+
+/** Published (synchronized) datasets with the given DOIs and creation times; a null DOI is a draft. */
+export async function createDatasets(server: TestServer, userId: number, entries: { doi: string | null; createdAt: string; title?: string; tags?: string }[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const e of entries) {
+    ids.push(await server.hub.ctx.services.dataset.createFromFiles(userId, {
+      title: e.title ?? `Harvested ${e.doi ?? 'draft'}`, description: 'For the harvester', publicationType: 'none', publicationDoi: null,
+      tags: e.tags ?? 'oai', license: 'CC-BY-4.0',
+      authors: [{ name: 'Harvest, Hanna', affiliation: 'OAI Lab', orcid: null }],
+    }, [], { doi: e.doi, createdAt: e.createdAt }));
+  }
+  return ids;
+}
+
+export async function oai(server: TestServer, query: string): Promise<any> {
+  const res = await fetch(`${server.baseUrl}/oai?${query}`);
+  assert.equal(res.status, 200, query);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/xml/);
+  return parseXml(await res.text())['OAI-PMH'];
+}
+
+export interface Harvest {
+  pages: any[];
+  /** Every identifier in the order received. */
+  identifiers: string[];
+}
+
+/** Follows the resumption tokens of a ListIdentifiers or ListRecords to the end (at most 50 pages). */
+export async function harvestAll(server: TestServer, verb: 'ListIdentifiers' | 'ListRecords', query: string, between?: (page: number) => Promise<void>): Promise<Harvest> {
+  const pages: any[] = [];
+  const identifiers: string[] = [];
+  let next = `verb=${verb}&${query}`;
+  while (pages.length < 50) {
+    const doc = await oai(server, next);
+    assert.equal(doc.error, undefined, `page ${pages.length + 1}: ${JSON.stringify(doc.error)}`);
+    const list = doc[verb];
+    pages.push(list);
+    const headers = verb === 'ListRecords' ? (list.record ?? []).map((r: any) => r.header[0]) : (list.header ?? []);
+    identifiers.push(...headers.map((h: any) => h.identifier));
+    const token = list.resumptionToken;
+    const value = typeof token === 'object' ? token['#text'] : token;
+    if (!value) break;
+    await between?.(pages.length);
+    next = `verb=${verb}&resumptionToken=${encodeURIComponent(value)}`;
+  }
+  return { pages, identifiers };
+}
