@@ -127,11 +127,12 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(anonymous.text, /id="user-menu"/);
       const own = await owner.client.get(`/doi/${owner.doi}/`);
       assert.match(own.text, /id="user-menu"/);
-      assert.match(own.text, /My datasets/);
+      // The owner's breadcrumb; "My datasets" is in every signed-in user's menu too.
+      assert.match(own.text, /breadcrumb-item"><a href="\/dataset\/list">My datasets<\/a><\/li>/);
       const stranger = await newUser(server);
       const theirs = await stranger.client.get(`/doi/${owner.doi}/`);
       assert.match(theirs.text, /id="user-menu"/);
-      assert.doesNotMatch(theirs.text, /My datasets<\/a><\/li>/);
+      assert.doesNotMatch(theirs.text, /breadcrumb-item"><a href="\/dataset\/list">My datasets<\/a><\/li>/);
     });
   });
 }
