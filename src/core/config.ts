@@ -21,6 +21,8 @@ export interface Config {
   dockerHost: string;
   deployWorkspace: string;
   maxUploadBytes: number;
+  /** Most features a staged model may have (extensions section 10, limits said at the door). */
+  maxFeatures: number;
   logLevel: string;
   /** SMTP server of the account emails (extensions section 5); unset: each message is written to the log. */
   smtpUrl: string | undefined;
@@ -146,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dockerHost: env.DOCKER_HOST || 'unix:///var/run/docker.sock',
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
+    maxFeatures: Math.max(1, integer('MAX_FEATURES', env.MAX_FEATURES, 200_000)),
     logLevel: env.LOG_LEVEL || 'info',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'UVL Hub <no-reply@localhost>',

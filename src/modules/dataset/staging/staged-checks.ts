@@ -20,18 +20,23 @@ export interface ListedCheck {
   warnings_more: number;
 }
 
+/** A check with the model's feature count (0 for a model with errors), which staging compares with MAX_FEATURES. */
+export interface CountedCheck extends ListedCheck {
+  features: number;
+}
+
 export class StagedChecks {
-  private readonly checks = new Map<string, ListedCheck>();
+  private readonly checks = new Map<string, CountedCheck>();
 
   /** The check of these bytes, from memory when the same bytes were checked before. */
-  check(bytes: Uint8Array): ListedCheck {
+  check(bytes: Uint8Array): CountedCheck {
     const key = createHash('sha256').update(bytes).digest('hex');
     const known = this.checks.get(key);
     if (known) return known;
     const result = checkModelBytes(bytes);
     const errors = limitDiagnostics(result.errors, MAX_LISTED);
     const warnings = limitDiagnostics(result.warnings, MAX_LISTED);
-    const listed = { valid: result.valid, errors: errors.shown, errors_more: errors.more, warnings: warnings.shown, warnings_more: warnings.more };
+    const listed = { valid: result.valid, errors: errors.shown, errors_more: errors.more, warnings: warnings.shown, warnings_more: warnings.more, features: result.features };
     // Oldest out first: Map keeps insertion order.
     if (this.checks.size >= MAX_CHECKS) this.checks.delete(this.checks.keys().next().value!);
     this.checks.set(key, listed);

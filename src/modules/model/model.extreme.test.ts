@@ -1,0 +1,113 @@
+// Extreme shapes through the whole hub (extensions section 10, "Limits said at the door"): a root
+// with 150 000 children and chains as deep as the parser allows are staged, uploaded and shown on
+// every page and export; a chain of 20 000 features (UVL or FeatureIDE) is refused at staging
+// with one clear error; a model over MAX_FEATURES is refused at staging and nothing is kept.
+// No answer may be a 500: no walk recurses on depth and no array is spread into a call.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { uploadDataset } from '../../../test/support/uploads.ts';
+import { storedEntries } from '../../../test/support/stored.ts';
+import { MAX_DEPTH } from '../../../packages/uvl/src/index.ts';
+import { stage } from '../dataset/dataset.test-support.ts';
+
+const WIDE = 150_000;
+const DEEP = 20_000;
+/** A deeper UVL text is too long to write: its indentation alone grows with the square of the depth. */
+const DEEP_UVL = 2_000;
+
+function wideText(n: number): string {
+  const lines = ['features', '    Root', '        optional'];
+  for (let i = 0; i < n; i++) lines.push(`            F${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A chain indented by tabs (its text grows with the square of the depth: 2 000 levels are 4 MB). */
+function chainText(n: number): string {
+  const lines = ['features'];
+  for (let i = 0; i < n; i++) {
+    lines.push(`${'\t'.repeat(1 + 2 * i)}F${i}`);
+    if (i < n - 1) lines.push(`${'\t'.repeat(2 + 2 * i)}optional`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function chainFeatureIde(n: number): string {
+  return `<?xml version="1.0"?>\n<featureModel><struct>${Array.from({ length: n - 1 }, (_, i) => `<and name="F${i}">`).join('')}`
+    + `<feature name="F${n - 1}"/>${'</and>'.repeat(n - 1)}</struct></featureModel>\n`;
+}
+
+describe('extreme models through the hub (150 000 children, deep chains, MAX_FEATURES)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0', MAX_FEATURES: '160000', LOG_LEVEL: 'error' } });
+  });
+  after(async () => server?.close());
+
+  async function everyPageAnswers(fileId: number, names: { root: string; last: string }) {
+    const { client } = await newUser(server, 'Reader');
+    const paths = [
+      `/model/${fileId}/`, `/model/${fileId}/diagram.svg`, `/model/${fileId}/diagram.svg?depth=1000`,
+      `/model/${fileId}/diagram.svg?open=${names.root}`, `/model/${fileId}/diagram.svg?root=${names.last}`,
+      `/model/${fileId}/features.json?q=${names.last}`, `/model/${fileId}/lines?from=1&to=2000`,
+      `/configurator/${fileId}/tree.json`,
+      ...['glencoe', 'splot', 'cnf', 'featureide'].flatMap((f) => [`/modeltool/to_${f}/${fileId}`, `/modeltool/download/${f}/${fileId}`]),
+      `/modeltool/check_uvl/${fileId}`, `/modeltool/valid/${fileId}`,
+    ];
+    for (const path of paths) {
+      const res = await client.get(path);
+      assert.ok(res.status === 200 || res.status === 202, `${path}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+    const found = await client.get(`/model/${fileId}/features.json?q=${names.last}`);
+    assert.equal(found.json.features[0].name, names.last);
+  }
+
+  it(`stages, uploads and shows a root with ${WIDE} children on every page and export`, async () => {
+    const { client } = await newUser(server);
+    const staged = await stage(client, 'wide.uvl', wideText(WIDE));
+    assert.equal(staged.status, 200, staged.text.slice(0, 300));
+    assert.equal(staged.json.valid, true);
+    const upload = await uploadDataset(client, 'Wide', [['wide.uvl', wideText(WIDE)]]);
+    const file = await server.hub.db.selectFrom('file').select('id').where('name', 'like', 'wide%').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    assert.ok(upload.dataset_id > 0);
+    await everyPageAnswers(file.id, { root: 'Root', last: `F${WIDE - 1}` });
+  });
+
+  it(`stages, uploads and shows a chain ${MAX_DEPTH} deep (the parser's limit) on every page and export`, async () => {
+    const { client } = await newUser(server);
+    await uploadDataset(client, 'Chain', [['chain.uvl', chainText(MAX_DEPTH)]]);
+    const file = await server.hub.db.selectFrom('file').select('id').where('name', 'like', 'chain%').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await everyPageAnswers(file.id, { root: 'F0', last: `F${MAX_DEPTH - 1}` });
+  });
+
+  it(`answers a chain too deep at staging with one clear error: UVL (${DEEP_UVL}) is staged invalid, FeatureIDE (${DEEP}) refused`, async () => {
+    const { client, userId } = await newUser(server);
+    const uvl = await stage(client, 'deep.uvl', chainText(DEEP_UVL));
+    assert.equal(uvl.status, 200);
+    assert.equal(uvl.json.valid, false);
+    assert.equal(uvl.json.errors.length, 1);
+    assert.match(uvl.json.errors[0], new RegExp(`nested more than ${MAX_DEPTH} levels deep`));
+    assert.equal((await client.get('/dataset/upload')).status, 200, 'the upload page lists it');
+
+    const xml = await stage(client, 'deep.xml', chainFeatureIde(DEEP));
+    assert.equal(xml.status, 400);
+    assert.match(xml.json.message, /^deep\.xml is not a valid FeatureIDE model: /);
+    assert.deepEqual(await storedEntries(server, `temp/${userId}/`), ['deep.uvl']);
+  });
+
+  it('refuses a model over MAX_FEATURES at staging with one clear error, keeping nothing (UVL and converted)', async () => {
+    const { client, userId } = await newUser(server);
+    const over = await stage(client, 'huge.uvl', wideText(160_000));
+    assert.equal(over.status, 400, over.text.slice(0, 300));
+    assert.equal(over.json.message, 'huge.uvl has 160001 features, more than the 160000 this hub accepts (MAX_FEATURES).');
+    const xml = `<?xml version="1.0"?>\n<featureModel><struct><and name="Root">${Array.from({ length: 160_000 }, (_, i) => `<feature name="F${i}"/>`).join('')}</and></struct></featureModel>\n`;
+    const converted = await stage(client, 'huge.xml', xml);
+    assert.equal(converted.status, 400, converted.text.slice(0, 300));
+    assert.equal(converted.json.message, 'huge.xml has 160001 features, more than the 160000 this hub accepts (MAX_FEATURES).');
+    assert.deepEqual(await storedEntries(server, `temp/${userId}/`), []);
+    const atLimit = await stage(client, 'edge.uvl', wideText(159_999));
+    assert.equal(atLimit.status, 200);
+    assert.equal(atLimit.json.valid, true);
+  });
+});
