@@ -11,6 +11,7 @@ import { uploadDataset } from '../../../test/support/uploads.ts';
 import { storedEntries } from '../../../test/support/stored.ts';
 import { MAX_DEPTH } from '../../../packages/uvl/src/index.ts';
 import { stage } from '../dataset/dataset.test-support.ts';
+import { bearer, createToken } from '../../../test/support/api.ts';
 
 const WIDE = 150_000;
 const DEEP = 20_000;
@@ -109,5 +110,19 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     const atLimit = await stage(client, 'edge.uvl', wideText(159_999));
     assert.equal(atLimit.status, 200);
     assert.equal(atLimit.json.valid, true);
+  });
+
+  it('refuses a model over MAX_FEATURES added through the API with the same 400, the dataset unchanged', async () => {
+    const { client } = await newUser(server, 'Api');
+    const token = await createToken(client, ['write']);
+    const api = (method: string, path: string, body?: unknown) => bearer(server.baseUrl, token, method, path, body);
+    const created = await api('POST', '/api/v1/datasets/', { name: 'Too large', description: 'Over the limit' });
+    assert.equal(created.status, 201);
+    const form = new FormData();
+    form.append('file', new Blob([wideText(160_000)]), 'huge.uvl');
+    const added = await api('POST', `/api/v1/datasets/${created.json.id}/files`, form);
+    assert.equal(added.status, 400);
+    assert.deepEqual(added.json, { message: 'huge.uvl has 160001 features, more than the 160000 this hub accepts (MAX_FEATURES).' });
+    assert.deepEqual((await api('GET', `/api/v1/datasets/${created.json.id}`)).json.files, []);
   });
 });
