@@ -33,6 +33,11 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
       reply.header('vary', 'accept-encoding');
       if (encoding) reply.header('content-encoding', encoding);
       reply.type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+      // Fastify's HEAD drains a stream: a gigabyte of text made for nothing.
+      if (reply.request.method === 'HEAD') {
+        answer.body.destroy();
+        return reply.send();
+      }
       return reply.send(sampleResponse(answer.body, csv ? 'csv' : 'json', encoding, (error) => reply.log.warn({ err: error }, 'configurator: sending a sample failed')));
     }
     case 'stored': {

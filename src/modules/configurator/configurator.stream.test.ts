@@ -92,6 +92,10 @@ describe('samples sent as streams', () => {
     assert.equal(download.body.toString('utf8'), csv);
     assert.match(download.headers['content-disposition']!, /attachment; filename="sample-uniform-\d+\.csv"/);
 
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type')!, /^application\/json/);
+
     // Kept packed in the file store, not as JSON in the row.
     const row = await server.hub.db.selectFrom('model_sample').select(['result', 'stored_key']).where('kind', '=', 'uniform').where('params', '=', 'n=40;seed=5;select=;deselect=').executeTakeFirstOrThrow();
     assert.equal(row.result, null);
