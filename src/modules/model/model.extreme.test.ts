@@ -11,6 +11,7 @@ import { uploadDataset } from '../../../test/support/uploads.ts';
 import { storedEntries } from '../../../test/support/stored.ts';
 import { MAX_DEPTH } from '../../../packages/uvl/src/index.ts';
 import { stage } from '../dataset/dataset.test-support.ts';
+import { MAX_SHOWN_CHILDREN } from './diagram.layout.ts';
 import { bearer, createToken } from '../../../test/support/api.ts';
 
 const WIDE = 150_000;
@@ -56,10 +57,14 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
       ...['glencoe', 'splot', 'cnf', 'featureide'].flatMap((f) => [`/modeltool/to_${f}/${fileId}`, `/modeltool/download/${f}/${fileId}`]),
       `/modeltool/check_uvl/${fileId}`, `/modeltool/valid/${fileId}`,
     ];
+    const times: string[] = [];
     for (const path of paths) {
+      const started = performance.now();
       const res = await client.get(path);
+      times.push(`${path.replace(/^\/(\w+)\/(\w+\/)?\d+/, '$1/$2…')} ${Math.round(performance.now() - started)} ms`);
       assert.ok(res.status === 200 || res.status === 202, `${path}: ${res.status} ${res.text.slice(0, 300)}`);
     }
+    console.log(`# ${names.last}: ${times.join(', ')}`);
     const found = await client.get(`/model/${fileId}/features.json?q=${names.last}`);
     assert.equal(found.json.features[0].name, names.last);
   }
@@ -73,6 +78,15 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     const file = await server.hub.db.selectFrom('file').select('id').where('name', 'like', 'wide%').orderBy('id', 'desc').executeTakeFirstOrThrow();
     assert.ok(upload.dataset_id > 0);
     await everyPageAnswers(file.id, { root: 'Root', last: `F${WIDE - 1}` });
+
+    // Drawn with the first MAX_SHOWN_CHILDREN children and the count of the rest (it was 47 MB of SVG).
+    const svg = await client.get(`/model/${file.id}/diagram.svg`);
+    assert.equal([...svg.text.matchAll(/data-feature="/g)].length, MAX_SHOWN_CHILDREN + 1);
+    assert.match(svg.text, new RegExp(`>Root ▸ ${WIDE - MAX_SHOWN_CHILDREN}</text>`));
+    const page = await client.get(`/model/${file.id}/`);
+    assert.ok(page.text.length < 1024 * 1024, `${page.text.length} bytes of page`);
+    const last = await client.get(`/model/${file.id}/diagram.svg?root=F${WIDE - 1}`);
+    assert.match(last.text, new RegExp(`data-feature="F${WIDE - 1}"`));
   });
 
   it(`stages, uploads and shows a chain ${MAX_DEPTH} deep (the parser's limit) on every page and export`, async () => {
