@@ -10,9 +10,16 @@ import { newUser } from '../../../test/support/accounts.ts';
 import { uploadDataset } from '../../../test/support/uploads.ts';
 import { storedEntries } from '../../../test/support/stored.ts';
 import { MAX_DEPTH } from '../../../packages/uvl/src/index.ts';
-import { stage } from '../dataset/dataset.test-support.ts';
+import type { TestClient } from '../../../test/support/client.ts';
 import { MAX_SHOWN_CHILDREN } from './diagram.layout.ts';
 import { bearer, createToken } from '../../../test/support/api.ts';
+
+/** Stages a file as the upload page does (dataset's own test helper is not for other modules). */
+function stage(client: TestClient, name: string, content: string) {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  return client.post('/dataset/file/upload', { body: form });
+}
 
 const WIDE = 150_000;
 const DEEP = 20_000;
