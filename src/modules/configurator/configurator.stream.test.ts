@@ -112,6 +112,18 @@ describe('samples sent as streams', () => {
     assert.deepEqual(await waitForResult(url), first);
   });
 
+  it('refuses a sample past 200 million cells (configurations × features) with a 422 and its message', async () => {
+    const features = 20_000;
+    const text = `features\n    Root\n        optional\n${Array.from({ length: features }, (_, i) => `            F${i}\n`).join('')}`;
+    const file = await fileOf('cells', text);
+    const url = `${server.baseUrl}/api/v1/files/${file}/samples?kind=uniform&n=10000&seed=1`;
+    assert.equal((await fetch(url)).status, 202);
+    let res = await fetchJson(url);
+    while (res.status === 202) res = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => fetchJson(url));
+    assert.equal(res.status, 422);
+    assert.deepEqual(res.json, { message: 'A sample holds at most 200000000 cells (configurations × features): ask for at most 9999 configurations of this model\'s 20001 features.' });
+  });
+
   it(`sends ${LARGE_N} configurations of ${WIDE_FEATURES} long names (over 64 MB of JSON) with the heap bounded, GET / answering meanwhile`, async () => {
     const file = await fileOf('wide', WIDE_UVL);
     const url = `${server.baseUrl}/api/v1/files/${file}/samples?kind=uniform&n=${LARGE_N}&seed=3`;

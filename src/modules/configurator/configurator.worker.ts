@@ -9,6 +9,13 @@ import {
 } from '../../../packages/analysis/src/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
 
+/**
+ * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
+ * (18 616 features) are 186 million, 23 MB packed. The packed form passes through the main thread
+ * on its way to the store, so a larger one (up to 2 billion cells with MAX_FEATURES) is refused.
+ */
+const MAX_SAMPLE_CELLS = 200_000_000;
+
 /** Models kept compiled; a compiled automotive2_4 takes tens of MB, so only a few. */
 const WARM_MODELS = 4;
 
@@ -84,6 +91,10 @@ function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform'
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
   const names = compiled.names;
+  if (job.n * names.length > MAX_SAMPLE_CELLS) {
+    const most = Math.floor(MAX_SAMPLE_CELLS / names.length);
+    throw new JobFailure(`A sample holds at most ${MAX_SAMPLE_CELLS} cells (configurations × features): ask for at most ${most} configurations of this model's ${names.length} features.`);
+  }
   entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   const order = entry.byName;
   const features = Array.from(order, (i) => names[i]!);
