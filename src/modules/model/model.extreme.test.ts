@@ -4,6 +4,7 @@
 // with one clear error; a model over MAX_FEATURES is refused at staging and nothing is kept.
 // No answer may be a 500: no walk recurses on depth and no array is spread into a call.
 import { after, before, describe, it } from 'node:test';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
@@ -94,6 +95,22 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     assert.ok(page.text.length < 1024 * 1024, `${page.text.length} bytes of page`);
     const last = await client.get(`/model/${file.id}/diagram.svg?root=F${WIDE - 1}`);
     assert.match(last.text, new RegExp(`data-feature="F${WIDE - 1}"`));
+
+    // The fact label at its worst: a finished analysis with every feature core and every one an atomic set.
+    const names = ['Root', ...Array.from({ length: WIDE }, (_, i) => `F${i}`)];
+    const result = {
+      valid: true, boolean_only: true, ignored_constraints: 0, satisfiable: true, configurations: `2^${WIDE}`, configurations_status: 'exact',
+      core: names, dead: [], false_optional: [], variant: [], atomic_sets: names.map((n) => [n]), explanations: { void: [], dead: {}, false_optional: {} },
+      metrics: { features: names.length, leaf_features: WIDE, abstract_features: 0, compound_features: 1, depth: 1, groups: { or: 0, alternative: 0, cardinality: 0 }, constraints: 0, simple_constraints: 0, complex_constraints: 0, features_in_constraints: 0, attributes: 0, typed_features: 0, language_level: 'boolean' },
+      timings_ms: {},
+    };
+    const updated = await server.hub.db.updateTable('model_analysis').set({ status: 'done', result: JSON.stringify(result) }).where('sha256', '=', createHash('sha256').update(wideText(WIDE), 'utf8').digest('hex')).executeTakeFirst();
+    assert.equal(Number(updated.numUpdatedRows), 1);
+    const labelled = await client.get(`/model/${file.id}/`);
+    assert.equal(labelled.status, 200);
+    assert.match(labelled.text, /data-analysis-state="finished"/);
+    assert.equal((await client.get(`/model/${file.id}/analysis.json`)).status, 200);
+    assert.equal((await client.get(`/model/${file.id}/diagram.svg`)).status, 200);
   });
 
   it(`stages, uploads and shows a chain ${MAX_DEPTH} deep (the parser's limit) on every page and export`, async () => {
