@@ -22,6 +22,7 @@ import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 import * as stagedClaimSaved from './2026_11_27_1300_staged_claim_saved.ts';
 import * as pendingDeposition from './2026_11_27_1600_pending_deposition.ts';
 import * as orcidClaim from './2026_12_05_0400_orcid_claim.ts';
+import * as modelSampleStored from './2026_12_05_0420_model_sample_stored.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1300_staged_claim_saved': stagedClaimSaved,
   '2026_11_27_1600_pending_deposition': pendingDeposition,
   '2026_12_05_0400_orcid_claim': orcidClaim,
+  '2026_12_05_0420_model_sample_stored': modelSampleStored,
 };

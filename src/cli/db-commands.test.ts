@@ -66,10 +66,13 @@ describe('hub db commands', () => {
     mkdirSync(join(uploads, 'temp', '7'), { recursive: true });
     writeFileSync(join(uploads, 'temp', '7', 'staged.uvl'), 'features\n    Staged');
     writeFileSync(join(uploads, 'README.txt'), 'not the hub\'s');
+    mkdirSync(join(uploads, 'samples', 'ab12'), { recursive: true });
+    writeFileSync(join(uploads, 'samples', 'ab12', 'uniform-00.sample'), 'UVLSAMPLE1\n');
     const reset = hub('db:reset');
     assert.equal(reset.code, 0, reset.out);
     assert.ok(!existsSync(join(uploads, 'user_7')), 'stored files of dropped datasets are gone');
     assert.ok(!existsSync(join(uploads, 'temp')), 'staged files of dropped users are gone');
+    assert.ok(!existsSync(join(uploads, 'samples')), 'the samples of dropped model_sample rows are gone');
     assert.ok(existsSync(join(uploads, 'README.txt')), 'other files are left alone');
     mkdirSync(join(uploads, 'user_7', 'dataset_9'), { recursive: true });
     writeFileSync(join(uploads, 'user_7', 'dataset_9', 'stale.uvl'), 'features\n    Stale');

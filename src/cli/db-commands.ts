@@ -121,13 +121,14 @@ async function resetDatabase(): Promise<void> {
 }
 
 /**
- * The files of the rows a reset dropped: `user_<id>/` folders and the staging folder `temp/`
- * of the store (uploads folder or S3 prefix, decisions section 7). Left behind, they would belong
- * to whoever gets the same user and dataset ids next. Nothing else in the store is touched.
+ * The files of the rows a reset dropped: `user_<id>/` folders, the staging folder `temp/` and the
+ * packed samples `samples/` (model_sample.stored_key) of the store (uploads folder or S3 prefix,
+ * decisions section 7). Left behind, they would belong to whoever gets the same user and dataset
+ * ids next, or fill the store unreferenced. Nothing else in the store is touched.
  */
 export async function removeStoredFiles(store: FileStore): Promise<void> {
   const tops = new Set((await store.list('')).map((object) => object.key.split('/')[0]!));
   for (const top of tops) {
-    if (top === 'temp' || /^user_\d+$/.test(top)) await store.deletePrefix(`${top}/`);
+    if (top === 'temp' || top === 'samples' || /^user_\d+$/.test(top)) await store.deletePrefix(`${top}/`);
   }
 }

@@ -23,6 +23,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Largest total of the entries `hub import` extracts from one archive (extensions section 11). */
   importMaxBytes: number;
+  /** Most features a staged model may have (extensions section 10, limits said at the door). */
+  maxFeatures: number;
   logLevel: string;
   /** SMTP server of the account emails (extensions section 5); unset: each message is written to the log. */
   smtpUrl: string | undefined;
@@ -149,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
     importMaxBytes: integer('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, 21474836480),
+    maxFeatures: Math.max(1, integer('MAX_FEATURES', env.MAX_FEATURES, 200_000)),
     logLevel: env.LOG_LEVEL || 'info',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'UVL Hub <no-reply@localhost>',

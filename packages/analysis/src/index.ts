@@ -15,3 +15,4 @@ export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './conf
 export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise.ts';
 export { ENGINE_VERSION } from './version.ts';
 export { sampleCsv } from './sample/csv.ts';
+export { BitRows, csvHeader, csvRow, jsonRow, packSample, readSampleHeader, rowsOfNames, unpackSampleJson, type SampleHeader } from './sample/compact.ts';

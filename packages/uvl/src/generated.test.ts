@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildCnf, checkUvl, countModel, MAX_DEPTH, parseUvl, printUvl, toCnf, toGlencoe, toSplot, type Feature, type GroupKind, type UvlModel } from './index.ts';
+import { readModelFile, toFeatureIde } from './formats/index.ts';
 
 /** Root with one group of n features F0..F(n-1), in canonical UVL (printUvl gives it back as is). */
 function wideModel(n: number, group: string): string {
@@ -173,5 +174,41 @@ describe('deep chains', () => {
     assert.equal(count(glencoe, '"optional": true'), n);
     assert.ok(glencoe.includes(`\n${'    '.repeat(2 * n)}"id": "F${n - 1}"\n`));
     assert.ok(glencoe.endsWith('\n    },\n    "constraints": {}\n}'));
+  });
+});
+
+// Extensions section 10 ("Limits said at the door"): the shapes the hub's tests stage and show
+// (model.extreme.test.ts) go through every writer and back through every reader here.
+describe('the extremes of the hub: 150 000 children, 20 000 levels', () => {
+  test('a root with 150 000 children parses, prints and converts to every format and back', () => {
+    const n = 150_000;
+    const text = wideModel(n, 'optional');
+    const { model, diagnostics } = parseUvl(text);
+    assert.deepEqual(diagnostics, []);
+    assert.equal(printUvl(model), text);
+    assert.equal(buildCnf(model).featureVariables, n + 1);
+    assert.match(toCnf(model), new RegExp(`\nc ${n + 1} F${n - 1}\n`));
+    const splot = toSplot(model);
+    const glencoe = toGlencoe(model);
+    const featureIde = toFeatureIde(model).xml;
+    for (const [name, written] of [['m.sxfm', splot], ['m.json', glencoe], ['m.xml', featureIde]] as const) {
+      const read = readModelFile(name, written);
+      assert.deepEqual(read.errors, [], name);
+      assert.equal(countModel(parseUvl(read.uvl!).model).features, n + 1, name);
+    }
+  });
+
+  test('a syntax tree 20 000 features deep counts and converts to CNF, SPLOT and FeatureIDE without overflowing', () => {
+    // (UVL's and Glencoe's indented texts of it pass the longest string V8 allows; the parser
+    // refuses any text nested deeper than MAX_DEPTH with one error, so no stored model is this deep.)
+    const n = 20_000;
+    const model = chainModel(n);
+    assert.equal(countModel(model).features, n);
+    assert.ok(toCnf(model).endsWith(`\n-${n} ${n - 1} 0`));
+    assert.equal(count(toSplot(model), ':o '), n - 1);
+    const xml = toFeatureIde(model).xml;
+    assert.ok(xml.includes('\t\t<and mandatory="true" name="F0">\n'));
+    assert.equal(count(xml, '<and name="F'), n - 2);
+    assert.ok(xml.includes(`\n${'\t'.repeat(n + 1)}<feature name="F${n - 1}"/>\n`));
   });
 });

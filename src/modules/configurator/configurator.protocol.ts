@@ -23,8 +23,11 @@ export type ConfiguratorOp =
 export type ConfiguratorJob = { id: number; model: ModelSource; timeoutMs: number } & ConfiguratorOp;
 
 export type ConfiguratorReply =
-  /** The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise. */
-  | { id: number; kind: 'done'; json: string; summary?: string }
+  /**
+   * The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise.
+   * A sample comes as `sample` instead (packages/analysis sample/compact.ts, `json` empty): its JSON may pass 400 MB.
+   */
+  | { id: number; kind: 'done'; json: string; summary?: string; sample?: Uint8Array }
   /** The worker does not hold this model: send the job again with its text. */
   | { id: number; kind: 'need-text' }
   /** The model imports files not sent yet: the main thread reads them from the dataset and asks again. */

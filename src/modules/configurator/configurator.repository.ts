@@ -7,7 +7,7 @@ import type { SampleStatus } from './configurator.tables.ts';
 
 export interface SampleKey { sha256: string; kind: string; params: string; engine_version: string }
 
-export interface SampleRow { id: number; status: SampleStatus; result: string | null; error: string | null; claimed_at: string | null }
+export interface SampleRow { id: number; status: SampleStatus; result: string | null; stored_key: string | null; error: string | null; claimed_at: string | null }
 
 /** The summary of a stored result (commonality: the probabilities), undefined when not stored (yet). */
 export async function findSummary(db: Db, key: SampleKey): Promise<string | null | undefined> {
@@ -18,7 +18,7 @@ export async function findSummary(db: Db, key: SampleKey): Promise<string | null
 }
 
 export async function find(db: Db, key: SampleKey): Promise<SampleRow | undefined> {
-  const row = await db.selectFrom('model_sample').select(['id', 'status', 'result', 'error', 'claimed_at'])
+  const row = await db.selectFrom('model_sample').select(['id', 'status', 'result', 'stored_key', 'error', 'claimed_at'])
     .where('sha256', '=', key.sha256).where('kind', '=', key.kind).where('params', '=', key.params)
     .where('engine_version', '=', key.engine_version).executeTakeFirst();
   return row && { ...row, id: Number(row.id) };
@@ -43,7 +43,7 @@ export async function claimStale(db: Db, id: number, instance: string, staleBefo
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function finish(db: Db, id: number, instance: string, outcome: { status: 'done' | 'failed'; result: string | null; summary: string | null; error: string | null }): Promise<void> {
+export async function finish(db: Db, id: number, instance: string, outcome: { status: 'done' | 'failed'; result: string | null; stored_key?: string | null; summary: string | null; error: string | null }): Promise<void> {
   await db.updateTable('model_sample').set({ ...outcome, finished_at: nowIso() })
     .where('id', '=', id).where('claimed_by', '=', instance).execute();
 }
@@ -51,4 +51,9 @@ export async function finish(db: Db, id: number, instance: string, outcome: { st
 /** A claim given back (the server stops): the next request claims it again at once. */
 export async function release(db: Db, id: number, instance: string): Promise<void> {
   await db.deleteFrom('model_sample').where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').execute();
+}
+
+/** A done row whose stored sample is gone (a store restored without it): computed again at the next request. */
+export async function forget(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('model_sample').where('id', '=', id).where('status', '=', 'done').execute();
 }

@@ -7,11 +7,15 @@ import { distinctNames, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
+import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
 const NOT_FOUND = { message: 'File not found' };
+
+/** Stands for the compressed forms a stream can be sent in (chooseEncoding asks which are ready). */
+const STREAM_ENCODINGS = { gzip: Buffer.alloc(0), br: Buffer.alloc(0) };
 
 function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?: string): FastifyReply {
   reply.header('cache-control', 'no-store');
@@ -24,6 +28,18 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
       // The worker's JSON as it is: no parse and no serialization for a large result.
       return reply.type('application/json; charset=utf-8').send(answer.json);
+    case 'sample': {
+      const encoding = chooseEncoding(acceptEncoding, STREAM_ENCODINGS);
+      reply.header('vary', 'accept-encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      reply.type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+      // Fastify's HEAD drains a stream: a gigabyte of text made for nothing.
+      if (reply.request.method === 'HEAD') {
+        answer.body.destroy();
+        return reply.send();
+      }
+      return reply.send(sampleResponse(answer.body, csv ? 'csv' : 'json', encoding, (error) => reply.log.warn({ err: error }, 'configurator: sending a sample failed')));
+    }
     case 'stored': {
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.body.bytes.toString('utf8'))));
       // Bytes encoded (and compressed) once when the result was first read: sent as they are, with their length.
@@ -75,7 +91,7 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     const query = request.query as Record<string, unknown>;
     const sample = parseSampleQuery(query);
     const answer = await service.sample(fileIdOf(request), viewerOf(request), sample);
-    if (query.format !== undefined && answer.kind === 'stored') {
+    if (query.format !== undefined && (answer.kind === 'stored' || answer.kind === 'sample')) {
       reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
     }
     return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);

@@ -3,6 +3,7 @@
 // parameters, engine version), stored, and answered `pending` while a worker computes them.
 // Engine work never runs on the event loop. Each operation is an exported function taking the
 // dependencies (configurator.deps.ts) first; the service is those operations bound once.
+import type { Readable } from 'node:stream';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { ENGINE_VERSION } from '../../../packages/analysis/src/index.ts';
@@ -14,11 +15,14 @@ import type { ConfiguratorPool, PoolReply } from './configurator.pool.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
+import { sampleObjectKey } from './sample-stream.ts';
 
 /** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
 export type Answer =
   | { kind: 'done'; json: string }
   | { kind: 'stored'; body: StoredBody }
+  /** A sample kept packed in the file store (sample-stream.ts sends it as JSON or CSV). */
+  | { kind: 'sample'; body: Readable }
   | { kind: 'pending' }
   | { kind: 'bad-value' | 'failed'; message: string }
   | { kind: 'not-found' };
@@ -83,13 +87,20 @@ async function visible(d: ConfiguratorDeps, fileId: number, viewerId: number | n
   return file && source ? { file, source } : undefined;
 }
 
-/** Computes a stored result in the background; the row says `running` meanwhile. */
-function compute(d: ConfiguratorDeps, id: number, file: StoredFile, source: ModelSource, op: ConfiguratorOp): void {
+/**
+ * Computes a stored result in the background; the row says `running` meanwhile. A packed sample
+ * goes to the file store under `storedKey` before its row says `done`.
+ */
+function compute(d: ConfiguratorDeps, id: number, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string): void {
   const { db, log } = d.ctx;
   d.jobs.computed++;
   const pool = op.op === 'commonality' ? d.interactive : d.samples;
   const work = call(d, pool, file, source, op).then(async (reply) => {
     if (d.jobs.stopped) return repo.release(db, id, d.instance);
+    if (reply.kind === 'done' && reply.sample) {
+      await d.ctx.store.put(storedKey, Buffer.from(reply.sample.buffer, reply.sample.byteOffset, reply.sample.byteLength));
+      return repo.finish(db, id, d.instance, { status: 'done', result: null, stored_key: storedKey, summary: null, error: null });
+    }
     const answer = answerOf(reply);
     await repo.finish(db, id, d.instance, answer.kind === 'done'
       ? { status: 'done', result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
@@ -108,15 +119,22 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   const cacheKey = `${key.sha256}\n${kind}\n${params}`;
   const cached = d.finished.get(cacheKey);
   if (cached !== undefined) return { kind: 'stored', body: cached };
-  const row = await repo.find(db, key);
+  let row = await repo.find(db, key);
+  if (row?.status === 'done' && row.stored_key !== null) {
+    const content = await d.ctx.store.get(row.stored_key);
+    if (content) return { kind: 'sample', body: content.body };
+    // Its object is gone (a store restored without it): computed again.
+    await repo.forget(db, row.id);
+    row = undefined;
+  }
   if (row?.status === 'done') return { kind: 'stored', body: d.finished.remember(cacheKey, row.result!) };
   if (row?.status === 'failed') return { kind: /^unknown feature/i.test(row.error ?? '') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
   if (d.jobs.stopped) return { kind: 'pending' };
   if (!row) {
     const id = await repo.claimNew(db, key, d.instance);
-    if (id !== undefined) compute(d, id, found.file, found.source, op);
+    if (id !== undefined) compute(d, id, found.file, found.source, op, sampleObjectKey(key));
   } else if (row.claimed_at !== null && await repo.claimStale(db, row.id, d.instance, new Date(Date.now() - d.staleMs).toISOString())) {
-    compute(d, row.id, found.file, found.source, op);
+    compute(d, row.id, found.file, found.source, op, sampleObjectKey(key));
   }
   return { kind: 'pending' };
 }

@@ -1,4 +1,4 @@
-// The configurator module's table (migration 2026_11_27_1100): samples and commonality per content.
+// The configurator module's table (migrations 2026_11_27_1100, 2026_12_05_0420): samples and commonality per content.
 import type { Id } from '../../core/db/database.ts';
 
 /** `running`: claimed by an instance, shown as `pending`; `failed` keeps its message. */
@@ -11,8 +11,10 @@ export interface ModelSampleTable {
   params: string;
   engine_version: string;
   status: SampleStatus;
-  /** The answer as JSON (done). */
+  /** The answer as JSON (done): the commonality, or a sample that could not be packed. */
   result: string | null;
+  /** A sample (done): the file store's key of its packed form (packages/analysis sample/compact.ts). */
+  stored_key: string | null;
   /** Commonality: `{"<name>": probability}` as JSON, for the page (the result holds huge exact counts). */
   summary: string | null;
   error: string | null;

@@ -5,9 +5,16 @@
 import { parentPort } from 'node:worker_threads';
 import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
-  compileModel, Configurator, Deadline, ENGINE_VERSION, twiseSample, UnknownFeatureError, type CompiledModel,
+  BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, packSample, rowsOfNames, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
+
+/**
+ * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
+ * (18 616 features) are 186 million, 23 MB packed. The packed form passes through the main thread
+ * on its way to the store, so a larger one (up to 2 billion cells with MAX_FEATURES) is refused.
+ */
+const MAX_SAMPLE_CELLS = 200_000_000;
 
 /** Models kept compiled; a compiled automotive2_4 takes tens of MB, so only a few. */
 const WARM_MODELS = 4;
@@ -75,28 +82,29 @@ function ratio(a: bigint, b: bigint): number {
   return Number(a >> shift) / Number(b >> shift);
 }
 
-/** The selected features' names of each configuration, sorted (as `selectedNames`, without sorting each one again). */
-function namesOf(entry: WarmModel, compiled: CompiledModel, configurations: Uint8Array[]): string[][] {
-  const names = compiled.names;
-  entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
-  const order = entry.byName;
-  return configurations.map((c) => {
-    const selected: string[] = [];
-    for (const i of order) if (c[i]) selected.push(names[i]!);
-    return selected;
-  });
-}
-
-function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>) {
+/**
+ * The sample packed as it is drawn (one bit per feature, packages/analysis sample/compact.ts): each
+ * configuration lists its selected names in the order of `features`, the names sorted, as before.
+ */
+function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform' }>): Uint8Array {
   const compiled = compiledOf(entry, job);
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
-  const configurations = namesOf(entry, compiled, compiled.sampleUniform(job.n, job.seed, decisions));
-  return {
+  const names = compiled.names;
+  if (job.n * names.length > MAX_SAMPLE_CELLS) {
+    const most = Math.floor(MAX_SAMPLE_CELLS / names.length);
+    throw new JobFailure(`A sample holds at most ${MAX_SAMPLE_CELLS} cells (configurations × features): ask for at most ${most} configurations of this model's ${names.length} features.`);
+  }
+  entry.byName ??= Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  const order = entry.byName;
+  const features = Array.from(order, (i) => names[i]!);
+  const rows = new BitRows(features.length, job.n);
+  for (const c of compiled.uniformSamples(job.n, job.seed, decisions)) rows.add((p) => Boolean(c[order[p]!]));
+  const answer = {
     kind: 'uniform', n: job.n, seed: job.seed, selected: job.selected, deselected: job.deselected,
-    engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0,
-    features: [...compiled.names].sort(), configurations,
+    engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0, features, configurations: [],
   };
+  return packSample(answer, features, rows);
 }
 
 /** The feature tree in pre-order, compact: the configurator's page draws it (big models have ~20,000 features). */
@@ -150,9 +158,11 @@ function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'config
   return { ...result, why: entry.configurator.why(decisions, job.why, { deadline }) };
 }
 
-function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>) {
-  const result = twiseSample(entry.model, { t: job.t, seed: job.seed, deadline: Deadline.after(job.timeoutMs), text: entry.text });
-  return { ...result, engine_version: ENGINE_VERSION };
+/** Packed as the uniform sample is, unless a configuration lists its names in another order than `features` (then JSON). */
+function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>): ConfiguratorReply {
+  const result = { ...twiseSample(entry.model, { t: job.t, seed: job.seed, deadline: Deadline.after(job.timeoutMs), text: entry.text }), engine_version: ENGINE_VERSION };
+  const rows = rowsOfNames(result.features, result.configurations);
+  return rows ? { id: job.id, kind: 'done', json: '', sample: packSample(result, result.features, rows) } : { id: job.id, kind: 'done', json: JSON.stringify(result) };
 }
 
 /** The import paths the model still needs (none: the main thread has them all). */
@@ -175,8 +185,8 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
       const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
       return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
     }
-    case 'uniform': return { id: job.id, kind: 'done', json: JSON.stringify(uniform(entry, job)) };
-    case 'twise': return { id: job.id, kind: 'done', json: JSON.stringify(twise(entry, job)) };
+    case 'uniform': return { id: job.id, kind: 'done', json: '', sample: uniform(entry, job) };
+    case 'twise': return twise(entry, job);
   }
 }
 
@@ -188,5 +198,6 @@ parentPort!.on('message', (job: ConfiguratorJob) => {
     const message = error instanceof Error ? error.message : String(error);
     reply = { id: job.id, kind: error instanceof UnknownFeatureError ? 'bad-value' : 'failed', message };
   }
-  parentPort!.postMessage(reply);
+  // A sample's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
+  parentPort!.postMessage(reply, reply.kind === 'done' && reply.sample ? [reply.sample.buffer as ArrayBuffer] : []);
 });

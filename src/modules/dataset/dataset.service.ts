@@ -34,6 +34,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   const d = createDatasetDeps(ctx, options);
   return {
     stagingFolder: (userId: number) => d.staging.folderOf(userId),
+    /** Conversion reports and checks of staged files actually made, not answered from memory (tests). */
+    stagedWorkDone: () => ({ ...d.stagedChecks.made }),
     versions: bindOperations(d, {
       navigation, restFields, newestByConceptDoi, startNewVersion, draftOf, uploadVersion, createUnsynchronizedVersion,
       previousDeposition, recordConceptDoi,

@@ -87,7 +87,7 @@ export function childEdges(n: LaidNode, layout: Layout, edges: string[], decorat
         decorations.push(`<circle cx="${cx - DOT_R}" cy="${cy}" r="${DOT_R}" fill="${group.kind === 'mandatory' ? '#212529' : '#ffffff'}" stroke="#212529"/>`);
       }
     }
-    if (group.kind === 'alternative' || group.kind === 'or' || group.kind === 'cardinality') decorations.push(...groupArc(group, children, px, py, layout));
+    if (group.kind === 'alternative' || group.kind === 'or' || group.kind === 'cardinality') for (const mark of groupArc(group, children, px, py, layout)) decorations.push(mark);
   }
 }
 

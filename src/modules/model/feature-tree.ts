@@ -18,7 +18,8 @@ function levelSizes(root: Feature): number[] {
   while (level.length > 0) {
     sizes.push(level.length);
     const next: Feature[] = [];
-    for (const f of level) for (const g of f.groups) next.push(...g.children);
+    // One push per child: spreading a group of 150 000 children into push overflows the stack.
+    for (const f of level) for (const g of f.groups) for (const c of g.children) next.push(c);
     level = next;
   }
   return sizes;

@@ -169,7 +169,32 @@ function groupKind(r: Relation): 'mandatory' | 'optional' | 'or' | 'alt' | 'card
   return 'cardinality';
 }
 
-function writeFeature(w: Writer, i: number, mandatory: boolean, depth: number, out: string[]): void {
+/**
+ * What is left to write, last first: a feature, a relation of one, or what closes one once its
+ * children are written. A stack, not recursion: a tree as deep as the syntax tree allows (a chain
+ * of 20 000 features built through the library) overflowed the call stack.
+ */
+type Task =
+  | { feature: number; mandatory: boolean; depth: number }
+  | { relation: Relation; parent: number; kind: ReturnType<typeof groupKind>; k: number; depth: number }
+  | { after: () => void };
+
+function writeTree(w: Writer, out: string[]): void {
+  const tasks: Task[] = [{ feature: 0, mandatory: true, depth: 2 }];
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if ('after' in task) task.after();
+    else if ('feature' in task) writeFeature(w, task.feature, task.mandatory, task.depth, out, tasks);
+    else writeRelation(w, task, out, tasks);
+  }
+}
+
+/** Children in order: pushed last first. */
+function pushFeatures(tasks: Task[], children: number[], mandatory: boolean, depth: number): void {
+  for (let c = children.length - 1; c >= 0; c--) tasks.push({ feature: children[c]!, mandatory, depth });
+}
+
+function writeFeature(w: Writer, i: number, mandatory: boolean, depth: number, out: string[], tasks: Task[]): void {
   const f = w.features[i]!;
   const name = w.names[i]!;
   const pad = '\t'.repeat(depth);
@@ -185,23 +210,30 @@ function writeFeature(w: Writer, i: number, mandatory: boolean, depth: number, o
     out.push(`${open}/>`);
     return;
   }
-  out.push(`${open}>`, ...attrs.lines);
-  if (single) for (const c of f.relations[0]!.children) writeFeature(w, c, false, depth + 1, out);
-  else f.relations.forEach((r, k) => writeRelation(w, i, r, kinds[k]!, k, depth + 1, out));
-  out.push(`${pad}</${tag}>`);
+  out.push(`${open}>`);
+  for (const line of attrs.lines) out.push(line);
+  tasks.push({ after: () => out.push(`${pad}</${tag}>`) });
+  if (single) pushFeatures(tasks, f.relations[0]!.children, false, depth + 1);
+  else for (let k = f.relations.length - 1; k >= 0; k--) tasks.push({ relation: f.relations[k]!, parent: i, kind: kinds[k]!, k, depth: depth + 1 });
 }
 
 /** One relation of an `and` feature: solitary children directly, a group through a helper feature. */
-function writeRelation(w: Writer, parent: number, r: Relation, kind: ReturnType<typeof groupKind>, k: number, depth: number, out: string[]): void {
+function writeRelation(w: Writer, task: Extract<Task, { relation: Relation }>, out: string[], tasks: Task[]): void {
+  const { relation: r, parent, kind, k, depth } = task;
   if (kind === 'mandatory' || kind === 'optional') {
-    for (const c of r.children) writeFeature(w, c, kind === 'mandatory', depth, out);
+    pushFeatures(tasks, r.children, kind === 'mandatory', depth);
     return;
   }
   const pad = '\t'.repeat(depth);
   const helper = uniqueName(w, `_group_${w.names[parent]!}_${k}`);
   const tag = kind === 'cardinality' ? 'and' : kind;
   out.push(`${pad}<${tag} abstract="true" mandatory="true" name="${xmlAttr(helper)}">`);
-  for (const c of r.children) writeFeature(w, c, false, depth + 1, out);
+  tasks.push({ after: () => closeGroup(w, r, kind, helper, pad, tag, out) });
+  pushFeatures(tasks, r.children, false, depth + 1);
+}
+
+/** After a group's members: a cardinality group's rules (or counter cells), then its closing tag. */
+function closeGroup(w: Writer, r: Relation, kind: ReturnType<typeof groupKind>, helper: string, pad: string, tag: string, out: string[]): void {
   if (kind === 'cardinality') {
     const members = r.children.map((c) => w.names[c]!);
     const rules = cardinalityRules(helper, members, r.min, r.max);
@@ -235,7 +267,7 @@ export function toFeatureIde(model: UvlModel): FeatureIdeResult {
     w.taken.add(name);
   });
   const tree: string[] = [];
-  writeFeature(w, 0, true, 2, tree);
+  writeTree(w, tree);
   const nameOf = (n: string): string => n; // constraints name features by their first node's name
   const rules = [...x.constraints.map((c) => ruleOf(c.expression, nameOf)), ...w.rules];
   for (const text of x.leftOut) w.losses.push(`constraint \`${text}\` dropped: FeatureIDE constraints are Boolean (no arithmetic, aggregate or string constraints)`);

@@ -35,7 +35,7 @@ export interface PersistExtra {
  */
 export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string, staged?: StagedOriginal) {
   const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(d.ctx.store, origin.key);
-  const check = checkModelBytes(bytes);
+  const check = d.stagedChecks.fullCheck(bytes);
   const model: PreparedModel = {
     input, origin, name, size: bytes.length,
     checksum: createHash('md5').update(bytes).digest('hex'),
@@ -47,7 +47,7 @@ export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: 
 
 async function describeOriginal(d: DatasetDeps, staged: StagedOriginal, uvlName: string): Promise<PreparedModel['original']> {
   const bytes = await readStored(d.ctx.store, staged.key);
-  const { format, losses } = conversionOf(staged.name, bytes);
+  const { format, losses } = d.stagedChecks.conversion(staged.name, bytes);
   // Stored beside the model under the model's stem (the API may store it under another name than staged).
   return { key: staged.key, name: originalNameBeside(uvlName, staged.name), format, size: bytes.length, sha256: sha256(bytes), losses };
 }

@@ -14,6 +14,7 @@ import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts'
 import { summaries, summary } from '../pages/dataset.parts.ts';
 import { placedObjects, originalRow, prepare } from '../publication/persist.ts';
 import { uvlNameOf } from '../staging/converted-upload.ts';
+import { tooManyFeatures } from '../staging/staged-files.ts';
 import { defaultAuthors } from '../publication/upload.ts';
 import { alreadyPublished, deleteUnsynchronized, pushOutcome, type PushOutcome } from '../publication/deposit.ts';
 import { holdAgainstDeposit } from '../publication/deposit-claim.ts';
@@ -104,6 +105,7 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
     if (!check.valid) {
       throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
     }
+    if (model.features > d.ctx.config.maxFeatures) throw tooManyFeatures(clientName, model.features, d.ctx.config.maxFeatures);
     const { hubfile, featuremodel } = d.ctx.services;
     const placement = hubfile.placeFiles(row.user_id, datasetId);
     let fileId: number;

@@ -2,9 +2,13 @@
 // staged file with its check on each visit, and a file with thousands of syntax errors (a binary
 // renamed .uvl before the not-text check, a long broken model) took seconds to check again each
 // time (issue 25). A check is small once its lists are cut to MAX_LISTED entries.
+// The same holds for the conversion report of a staged original (FeatureIDE, SPLOT, Glencoe) and
+// the full check the upload makes (extensions section 10): a 25 MB FeatureIDE file was converted
+// again at every visit of the upload page (9-14 s each) and again when the draft was saved.
 import { createHash } from 'node:crypto';
 import { limitDiagnostics } from '../../../../packages/uvl/src/index.ts';
-import { checkModelBytes } from '../model-check.ts';
+import { checkModelBytes, type ModelCheck } from '../model-check.ts';
+import { conversionOf, type Conversion } from './converted-upload.ts';
 
 /** Errors and warnings listed per file; the rest are counted (extensions section 9). */
 export const MAX_LISTED = 20;
@@ -20,21 +24,61 @@ export interface ListedCheck {
   warnings_more: number;
 }
 
+/** A check with the model's feature count (0 for a model with errors), which staging compares with MAX_FEATURES. */
+export interface CountedCheck extends ListedCheck {
+  features: number;
+}
+
+/** A conversion report is kept with at most this many loss lines (a report is short but for pathological files). */
+const MAX_KEPT_LOSSES = 1000;
+
+/** A Map that forgets its oldest entry past `limit` (Map keeps insertion order). */
+function remember<V>(map: Map<string, V>, key: string, value: V, limit = MAX_CHECKS): V {
+  if (map.size >= limit) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
 export class StagedChecks {
-  private readonly checks = new Map<string, ListedCheck>();
+  private readonly checks = new Map<string, CountedCheck>();
+  private readonly fullChecks = new Map<string, ModelCheck>();
+  private readonly conversions = new Map<string, Conversion>();
+  /** Reads and checks actually made (not answered from memory), for tests. */
+  readonly made = { checks: 0, conversions: 0, fullChecks: 0 };
+
+  /** The format and loss report of a staged original, from memory when the same name and bytes were read before. */
+  conversion(name: string, bytes: Uint8Array): Conversion {
+    // The extension picks the reader (.xml: FeatureIDE or SPLOT), so it is part of the key.
+    const key = `${name.slice(name.lastIndexOf('.')).toLowerCase()}\n${sha256Of(bytes)}`;
+    const known = this.conversions.get(key);
+    if (known) return known;
+    this.made.conversions++;
+    const conversion = conversionOf(name, bytes);
+    return conversion.losses.length <= MAX_KEPT_LOSSES ? remember(this.conversions, key, conversion) : conversion;
+  }
+
+  /** The whole check of a model (every error and warning, for the upload): kept when its lists are short. */
+  fullCheck(bytes: Uint8Array): ModelCheck {
+    const key = sha256Of(bytes);
+    const known = this.fullChecks.get(key);
+    if (known) return known;
+    this.made.fullChecks++;
+    const check = checkModelBytes(bytes);
+    return check.errors.length + check.warnings.length <= 2 * MAX_LISTED ? remember(this.fullChecks, key, check) : check;
+  }
 
   /** The check of these bytes, from memory when the same bytes were checked before. */
-  check(bytes: Uint8Array): ListedCheck {
-    const key = createHash('sha256').update(bytes).digest('hex');
+  check(bytes: Uint8Array): CountedCheck {
+    const key = sha256Of(bytes);
     const known = this.checks.get(key);
     if (known) return known;
+    this.made.checks++;
     const result = checkModelBytes(bytes);
     const errors = limitDiagnostics(result.errors, MAX_LISTED);
     const warnings = limitDiagnostics(result.warnings, MAX_LISTED);
-    const listed = { valid: result.valid, errors: errors.shown, errors_more: errors.more, warnings: warnings.shown, warnings_more: warnings.more };
-    // Oldest out first: Map keeps insertion order.
-    if (this.checks.size >= MAX_CHECKS) this.checks.delete(this.checks.keys().next().value!);
-    this.checks.set(key, listed);
-    return listed;
+    const listed = { valid: result.valid, errors: errors.shown, errors_more: errors.more, warnings: warnings.shown, warnings_more: warnings.more, features: result.features };
+    return remember(this.checks, key, listed);
   }
 }

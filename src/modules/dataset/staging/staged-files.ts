@@ -6,7 +6,7 @@ import type { FileStore } from '../../../core/storage/index.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
-import { conversionOf } from './converted-upload.ts';
+import { safeModelName, StagingError } from './staging-names.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
 export async function readStored(store: FileStore, key: string): Promise<Buffer> {
@@ -15,20 +15,30 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
   return streamBytes(content.body);
 }
 
-async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck> {
-  const check = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
+async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck & { features: number }> {
+  const { features, ...check } = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
   const original = file.original ?? await area.originalOf(userId, file.name);
-  const conversion = original && conversionOf(original.name, await readStored(d.ctx.store, original.key));
+  const conversion = original && d.stagedChecks.conversion(original.name, await readStored(d.ctx.store, original.key));
   return {
     filename: file.name, size: file.size, ...check,
-    format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [],
+    format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [], features,
   };
 }
 
 /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
 export async function stageFile(d: DatasetDeps, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
   const stored = await d.staging.store(userId, clientName, content, isTruncated);
-  return checkStaged(d, d.staging, userId, stored);
+  const { features, ...check } = await checkStaged(d, d.staging, userId, stored);
+  if (features > d.ctx.config.maxFeatures) {
+    await d.staging.remove(userId, stored.name);
+    throw tooManyFeatures(clientName, features, d.ctx.config.maxFeatures);
+  }
+  return check;
+}
+
+/** The refusal of a model over MAX_FEATURES (extensions section 10): one error, at staging, naming the limit. */
+export function tooManyFeatures(clientName: string, features: number, limit: number): StagingError {
+  return new StagingError('too_many_features', `${safeModelName(clientName)} has ${features} features, more than the ${limit} this hub accepts (MAX_FEATURES).`);
 }
 
 export async function deleteStagedFile(d: DatasetDeps, userId: number, name: string): Promise<void> {
@@ -37,5 +47,6 @@ export async function deleteStagedFile(d: DatasetDeps, userId: number, name: str
 
 export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {
   const files = await d.staging.list(userId);
-  return Promise.all(files.map((file) => checkStaged(d, d.staging, userId, file)));
+  const checks = await Promise.all(files.map((file) => checkStaged(d, d.staging, userId, file)));
+  return checks.map(({ features: _features, ...check }) => check);
 }

@@ -10,7 +10,7 @@ const MAX_NAME_BYTES = 200;
 export const MAX_STORED_NAME_BYTES = MAX_NAME_BYTES + 10;
 
 export class StagingError extends Error {
-  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full' | 'not_converted', message: string, readonly errors: string[] = []) {
+  constructor(readonly kind: 'not_uvl' | 'bad_name' | 'too_large' | 'not_found' | 'full' | 'not_converted' | 'too_many_features', message: string, readonly errors: string[] = []) {
     super(message);
   }
 }
