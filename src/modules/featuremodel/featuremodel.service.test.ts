@@ -61,7 +61,7 @@ for (const dialect of testDialects()) {
       });
       assert.deepEqual(fm!.authors, meta().authors);
       assert.equal(fm!.files.length, 1);
-      assert.deepEqual({ ...fm!.files[0]!, id: 0 }, { id: 0, name: 'model.uvl', size: 2048, sizeHuman: '2.00 KB', checksum: 'c'.repeat(32), featureModelId: fmId, original: null });
+      assert.deepEqual({ ...fm!.files[0]!, id: 0 }, { id: 0, name: 'model.uvl', size: 2048, sizeHuman: '2.00 KB', checksum: 'c'.repeat(32), featureModelId: fmId, original: null, lossGroups: [], lossesOpen: true });
     });
 
     it('rolls back with the caller\'s transaction', async () => {
