@@ -49,6 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // their registration, so this first one runs after every module's stop hook (the analysis
   // runner giving its claims back, temporary exports removed), which still reach both.
   app.addHook('onClose', async () => {
+    ctx.scheduler.close();
     await ctx.store.close();
     if (!options.db) await db.destroy();
   });
