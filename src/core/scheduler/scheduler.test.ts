@@ -59,6 +59,22 @@ describe('Scheduler', () => {
     await again.reply;
   });
 
+  it('lets submitWhenRoom wait for room instead of refusing, and go when one of the 4 ends', async () => {
+    const { scheduler, submit, open, openAll } = setup({ small: 1, large: 2 });
+    const held = [1, 2, 3, 4].map(() => submit('a', 'large'));
+    let waited = false;
+    const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+    Atomics.store(shared, 1, 1);
+    const fifth = scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id: 50, shared, gate: 0 }, hardLimitMs: 60_000 }).then((reply) => { waited = true; return reply; });
+    assert.equal(scheduler.heldBy('a'), 4);
+    open(held[0]!.id);
+    await held[0]!.reply;
+    openAll();
+    assert.equal((await fifth).kind, 'done');
+    assert.equal(waited, true);
+    await Promise.all(held.map((j) => j.reply));
+  });
+
   it('runs a small model\'s job while the large lane is busy and queued: it never waits behind large ones', async () => {
     const { scheduler, submit, open, openAll } = setup({ small: 1, large: 1 });
     const large = [submit('a', 'large'), submit('a', 'large'), submit('b', 'large'), submit('b', 'large')];

@@ -71,6 +71,8 @@ export class Scheduler {
   /** Per requester holding jobs, the turn it was last served at (a count); forgotten when it holds none. */
   private readonly lastTurn = new Map<string, number>();
   private turns = 0;
+  /** Per requester, submitWhenRoom calls waiting for one of its jobs to end. */
+  private readonly waiters = new Map<string, (() => void)[]>();
   private closedMessage: string | undefined;
   /** Order in which jobs started, for tests and the bench (a count, not a time). */
   started = 0;
@@ -116,6 +118,19 @@ export class Scheduler {
     });
   }
 
+  /**
+   * As submit, but waits for room instead of refusing: for work a request cannot do without and
+   * that comes in bursts from one requester (the upload page's list of staged conversions).
+   */
+  async submitWhenRoom<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
+    kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
+  ): Promise<Reply | CrashReply> {
+    while (this.closedMessage === undefined && !this.hasRoom(submission.requester)) {
+      await new Promise<void>((resolve) => this.waiters.set(submission.requester, [...(this.waiters.get(submission.requester) ?? []), resolve]));
+    }
+    return this.submit(kind, submission);
+  }
+
   /** For good (the app closes): workers stop, queued jobs answer a crash saying `message`. */
   close(message = 'The server is stopping.'): void {
     this.closedMessage = message;
@@ -126,6 +141,8 @@ export class Scheduler {
       this.queues[lane].clear();
       for (const seat of this.seats[lane]) for (const w of seat.workers.values()) w.close(message);
     }
+    for (const waiting of this.waiters.values()) for (const wake of waiting) wake();
+    this.waiters.clear();
   }
 
   /** Starts queued jobs while a seat fits one: requesters in turn, each one's jobs in order. */
@@ -190,6 +207,10 @@ export class Scheduler {
       this.lastTurn.delete(requester);
     }
     queued.resolve(reply);
+    const waiting = this.waiters.get(requester);
+    const next = waiting?.shift();
+    if (waiting?.length === 0) this.waiters.delete(requester);
+    next?.();
   }
 }
 

@@ -6,7 +6,7 @@ import type { FileStore } from '../../../core/storage/index.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
-import { conversionOf } from './converted-upload.ts';
+import { conversionOff } from './convert-in-worker.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
 export async function readStored(store: FileStore, key: string): Promise<Buffer> {
@@ -18,7 +18,7 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
 async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck> {
   const check = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
   const original = file.original ?? await area.originalOf(userId, file.name);
-  const conversion = original && conversionOf(original.name, await readStored(d.ctx.store, original.key));
+  const conversion = original && await conversionOff(d.ctx.scheduler, userId, original.name, await readStored(d.ctx.store, original.key));
   return {
     filename: file.name, size: file.size, ...check,
     format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [],
