@@ -74,12 +74,18 @@ export class Scheduler {
   /** Per requester, submitWhenRoom calls waiting for one of its jobs to end. */
   private readonly waiters = new Map<string, (() => void)[]>();
   private closedMessage: string | undefined;
-  /** Order in which jobs started, for tests and the bench (a count, not a time). */
+  /** Jobs started, and per lane jobs ended: counts for tests and the bench (an order, not a time). */
   started = 0;
+  readonly ended: Record<Lane, number> = { small: 0, large: 0 };
 
   constructor(private readonly options: SchedulerOptions) {
     const seatsOf = (lane: Lane) => Array.from({ length: Math.max(1, options.seats[lane]) }, (_, index): Seat => ({ lane, index, busy: undefined, workers: new Map() }));
     this.seats = { small: seatsOf('small'), large: seatsOf('large') };
+  }
+
+  /** Set by close(): a crash reply then says the server stops, which is no verdict on the job's work. */
+  get closed(): boolean {
+    return this.closedMessage !== undefined;
   }
 
   /** The jobs of `requester` queued or running now. */
@@ -194,6 +200,7 @@ export class Scheduler {
     const message = (error: unknown) => ({ kind: 'crash', id: submission.job.id, message: `The job could not be sent to its worker: ${String(error)}` });
     void worker.run(submission.job, submission.hardLimitMs, submission.onProgress).catch(message).then((reply) => {
       seat.busy = undefined;
+      this.ended[seat.lane]++;
       this.finish(requester, queued, reply);
       if (this.closedMessage === undefined) this.pump(seat.lane);
     });

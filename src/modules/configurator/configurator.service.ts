@@ -102,7 +102,7 @@ function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFil
   d.jobs.computed++;
   const work = call(d, { ...at, long: true }, file, source, op).then(async (reply) => {
     // Stopping, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
-    if (d.jobs.stopped || reply.kind === 'busy') return repo.release(db, id, d.instance);
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy') return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
     const answer = answerOf(reply);
