@@ -109,6 +109,19 @@ describe('Scheduler', () => {
     await strict.reply;
   });
 
+  it('stops one kind of job (a module stops): running and queued ones answer a crash, the scheduler goes on', async () => {
+    const { scheduler, submit, openAll } = setup({ small: 1, large: 1 });
+    const running = scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 98, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
+    const queued = scheduler.submit(kind, { requester: 'b', lane: 'large', job: { id: 97, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
+    while (scheduler.started === 0) await new Promise((resolve) => setImmediate(resolve));
+    scheduler.stopKind('gate', 'stopping the gates');
+    assert.deepEqual([await running, await queued].map((r) => r.kind === 'crash' && r.message), ['stopping the gates', 'stopping the gates']);
+    assert.equal(scheduler.heldBy('a') + scheduler.heldBy('b'), 0);
+    const after = submit('c', 'large');
+    openAll();
+    await after.reply;
+  });
+
   it('answers queued jobs with a crash when closed', async () => {
     const { scheduler, submit } = setup({ small: 1, large: 1 });
     const first = scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 99, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });

@@ -9,6 +9,10 @@ import { WorkerSlot, type CrashReply, type WorkerSlotOptions } from '../worker-s
 export type Lane = 'small' | 'large';
 export const SMALL_MODEL_FEATURES = 1000;
 
+export function laneOf(features: number): Lane {
+  return features <= SMALL_MODEL_FEATURES ? 'small' : 'large';
+}
+
 export interface SchedulerOptions {
   /** Jobs of one requester queued or running at once; one more is refused (TooManyJobs). */
   perRequester: number;
@@ -51,12 +55,14 @@ interface Queued {
   submission: Submission<any, any>;
   kind: WorkerKind<any, any, any>;
   resolve: (reply: unknown) => void;
+  /** Set once answered: a job stopped by stopKind is answered before its worker's exit is. */
+  settled?: boolean;
 }
 
 interface Seat {
   lane: Lane;
   index: number;
-  busy: Queued | undefined;
+  busy: (Queued & { requester: string }) | undefined;
   workers: Map<string, WorkerSlot<any, any, any>>;
 }
 
@@ -137,6 +143,29 @@ export class Scheduler {
     return this.submit(kind, submission);
   }
 
+  /**
+   * Ends the jobs of one kind (a module stops): running ones answer a crash saying `message` and
+   * their workers are replaced, queued ones answer it at once; other kinds go on.
+   */
+  stopKind(name: string, message: string): void {
+    for (const lane of ['small', 'large'] as const) {
+      for (const [requester, queue] of this.queues[lane]) {
+        const kept = queue.filter((q) => q.kind.name !== name);
+        for (const q of queue) if (q.kind.name === name) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message });
+        if (kept.length > 0) this.queues[lane].set(requester, kept);
+        else this.queues[lane].delete(requester);
+      }
+      for (const seat of this.seats[lane]) {
+        const running = seat.busy;
+        if (running?.kind.name !== name) continue;
+        this.finish(running.requester, running, { kind: 'crash', id: running.submission.job.id, message });
+        // Closed, so that a job it has not begun yet does not start its worker; the next job of the kind starts another.
+        seat.workers.get(name)?.close(message);
+        seat.workers.delete(name);
+      }
+    }
+  }
+
   /** For good (the app closes): workers stop, queued jobs answer a crash saying `message`. */
   close(message = 'The server is stopping.'): void {
     this.closedMessage = message;
@@ -189,7 +218,7 @@ export class Scheduler {
   }
 
   private start(seat: Seat, requester: string, queued: Queued): void {
-    seat.busy = queued;
+    seat.busy = { ...queued, requester };
     this.started++;
     const { kind, submission } = queued;
     let worker = seat.workers.get(kind.name);
@@ -199,14 +228,17 @@ export class Scheduler {
     }
     const message = (error: unknown) => ({ kind: 'crash', id: submission.job.id, message: `The job could not be sent to its worker: ${String(error)}` });
     void worker.run(submission.job, submission.hardLimitMs, submission.onProgress).catch(message).then((reply) => {
+      const running = seat.busy!;
       seat.busy = undefined;
       this.ended[seat.lane]++;
-      this.finish(requester, queued, reply);
+      this.finish(requester, running, reply);
       if (this.closedMessage === undefined) this.pump(seat.lane);
     });
   }
 
   private finish(requester: string, queued: Queued, reply: unknown): void {
+    if (queued.settled) return;
+    queued.settled = true;
     const left = this.heldBy(requester) - 1;
     if (left > 0) this.held.set(requester, left);
     else {

@@ -7,12 +7,12 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { ENGINE_VERSION } from '../../../packages/analysis/src/index.ts';
-import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
+import { featureEstimate, IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
+import { laneOf } from '../../core/scheduler/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { StoredBody } from './configurator.cache.ts';
 import { createConfiguratorDeps, sha256Of, type ConfiguratorDeps } from './configurator.deps.ts';
 import { runJob, type Placement, type PoolReply } from './configurator.pool.ts';
-import { featureEstimate, laneOf } from './configurator.lane.ts';
 import { configureStep } from './configurator.steps.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';

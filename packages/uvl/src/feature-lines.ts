@@ -1,8 +1,6 @@
-// Which lane of the scheduler a model's jobs take: small models (at most SMALL_MODEL_FEATURES
-// features) have seats of their own. The number is counted from the text without parsing it (the
-// main thread must not parse a large model): the lines of the `features` section that name a
-// feature, i.e. not a group keyword, a comment or an empty line. Imported files add theirs.
-import { SMALL_MODEL_FEATURES, type Lane } from '../../core/scheduler/index.ts';
+// About the number of features of a UVL text without parsing it (the hub's serving thread must
+// not parse a large model, yet it picks the scheduler's lane by size): the lines of the `features`
+// section that name a feature, i.e. not a group keyword, a comment or an empty line.
 
 const GROUP_LINE = /^(mandatory|optional|alternative|or|\[\s*\d+\s*(\.\.\s*(\d+|\*)\s*)?\])\s*$/;
 const SECTION = /^(features|constraints|imports|include|namespace)\b/;
@@ -22,8 +20,4 @@ export function featureEstimate(text: string): number {
     count++;
   }
   return count;
-}
-
-export function laneOf(features: number): Lane {
-  return features <= SMALL_MODEL_FEATURES ? 'small' : 'large';
 }
