@@ -77,6 +77,22 @@ for (const dialect of testDialects()) {
       assert.equal(server.hub.ctx.scheduler.started - started, 1);
     });
 
+    it('remembers the failure in the database: another instance answers linux "not counted" at its first step, compiling nothing', async () => {
+      assert.equal((await failureRows()).length, 1);
+      const other = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir, env: { ANALYSIS_WORKERS: '0', ANALYSIS_TIMEOUT_S: '1', HEAVY_WORKERS: '2' } });
+      try {
+        const res = await fetch(`${other.baseUrl}/api/v1/files/${linux}/configure`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+        assert.equal(res.status, 200);
+        const body = await res.json();
+        assert.equal(body.remaining_status, 'not counted');
+        assert.equal(Object.keys(body.features).length, 6467);
+        // One job: the step. Without the stored failure this instance would have started a compile first.
+        assert.equal(other.hub.ctx.scheduler.started, 1);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('counts a small model on its first step (its compile is placed before the step on its seat)', async () => {
       const res = await configure(printer, {});
       assert.equal(res.status, 200);
