@@ -72,7 +72,7 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
     const svg = answer.kind === 'stored'
       ? histogramSvg(Object.values(JSON.parse(answer.body.bytes.toString('utf8')) as Record<string, number>))
-      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : 'Not available for this model.');
+      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : answer.kind === 'busy' ? 'Busy: try again in a moment.' : 'Not available for this model.');
     return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
   });
 
