@@ -23,6 +23,7 @@ import * as stagedClaimSaved from './2026_11_27_1300_staged_claim_saved.ts';
 import * as pendingDeposition from './2026_11_27_1600_pending_deposition.ts';
 import * as orcidClaim from './2026_12_05_0400_orcid_claim.ts';
 import * as modelSampleStored from './2026_12_05_0420_model_sample_stored.ts';
+import * as compileFailures from './2026_12_05_0410_compile_failures.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1600_pending_deposition': pendingDeposition,
   '2026_12_05_0400_orcid_claim': orcidClaim,
   '2026_12_05_0420_model_sample_stored': modelSampleStored,
+  '2026_12_05_0410_compile_failures': compileFailures,
 };

@@ -48,6 +48,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The store and the database close last. Fastify runs onClose hooks in the reverse order of
   // their registration, so this first one runs after every module's stop hook (the analysis
   // runner giving its claims back, temporary exports removed), which still reach both.
+  // Before the modules' stop hooks: heavy jobs running or queued answer at once (the server is
+  // stopping), so that a module waiting for its work in the background does not wait for a compile.
+  app.addHook('preClose', async () => ctx.scheduler.close());
   app.addHook('onClose', async () => {
     await ctx.store.close();
     if (!options.db) await db.destroy();

@@ -35,6 +35,8 @@ export async function withContext<T>(work: (ctx: ModuleContext, modules: Awaited
     try {
       return await work(ctx, modules);
     } finally {
+      // Heavy work's worker threads would keep the command's process alive.
+      ctx.scheduler.close('The command is ending.');
       await ctx.store.close();
     }
   } finally {

@@ -35,6 +35,10 @@ export interface Config {
   analysisWorkers: number;
   /** Time budget per model analysis, in seconds. */
   analysisTimeoutS: number;
+  /** Heavy work (extensions section 10): worker seats for large models, for small ones, and jobs per requester. */
+  heavyWorkers: number;
+  smallModelWorkers: number;
+  heavyJobsPerRequester: number;
   /** How long the comparison page waits for edit classes before it shows them as being decided (ms). */
   compareWaitMs: number;
   /** Seed an empty database on start (development only). */
@@ -158,6 +162,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiRateLimit: integer('API_RATE_LIMIT', env.API_RATE_LIMIT, 600),
     analysisWorkers: integer('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, 1),
     analysisTimeoutS: Math.max(1, integer('ANALYSIS_TIMEOUT_S', env.ANALYSIS_TIMEOUT_S, 60)),
+    heavyWorkers: Math.max(1, integer('HEAVY_WORKERS', env.HEAVY_WORKERS, 2)),
+    smallModelWorkers: Math.max(1, integer('SMALL_MODEL_WORKERS', env.SMALL_MODEL_WORKERS, 1)),
+    heavyJobsPerRequester: Math.max(1, integer('HEAVY_JOBS_PER_REQUESTER', env.HEAVY_JOBS_PER_REQUESTER, 4)),
     compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 500),
     autoSeed: !production,
     storage: storageFrom(env),

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import { createFileStore, type FileStore } from './storage/index.ts';
+import { Scheduler } from './scheduler/index.ts';
 
 export interface NavEntry {
   label: string;
@@ -50,6 +51,8 @@ export interface ModuleContext {
   /** Where uploaded files live (the uploads folder or an S3-compatible store); every file access goes through it. */
   store: FileStore;
   log: FastifyBaseLogger;
+  /** The one scheduler of heavy work (worker threads, fair queues per requester): modules submit their jobs to it. */
+  scheduler: Scheduler;
   /** Services of the enabled modules. Reading one that is not enabled throws ModuleNotEnabledError. */
   services: ServiceRegistry;
   /** Whether a module is in the active selection. */
@@ -187,7 +190,11 @@ export function createModuleContext(
       }
     },
   };
-  const ctx: ModuleContext = { config, db, store, log, events, services, isEnabled: (name) => enabled.has(name) };
+  const scheduler = new Scheduler({
+    perRequester: config.heavyJobsPerRequester,
+    seats: { large: config.heavyWorkers, small: config.smallModelWorkers },
+  });
+  const ctx: ModuleContext = { config, db, store, log, events, scheduler, services, isEnabled: (name) => enabled.has(name) };
   // Services reach each other through the registry at call time, so mutual
   // requirements (auth and profile; dataset, featuremodel and hubfile) need no build order.
   for (const module of modules) {

@@ -108,4 +108,42 @@ describe('the configurator in Chromium', { skip }, () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('disables the controls while a step is pending, and says "not counted" or "counting" instead of a number', async () => {
+    const { server, browser } = journey;
+    const { fileId } = await storeModel(server, { content: ENGINE_MODEL, name: 'pending.uvl' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    // The next step is held until the test lets it go, then answered as for a model that did not compile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/configure', async (route) => {
+      await held;
+      const response = await route.fetch();
+      const answer = await response.json();
+      await route.fulfill({ response, json: { ...answer, remaining: null, remaining_status: 'not counted' } });
+    });
+    await button(page, 'Diesel', 'select').click();
+    await page.locator('#configurator[aria-busy="true"]').waitFor();
+    for (const control of [button(page, 'Petrol', 'select'), button(page, 'Turbo', 'deselect'), page.locator('#cfg-reset'), page.locator('#cfg-random'), page.locator('#cfg-undo')]) {
+      assert.equal(await control.isDisabled(), true);
+    }
+    release();
+    await page.locator('#cfg-remaining', { hasText: 'not counted' }).waitFor();
+    assert.equal(await stateOf(page, 'Turbo').textContent(), 'excluded');
+    assert.equal(await button(page, 'Petrol', 'select').isDisabled(), false);
+    assert.equal(await page.locator('#cfg-undo').isDisabled(), false);
+    await page.unroute('**/configure');
+    await page.route('**/configure', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), remaining: null, remaining_status: 'counting' } });
+    });
+    await page.locator('#cfg-reset').click();
+    await page.locator('#cfg-remaining', { hasText: 'being counted' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

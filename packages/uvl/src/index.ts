@@ -16,3 +16,4 @@ export { createMapLoader, createReadAheadLoader } from './loader.ts';
 export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
 export { constraintSource } from './source-text.ts';
 export { parseNameList, unquoteName, formatNameList } from './name-list.ts';
+export { featureEstimate } from './feature-lines.ts';

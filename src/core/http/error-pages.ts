@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { cookieIsSecure } from './cookie-security.ts';
 import { HttpError } from './errors.ts';
+import { TooManyJobs } from '../scheduler/index.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 import type { CsrfTokens } from './csrf-tokens.ts';
 import type { NewSession } from './session-ids.ts';
@@ -72,6 +73,12 @@ export class ErrorPages {
         status = error.status;
         message = error.message;
         body = error.body;
+      } else if (error instanceof TooManyJobs) {
+        // A requester's share of heavy work is taken (extensions section 10): it may ask again shortly.
+        status = 429;
+        message = error.message;
+        body = { message };
+        reply.header('retry-after', String(error.retryAfterS));
       } else if (error.code?.startsWith('FST_CSRF_')) {
         status = 400;
         message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ModuleContext } from '../../core/modules.ts';
 import { createEditClassifier } from './analysis.edit.ts';
-import type { WorkerSlot } from './analysis.pool.ts';
+import type { ScheduledAnalysis } from './analysis.pool.ts';
 
 /** Time budget of deciding one pair of model versions' edit class. */
 export const EDIT_CLASS_BUDGET_MS = 20_000;
@@ -14,9 +14,9 @@ export const EDIT_CLASS_BUDGET_MS = 20_000;
 export class RunnerState {
   /** Stopped until start(), and again from stop() on: nothing more is claimed. */
   stopped = true;
-  /** This instance's worker slots, and those not analysing a model now. */
-  slots: WorkerSlot[] = [];
-  readonly free: WorkerSlot[] = [];
+  /** This instance's ANALYSIS_WORKERS tokens (jobs go to core's scheduler), and those not analysing a model now. */
+  slots: ScheduledAnalysis[] = [];
+  readonly free: ScheduledAnalysis[] = [];
   /** The models being analysed, by analysis row: the heartbeat renews their claims, stop() waits for them. */
   readonly running = new Map<number, Promise<void>>();
   /** The claim loop: whether one runs, when it ends, and whether a kick came meanwhile (one more round). */

@@ -1,39 +1,60 @@
-// Worker threads for the analysis: one slot per ANALYSIS_WORKERS, each keeping its worker
-// between jobs (starting one costs a module load) and replacing it after a crash or a kill.
-import { WorkerSlot as Slot, type CrashReply } from '../../core/worker-slot.ts';
+// Worker threads for the analysis. The runner's models go to core's scheduler (the `analysis`
+// kind of worker), as one requester of its own (background work: its share of the workers, round
+// robin with the people waiting for pages), small models in the small lane; the runner still
+// claims at most ANALYSIS_WORKERS rows at a time. The edit classifier keeps one slot of its own.
+import { WorkerSlot as Slot, type CrashReply, type WorkerSlotOptions } from '../../core/worker-slot.ts';
+import { laneOf, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
+import { featureEstimate } from '../../../packages/uvl/src/index.ts';
 import type { ClassifyJob, ClassifyReply, ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 
 /** Heap of one worker; beyond it V8 stops the worker and the model is recorded as failed. */
 export const WORKER_MEMORY_MB = 2048;
 /** An idle worker is stopped after this long, giving its memory back. */
 const IDLE_MS = 60_000;
+/** The fair queues' key of the analysis runner's jobs. */
+const REQUESTER = 'background:analysis';
 
 export type SlotReply = WorkerReply | CrashReply;
 export type ClassifySlotReply = ClassifyReply | CrashReply;
 
-export class WorkerSlot {
-  private readonly slot = new Slot<WorkerJob | ClassifyJob, WorkerReply | ClassifyReply, ProgressMessage>({
-    script: new URL('./analysis.worker.ts', import.meta.url),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
-    idleMs: IDLE_MS,
-    isProgress: (message): message is ProgressMessage => message.kind === 'progress',
-    crash: {
-      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? `The analysis ran out of memory (limit ${WORKER_MEMORY_MB} MB) and was stopped.`
-        : `The analysis worker failed: ${error.message}`,
-      exit: (code) => `The analysis worker stopped (exit code ${code}).`,
-      overrun: (job) => `The analysis overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
-    },
-  });
+const workerOptions: WorkerSlotOptions<WorkerJob | ClassifyJob, WorkerReply | ClassifyReply, ProgressMessage> = {
+  script: new URL('./analysis.worker.ts', import.meta.url),
+  resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
+  idleMs: IDLE_MS,
+  isProgress: (message): message is ProgressMessage => message.kind === 'progress',
+  crash: {
+    error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ? `The analysis ran out of memory (limit ${WORKER_MEMORY_MB} MB) and was stopped.`
+      : `The analysis worker failed: ${error.message}`,
+    exit: (code) => `The analysis worker stopped (exit code ${code}).`,
+    overrun: (job) => `The analysis overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
+  },
+};
 
-  /**
-   * Runs one message (after the one before it); `hardLimitMs` kills a worker that stopped
-   * checking its deadline. `onProgress` receives the results the worker reports before its final reply.
-   */
-  run(job: WorkerJob, hardLimitMs: number, onProgress?: (message: ProgressMessage) => void): Promise<SlotReply>;
-  run(job: ClassifyJob, hardLimitMs: number): Promise<ClassifySlotReply>;
-  run(job: WorkerJob | ClassifyJob, hardLimitMs: number, onProgress?: (message: ProgressMessage) => void): Promise<SlotReply | ClassifySlotReply> {
-    return this.slot.run(job, hardLimitMs, onProgress);
+export const analysisWorker: WorkerKind<WorkerJob | ClassifyJob, WorkerReply | ClassifyReply, ProgressMessage> = { name: 'analysis', options: workerOptions };
+
+/** A model analysed through the scheduler: one of the runner's ANALYSIS_WORKERS tokens. */
+export class ScheduledAnalysis {
+  constructor(private readonly scheduler: Scheduler) {}
+
+  /** Runs one message when the scheduler gives it a seat; `hardLimitMs` counts from its start. */
+  run(job: WorkerJob, hardLimitMs: number, onProgress?: (message: ProgressMessage) => void): Promise<SlotReply> {
+    const lane = laneOf(featureEstimate(job.text));
+    return this.scheduler.submitWhenRoom(analysisWorker, { requester: REQUESTER, lane, job, hardLimitMs, onProgress }) as Promise<SlotReply>;
+  }
+
+  /** The runner stops: analyses running or queued answer a crash with `message`. */
+  terminate(message = 'The server stopped during the analysis.'): void {
+    this.scheduler.stopKind(analysisWorker.name, message);
+  }
+}
+
+/** The edit classifier's own worker: one pair at a time, its kill timer starting with the run. */
+export class WorkerSlot {
+  private readonly slot = new Slot(workerOptions);
+
+  run(job: ClassifyJob, hardLimitMs: number): Promise<ClassifySlotReply> {
+    return this.slot.run(job, hardLimitMs) as Promise<ClassifySlotReply>;
   }
 
   /** Stops the worker; a job in flight answers a crash with `message`. */

@@ -6,7 +6,7 @@ import type { StoredFile } from '../hubfile/index.ts';
 import type { AnalysisResult } from '../../../packages/analysis/src/index.ts';
 import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
 import { sha256Of, type AnalysisDeps, type RunnerState } from './analysis.deps.ts';
-import { WorkerSlot } from './analysis.pool.ts';
+import { ScheduledAnalysis } from './analysis.pool.ts';
 import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
 import { pauseHere } from '../../core/test-pause.ts';
@@ -92,7 +92,7 @@ async function claimLoop(d: AnalysisDeps): Promise<void> {
 }
 
 /** Analyses a claimed row in `slot`; the slot is free again, and work claimed, when it ends. */
-function startRow(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot): void {
+function startRow(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAnalysis): void {
   const r = d.runner;
   const work = analyse(d, row, slot).catch((error) => d.ctx.log.error({ err: error, sha256: row.sha256 }, 'analysis: storing a result failed'))
     .finally(() => {
@@ -104,7 +104,7 @@ function startRow(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot): voi
   r.running.set(row.id, work);
 }
 
-async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot): Promise<void> {
+async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAnalysis): Promise<void> {
   await pauseHere('analysis:claimed');
   const { db, services } = d.ctx;
   const fileId = await repo.fileWithContent(db, row.sha256);
@@ -131,8 +131,7 @@ async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot)
 }
 
 /** The worker's final reply for one model, giving it the imported files it asks for, round after round. */
-async function runJob(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot, stored: StoredFile, text: string): Promise<FinalReply> {
-  const deadline = Date.now() + d.hardLimitMs;
+async function runJob(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAnalysis, stored: StoredFile, text: string): Promise<FinalReply> {
   const job: WorkerJob = { id: ++d.runner.jobIds, fileName: stored.name, text, imports: {}, round: 0, maxRounds: IMPORT_READ_ROUNDS, timeoutMs: d.timeoutMs };
   let reply: Reply;
   // Each result is stored as soon as the worker reports it, one write after another; the final
@@ -144,7 +143,8 @@ async function runJob(d: AnalysisDeps, row: repo.AnalysisRow, slot: WorkerSlot, 
       .catch((error) => d.ctx.log.warn({ err: error, sha256: row.sha256 }, 'analysis: storing a partial result failed'));
   };
   for (;;) {
-    reply = await slot.run(job, Math.max(1, deadline - Date.now()), onProgress);
+    // The hard limit counts from each round's start: a round may first wait for a seat in the scheduler.
+    reply = await slot.run(job, d.hardLimitMs, onProgress);
     if (reply.kind !== 'need') break;
     const texts = await Promise.all(reply.paths.map((p) => d.ctx.services.hubfile.readSibling(stored, p)));
     reply.paths.forEach((p, i) => { job.imports[p] = texts[i] ?? null; });
@@ -162,7 +162,7 @@ export function start(d: AnalysisDeps, minimum = 0): void {
   const count = Math.max(d.ctx.config.analysisWorkers, minimum);
   if (count === 0) return;
   r.stopped = false;
-  r.slots = Array.from({ length: count }, () => new WorkerSlot());
+  r.slots = Array.from({ length: count }, () => new ScheduledAnalysis(d.ctx.scheduler));
   r.free.splice(0, r.free.length, ...r.slots);
   r.poller = setInterval(() => kick(d), POLL_MS);
   r.poller.unref();

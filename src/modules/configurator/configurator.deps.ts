@@ -1,14 +1,15 @@
 // What the configurator service's operations work with, passed to each of them explicitly: the
-// module context, this instance's name in the claims, the time limits, the two worker pools, the
-// contents and results kept in memory and the background work, all living as long as the service.
+// module context, this instance's name in the claims, the time limits, the compiles remembered,
+// the contents and results kept in memory and the background work, all living as long as the
+// service. The worker threads are core's scheduler's (ctx.scheduler).
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ModuleContext } from '../../core/modules.ts';
 import { createResultCache } from './configurator.cache.ts';
-import { createConfiguratorPool, type ConfiguratorPool } from './configurator.pool.ts';
+import { CompileMemory } from './configurator.compiles.ts';
 
 /** A file's content key and imports: stored files never change, so both are kept. */
-export interface KnownFile { sha256: string; imports?: Record<string, string | null> }
+export interface KnownFile { sha256: string; imports?: Record<string, string | null>; features: number }
 
 /** The service's work in the background: job numbers, stored results being computed, stopping. */
 export class JobState {
@@ -31,9 +32,8 @@ export interface ConfiguratorDeps {
   hardLimitMs: number;
   /** A claim older than this was left by an instance that stopped: taken over. */
   staleMs: number;
-  /** Configure steps, trees and commonality (short, on warm models) apart from samples (long). */
-  interactive: ConfiguratorPool;
-  samples: ConfiguratorPool;
+  /** Which models compiled, are compiling, or did not compile within the budget (stored). */
+  compiles: CompileMemory;
   /** By file id, at most KNOWN_FILES (configurator.service.ts). */
   knownFiles: Map<number, KnownFile>;
   /** Finished results by key, as the bytes sent. */
@@ -50,8 +50,7 @@ export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
     timeoutMs,
     hardLimitMs,
     staleMs: hardLimitMs + 30_000,
-    interactive: createConfiguratorPool(1),
-    samples: createConfiguratorPool(1),
+    compiles: new CompileMemory(ctx.db),
     knownFiles: new Map(),
     finished: createResultCache((error) => ctx.log.warn({ err: error }, 'configurator: compressing a stored result failed')),
     jobs: new JobState(),

@@ -1,7 +1,8 @@
-// The configurator's worker threads: a few, each holding its models compiled. A model always
-// goes to the same worker (chosen by its SHA-256), so a second step finds it warm; jobs to one
-// worker run one after another. A job past its hard limit stops its worker (a new one starts).
-import { WorkerSlot, type CrashReply } from '../../core/worker-slot.ts';
+// The configurator's kind of worker thread in core's scheduler: each worker holds its models
+// compiled, so a model's jobs are placed on one seat (by its SHA-256) and find it warm there. The
+// scheduler owns the threads, queues the jobs per requester and keeps small models in their lane.
+import type { CrashReply } from '../../core/worker-slot.ts';
+import { TooManyJobs, type Lane, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
 
 /** Heap of one worker: a few compiled large models. */
@@ -14,31 +15,38 @@ const WORKER_MEMORY_MB = 2048;
  */
 const WORKER_YOUNG_MB = 192;
 
-export type PoolReply = ConfiguratorReply | CrashReply;
+export type PoolReply = ConfiguratorReply | CrashReply | { id: number; kind: 'busy'; message: string; retryAfterS: number };
 
 // No idle stop: a worker's worth is the models it holds compiled.
-const configuratorWorker = () => new WorkerSlot<ConfiguratorJob, ConfiguratorReply>({
-  script: new URL('./configurator.worker.ts', import.meta.url),
-  resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-  crash: {
-    error: (error) => `The configurator's worker failed: ${error.message}`,
-    exit: (code) => `The configurator's worker stopped (exit code ${code}).`,
-    overrun: (job) => `The computation overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
+export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply> = {
+  name: 'configurator',
+  options: {
+    script: new URL('./configurator.worker.ts', import.meta.url),
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    crash: {
+      error: (error) => `The configurator's worker failed: ${error.message}`,
+      exit: (code) => `The configurator's worker stopped (exit code ${code}).`,
+      overrun: (job) => `The computation overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
+    },
   },
-});
+};
 
-export function createConfiguratorPool(size: number) {
-  const workers = Array.from({ length: Math.max(1, size) }, configuratorWorker);
-  return {
-    run(job: ConfiguratorJob, hardLimitMs: number): Promise<PoolReply> {
-      const slot = parseInt(job.model.sha256.slice(0, 8), 16) % workers.length;
-      return workers[slot]!.run(job, hardLimitMs);
-    },
-    /** For good (the app closes): queued jobs answer without starting a worker. */
-    stop(): void {
-      for (const w of workers) w.close('The configurator is stopping.');
-    },
-  };
+/** How a job is placed: its requester (fair queues), its lane, and whether it is a long one. */
+export interface Placement {
+  requester: string;
+  lane: Lane;
+  /** A compile or a sample: may take its whole budget. */
+  long?: boolean;
+  /** A configure step or a tree: does not wait for its model's seat while that seat runs a long job. */
+  flexible?: boolean;
 }
 
-export type ConfiguratorPool = ReturnType<typeof createConfiguratorPool>;
+/** Runs a job on the model's seat; `busy` when the requester already holds its share of jobs. */
+export async function runJob(scheduler: Scheduler, job: ConfiguratorJob, hardLimitMs: number, at: Placement): Promise<PoolReply> {
+  try {
+    return await scheduler.submit(configuratorWorker, { ...at, job, hardLimitMs, placement: job.model.sha256 });
+  } catch (error) {
+    if (!(error instanceof TooManyJobs)) throw error;
+    return { id: job.id, kind: 'busy', message: error.message, retryAfterS: error.retryAfterS };
+  }
+}

@@ -11,7 +11,13 @@ export interface ModelSource {
 }
 
 export type ConfiguratorOp =
+  /**
+   * A step by SAT propagation; counted only when the worker holds the model compiled (it never
+   * compiles for a step: the answer is then `"remaining": null, "remaining_status": "not counted"`).
+   */
   | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
+  /** Compiles the model within the budget and keeps it warm (in the background, for the count). */
+  | { op: 'compile' }
   | { op: 'commonality' }
   /** The feature tree for the page: [name, parent index (-1 for the root), group kind of its parent's group] in pre-order. */
   | { op: 'tree' }
@@ -27,10 +33,10 @@ export type ConfiguratorReply =
    * The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise.
    * A sample comes as `sample` instead (packages/analysis sample/compact.ts, `json` empty): its JSON may pass 400 MB.
    */
-  | { id: number; kind: 'done'; json: string; summary?: string; sample?: Uint8Array }
+  | { id: number; kind: 'done'; json: string; summary?: string; sample?: Uint8Array; compiled?: boolean }
   /** The worker does not hold this model: send the job again with its text. */
   | { id: number; kind: 'need-text' }
   /** The model imports files not sent yet: the main thread reads them from the dataset and asks again. */
   | { id: number; kind: 'need-imports'; paths: string[] }
-  /** `bad-value`: a 400 (an unknown feature name); `failed`: the model or the budget. */
-  | { id: number; kind: 'bad-value' | 'failed'; message: string };
+  /** `bad-value`: a 400 (an unknown feature name); `failed`: the model; `budget`: not compiled within the budget. */
+  | { id: number; kind: 'bad-value' | 'failed' | 'budget'; message: string };

@@ -9,6 +9,7 @@ import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
+import { requesterOf } from '../../core/scheduler/index.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
@@ -23,6 +24,8 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
     case 'not-found': throw notFound('File not found', NOT_FOUND);
     case 'bad-value': throw badRequest(answer.message, { message: answer.message });
     case 'failed': throw new HttpError(422, 'unprocessable', answer.message, { message: answer.message });
+    // The requester's share of heavy jobs is taken (extensions section 10).
+    case 'busy': return reply.code(429).header('retry-after', String(answer.retryAfterS)).send({ message: answer.message });
     case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
     case 'done':
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
@@ -58,39 +61,41 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   app.addHook('onClose', async () => service.stop());
   const fileIdOf = (request: { params: unknown }) => (request.params as { file_id: number }).file_id;
   const viewerOf = (request: { user?: { id: number } | null }) => request.user?.id ?? null;
+  // The page's own requests (tree, probabilities, plot) queue as the API's do: per requester.
+  const who = (request: { user?: { id: number } | null; ip: string }) => [viewerOf(request), requesterOf(request)] as const;
 
   app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
     // JSON arrays hold each name whole (a name may hold a comma): no list syntax to read here.
     const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why };
-    return send(reply, await service.configure(fileIdOf(request), viewerOf(request), decisions));
+    return send(reply, await service.configure(fileIdOf(request), ...who(request), decisions));
   });
 
   app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
-    send(reply, await service.commonality(fileIdOf(request), viewerOf(request)), false, request.headers['accept-encoding']));
+    send(reply, await service.commonality(fileIdOf(request), ...who(request)), false, request.headers['accept-encoding']));
 
   // The page's tree (not part of the API): built in the worker, which then holds the model warm.
   app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
-    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), viewerOf(request))));
+    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), ...who(request))));
 
   // The page's probabilities: the commonality without its (huge) exact counts.
   app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) =>
-    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request)), false, request.headers['accept-encoding']));
+    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), ...who(request)), false, request.headers['accept-encoding']));
 
   // The fact label's plot: drawn from the stored commonality (a message while it is computed).
   app.get('/configurator/:file_id(^\\d+$)/commonality.svg', { config: { json: true } }, async (request, reply) => {
-    const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), viewerOf(request));
+    const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), ...who(request));
     if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
     const svg = answer.kind === 'stored'
       ? histogramSvg(Object.values(JSON.parse(answer.body.bytes.toString('utf8')) as Record<string, number>))
-      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : 'Not available for this model.');
+      : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : answer.kind === 'busy' ? 'Busy: try again in a moment.' : 'Not available for this model.');
     return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
   });
 
   app.get('/api/v1/files/:file_id/samples', { schema: samplesSchema }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const sample = parseSampleQuery(query);
-    const answer = await service.sample(fileIdOf(request), viewerOf(request), sample);
+    const answer = await service.sample(fileIdOf(request), ...who(request), sample);
     if (query.format !== undefined && (answer.kind === 'stored' || answer.kind === 'sample')) {
       reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
     }

@@ -1,17 +1,20 @@
 // Configurator service (extensions section 6, "In the hub"): configure steps answered by a worker
-// that keeps the model compiled; commonality and samples computed once per (content, kind,
-// parameters, engine version), stored, and answered `pending` while a worker computes them.
-// Engine work never runs on the event loop. Each operation is an exported function taking the
+// at once by propagation, counted when the model is compiled (section 6a); commonality and
+// samples computed once per (content, kind, parameters, engine version), stored, and answered
+// `pending` while a worker computes them. Engine work never runs on the event loop: every job
+// goes to core's scheduler, queued per requester (section 10). Each operation is an exported function taking the
 // dependencies (configurator.deps.ts) first; the service is those operations bound once.
 import type { Readable } from 'node:stream';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { ENGINE_VERSION } from '../../../packages/analysis/src/index.ts';
-import { IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
+import { featureEstimate, IMPORT_READ_ROUNDS } from '../../../packages/uvl/src/index.ts';
+import { laneOf } from '../../core/scheduler/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { StoredBody } from './configurator.cache.ts';
 import { createConfiguratorDeps, sha256Of, type ConfiguratorDeps } from './configurator.deps.ts';
-import type { ConfiguratorPool, PoolReply } from './configurator.pool.ts';
+import { runJob, type Placement, type PoolReply } from './configurator.pool.ts';
+import { configureStep } from './configurator.steps.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
@@ -25,7 +28,12 @@ export type Answer =
   | { kind: 'sample'; body: Readable }
   | { kind: 'pending' }
   | { kind: 'bad-value' | 'failed'; message: string }
+  /** The requester holds its share of heavy jobs already: 429 with Retry-After. */
+  | { kind: 'busy'; message: string; retryAfterS: number }
   | { kind: 'not-found' };
+
+/** Who asks (the fair queues' key: account, else client address). */
+export type Requester = string;
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
@@ -36,11 +44,11 @@ const HAS_IMPORTS = /^\s*imports\b/m;
  * The imports of a model that has an `imports` section, read from its dataset in rounds (the
  * worker parses and names the files still missing), as the analysis does.
  */
-async function importsOf(d: ConfiguratorDeps, file: StoredFile, text: string, textSha: string): Promise<Record<string, string | null>> {
+async function importsOf(d: ConfiguratorDeps, requester: Requester, file: StoredFile, text: string, textSha: string): Promise<Record<string, string | null>> {
   const imports: Record<string, string | null> = {};
   for (let round = 0; round < IMPORT_READ_ROUNDS; round++) {
     const job: ConfiguratorJob = { id: ++d.jobs.ids, model: { sha256: textSha, fileName: file.name, text, imports }, timeoutMs: d.timeoutMs, op: 'resolve' };
-    const reply = await d.interactive.run(job, d.hardLimitMs);
+    const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, { requester, lane: laneOf(featureEstimate(text)), flexible: true });
     if (reply.kind !== 'need-imports') break;
     const texts = await Promise.all(reply.paths.map((p) => d.ctx.services.hubfile.readSibling(file, p)));
     reply.paths.forEach((p, i) => { imports[p] = texts[i] ?? null; });
@@ -49,54 +57,61 @@ async function importsOf(d: ConfiguratorDeps, file: StoredFile, text: string, te
 }
 
 /** The content key: the text's hash, or for a model with imports the hash of the text and its imports. */
-async function sourceOf(d: ConfiguratorDeps, file: StoredFile): Promise<ModelSource | undefined> {
+async function sourceOf(d: ConfiguratorDeps, requester: Requester, file: StoredFile): Promise<{ source: ModelSource; features: number } | undefined> {
   const known = d.knownFiles.get(file.id);
-  if (known) return { sha256: known.sha256, fileName: file.name };
+  if (known) return { source: { sha256: known.sha256, fileName: file.name }, features: known.features };
   const text = await d.ctx.services.hubfile.readText(file);
   if (text === undefined) return undefined;
   const textSha = sha256Of(text);
-  const imports = HAS_IMPORTS.test(text) ? await importsOf(d, file, text, textSha) : undefined;
+  const imports = HAS_IMPORTS.test(text) ? await importsOf(d, requester, file, text, textSha) : undefined;
   const paths = Object.keys(imports ?? {}).sort();
   const sha256 = paths.length === 0 ? textSha : sha256Of(JSON.stringify([text, ...paths.map((p) => [p, imports![p]])]));
-  d.knownFiles.set(file.id, { sha256, imports });
+  const features = [text, ...paths.map((p) => imports![p] ?? '')].reduce((n, t) => n + featureEstimate(t), 0);
+  d.knownFiles.set(file.id, { sha256, imports, features });
   if (d.knownFiles.size > KNOWN_FILES) d.knownFiles.delete(d.knownFiles.keys().next().value!);
-  return { sha256, fileName: file.name, text, imports };
+  return { source: { sha256, fileName: file.name, text, imports }, features };
 }
 
-/** Runs one job; a worker that does not hold the model gets it again with its text (and imports). */
-async function call(d: ConfiguratorDeps, pool: ConfiguratorPool, file: StoredFile, source: ModelSource, op: ConfiguratorOp): Promise<PoolReply> {
+/**
+ * Runs one job through the scheduler; a worker that does not hold the model gets it again with
+ * its text (and imports). `busy` when the requester holds its share of jobs already.
+ */
+export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp): Promise<PoolReply> {
   const job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, ...op } as ConfiguratorJob;
-  const reply = await pool.run(job, d.hardLimitMs);
+  const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at);
   if (reply.kind !== 'need-text') return reply;
   const text = await d.ctx.services.hubfile.readText(file);
   if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
   const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
-  return pool.run({ ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs);
+  return runJob(d.ctx.scheduler, { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs, at);
 }
 
-function answerOf(reply: PoolReply): Answer {
+export function answerOf(reply: PoolReply): Answer {
   if (reply.kind === 'done') return { kind: 'done', json: reply.json };
   if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
+  if (reply.kind === 'busy') return { kind: 'busy', message: reply.message, retryAfterS: reply.retryAfterS };
   return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' ? 'The model could not be read.' : reply.message };
 }
 
-/** A file the viewer may see, with its content key; undefined for an unknown, hidden or missing one. */
-async function visible(d: ConfiguratorDeps, fileId: number, viewerId: number | null) {
+/** A file the viewer may see, with its content key and lane; undefined for an unknown, hidden or missing one. */
+export async function visible(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester) {
   const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
-  const source = file && await sourceOf(d, file);
-  return file && source ? { file, source } : undefined;
+  const found = file && await sourceOf(d, requester, file);
+  return file && found ? { file, source: found.source, lane: laneOf(found.features) } : undefined;
 }
 
 /**
  * Computes a stored result in the background; the row says `running` meanwhile. A packed sample
  * goes to the file store under `storedKey` before its row says `done`.
  */
-function compute(d: ConfiguratorDeps, id: number, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string): void {
+function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string): void {
   const { db, log } = d.ctx;
   d.jobs.computed++;
-  const pool = op.op === 'commonality' ? d.interactive : d.samples;
-  const work = call(d, pool, file, source, op).then(async (reply) => {
-    if (d.jobs.stopped) return repo.release(db, id, d.instance);
+  const work = call(d, { ...at, long: true }, file, source, op).then(async (reply) => {
+    // Stopping, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy') return repo.release(db, id, d.instance);
+    if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
+    else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
     if (reply.kind === 'done' && reply.sample) {
       await d.ctx.store.put(storedKey, Buffer.from(reply.sample.buffer, reply.sample.byteOffset, reply.sample.byteLength));
       return repo.finish(db, id, d.instance, { status: 'done', result: null, stored_key: storedKey, summary: null, error: null });
@@ -111,9 +126,9 @@ function compute(d: ConfiguratorDeps, id: number, file: StoredFile, source: Mode
 }
 
 /** The stored result of (content, kind, parameters), else `pending` after making sure someone computes it. */
-async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | null, kind: string, params: string, op: ConfiguratorOp): Promise<Answer> {
+async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, kind: string, params: string, op: ConfiguratorOp): Promise<Answer> {
   const { db } = d.ctx;
-  const found = await visible(d, fileId, viewerId);
+  const found = await visible(d, fileId, viewerId, requester);
   if (!found) return { kind: 'not-found' };
   const key = { sha256: found.source.sha256, kind, params, engine_version: ENGINE_VERSION };
   const cacheKey = `${key.sha256}\n${kind}\n${params}`;
@@ -130,48 +145,57 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   if (row?.status === 'done') return { kind: 'stored', body: d.finished.remember(cacheKey, row.result!) };
   if (row?.status === 'failed') return { kind: /^unknown feature/i.test(row.error ?? '') ? 'bad-value' : 'failed', message: row.error ?? 'failed' };
   if (d.jobs.stopped) return { kind: 'pending' };
+  // Commonality and uniform samples need the compiled form: a model that did not compile is not tried again.
+  const compile = op.op === 'twise' ? undefined : await d.compiles.stateOf(found.source.sha256);
+  if (compile?.state === 'failed') return { kind: 'failed', message: compile.message };
+  if (!d.ctx.scheduler.hasRoom(requester)) return busyAnswer(d);
+  const at: Placement = { requester, lane: found.lane };
   if (!row) {
     const id = await repo.claimNew(db, key, d.instance);
-    if (id !== undefined) compute(d, id, found.file, found.source, op, sampleObjectKey(key));
+    if (id !== undefined) compute(d, id, at, found.file, found.source, op, sampleObjectKey(key));
   } else if (row.claimed_at !== null && await repo.claimStale(db, row.id, d.instance, new Date(Date.now() - d.staleMs).toISOString())) {
-    compute(d, row.id, found.file, found.source, op, sampleObjectKey(key));
+    compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key));
   }
   return { kind: 'pending' };
 }
 
-/** One configure step (the propagation answer, with `why` when asked); never stored. */
-export async function configure(d: ConfiguratorDeps, fileId: number, viewerId: number | null, request: { selected: string[]; deselected: string[]; why?: string }): Promise<Answer> {
-  const found = await visible(d, fileId, viewerId);
+function busyAnswer(d: ConfiguratorDeps): Answer {
+  return { kind: 'busy', message: `Too many heavy requests at once: at most ${d.ctx.config.heavyJobsPerRequester} per requester are queued or running.`, retryAfterS: 2 };
+}
+
+/** One configure step: the propagation answer at once, counted when the model is compiled (section 6a); never stored. */
+export async function configure(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: { selected: string[]; deselected: string[]; why?: string }): Promise<Answer> {
+  const found = await visible(d, fileId, viewerId, requester);
   if (!found) return { kind: 'not-found' };
-  return answerOf(await call(d, d.interactive, found.file, found.source, { op: 'configure', ...request }));
+  return configureStep(d, { requester, lane: found.lane }, found.file, found.source, request);
 }
 
 /** The feature tree for the configurator on the model page. */
-export async function tree(d: ConfiguratorDeps, fileId: number, viewerId: number | null): Promise<Answer> {
-  const found = await visible(d, fileId, viewerId);
+export async function tree(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester): Promise<Answer> {
+  const found = await visible(d, fileId, viewerId, requester);
   if (!found) return { kind: 'not-found' };
-  return answerOf(await call(d, d.interactive, found.file, found.source, { op: 'tree' }));
+  return answerOf(await call(d, { requester, lane: found.lane, flexible: true }, found.file, found.source, { op: 'tree' }));
 }
 
 /** Every feature's probability alone (`{"<name>": p}`), for the page and the histogram; computed with the commonality. */
-export async function probabilities(d: ConfiguratorDeps, fileId: number, viewerId: number | null): Promise<Answer> {
-  const found = await visible(d, fileId, viewerId);
+export async function probabilities(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester): Promise<Answer> {
+  const found = await visible(d, fileId, viewerId, requester);
   if (!found) return { kind: 'not-found' };
   const cacheKey = `${found.source.sha256}\nprobabilities`;
   const cached = d.finished.get(cacheKey);
   if (cached !== undefined) return { kind: 'stored', body: cached };
   const summary = await repo.findSummary(d.ctx.db, { sha256: found.source.sha256, kind: 'commonality', params: '', engine_version: ENGINE_VERSION });
   if (typeof summary === 'string') return { kind: 'stored', body: d.finished.remember(cacheKey, summary) };
-  const answer = await stored(d, fileId, viewerId, 'commonality', '', { op: 'commonality' });
+  const answer = await stored(d, fileId, viewerId, requester, 'commonality', '', { op: 'commonality' });
   return answer.kind === 'stored' ? { kind: 'failed', message: 'No probabilities were stored with this commonality.' } : answer;
 }
 
-export function commonality(d: ConfiguratorDeps, fileId: number, viewerId: number | null): Promise<Answer> {
-  return stored(d, fileId, viewerId, 'commonality', '', { op: 'commonality' });
+export function commonality(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester): Promise<Answer> {
+  return stored(d, fileId, viewerId, requester, 'commonality', '', { op: 'commonality' });
 }
 
-export function sample(d: ConfiguratorDeps, fileId: number, viewerId: number | null, request: SampleRequest): Promise<Answer> {
-  return stored(d, fileId, viewerId, request.op, paramsText(request), request);
+export function sample(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: SampleRequest): Promise<Answer> {
+  return stored(d, fileId, viewerId, requester, request.op, paramsText(request), request);
 }
 
 export function computedHere(d: ConfiguratorDeps): number {
@@ -180,8 +204,6 @@ export function computedHere(d: ConfiguratorDeps): number {
 
 export async function stop(d: ConfiguratorDeps): Promise<void> {
   d.jobs.stopped = true;
-  d.interactive.stop();
-  d.samples.stop();
   await Promise.allSettled([...d.jobs.computing]);
 }
 

@@ -34,6 +34,8 @@ interface WarmModel {
 const warm = new Map<string, WarmModel>();
 
 class JobFailure extends Error {}
+/** The model did not compile within the budget: remembered by the main thread, never tried again. */
+class BudgetFailure extends JobFailure {}
 
 /**
  * Parses the model with the imports the main thread sent (paths inside the dataset, relative to
@@ -63,7 +65,7 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
 
 function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
   entry.compiled ??= compileModel(entry.model, { text: entry.text, deadline: Deadline.after(job.timeoutMs) }) ?? undefined;
-  if (!entry.compiled) throw new JobFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
+  if (!entry.compiled) throw new BudgetFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
   return entry.compiled;
 }
 
@@ -147,15 +149,20 @@ function graftedTree(model: UvlModel): { features: [string, number, string][] } 
   return { features };
 }
 
-/** One configure step, with the explanation of one feature's state when asked. */
+/**
+ * One configure step, with the explanation of one feature's state when asked. Propagation needs
+ * no compiled form: the remaining count is given only when the model is compiled already here.
+ */
 function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'configure' }>) {
-  const compiled = compiledOf(entry, job);
-  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => compiled.count(assumptions) });
+  // The counter looks for the compiled form at each step: a compile in the background may add it later.
+  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled?.count(assumptions) ?? null });
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
-  const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: job.timeoutMs });
-  if (job.why === undefined || !result.consistent) return result;
-  return { ...result, why: entry.configurator.why(decisions, job.why, { deadline }) };
+  const counted = entry.compiled !== undefined;
+  const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: counted ? job.timeoutMs : 0 });
+  const answer = result.consistent && !counted ? { ...result, remaining: null, remaining_status: 'not counted' } : result;
+  if (job.why === undefined || !result.consistent) return answer;
+  return { ...answer, why: entry.configurator.why(decisions, job.why, { deadline }) };
 }
 
 /** Packed as the uniform sample is, unless a configuration lists its names in another order than `features` (then JSON). */
@@ -178,7 +185,8 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
   const entry = warmModel(job);
   if (!entry) return { id: job.id, kind: 'need-text' };
   switch (job.op) {
-    case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)) };
+    case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)), compiled: entry.compiled !== undefined };
+    case 'compile': compiledOf(entry, job); return { id: job.id, kind: 'done', json: '{}', compiled: true };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
     case 'commonality': {
       const result = commonality(compiledOf(entry, job));
@@ -196,7 +204,8 @@ parentPort!.on('message', (job: ConfiguratorJob) => {
     reply = run(job);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    reply = { id: job.id, kind: error instanceof UnknownFeatureError ? 'bad-value' : 'failed', message };
+    const kind = error instanceof UnknownFeatureError ? 'bad-value' : error instanceof BudgetFailure ? 'budget' : 'failed';
+    reply = { id: job.id, kind, message };
   }
   // A sample's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
   parentPort!.postMessage(reply, reply.kind === 'done' && reply.sample ? [reply.sample.buffer as ArrayBuffer] : []);

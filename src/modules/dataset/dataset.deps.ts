@@ -42,8 +42,8 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
   return {
     ctx,
     loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
-    staging: new StagingArea(ctx.store, ledger),
-    apiStaging: new StagingArea(ctx.store, ledger, 'temp/.api/'),
+    staging: new StagingArea(ctx.store, ledger, ctx.scheduler),
+    apiStaging: new StagingArea(ctx.store, ledger, ctx.scheduler, 'temp/.api/'),
     stagedChecks: new StagedChecks(),
     compareModels: new CompareModels(),
     parts: new DatasetParts(),

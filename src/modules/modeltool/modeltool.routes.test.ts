@@ -119,6 +119,32 @@ for (const dialect of testDialects()) {
       assert.deepEqual(exportFolders(), [], 'no export folder survives the server');
     });
 
+    it('parses and converts in a worker of the scheduler, per requester: a 5th heavy job is 429 with Retry-After', async () => {
+      const scheduler = server.hub.ctx.scheduler;
+      const started = scheduler.started;
+      const exported = await fetch(`${server.baseUrl}/modeltool/to_glencoe/${shop}`);
+      assert.equal(exported.status, 200);
+      await exported.arrayBuffer();
+      assert.ok(scheduler.started > started, 'the parse and conversion ran as a job of the scheduler');
+      // Four jobs of the client at 203.0.113.8 (behind the loopback proxy) held on a gate.
+      const gateKind = {
+        name: 'test-gate',
+        options: { script: new URL('../../core/scheduler/scheduler.test-support.ts', import.meta.url), crash: { error: (e: Error) => e.message, exit: (c: number) => `exit ${c}`, overrun: () => 'overran' } },
+      };
+      const shared = new Int32Array(new SharedArrayBuffer(8));
+      const held = [1, 2, 3, 4].map((id) => scheduler.submit(gateKind, { requester: 'address:203.0.113.8', lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 120_000 }));
+      const refused = await fetch(`${server.baseUrl}/modeltool/to_glencoe/${shop}`, { headers: { 'x-forwarded-for': '203.0.113.8' } });
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.match((await refused.json()).message, /at most 4/);
+      const other = await fetch(`${server.baseUrl}/modeltool/check_uvl/${shop}`, { headers: { 'x-forwarded-for': '198.51.100.8' } });
+      assert.equal(other.status, 200);
+      await other.arrayBuffer();
+      Atomics.store(shared, 1, 1);
+      Atomics.notify(shared, 1);
+      await Promise.all(held);
+    });
+
     describe('GET /modeltool/check_uvl/<id>', () => {
       it('answers 200 "Valid Model" with no warnings for a valid model, anonymously', async () => {
         const res = await client().get(`/modeltool/check_uvl/${shop}`);

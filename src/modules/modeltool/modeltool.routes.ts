@@ -5,6 +5,7 @@ import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, notFound, serverError } from '../../core/http/errors.ts';
+import { requesterOf } from '../../core/scheduler/index.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
 import { EXPORT_TARGETS, ModeltoolError, type ExportTarget } from './modeltool.service.ts';
 
@@ -27,7 +28,7 @@ function exportFailure(error: unknown): unknown {
 
 export async function modeltoolRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = () => ctx.services.modeltool;
-  const viewerOf = (request: FastifyRequest) => ({ viewerId: request.user?.id ?? null });
+  const viewerOf = (request: FastifyRequest) => ({ viewerId: request.user?.id ?? null, requester: requesterOf(request) });
   const unknown = (raw: string) => new ModeltoolError('unknown-file', `There is no UVL file with id ${raw}.`);
 
   app.addHook('onClose', async () => service().cleanupAll());

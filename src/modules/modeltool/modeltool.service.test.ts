@@ -24,6 +24,7 @@ function untouchableContext(touched: string[]): ModuleContext {
     db: trap('db') as ModuleContext['db'],
     store: trap('store') as ModuleContext['store'],
     services: trap('services') as ModuleContext['services'],
+    scheduler: trap('scheduler') as ModuleContext['scheduler'],
     events: { on() {}, async emit() {} },
     log,
     isEnabled: () => true,

@@ -8,9 +8,9 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import {
-  checkUvl, countModel, formatDiagnostic, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, UvlExportError,
-  createReadAheadLoader, IMPORT_READ_ROUNDS, type ParseResult, type UvlModel,
+  checkUvl, countModel, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, IMPORT_READ_ROUNDS, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
+import { runModeltoolJob, type ModeltoolReply } from './modeltool.jobs.ts';
 
 /**
  * Each export: the specification's attachment name (`<name>_glencoe.txt`, modeltool routes) and,
@@ -70,6 +70,8 @@ export interface CheckResult {
 /** Who asks: undefined for a call from another module (sees every file), else the visitor's user id or null. */
 export interface Viewer {
   viewerId?: number | null;
+  /** The fair queues' key of a visitor's request (requesterOf); undefined for another module's call. */
+  requester?: string;
 }
 
 const TEMP_PREFIX = 'hub-modeltool-';
@@ -103,19 +105,18 @@ async function storedText(d: ModeltoolDeps, file: StoredFile): Promise<string> {
 }
 
 /**
- * Parses a stored model with its imports read from the same dataset folder. The library's
- * loader is synchronous, so the imported files are read ahead: each round parses with what
- * has been read, notes the files the parser asked for, reads those, and parses again. A model
- * without imports (the usual case) is parsed once.
+ * Parses a stored model (and converts it to `target`) in a worker of the scheduler, with its
+ * imports read from the same dataset folder. The parser's loader is synchronous, so the imported
+ * files are read ahead: each round parses with what has been read, notes the files the parser
+ * asked for, reads those, and parses again. A model without imports (the usual case) is parsed once.
  */
-async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string): Promise<ParseResult> {
+async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string, options: Viewer, target?: ExportTarget): Promise<ModeltoolReply> {
   const known: Record<string, string | undefined> = {};
   for (let round = 0; ; round++) {
-    const wanted = new Set<string>();
-    const loader = createReadAheadLoader(file.name, known, wanted);
-    const result = parseUvl(text, { fileName: file.name, loader });
-    const toRead = [...wanted].slice(0, Math.max(0, MAX_IMPORTED_FILES - Object.keys(known).length));
-    if (toRead.length === 0 || round >= IMPORT_READ_ROUNDS) return result;
+    const reply = await runModeltoolJob(d.ctx.scheduler, options.requester, { fileName: file.name, text, known, target });
+    if (reply.kind === 'crash') throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) could not be read within the hub's limits: ${reply.message}.`);
+    const toRead = reply.wanted.slice(0, Math.max(0, MAX_IMPORTED_FILES - Object.keys(known).length));
+    if (toRead.length === 0 || round >= IMPORT_READ_ROUNDS) return reply;
     const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : d.ctx.services.hubfile.readSibling(file, path))));
     toRead.forEach((path, i) => { known[path] = texts[i]; });
   }
@@ -136,17 +137,10 @@ export async function cleanup(d: ModeltoolDeps, path: string): Promise<void> {
   if (basename(folder).startsWith(TEMP_PREFIX) && d.liveExports.has(folder)) await removeFolder(d, folder);
 }
 
-function diagnosticsOf(result: ParseResult): CheckResult {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  for (const d of result.diagnostics) (d.severity === 'error' ? errors : warnings).push(formatDiagnostic(d));
-  return { valid: errors.length === 0, errors, warnings };
-}
-
 /** validate_uvl: every syntax error as `Line <l>:<c> - <message>`; tab hints and import problems are warnings. */
 export async function validateUvl(d: ModeltoolDeps, fileId: number, options: Viewer = {}): Promise<CheckResult> {
   const file = await storedFile(d, fileId, options);
-  return diagnosticsOf(await parseStored(d, file, await storedText(d, file)));
+  return (await parseStored(d, file, await storedText(d, file), options)).check;
 }
 
 /** hubfile_exists: whether the id names a stored file (that this viewer may see). */
@@ -162,19 +156,15 @@ async function converted(d: ModeltoolDeps, fileId: number, target: string, optio
   if (!isExportTarget(target)) throw new UnknownExportTargetError(target);
   const format = EXPORT_TARGETS[target];
   const file = await storedFile(d, fileId, options);
-  const parsed = await parseStored(d, file, await storedText(d, file));
-  const check = diagnosticsOf(parsed);
+  const parsed = await parseStored(d, file, await storedText(d, file), options, target);
+  const check = parsed.check;
   if (!check.valid) {
     throw new ModeltoolError('syntax-errors', `The UVL file ${file.name} (id ${file.id}) has syntax errors, so it cannot be converted.`, check.errors, check.warnings);
   }
-  try {
-    return { file, format, target, output: format.convert(parsed.model) };
-  } catch (error) {
-    if (error instanceof UvlExportError) {
-      throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${error.message}`, [], check.warnings);
-    }
-    throw error;
+  if (parsed.exportError !== undefined || parsed.output === undefined) {
+    throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) cannot be converted: ${parsed.exportError ?? 'no output'}`, [], check.warnings);
   }
+  return { file, format, target, output: parsed.output };
 }
 
 /**

@@ -47,7 +47,8 @@ export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: 
 
 async function describeOriginal(d: DatasetDeps, staged: StagedOriginal, uvlName: string): Promise<PreparedModel['original']> {
   const bytes = await readStored(d.ctx.store, staged.key);
-  const { format, losses } = d.stagedChecks.conversion(staged.name, bytes);
+  // Kept by content from the staging listing, which read it in a worker; read here only on a miss.
+  const { format, losses } = await d.stagedChecks.conversion(staged.name, bytes);
   // Stored beside the model under the model's stem (the API may store it under another name than staged).
   return { key: staged.key, name: originalNameBeside(uvlName, staged.name), format, size: bytes.length, sha256: sha256(bytes), losses };
 }

@@ -48,14 +48,17 @@ export class StagedChecks {
   /** Reads and checks actually made (not answered from memory), for tests. */
   readonly made = { checks: 0, conversions: 0, fullChecks: 0 };
 
-  /** The format and loss report of a staged original, from memory when the same name and bytes were read before. */
-  conversion(name: string, bytes: Uint8Array): Conversion {
+  /**
+   * The format and loss report of a staged original, from memory when the same name and bytes were
+   * read before; otherwise `read` makes it (in a worker of the scheduler: convert-in-worker.ts).
+   */
+  async conversion(name: string, bytes: Uint8Array, read: (name: string, bytes: Uint8Array) => Promise<Conversion> = async (n, b) => conversionOf(n, b)): Promise<Conversion> {
     // The extension picks the reader (.xml: FeatureIDE or SPLOT), so it is part of the key.
     const key = `${name.slice(name.lastIndexOf('.')).toLowerCase()}\n${sha256Of(bytes)}`;
     const known = this.conversions.get(key);
     if (known) return known;
     this.made.conversions++;
-    const conversion = conversionOf(name, bytes);
+    const conversion = await read(name, bytes);
     return conversion.losses.length <= MAX_KEPT_LOSSES ? remember(this.conversions, key, conversion) : conversion;
   }
 

@@ -7,6 +7,7 @@ import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
 import { safeModelName, StagingError } from './staging-names.ts';
+import { conversionOff } from './convert-in-worker.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
 export async function readStored(store: FileStore, key: string): Promise<Buffer> {
@@ -18,7 +19,8 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
 async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck & { features: number }> {
   const { features, ...check } = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
   const original = file.original ?? await area.originalOf(userId, file.name);
-  const conversion = original && d.stagedChecks.conversion(original.name, await readStored(d.ctx.store, original.key));
+  const conversion = original && await d.stagedChecks.conversion(original.name, await readStored(d.ctx.store, original.key),
+    (name, bytes) => conversionOff(d.ctx.scheduler, userId, name, bytes));
   return {
     filename: file.name, size: file.size, ...check,
     format: conversion?.format ?? 'uvl', original: original?.name ?? null, losses: conversion?.losses ?? [], features,

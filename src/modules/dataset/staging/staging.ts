@@ -11,7 +11,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { buffer, text } from 'node:stream/consumers';
 import type { FileStore, StoredObject } from '../../../core/storage/index.ts';
-import { ConversionError, convertUpload, isUvlName, originalNameBeside, uvlNameOf, type StagedOriginal } from './converted-upload.ts';
+import { ConversionError, isUvlName, originalNameBeside, uvlNameOf, type StagedOriginal } from './converted-upload.ts';
+import { convertUploadOff } from './convert-in-worker.ts';
+import type { Scheduler } from '../../../core/scheduler/index.ts';
 import { candidateName, isStagedName, MAX_STORED_NAME_BYTES, safeModelName, safeUvlName, StagingError } from './staging-names.ts';
 
 export { safeModelName, safeUvlName, StagingError } from './staging-names.ts';
@@ -44,7 +46,7 @@ export const MAX_STAGED_FILES = 200;
  * folder per user, on any FileStore.
  */
 export class StagingArea {
-  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly root = 'temp/') {}
+  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly scheduler: Scheduler, private readonly root = 'temp/') {}
 
   folderOf(userId: number): string {
     return `${this.root}${userId}/`;
@@ -305,7 +307,7 @@ export class StagingArea {
   private async storeConverted(userId: number, name: string, file: string): Promise<StagedFile> {
     let converted: { uvl: string };
     try {
-      converted = convertUpload(name, await readFile(file));
+      converted = await convertUploadOff(this.scheduler, userId, name, await readFile(file));
     } catch (error) {
       if (error instanceof ConversionError) throw new StagingError('not_converted', error.message, error.errors);
       throw error;

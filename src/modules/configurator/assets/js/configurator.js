@@ -155,10 +155,50 @@
     showRemaining();
     window.history.replaceState(null, '', urlWith(decisions));
     paintAll();
+    recountLater();
+  }
+
+  /** While the model compiles, the same step is asked again now and then: its count comes once the compile is done. */
+  const RECOUNT_MS = 3000;
+  let recount;
+  function recountLater() {
+    clearTimeout(recount);
+    if (lastAnswer?.remaining_status !== 'counting') return;
+    const asked = decisions;
+    recount = setTimeout(async () => {
+      if (pending || decisions !== asked) return recountLater();
+      const answer = await post(asked).catch(() => null);
+      if (!answer?.consistent || decisions !== asked) return;
+      lastAnswer = answer;
+      lastRemaining = answer.remaining;
+      showRemaining();
+      recountLater();
+    }, RECOUNT_MS);
+  }
+
+  /**
+   * While a step is asked, the controls that change the decisions are disabled: a second click
+   * would race the first and the answers could arrive in the other order.
+   */
+  let pending = false;
+  function setPending(on) {
+    pending = on;
+    section.setAttribute('aria-busy', String(on));
+    for (const b of section.querySelectorAll('#cfg-tree button[data-act="select"], #cfg-tree button[data-act="deselect"], #cfg-tree button[data-act="clear"], #cfg-reset, #cfg-random')) b.disabled = on;
+    undoButton.disabled = on || history.length === 0;
   }
 
   /** Asks the server for `next`; applied only when consistent, else refused with the conflict shown. */
   async function decide(next, remember = true) {
+    setPending(true);
+    try {
+      return await decideNow(next, remember);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function decideNow(next, remember) {
     remainingEl.textContent = 'Propagating…';
     try {
       const answer = await post(next);
@@ -181,7 +221,14 @@
   function showRemaining() {
     remainingEl.textContent = '';
     remainingEl.removeAttribute('title');
-    if (lastRemaining === null) return;
+    if (lastRemaining === null) {
+      // Every state is exact without the count (section 6a): say truthfully why there is no number.
+      const status = lastAnswer?.remaining_status;
+      if (status === 'counting') remainingEl.textContent = 'Configurations remaining: being counted (the model is compiling)…';
+      else if (status === 'not counted') remainingEl.textContent = 'Configurations remaining: not counted (the model could not be compiled within the time budget); every state is exact.';
+      else if (status === 'timeout') remainingEl.textContent = 'Configurations remaining: not counted within the time budget.';
+      return;
+    }
     const unit = ` configuration${lastRemaining === '1' ? '' : 's'} remaining`;
     if (lastRemaining.length <= MAX_DIGITS) {
       remainingEl.textContent = `${lastRemaining}${unit}`;
@@ -253,10 +300,11 @@
     const act = button.dataset.act;
     if (act === 'toggle') expand(li, button.getAttribute('aria-expanded') !== 'true');
     else if (act === 'why') void explain(li);
-    else void decide(decisionFor(li.dataset.feature, act));
+    else if (!pending) void decide(decisionFor(li.dataset.feature, act));
   });
 
   undoButton.addEventListener('click', () => {
+    if (pending) return;
     const step = history.pop();
     if (!step) return;
     if (step.answer) apply(step.decisions, step.answer, false);
@@ -265,6 +313,7 @@
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
   document.getElementById('cfg-random').addEventListener('click', async () => {
+    if (pending) return;
     const q = new URLSearchParams({ kind: 'uniform', n: '1', seed: String(Math.floor(Math.random() * 2 ** 31)) });
     if (decisions.selected.length) q.set('select', nameList(decisions.selected));
     if (decisions.deselected.length) q.set('deselect', nameList(decisions.deselected));

@@ -1,0 +1,2 @@
+export { Scheduler, TooManyJobs, SMALL_MODEL_FEATURES, laneOf, placementIndex, type Lane, type SchedulerOptions, type Submission, type WorkerKind } from './scheduler.ts';
+export { requesterOf } from './requester.ts';

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { CrashReply } from '../worker-slot.ts';
+import { Scheduler, TooManyJobs, type Lane, type WorkerKind } from './scheduler.ts';
+import type { GateJob, GateReply } from './scheduler.test-support.ts';
+
+const kind: WorkerKind<GateJob, GateReply> = {
+  name: 'gate',
+  options: {
+    script: new URL('./scheduler.test-support.ts', import.meta.url),
+    resourceLimits: { maxOldGenerationSizeMb: 64 },
+    crash: { error: (e) => `error ${e.message}`, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
+  },
+};
+const schedulers: Scheduler[] = [];
+after(() => { for (const s of schedulers) s.close(); });
+
+/** A scheduler with its gates: every job waits on its own gate until open(gate). */
+function setup(seats: Record<Lane, number>) {
+  const scheduler = new Scheduler({ perRequester: 4, seats });
+  schedulers.push(scheduler);
+  const shared = new Int32Array(new SharedArrayBuffer(4 * 64));
+  let ids = 0;
+  const submit = (requester: string, lane: Lane, extra: { placement?: string; flexible?: boolean; long?: boolean } = {}) => {
+    const id = ++ids;
+    const reply = scheduler.submit(kind, { requester, lane, job: { id, shared, gate: id }, hardLimitMs: 120_000, ...extra });
+    return { id, reply: reply.then(orderOf) };
+  };
+  const open = (gate: number) => { Atomics.store(shared, 1 + gate, 1); Atomics.notify(shared, 1 + gate); };
+  return { scheduler, submit, open, openAll: () => { for (let g = 1; g <= ids; g++) open(g); } };
+}
+const orderOf = (reply: GateReply | CrashReply) => {
+  assert.equal(reply.kind, 'done', JSON.stringify(reply));
+  return (reply as GateReply).order;
+};
+
+describe('Scheduler', () => {
+  it('takes jobs round robin across requesters: a newcomer\'s job runs before the 2nd of one who queued 4', async () => {
+    const { submit, openAll } = setup({ small: 1, large: 1 });
+    const a = [submit('a', 'large'), submit('a', 'large'), submit('a', 'large'), submit('a', 'large')];
+    const b = submit('b', 'large');
+    openAll();
+    const orders = await Promise.all([...a, b].map((j) => j.reply));
+    assert.deepEqual(orders, [1, 3, 4, 5, 2]);
+  });
+
+  it('refuses a 5th job of one requester (TooManyJobs) while another requester still gets in', async () => {
+    const { scheduler, submit, openAll } = setup({ small: 1, large: 1 });
+    const held = [1, 2, 3, 4].map(() => submit('a', 'large'));
+    assert.throws(() => submit('a', 'large'), (error: unknown) => error instanceof TooManyJobs && error.retryAfterS > 0);
+    assert.equal(scheduler.heldBy('a'), 4);
+    const other = submit('b', 'small');
+    openAll();
+    await Promise.all([...held, other].map((j) => j.reply));
+    assert.equal(scheduler.heldBy('a'), 0);
+    // Room again once the jobs answered.
+    const again = submit('a', 'large');
+    openAll();
+    await again.reply;
+  });
+
+  it('lets submitWhenRoom wait for room instead of refusing, and go when one of the 4 ends', async () => {
+    const { scheduler, submit, open, openAll } = setup({ small: 1, large: 2 });
+    const held = [1, 2, 3, 4].map(() => submit('a', 'large'));
+    let waited = false;
+    const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+    Atomics.store(shared, 1, 1);
+    const fifth = scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id: 50, shared, gate: 0 }, hardLimitMs: 60_000 }).then((reply) => { waited = true; return reply; });
+    assert.equal(scheduler.heldBy('a'), 4);
+    open(held[0]!.id);
+    await held[0]!.reply;
+    openAll();
+    assert.equal((await fifth).kind, 'done');
+    assert.equal(waited, true);
+    await Promise.all(held.map((j) => j.reply));
+  });
+
+  it('runs a small model\'s job while the large lane is busy and queued: it never waits behind large ones', async () => {
+    const { scheduler, submit, open, openAll } = setup({ small: 1, large: 1 });
+    const large = [submit('a', 'large'), submit('a', 'large'), submit('b', 'large'), submit('b', 'large')];
+    const small = submit('c', 'small');
+    let largeAnswered = false;
+    void Promise.race(large.map((j) => j.reply)).then(() => { largeAnswered = true; });
+    open(small.id);
+    // The small job answers while every large job is still held (none released yet).
+    await small.reply;
+    assert.equal(largeAnswered, false);
+    assert.equal(scheduler.queued('large'), 3);
+    openAll();
+    await Promise.all(large.map((j) => j.reply));
+  });
+
+  it('keeps a placement on its seat, but a flexible job does not wait behind a long one there', async () => {
+    const { scheduler, submit, open, openAll } = setup({ small: 1, large: 2 });
+    const compile = submit('a', 'large', { placement: '00000000', long: true });
+    const strict = submit('b', 'large', { placement: '00000000' });
+    const flexible = submit('c', 'large', { placement: '00000000', flexible: true });
+    let strictAnswered = false;
+    void strict.reply.then(() => { strictAnswered = true; });
+    open(flexible.id);
+    open(strict.id);
+    // The flexible job went to the other seat and answered while the long one still runs; the
+    // strict one (released too) still waits for its own seat.
+    await flexible.reply;
+    assert.equal(scheduler.queued('large'), 1);
+    assert.equal(strictAnswered, false);
+    openAll();
+    await compile.reply;
+    await strict.reply;
+  });
+
+  it('stops one kind of job (a module stops): running and queued ones answer a crash, the scheduler goes on', async () => {
+    const { scheduler, submit, openAll } = setup({ small: 1, large: 1 });
+    const running = scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 98, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
+    const queued = scheduler.submit(kind, { requester: 'b', lane: 'large', job: { id: 97, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
+    while (scheduler.started === 0) await new Promise((resolve) => setImmediate(resolve));
+    scheduler.stopKind('gate', 'stopping the gates');
+    assert.deepEqual([await running, await queued].map((r) => r.kind === 'crash' && r.message), ['stopping the gates', 'stopping the gates']);
+    assert.equal(scheduler.heldBy('a') + scheduler.heldBy('b'), 0);
+    const after = submit('c', 'large');
+    openAll();
+    await after.reply;
+  });
+
+  it('answers queued jobs with a crash when closed', async () => {
+    const { scheduler, submit } = setup({ small: 1, large: 1 });
+    const first = scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 99, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
+    const queued = submit('b', 'large');
+    scheduler.close('closing');
+    await assert.rejects(queued.reply, /closing/);
+    assert.equal((await first).kind, 'crash');
+  });
+});

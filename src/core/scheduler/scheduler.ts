@@ -1,0 +1,260 @@
+// One scheduler for all heavy work (extensions section 10): worker threads in seats, jobs queued
+// per requester and taken round robin across requesters, at most `perRequester` jobs of one
+// requester queued or running, and a lane of its own for small models so that they never queue
+// behind large ones. Modules define kinds of worker (script, memory budget, crash wording) and
+// submit jobs; a seat runs one job at a time and starts a kind's worker the first time it needs it.
+import { WorkerSlot, type CrashReply, type WorkerSlotOptions } from '../worker-slot.ts';
+
+/** `small`: a model of at most SMALL_MODEL_FEATURES features (or work as light); `large`: the rest. */
+export type Lane = 'small' | 'large';
+export const SMALL_MODEL_FEATURES = 1000;
+
+export function laneOf(features: number): Lane {
+  return features <= SMALL_MODEL_FEATURES ? 'small' : 'large';
+}
+
+export interface SchedulerOptions {
+  /** Jobs of one requester queued or running at once; one more is refused (TooManyJobs). */
+  perRequester: number;
+  /** Seats (worker threads running at once) per lane. */
+  seats: Record<Lane, number>;
+}
+
+/** A requester already has its share of jobs queued or running: the answer is 429. */
+export class TooManyJobs extends Error {
+  constructor(readonly limit: number, readonly retryAfterS: number) {
+    super(`Too many heavy requests at once: at most ${limit} per requester are queued or running. Try again in ${retryAfterS} s.`);
+  }
+}
+
+/** A kind of worker, as defined by a module; its jobs are messages with an id. */
+export interface WorkerKind<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number } = never> {
+  readonly name: string;
+  readonly options: WorkerSlotOptions<Job, Reply, Progress>;
+}
+
+export interface Submission<Job, Progress> {
+  /** The account id when signed in, else the client address; the fair queues are by this key. */
+  requester: string;
+  lane: Lane;
+  job: Job;
+  /** From the job's start: past it its worker is stopped (a worker that stopped checking its own deadline). */
+  hardLimitMs: number;
+  onProgress?: (message: Progress) => void;
+  /**
+   * Jobs with the same key go to the same seat (a worker keeps what it computed for that key,
+   * e.g. a compiled model), and wait for it, unless `flexible` and the seat runs a `long` job.
+   */
+  placement?: string;
+  flexible?: boolean;
+  /** A job that may take its whole budget (a compile): flexible jobs do not wait behind it. */
+  long?: boolean;
+}
+
+interface Queued {
+  submission: Submission<any, any>;
+  kind: WorkerKind<any, any, any>;
+  resolve: (reply: unknown) => void;
+  /** Set once answered: a job stopped by stopKind is answered before its worker's exit is. */
+  settled?: boolean;
+}
+
+interface Seat {
+  lane: Lane;
+  index: number;
+  busy: (Queued & { requester: string }) | undefined;
+  workers: Map<string, WorkerSlot<any, any, any>>;
+}
+
+/** Seconds a refused requester is told to wait: about one short job. */
+const RETRY_AFTER_S = 2;
+
+export class Scheduler {
+  private readonly seats: Record<Lane, Seat[]>;
+  /** Per lane, the queues by requester. */
+  private readonly queues: Record<Lane, Map<string, Queued[]>> = { small: new Map(), large: new Map() };
+  private readonly held = new Map<string, number>();
+  /** Per requester holding jobs, the turn it was last served at (a count); forgotten when it holds none. */
+  private readonly lastTurn = new Map<string, number>();
+  private turns = 0;
+  /** Per requester, submitWhenRoom calls waiting for one of its jobs to end. */
+  private readonly waiters = new Map<string, (() => void)[]>();
+  private closedMessage: string | undefined;
+  /** Jobs started, and per lane jobs ended: counts for tests and the bench (an order, not a time). */
+  started = 0;
+  readonly ended: Record<Lane, number> = { small: 0, large: 0 };
+
+  constructor(private readonly options: SchedulerOptions) {
+    const seatsOf = (lane: Lane) => Array.from({ length: Math.max(1, options.seats[lane]) }, (_, index): Seat => ({ lane, index, busy: undefined, workers: new Map() }));
+    this.seats = { small: seatsOf('small'), large: seatsOf('large') };
+  }
+
+  /** Set by close(): a crash reply then says the server stops, which is no verdict on the job's work. */
+  get closed(): boolean {
+    return this.closedMessage !== undefined;
+  }
+
+  /** The jobs of `requester` queued or running now. */
+  heldBy(requester: string): number {
+    return this.held.get(requester) ?? 0;
+  }
+
+  /** Jobs waiting in a lane (all requesters). */
+  queued(lane: Lane): number {
+    let n = 0;
+    for (const q of this.queues[lane].values()) n += q.length;
+    return n;
+  }
+
+  /** Whether the requester may submit `n` more jobs now. */
+  hasRoom(requester: string, n = 1): boolean {
+    return this.heldBy(requester) + n <= this.options.perRequester;
+  }
+
+  /**
+   * Queues a job; it answers its worker's reply, or a crash reply (failure, exit, overrun, close).
+   * Throws TooManyJobs at once when the requester already holds its share.
+   */
+  submit<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
+    kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
+  ): Promise<Reply | CrashReply> {
+    if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: submission.job.id, message: this.closedMessage });
+    if (!this.hasRoom(submission.requester)) throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
+    this.held.set(submission.requester, this.heldBy(submission.requester) + 1);
+    return new Promise((resolve) => {
+      const queues = this.queues[submission.lane];
+      const mine = queues.get(submission.requester) ?? [];
+      mine.push({ submission, kind, resolve: resolve as (reply: unknown) => void });
+      queues.set(submission.requester, mine);
+      this.pump(submission.lane);
+    });
+  }
+
+  /**
+   * As submit, but waits for room instead of refusing: for work a request cannot do without and
+   * that comes in bursts from one requester (the upload page's list of staged conversions).
+   */
+  async submitWhenRoom<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
+    kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
+  ): Promise<Reply | CrashReply> {
+    while (this.closedMessage === undefined && !this.hasRoom(submission.requester)) {
+      await new Promise<void>((resolve) => this.waiters.set(submission.requester, [...(this.waiters.get(submission.requester) ?? []), resolve]));
+    }
+    return this.submit(kind, submission);
+  }
+
+  /**
+   * Ends the jobs of one kind (a module stops): running ones answer a crash saying `message` and
+   * their workers are replaced, queued ones answer it at once; other kinds go on.
+   */
+  stopKind(name: string, message: string): void {
+    for (const lane of ['small', 'large'] as const) {
+      for (const [requester, queue] of this.queues[lane]) {
+        const kept = queue.filter((q) => q.kind.name !== name);
+        for (const q of queue) if (q.kind.name === name) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message });
+        if (kept.length > 0) this.queues[lane].set(requester, kept);
+        else this.queues[lane].delete(requester);
+      }
+      for (const seat of this.seats[lane]) {
+        const running = seat.busy;
+        if (running?.kind.name !== name) continue;
+        this.finish(running.requester, running, { kind: 'crash', id: running.submission.job.id, message });
+        // Closed, so that a job it has not begun yet does not start its worker; the next job of the kind starts another.
+        seat.workers.get(name)?.close(message);
+        seat.workers.delete(name);
+      }
+    }
+  }
+
+  /** For good (the app closes): workers stop, queued jobs answer a crash saying `message`. */
+  close(message = 'The server is stopping.'): void {
+    this.closedMessage = message;
+    for (const lane of ['small', 'large'] as const) {
+      for (const [requester, queue] of this.queues[lane]) {
+        for (const q of queue) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message });
+      }
+      this.queues[lane].clear();
+      for (const seat of this.seats[lane]) for (const w of seat.workers.values()) w.close(message);
+    }
+    for (const waiting of this.waiters.values()) for (const wake of waiting) wake();
+    this.waiters.clear();
+  }
+
+  /** Starts queued jobs while a seat fits one: requesters in turn, each one's jobs in order. */
+  private pump(lane: Lane): void {
+    for (;;) {
+      const next = this.pickNext(lane);
+      if (!next) return;
+      this.start(next.seat, next.requester, next.queued);
+    }
+  }
+
+  /**
+   * The requester served least recently (a new one first) whose next job has a seat now: the
+   * turns go round robin, and a requester whose job waits for its own seat does not hold up others.
+   */
+  private pickNext(lane: Lane): { seat: Seat; requester: string; queued: Queued } | undefined {
+    let best: { seat: Seat; requester: string; queue: Queued[]; turn: number } | undefined;
+    for (const [requester, queue] of this.queues[lane]) {
+      const turn = this.lastTurn.get(requester) ?? 0;
+      if (best && best.turn <= turn) continue;
+      const seat = this.seatFor(lane, queue[0]!.submission);
+      if (seat) best = { seat, requester, queue, turn };
+    }
+    if (!best) return undefined;
+    const queued = best.queue.shift()!;
+    if (best.queue.length === 0) this.queues[lane].delete(best.requester);
+    this.lastTurn.set(best.requester, ++this.turns);
+    return { seat: best.seat, requester: best.requester, queued };
+  }
+
+  /** A free seat for the job: its placement's seat, or with `flexible` any free one while that seat runs a long job. */
+  private seatFor(lane: Lane, submission: Submission<unknown, unknown>): Seat | undefined {
+    const seats = this.seats[lane];
+    if (submission.placement === undefined) return seats.find((s) => !s.busy);
+    const own = seats[placementIndex(submission.placement, seats.length)]!;
+    if (!own.busy) return own;
+    return submission.flexible && own.busy.submission.long ? seats.find((s) => !s.busy) : undefined;
+  }
+
+  private start(seat: Seat, requester: string, queued: Queued): void {
+    seat.busy = { ...queued, requester };
+    this.started++;
+    const { kind, submission } = queued;
+    let worker = seat.workers.get(kind.name);
+    if (!worker) {
+      worker = new WorkerSlot(kind.options);
+      seat.workers.set(kind.name, worker);
+    }
+    const message = (error: unknown) => ({ kind: 'crash', id: submission.job.id, message: `The job could not be sent to its worker: ${String(error)}` });
+    void worker.run(submission.job, submission.hardLimitMs, submission.onProgress).catch(message).then((reply) => {
+      const running = seat.busy!;
+      seat.busy = undefined;
+      this.ended[seat.lane]++;
+      this.finish(requester, running, reply);
+      if (this.closedMessage === undefined) this.pump(seat.lane);
+    });
+  }
+
+  private finish(requester: string, queued: Queued, reply: unknown): void {
+    if (queued.settled) return;
+    queued.settled = true;
+    const left = this.heldBy(requester) - 1;
+    if (left > 0) this.held.set(requester, left);
+    else {
+      this.held.delete(requester);
+      this.lastTurn.delete(requester);
+    }
+    queued.resolve(reply);
+    const waiting = this.waiters.get(requester);
+    const next = waiting?.shift();
+    if (waiting?.length === 0) this.waiters.delete(requester);
+    next?.();
+  }
+}
+
+/** The seat of a placement key: a hex hash's first 8 digits, else a string hash. */
+export function placementIndex(key: string, seats: number): number {
+  const hex = /^[0-9a-f]{8}/i.test(key) ? parseInt(key.slice(0, 8), 16) : [...key].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
+  return hex % seats;
+}

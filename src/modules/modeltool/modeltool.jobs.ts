@@ -1,0 +1,55 @@
+// Parsing and converting stored models off the serving thread (extensions section 10): each
+// parse (a round of import reading) and conversion is a job of core's scheduler, in a worker of
+// the `modeltool` kind, queued per requester like every other heavy job. The visitor's requests
+// (checks, downloads) are refused with 429 beyond their share; another module's calls (the cart's
+// zip, many models in turn) wait for room instead.
+import { featureEstimate } from '../../../packages/uvl/src/index.ts';
+import { laneOf, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
+import type { CrashReply } from '../../core/worker-slot.ts';
+
+export interface ModeltoolJob {
+  id: number;
+  fileName: string;
+  text: string;
+  /** Imported files read so far, by path inside the dataset (undefined: not there). */
+  known: Record<string, string | undefined>;
+  /** Converts the model to this target too when it parses without errors. */
+  target?: 'glencoe' | 'splot' | 'cnf' | 'featureide';
+}
+
+export interface ModeltoolReply {
+  id: number;
+  kind: 'done';
+  /** Files the parser asked for that were not sent. */
+  wanted: string[];
+  check: { valid: boolean; errors: string[]; warnings: string[] };
+  output?: string;
+  /** The converter refused the model (UvlExportError's message). */
+  exportError?: string;
+}
+
+const WORKER_MEMORY_MB = 2048;
+/** A parse or conversion past this is stopped: the answer is an error, not a held worker. */
+export const HARD_LIMIT_MS = 120_000;
+
+export const modeltoolWorker: WorkerKind<ModeltoolJob, ModeltoolReply> = {
+  name: 'modeltool',
+  options: {
+    script: new URL('./modeltool.worker.ts', import.meta.url),
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
+    idleMs: 60_000,
+    crash: {
+      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `its worker failed: ${error.message}`,
+      exit: (code) => `its worker stopped (exit code ${code})`,
+      overrun: () => `it took longer than ${HARD_LIMIT_MS / 1000} s`,
+    },
+  },
+};
+
+let ids = 0;
+
+/** Runs one parse (and conversion); `requester` undefined: another module's call, which waits for room. */
+export function runModeltoolJob(scheduler: Scheduler, requester: string | undefined, job: Omit<ModeltoolJob, 'id'>): Promise<ModeltoolReply | CrashReply> {
+  const submission = { requester: requester ?? 'background:modeltool', lane: laneOf(featureEstimate(job.text)), job: { ...job, id: ++ids }, hardLimitMs: HARD_LIMIT_MS };
+  return requester === undefined ? scheduler.submitWhenRoom(modeltoolWorker, submission) : scheduler.submit(modeltoolWorker, submission);
+}
