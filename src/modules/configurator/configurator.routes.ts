@@ -5,7 +5,7 @@ import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { sampleCsv } from '../../../packages/analysis/src/index.ts';
 import { distinctNames, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
-import type { Answer } from './configurator.service.ts';
+import type { Answer } from './configurator.calls.ts';
 import { histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';

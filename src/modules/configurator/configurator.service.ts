@@ -4,7 +4,6 @@
 // `pending` while a worker computes them. Engine work never runs on the event loop: every job
 // goes to core's scheduler, queued per requester (section 10). Each operation is an exported function taking the
 // dependencies (configurator.deps.ts) first; the service is those operations bound once.
-import type { Readable } from 'node:stream';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { ENGINE_VERSION } from '../../../packages/analysis/src/index.ts';
@@ -13,27 +12,13 @@ import { laneOf } from '../../core/scheduler/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 import type { StoredBody } from './configurator.cache.ts';
 import { createConfiguratorDeps, sha256Of, type ConfiguratorDeps } from './configurator.deps.ts';
-import { runJob, type Placement, type PoolReply } from './configurator.pool.ts';
+import { runJob, type Placement } from './configurator.pool.ts';
 import { configureStep } from './configurator.steps.ts';
+import { answerOf, call, type Answer, type Requester } from './configurator.calls.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
 import { sampleObjectKey } from './sample-stream.ts';
-
-/** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
-export type Answer =
-  | { kind: 'done'; json: string }
-  | { kind: 'stored'; body: StoredBody }
-  /** A sample kept packed in the file store (sample-stream.ts sends it as JSON or CSV). */
-  | { kind: 'sample'; body: Readable }
-  | { kind: 'pending' }
-  | { kind: 'bad-value' | 'failed'; message: string }
-  /** The requester holds its share of heavy jobs already: 429 with Retry-After. */
-  | { kind: 'busy'; message: string; retryAfterS: number }
-  | { kind: 'not-found' };
-
-/** Who asks (the fair queues' key: account, else client address). */
-export type Requester = string;
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
@@ -70,27 +55,6 @@ async function sourceOf(d: ConfiguratorDeps, requester: Requester, file: StoredF
   d.knownFiles.set(file.id, { sha256, imports, features });
   if (d.knownFiles.size > KNOWN_FILES) d.knownFiles.delete(d.knownFiles.keys().next().value!);
   return { source: { sha256, fileName: file.name, text, imports }, features };
-}
-
-/**
- * Runs one job through the scheduler; a worker that does not hold the model gets it again with
- * its text (and imports). `busy` when the requester holds its share of jobs already.
- */
-export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp): Promise<PoolReply> {
-  const job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, ...op } as ConfiguratorJob;
-  const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at);
-  if (reply.kind !== 'need-text') return reply;
-  const text = await d.ctx.services.hubfile.readText(file);
-  if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
-  const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
-  return runJob(d.ctx.scheduler, { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs, at);
-}
-
-export function answerOf(reply: PoolReply): Answer {
-  if (reply.kind === 'done') return { kind: 'done', json: reply.json };
-  if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
-  if (reply.kind === 'busy') return { kind: 'busy', message: reply.message, retryAfterS: reply.retryAfterS };
-  return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' ? 'The model could not be read.' : reply.message };
 }
 
 /** A file the viewer may see, with its content key and lane; undefined for an unknown, hidden or missing one. */

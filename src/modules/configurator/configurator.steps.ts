@@ -8,7 +8,7 @@ import type { StoredFile } from '../hubfile/index.ts';
 import type { ConfiguratorDeps } from './configurator.deps.ts';
 import type { Placement } from './configurator.pool.ts';
 import type { ModelSource } from './configurator.protocol.ts';
-import { answerOf, call, type Answer } from './configurator.service.ts';
+import { answerOf, call, type Answer } from './configurator.calls.ts';
 
 type Decisions = { selected: string[]; deselected: string[]; why?: string };
 
