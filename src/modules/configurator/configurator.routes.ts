@@ -8,6 +8,7 @@ import { commonalitySchema, configureSchema, samplesSchema } from './configurato
 import type { Answer } from './configurator.service.ts';
 import { histogramSvg } from './histogram.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
+import { sharedConfigurationRoutes } from './configurator.shares.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
@@ -80,4 +81,6 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     }
     return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);
   });
+
+  await sharedConfigurationRoutes(app, ctx);
 }
