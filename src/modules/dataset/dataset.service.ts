@@ -33,6 +33,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
   const d = createDatasetDeps(ctx, options);
   return {
     stagingFolder: (userId: number) => d.staging.folderOf(userId),
+    /** Deletes this instance's row when the app closes: claims it left are free at once. */
+    stopStaging: () => d.instances.stop(),
     versions: bindOperations(d, {
       navigation, restFields, newestByConceptDoi, startNewVersion, draftOf, uploadVersion, createUnsynchronizedVersion,
       previousDeposition, recordConceptDoi,
