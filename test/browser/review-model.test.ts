@@ -1,6 +1,7 @@
 // Issue 37, item 10, in Chromium: a reviewer with a review link opens a model's page from the
-// anonymous dataset page and sees its facts, its diagram (opening a subtree in place) and its
-// source, and nowhere an author, affiliation, ORCID iD, the uploader or the DOI.
+// anonymous dataset page and sees its facts, its diagram (opening a subtree in place), the
+// configurator and its source, and nowhere an author, affiliation, ORCID iD or the uploader. The
+// dataset is unpublished: only the link's own routes answer the reviewer.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,6 @@ import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } 
 const skip = browserSkipReason();
 const PEOPLE = ['Zyxwvut', 'Qorbin', 'Uniquely Named Institute', '0000-0002-9079-593X', 'Plimsoll', 'Fennimore Lab', 'Reviewedby'];
 const MODEL = 'features\n    Kettle\n        mandatory\n            Body\n        optional\n            Whistle\n                alternative\n                    Tin\n                    Brass\n';
-const DOI = '10.9999/review-model.1';
 
 describe('a model page through a review link in Chromium', { skip }, () => {
   const env = useBrowserServer({ seed: false });
@@ -28,7 +28,7 @@ describe('a model page through a review link in Chromium', { skip }, () => {
     } as never, [{
       path: join(folder, 'kettle.uvl'),
       meta: { name: 'kettle.uvl', title: 'Kettle', description: 'A kettle', publicationType: 'none', publicationDoi: null, tags: '', version: '2.0', authors: [{ name: 'Plimsoll, Ottoline', affiliation: 'Fennimore Lab', orcid: null }] },
-    }] as never, { doi: DOI, createdAt: '2026-01-01T00:00:00.000Z' });
+    }] as never, { doi: null, createdAt: '2026-01-01T00:00:00.000Z' });
     rmSync(folder, { recursive: true, force: true });
     const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     const token = await server.hub.ctx.services.review.create(datasetId, owner.userId, expires, true);
@@ -50,13 +50,22 @@ describe('a model page through a review link in Chromium', { skip }, () => {
     assert.equal(await page.locator('#fact-core').innerText(), '2');
     await page.locator('#diagram-frame svg g.feature[data-feature="Whistle"]').waitFor();
     assert.match(await page.locator('#uvl-code').innerText(), /Brass/);
+    // The configurator, answered through the link: selecting Tin forces Whistle and leaves one configuration.
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    await page.locator('#cfg-tree li[data-feature="Tin"] > .cfg-row button[data-act="select"]').click();
+    await page.locator('#cfg-remaining', { hasText: '1 configuration remaining' }).waitFor();
+    assert.equal(await page.locator('#cfg-tree li[data-feature="Whistle"] > .cfg-row > .cfg-state').innerText(), 'forced');
+    assert.match(page.url(), /\/review\/[^/]+\/model\/\d+\/\?select=Tin$/);
+    assert.equal(await page.locator('#samples').count(), 0, 'no samples through a link');
     // A subtree opens on the review page itself, not on the public model page.
     await Promise.all([page.waitForURL(/\/review\/[^/]+\/model\/\d+\/\?root=Whistle#diagram$/), page.locator('#diagram-frame g.feature[data-feature="Whistle"] a').first().click()]);
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
     assert.equal(await page.locator('#diagram-frame svg g.feature[data-feature="Kettle"]').count(), 0);
     await page.screenshot({ path: screenshotPath('review-model'), fullPage: true });
 
     const text = await page.content();
-    for (const person of [...PEOPLE, owner.email, DOI]) assert.ok(!text.toLowerCase().includes(person.toLowerCase()), `the page shows ${person}`);
+    assert.doesNotMatch(text, /\/doi\//, 'no DOI address');
+    for (const person of [...PEOPLE, owner.email]) assert.ok(!text.toLowerCase().includes(person.toLowerCase()), `the page shows ${person}`);
     assert.deepEqual(problems, []);
     await page.context().close();
   });

@@ -87,7 +87,7 @@ for (const dialect of testDialects()) {
           assert.match(text, /id="fact-label"/);
           assert.ok(!text.includes('10.9999/review.1'), `${target} shows the DOI`);
           const article = /<article id="review-model">[\s\S]*<\/article>/.exec(text)![0];
-          assert.doesNotMatch(article, /href="\/(?!review\/)/, `${target} links outside the link`);
+          assert.doesNotMatch(article, /<a [^>]*href="\/(?!review\/)/, `${target} links outside the link`);
         } else if (target.endsWith('/zip')) {
           const entries = await unzip(res.bytes);
           assert.deepEqual([...entries.keys()], ['dataset/kettle.uvl']);
@@ -105,6 +105,13 @@ for (const dialect of testDialects()) {
       assert.equal((await reviewer.get(`${path}model/999999/`)).status, 404);
       if (otherFile && Number(otherFile.id) !== ownFileId) assert.equal((await reviewer.get(`${path}model/${otherFile.id}/`)).status, 404);
       assert.equal((await reviewer.get(`${path}model/${ownFileId}/?depth=x`)).status, 400);
+      // The configurator under the link, for the owner's view; another dataset's file is 404 there too.
+      const configured = await reviewer.post(`${path}model/${ownFileId}/configure`, { json: { selected: ['Whistle'] } });
+      assert.equal(configured.status, 200, configured.text.slice(0, 200));
+      assert.deepEqual([configured.json.remaining, configured.json.features.Whistle], ['1', 'selected']);
+      assert.equal((await reviewer.get(`${path}model/${ownFileId}/tree.json`)).status, 200);
+      assert.equal((await reviewer.post(`${path}model/999999/configure`, { json: {} })).status, 404);
+      assert.equal((await reviewer.post('/review/not-a-token/model/1/configure', { json: {} })).status, 404);
       // Views through the link are counted apart from the dataset's.
       const links = await owner.get(`/dataset/${datasetId}/review-links`);
       assert.match(links.text, /· 1 view</);

@@ -13,6 +13,7 @@ import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
 import { DiagramQueryError } from '../model/index.ts';
 import { latestExpiry } from './review.service.ts';
+import { reviewConfiguratorRoutes } from './review.configurator.ts';
 
 /** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
 interface PageState { created?: string; errors?: FieldErrors; values?: Record<string, string> }
@@ -97,8 +98,12 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
       throw error;
     }
     const { datasetTitle, model } = view;
-    return privately(reply).page('review/views/model.njk', { title: `${model.title} (${model.fileName})`, datasetTitle, model, base: `/review/${token}` });
+    return privately(reply).page('review/views/model.njk', {
+      title: `${model.title} (${model.fileName})`, datasetTitle, model, base: `/review/${token}`,
+      configurator: ctx.isEnabled('configurator') && model.errors.length === 0,
+    });
   });
+  await reviewConfiguratorRoutes(app, ctx);
 
   app.get('/review/:token/zip', async (request, reply) => {
     const zip = await review.zip((request.params as { token: string }).token);

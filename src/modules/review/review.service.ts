@@ -134,8 +134,16 @@ export async function model(ctx: ModuleContext, token: string, fileId: number, d
   return { datasetTitle: summary.title, model: await anonymousModel(ctx, link.dataset_id, owner.userId, fileId, diagramQuery) };
 }
 
+/** The owner whose view the link stands for, when `fileId` is a file of the link's dataset; else 404. */
+export async function ownerOfFile(ctx: ModuleContext, token: string, fileId: number): Promise<number> {
+  const link = await validLink(ctx, token);
+  const [found, owner] = await Promise.all([ctx.services.hubfile.getFile(fileId), ctx.services.dataset.getOwnerRef(link.dataset_id)]);
+  if (!found || found.datasetId !== link.dataset_id || !owner) throw notFound('No such file in this dataset.');
+  return owner.userId;
+}
+
 export function createReviewService(ctx: ModuleContext) {
-  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip, model });
+  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip, model, ownerOfFile });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;

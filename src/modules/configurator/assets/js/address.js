@@ -40,8 +40,12 @@
     return url;
   }
 
-  /** The address of one file's configurator; `onError` is told when a state could not be stored. */
-  function forFile(fileId, onError) {
+  /**
+   * The address of one file's configurator; `onError` is told when a state could not be stored.
+   * Without `store` (a review link: nothing is stored for a reviewer) a state too long for the
+   * address leaves the address as it was.
+   */
+  function forFile(fileId, onError, { store = true } = {}) {
     /** Counts the states shown: a slow store of an older one does not overwrite a newer address. */
     let shown = 0;
 
@@ -53,6 +57,7 @@
         window.history.replaceState(null, '', url);
         return;
       }
+      if (!store) return;
       try {
         const res = await window.hub.fetch(`/configurator/${fileId}/shares`, {
           method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(d),
@@ -72,7 +77,7 @@
     /** The decisions the address names: written out, or stored under `?config=<key>`. */
     async function read() {
       const params = new URLSearchParams(location.search);
-      const key = params.get('config');
+      const key = store ? params.get('config') : null;
       if (key) {
         const res = await fetch(`/configurator/${fileId}/shares/${encodeURIComponent(key)}`, { headers: { accept: 'application/json' } });
         const json = await res.json().catch(() => ({}));

@@ -11,7 +11,12 @@
   const conflictEl = document.getElementById('cfg-conflict');
   const undoButton = document.getElementById('cfg-undo');
   const { MAX_URL, nameList } = window.configuratorAddress;
-  const address = window.configuratorAddress.forFile(fileId, (message) => remainingEl.append(` (${message})`));
+  // Through a review link (issue 37) every call goes under the link, answered for the dataset's owner.
+  const apiBase = section.dataset.apiBase;
+  const urls = apiBase
+    ? { configure: `${apiBase}/configure`, tree: `${apiBase}/tree.json`, probabilities: `${apiBase}/probabilities.json` }
+    : { configure: `/api/v1/files/${fileId}/configure`, tree: `/configurator/${fileId}/tree.json`, probabilities: `/configurator/${fileId}/probabilities.json` };
+  const address = window.configuratorAddress.forFile(fileId, (message) => remainingEl.append(` (${message})`), { store: !apiBase });
   /** Levels open when the page loads; deeper ones open on demand (large models). */
   const OPEN_LEVELS = 2;
 
@@ -33,7 +38,7 @@
   };
 
   async function post(body) {
-    const res = await fetch(`/api/v1/files/${fileId}/configure`, {
+    const res = await fetch(urls.configure, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body),
     });
     const json = await res.json().catch(() => ({}));
@@ -234,7 +239,7 @@
   });
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
-  document.getElementById('cfg-random').addEventListener('click', async () => {
+  document.getElementById('cfg-random')?.addEventListener('click', async () => {
     if (lastRemaining === '1') { remainingEl.textContent = 'The configuration is already complete: 1 configuration remaining.'; return; }
     const q = new URLSearchParams({ kind: 'uniform', n: '1', seed: String(Math.floor(Math.random() * 2 ** 31)) });
     if (decisions.selected.length) q.set('select', nameList(decisions.selected));
@@ -306,7 +311,7 @@
   // ---- start -------------------------------------------------------------------------------
 
   async function start() {
-    const res = await fetch(`/configurator/${fileId}/tree.json`, { headers: { accept: 'application/json' } });
+    const res = await fetch(urls.tree, { headers: { accept: 'application/json' } });
     const tree = await res.json();
     if (!res.ok) throw new Error(tree.message || 'The feature tree could not be loaded.');
     features = tree.features;
@@ -327,7 +332,7 @@
       conflictEl.textContent = unreadable;
       conflictEl.hidden = false;
     }
-    poll(`/configurator/${fileId}/probabilities.json`).then((p) => {
+    poll(urls.probabilities).then((p) => {
       probability = p;
       paintAll();
       // The fact label's plot was drawn before the commonality was stored: drawn again now.
