@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newUser } from '../support/accounts.ts';
+import { seriousViolations } from './axe.ts';
 import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
@@ -40,7 +41,8 @@ describe('a model page through a review link in Chromium', { skip }, () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    // bypassCSP: axe-core is injected as a script at the end.
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true })).newPage();
     const problems = watchPageErrors(page);
     await page.goto(`${server.baseUrl}/review/${token}/`);
     await Promise.all([page.waitForURL(/\/review\/[^/]+\/model\/\d+\/$/), page.click('a.review-model-link')]);
@@ -57,6 +59,8 @@ describe('a model page through a review link in Chromium', { skip }, () => {
     assert.equal(await page.locator('#cfg-tree li[data-feature="Whistle"] > .cfg-row > .cfg-state').innerText(), 'forced');
     assert.match(page.url(), /\/review\/[^/]+\/model\/\d+\/\?select=Tin$/);
     assert.equal(await page.locator('#samples').count(), 0, 'no samples through a link');
+    const violations = await seriousViolations(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     // A subtree opens on the review page itself, not on the public model page.
     await Promise.all([page.waitForURL(/\/review\/[^/]+\/model\/\d+\/\?root=Whistle#diagram$/), page.locator('#diagram-frame g.feature[data-feature="Whistle"] a').first().click()]);
     await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();

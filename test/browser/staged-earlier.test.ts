@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { INVALID_UVL, VALID_UVL } from '../../src/modules/dataset/dataset.test-support.ts';
-import { browserSkipReason, dropFiles, loggedInPage, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
+import { seriousViolations } from './axe.ts';
+import { browserSkipReason, dropFiles, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
 
@@ -13,7 +14,12 @@ describe('files staged on an earlier visit in Chromium', { skip }, () => {
 
   it('shows leftovers apart with Add and Remove, and saves a draft of other files while a broken leftover waits', async () => {
     const { server, browser } = env;
-    const page = await loggedInPage(browser, server, 'user2@example.com');
+    // bypassCSP: axe-core is injected as a script below.
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', bypassCSP: true })).newPage();
+    await page.goto(`${server.baseUrl}/login`);
+    await page.fill('#email', 'user2@example.com');
+    await page.fill('#password', '1234');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('main button[type="submit"]')]);
     const problems = watchPageErrors(page);
     await page.goto(`${server.baseUrl}/dataset/upload`);
     await dropFiles(page, [{ name: 'abandoned-broken.uvl', content: INVALID_UVL }, { name: 'abandoned-good.uvl', content: VALID_UVL }]);
@@ -28,6 +34,8 @@ describe('files staged on an earlier visit in Chromium', { skip }, () => {
     assert.equal(await page.locator('#models .model-entry').count(), 0, 'nothing is part of the upload unasked');
     await earlier.locator('.model-entry', { hasText: 'abandoned-broken.uvl' }).locator('.model-status', { hasText: 'Syntax errors' }).waitFor();
     assert.equal(await earlier.locator('.js-remove-model').count(), 2);
+    const violations = await seriousViolations(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     await page.screenshot({ path: screenshotPath('staged-earlier'), fullPage: true });
 
     await dropFiles(page, [{ name: 'todays.uvl', content: VALID_UVL }]);

@@ -24,8 +24,9 @@
     const add = document.createElement('button');
     add.type = 'button';
     add.className = 'btn btn-sm btn-outline-primary ms-auto js-add-staged';
-    add.innerHTML = '<i class="bi bi-plus-lg" aria-hidden="true"></i> Add to this upload';
-    add.setAttribute('aria-label', 'Add ' + file.filename + ' to this upload');
+    add.innerHTML = '<i class="bi bi-plus-lg" aria-hidden="true"></i> Add to this upload<span class="visually-hidden">: </span>';
+    // The visible words first, then the file's name (heard, not shown): the accessible name holds the visible text.
+    add.querySelector('.visually-hidden').append(file.filename);
     const remove = entry.querySelector('.js-remove-model');
     remove.classList.remove('ms-auto');
     remove.parentElement.insertBefore(add, remove);
