@@ -60,6 +60,29 @@ describe('shared configurations and long addresses in Chromium', { skip }, () =>
     await other.context().close();
   });
 
+  it('keeps the configuration in the address when a box of the diagram is closed, and the diagram\'s state when a decision is taken', async () => {
+    const { server, browser } = journey;
+    const kettle = 'features\n    Kettle\n        mandatory\n            Body\n        optional\n            Whistle\n                alternative\n                    Tin\n                    Brass\n';
+    const { fileId } = await storeModel(server, { content: kettle, name: 'kettle.uvl' });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    await page.locator('#cfg-tree li[data-feature="Tin"] > .cfg-row button[data-act="select"]').click();
+    await page.locator('#cfg-remaining', { hasText: '1 configuration remaining' }).waitFor();
+    assert.match(page.url(), /\?select=Tin$/);
+    // Closing Whistle in the diagram redraws it in place and writes close=Whistle: select=Tin stays (it was dropped).
+    await Promise.all([page.waitForURL(/close=Whistle/), page.locator('#diagram-frame g.feature[data-feature="Whistle"] a').first().click()]);
+    assert.deepEqual([...new URL(page.url()).searchParams.entries()].sort(), [['close', 'Whistle'], ['select', 'Tin']]);
+    await page.locator('#cfg-tree li[data-feature="Body"] > .cfg-row button[data-act="deselect"]').click();
+    await page.locator('#cfg-conflict:not([hidden])').waitFor();
+    await page.locator('#cfg-reset').click();
+    await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
+    assert.deepEqual([...new URL(page.url()).searchParams.entries()], [['close', 'Whistle']]);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   it('answers an address too long for the server (431) with the hub\'s error page, and {"message"} from the API', async () => {
     const { server, browser } = journey;
     const page = await (await browser.newContext()).newPage();
