@@ -24,6 +24,8 @@ import * as pendingDeposition from './2026_11_27_1600_pending_deposition.ts';
 import * as orcidClaim from './2026_12_05_0400_orcid_claim.ts';
 import * as modelSampleStored from './2026_12_05_0420_model_sample_stored.ts';
 import * as compileFailures from './2026_12_05_0410_compile_failures.ts';
+import * as stagingInstances from './2026_12_05_0440_staging_instances.ts';
+import * as sharedConfigurations from './2026_12_05_0445_shared_configurations.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -50,4 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0400_orcid_claim': orcidClaim,
   '2026_12_05_0420_model_sample_stored': modelSampleStored,
   '2026_12_05_0410_compile_failures': compileFailures,
+  '2026_12_05_0440_staging_instances': stagingInstances,
+  '2026_12_05_0445_shared_configurations': sharedConfigurations,
 };

@@ -116,4 +116,44 @@ describe('the configurator on automotive2_4 in Chromium', { skip: largestModelSk
     assert.deepEqual(errors, [], 'no script errors, CSP violations or failed requests');
     await context.close();
   });
+
+  // Issue 37, item 2: all 18,616 decisions written out made an address of 497,196 characters, which the server refused (431).
+  it('completes at random and shares the whole configuration by an address under 2,000 characters that restores it', async () => {
+    const { server, browser, fileId } = journey;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await page.locator('#cfg-remaining', { hasText: /configurations remaining$/ }).waitFor({ timeout: FIRST_STEP_MS });
+    const started = Date.now();
+    await page.click('#cfg-random');
+    await page.locator('#cfg-remaining', { hasText: /^1 configuration remaining$/ }).waitFor({ timeout: 2 * FIRST_STEP_MS });
+    await page.waitForFunction(() => /[?&](select|deselect|config)=/.test(location.search), undefined, { timeout: FIRST_STEP_MS });
+    const shared = page.url();
+    // The stored decisions, and the address they would have made written out.
+    const { decisions, writtenOut } = await page.evaluate(async () => {
+      const key = new URLSearchParams(location.search).get('config');
+      const section = document.getElementById('configurator')!;
+      const stored = await (await fetch(`/configurator/${section.dataset.fileId}/shares/${key}`)).json() as { selected: string[]; deselected: string[] };
+      const { nameList } = (window as unknown as { configuratorAddress: { nameList: (n: string[]) => string } }).configuratorAddress;
+      const url = new URL(location.href);
+      url.search = '';
+      url.searchParams.set('select', nameList(stored.selected));
+      url.searchParams.set('deselect', nameList(stored.deselected));
+      return { decisions: stored.selected.length + stored.deselected.length, writtenOut: url.href.length };
+    });
+    console.log(`# configurator on automotive2_4: complete at random and stored in ${Date.now() - started} ms; ${decisions} decisions, shared address ${shared.length} characters instead of ${writtenOut}`);
+    assert.equal(decisions, 18_616);
+    assert.ok(shared.length <= 2000, `the address has ${shared.length} characters`);
+    assert.match(shared, /\?config=[A-Za-z0-9_-]{22}$/);
+    const before = await drawnStates(page);
+
+    const other = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await other.goto(shared);
+    await other.locator('#cfg-remaining', { hasText: /^1 configuration remaining$/ }).waitFor({ timeout: FIRST_STEP_MS });
+    assert.deepEqual(await drawnStates(other), before, 'the shared address restores every drawn decision');
+    assert.deepEqual(errors, []);
+    await other.context().close();
+    await context.close();
+  });
 });

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { schemaError, validatorCompiler } from './api-schemas.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
+import { handleClientError } from './client-errors.ts';
 
 const processRequestIds = randomUUID().slice(0, 24);
 let requestCounter = 0;
@@ -30,6 +31,8 @@ export function createFastify(config: Config, logger?: boolean | Record<string, 
     routerOptions: { ignoreTrailingSlash: false },
     // A route schema's refusal names the field (extensions section 3).
     schemaErrorFormatter: schemaError,
+    // A too long address gets the hub's error page (or `{"message"}`), not Fastify's raw JSON.
+    clientErrorHandler: handleClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   return app;

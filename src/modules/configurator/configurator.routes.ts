@@ -10,6 +10,7 @@ import { histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
 import { requesterOf } from '../../core/scheduler/index.ts';
+import { sharedConfigurationRoutes } from './configurator.shares.ts';
 
 /** Seconds a client waits before asking again for a result being computed. */
 const RETRY_AFTER_S = 2;
@@ -101,4 +102,6 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     }
     return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);
   });
+
+  await sharedConfigurationRoutes(app, ctx);
 }

@@ -1,4 +1,5 @@
-// The configurator module's table (migrations 2026_11_27_1100, 2026_12_05_0420): samples and commonality per content.
+// The configurator module's tables: samples and commonality per content (migrations 2026_11_27_1100,
+// 2026_12_05_0420), shared configurations (migration 2026_12_05_0445).
 import type { Id } from '../../core/db/database.ts';
 
 /** `running`: claimed by an instance, shown as `pending`; `failed` keeps its message. */
@@ -24,8 +25,18 @@ export interface ModelSampleTable {
   finished_at: string | null;
 }
 
+/** A configuration stored for a short address; the key is derived from the file and the decisions. */
+export interface SharedConfigurationTable {
+  share_key: string;
+  file_id: number;
+  /** `{"selected": [...], "deselected": [...]}` as JSON. */
+  decisions: string;
+  created_at: string;
+}
+
 declare module '../../core/db/database.ts' {
   interface Database {
     model_sample: ModelSampleTable;
+    shared_configuration: SharedConfigurationTable;
   }
 }

@@ -5,6 +5,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import type { Config } from '../../core/config.ts';
 import { claimLedger } from './staging/staging.repository.ts';
 import { StagingArea } from './staging/staging.ts';
+import { StagingInstances } from './staging/instances.ts';
 import { StagedChecks } from './staging/staged-checks.ts';
 import { CompareModels } from './lifecycle/compare-models.ts';
 import { DatasetParts } from './pages/dataset.parts.ts';
@@ -23,6 +24,8 @@ export interface DatasetDeps {
   ctx: ModuleContext;
   /** The deposit client, loaded only when a dataset is pushed or its deposit updated (coupling rule 6). */
   loadDeposit: () => Promise<DepositModule>;
+  /** This instance in the claims of staged files, and which others are gone; stopped when the app closes. */
+  instances: StagingInstances;
   /** The browser's staging area. */
   staging: StagingArea;
   /** Files sent to the API pass through a staging area of their own (same checks and limits). */
@@ -38,9 +41,11 @@ export interface DatasetDeps {
 
 export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOptions = {}): DatasetDeps {
   // One ledger in the database for both areas: it decides which upload takes a staged file.
-  const ledger = claimLedger(ctx.db);
+  const instances = new StagingInstances(ctx.db);
+  const ledger = claimLedger(ctx.db, instances);
   return {
     ctx,
+    instances,
     loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
     staging: new StagingArea(ctx.store, ledger, ctx.scheduler),
     apiStaging: new StagingArea(ctx.store, ledger, ctx.scheduler, 'temp/.api/'),

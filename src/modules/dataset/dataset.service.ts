@@ -36,6 +36,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
     stagingFolder: (userId: number) => d.staging.folderOf(userId),
     /** Conversion reports and checks of staged files actually made, not answered from memory (tests). */
     stagedWorkDone: () => ({ ...d.stagedChecks.made }),
+    /** Deletes this instance's row when the app closes: claims it left are free at once. */
+    stopStaging: () => d.instances.stop(),
     versions: bindOperations(d, {
       navigation, restFields, newestByConceptDoi, startNewVersion, draftOf, uploadVersion, createUnsynchronizedVersion,
       previousDeposition, recordConceptDoi,

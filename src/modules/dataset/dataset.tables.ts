@@ -80,6 +80,16 @@ export interface StagedClaimTable {
   claimed_at: string;
   /** Set in the transaction that saved the claim's dataset (migration 2026_11_27_1300): its files are used. */
   saved_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The instance holding the claim (migration 2026_12_05_0440); null for a claim made before it. */
+  instance_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A running instance that may hold claims of staged files, dated every few seconds (staging/instances.ts). */
+export interface StagingInstanceTable {
+  id: string;
+  pid_space: string | null;
+  pid: number | null;
+  heartbeat_at: string;
 }
 
 /** One row per file name of a dataset (migration 2026_11_27_1000): its key refuses a second. */
@@ -105,6 +115,7 @@ declare module '../../core/db/database.ts' {
     doi_mapping: DOIMappingTable;
     dataset_edit: DatasetEditTable;
     staged_claim: StagedClaimTable;
+    staging_instance: StagingInstanceTable;
     dataset_file_name: DatasetFileNameTable;
   }
 }

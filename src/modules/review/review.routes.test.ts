@@ -79,7 +79,16 @@ for (const dialect of testDialects()) {
       for (const target of reachable) {
         const res = await download(reviewer, target);
         assert.equal(res.status, 200, target);
-        if (target.endsWith('/zip')) {
+        if (target.includes('/model/')) {
+          // The model's page (issue 37, item 10): its diagram and source, no DOI and no address outside the link.
+          const text = res.bytes.toString('utf8');
+          assertAnonymous(target, text);
+          assert.match(text, /id="diagram-frame"[^>]*><svg[\s\S]*Whistle/);
+          assert.match(text, /id="fact-label"/);
+          assert.ok(!text.includes('10.9999/review.1'), `${target} shows the DOI`);
+          const article = /<article id="review-model">[\s\S]*<\/article>/.exec(text)![0];
+          assert.doesNotMatch(article, /<a [^>]*href="\/(?!review\/)/, `${target} links outside the link`);
+        } else if (target.endsWith('/zip')) {
           const entries = await unzip(res.bytes);
           assert.deepEqual([...entries.keys()], ['dataset/kettle.uvl']);
           for (const [name, text] of entries) assertAnonymous(`${name} in the zip`, `${name}\n${text}`);
@@ -88,8 +97,21 @@ for (const dialect of testDialects()) {
           assertAnonymous(target, `${res.headers.get('content-disposition')}\n${res.bytes.toString('utf8')}`);
         }
       }
-      // Another dataset's file is not reachable through the link.
+      assert.ok(reachable.some((p) => p.includes('/model/')), 'the page links each model\'s page');
+      // Another dataset's file is not reachable through the link, nor its model page.
       assert.equal((await reviewer.get(`${path}file/999999`)).status, 404);
+      const otherFile = await server.hub.db.selectFrom('file').select('id').orderBy('id').executeTakeFirst();
+      const ownFileId = Number(/\/model\/(\d+)\//.exec(reachable.find((p) => p.includes('/model/'))!)![1]);
+      assert.equal((await reviewer.get(`${path}model/999999/`)).status, 404);
+      if (otherFile && Number(otherFile.id) !== ownFileId) assert.equal((await reviewer.get(`${path}model/${otherFile.id}/`)).status, 404);
+      assert.equal((await reviewer.get(`${path}model/${ownFileId}/?depth=x`)).status, 400);
+      // The configurator under the link, for the owner's view; another dataset's file is 404 there too.
+      const configured = await reviewer.post(`${path}model/${ownFileId}/configure`, { json: { selected: ['Whistle'] } });
+      assert.equal(configured.status, 200, configured.text.slice(0, 200));
+      assert.deepEqual([configured.json.remaining, configured.json.features.Whistle], ['1', 'selected']);
+      assert.equal((await reviewer.get(`${path}model/${ownFileId}/tree.json`)).status, 200);
+      assert.equal((await reviewer.post(`${path}model/999999/configure`, { json: {} })).status, 404);
+      assert.equal((await reviewer.post('/review/not-a-token/model/1/configure', { json: {} })).status, 404);
       // Views through the link are counted apart from the dataset's.
       const links = await owner.get(`/dataset/${datasetId}/review-links`);
       assert.match(links.text, /· 1 view</);

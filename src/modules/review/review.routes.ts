@@ -1,16 +1,19 @@
 // Review links (extensions section 8). The owner: GET /dataset/<id>/review-links (the links and a
 // form), POST /dataset/<id>/review-links (field `expires`, CSRF) answering the link
 // /review/<token>/, POST /dataset/<id>/review-links/<link id>/revoke. A reviewer: /review/<token>/
-// (the dataset without people), /review/<token>/file/<file id> and /review/<token>/zip. A revoked
+// (the dataset without people), /review/<token>/model/<file id>/ (a model's facts, diagram and
+// source), /review/<token>/file/<file id> and /review/<token>/zip. A revoked
 // or expired link answers 404 everywhere.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
-import { HttpError, notFound } from '../../core/http/errors.ts';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { formFields, type FieldErrors } from '../../core/http/forms.ts';
 import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
+import { DiagramQueryError } from '../model/index.ts';
 import { latestExpiry } from './review.service.ts';
+import { reviewConfiguratorRoutes } from './review.configurator.ts';
 
 /** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
 interface PageState { created?: string; errors?: FieldErrors; values?: Record<string, string> }
@@ -81,6 +84,26 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     const file = await review.file(token, id);
     return privately(reply).type('text/plain; charset=utf-8').header('content-disposition', attachmentHeader(file.name)).send(file.text);
   });
+
+  // A model's page through the link (issue 37, item 10): facts, diagram and source, no DOI or person.
+  app.get('/review/:token/model/:fileId/', async (request, reply) => {
+    const { token, fileId } = request.params as { token: string; fileId: string };
+    const id = parseFileId(fileId);
+    if (id === undefined) throw notFound('No such file in this dataset.');
+    let view;
+    try {
+      view = await review.model(token, id, request.query);
+    } catch (error) {
+      if (error instanceof DiagramQueryError) throw badRequest(error.message);
+      throw error;
+    }
+    const { datasetTitle, model } = view;
+    return privately(reply).page('review/views/model.njk', {
+      title: `${model.title} (${model.fileName})`, datasetTitle, model, base: `/review/${token}`,
+      configurator: ctx.isEnabled('configurator') && model.errors.length === 0,
+    });
+  });
+  await reviewConfiguratorRoutes(app, ctx);
 
   app.get('/review/:token/zip', async (request, reply) => {
     const zip = await review.zip((request.params as { token: string }).token);

@@ -9,6 +9,7 @@ import { bindOperations } from '../../core/operations.ts';
 import { badRequest, notFound } from '../../core/http/errors.ts';
 import { licenseLabel, licenseUrl } from '../dataset/index.ts';
 import * as repo from './review.repository.ts';
+import { anonymousModel, type AnonymousModel } from './review.model.ts';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -125,8 +126,24 @@ export async function zip(ctx: ModuleContext, token: string) {
   return ctx.services.dataset.zipContents(link.dataset_id, owner?.userId ?? null);
 }
 
+/** A model of the link's dataset as its page shows it, without DOI, authors or uploader (issue 37, item 10). */
+export async function model(ctx: ModuleContext, token: string, fileId: number, diagramQuery: unknown): Promise<{ datasetTitle: string; model: AnonymousModel }> {
+  const link = await validLink(ctx, token);
+  const [owner, [summary]] = await Promise.all([ctx.services.dataset.getOwnerRef(link.dataset_id), ctx.services.dataset.summariesOf([link.dataset_id])]);
+  if (!owner || !summary) throw notFound('This review link does not exist, has expired or was revoked.');
+  return { datasetTitle: summary.title, model: await anonymousModel(ctx, link.dataset_id, owner.userId, fileId, diagramQuery) };
+}
+
+/** The owner whose view the link stands for, when `fileId` is a file of the link's dataset; else 404. */
+export async function ownerOfFile(ctx: ModuleContext, token: string, fileId: number): Promise<number> {
+  const link = await validLink(ctx, token);
+  const [found, owner] = await Promise.all([ctx.services.hubfile.getFile(fileId), ctx.services.dataset.getOwnerRef(link.dataset_id)]);
+  if (!found || found.datasetId !== link.dataset_id || !owner) throw notFound('No such file in this dataset.');
+  return owner.userId;
+}
+
 export function createReviewService(ctx: ModuleContext) {
-  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip });
+  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip, model, ownerOfFile });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;

@@ -40,6 +40,8 @@ export interface Claim {
 export interface ClaimLedger {
   /** Records the claim of every name, all or none; answers the names other claims hold when it cannot. */
   hold(folder: string, names: string[], claimId: string): Promise<{ ok: true } | { ok: false; held: string[] }>;
+  /** Whether the instance holding the claim is gone (issue 37: its claims are free at once, not after STALE_CLAIM_MS). */
+  holderGone(claimId: string): Promise<boolean>;
   /** Dates the claim's rows `at` (the claim is still alive). */
   refresh(claimId: string, at: string): Promise<void>;
   free(claimId: string): Promise<void>;

@@ -3,19 +3,33 @@
 import type { Db } from '../../../core/db/connect.ts';
 import { isDeadlock, isUniqueViolation } from '../../../core/db/connect.ts';
 import { STALE_CLAIM_MS, type ClaimLedger } from './staging.ts';
+import type { StagingInstances } from './instances.ts';
 
-export function claimLedger(db: Db): ClaimLedger {
+/** `instances`: this instance, named in its claims, and which others are gone (their claims are free at once). */
+export function claimLedger(db: Db, instances?: StagingInstances): ClaimLedger {
+  /** The holders among the folder's unsaved claims whose instance is gone. */
+  const goneHolders = async (folder: string) => {
+    if (!instances) return [];
+    const rows = await db.selectFrom('staged_claim').select('instance_id').distinct()
+      .where('folder', '=', folder).where('instance_id', 'is not', null).where('saved_at', 'is', null).execute();
+    return [...await instances.gone(rows.map((r) => r.instance_id!))];
+  };
   return {
     async hold(folder, names, claimId) {
+      // Before the first claim naming this instance: a claim whose instance has no row is free.
+      await instances?.register();
       const now = new Date();
       const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+      const gone = await goneHolders(folder);
       // A saved claim's rows stay until its files are discarded (recoverStale): without them its
       // files would be put back into the staging area beside the dataset that holds them.
-      await db.deleteFrom('staged_claim').where('folder', '=', folder).where('claimed_at', '<', staleBefore).where('saved_at', 'is', null).execute();
+      await db.deleteFrom('staged_claim').where('folder', '=', folder).where('saved_at', 'is', null)
+        .where((eb) => (gone.length > 0 ? eb.or([eb('claimed_at', '<', staleBefore), eb('instance_id', 'in', gone)]) : eb('claimed_at', '<', staleBefore)))
+        .execute();
       if (names.length === 0) return { ok: true };
       // One statement, all rows or none; names come sorted, so concurrent claims lock rows in one order.
       const insert = db.insertInto('staged_claim')
-        .values(names.map((name) => ({ folder, name, claim_id: claimId, claimed_at: now.toISOString() })));
+        .values(names.map((name) => ({ folder, name, claim_id: claimId, claimed_at: now.toISOString(), instance_id: instances?.id ?? null })));
       for (let attempt = 1; ; attempt++) {
         try {
           await insert.execute();
@@ -32,6 +46,10 @@ export function claimLedger(db: Db): ClaimLedger {
     },
     async refresh(claimId, at) {
       await db.updateTable('staged_claim').set({ claimed_at: at }).where('claim_id', '=', claimId).execute();
+    },
+    async holderGone(claimId) {
+      const row = await db.selectFrom('staged_claim').select('instance_id').where('claim_id', '=', claimId).where('instance_id', 'is not', null).executeTakeFirst();
+      return row !== undefined && instances !== undefined && (await instances.gone([row.instance_id!])).size > 0;
     },
     async free(claimId) {
       await db.deleteFrom('staged_claim').where('claim_id', '=', claimId).execute();

@@ -7,6 +7,7 @@ import { StagingError } from './staging.ts';
 
 export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;
+  app.addHook('onClose', async () => datasets().stopStaging());
 
   app.post('/dataset/file/upload', { config: { loginRequired: true, json: true, csrfInMultipart: true } }, async (request) => {
     const file = await receiveFile(request);

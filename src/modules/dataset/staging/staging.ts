@@ -144,8 +144,11 @@ export class StagingArea {
     for (const object of listing) {
       const rest = object.key.slice(folder.length);
       if (!rest.startsWith(CLAIM_PREFIX) || !rest.endsWith(`/${CLAIMED_AT}`)) continue;
-      if (await this.isStale(object.key).catch(() => false)) {
-        await this.recoverClaim(folder, folder + rest.slice(0, -CLAIMED_AT.length)).catch(() => {});
+      const claimFolder = folder + rest.slice(0, -CLAIMED_AT.length);
+      // Its process is gone (issue 37), or it was not dated for a minute (a claim from before instances were recorded).
+      const dead = async () => await this.ledger.holderGone(claimIdOf(claimFolder)) || await this.isStale(object.key);
+      if (await dead().catch(() => false)) {
+        await this.recoverClaim(folder, claimFolder).catch(() => {});
         released = true;
       }
     }

@@ -1,6 +1,7 @@
 // The configurator on the model page (issue 24): the feature tree with select / deselect / clear
 // per feature, every feature's state after each decision (asked of the server: a worker holds the
-// model compiled), why, undo, complete at random, the state in the URL, and exports.
+// model compiled), why, undo, complete at random, the state in the URL (a long one stored and
+// named by a short key: issue 37), and exports.
 (() => {
   const section = document.getElementById('configurator');
   if (!section) return;
@@ -9,6 +10,13 @@
   const remainingEl = document.getElementById('cfg-remaining');
   const conflictEl = document.getElementById('cfg-conflict');
   const undoButton = document.getElementById('cfg-undo');
+  const { MAX_URL, nameList } = window.configuratorAddress;
+  // Through a review link (issue 37) every call goes under the link, answered for the dataset's owner.
+  const apiBase = section.dataset.apiBase;
+  const urls = apiBase
+    ? { configure: `${apiBase}/configure`, tree: `${apiBase}/tree.json`, probabilities: `${apiBase}/probabilities.json` }
+    : { configure: `/api/v1/files/${fileId}/configure`, tree: `/configurator/${fileId}/tree.json`, probabilities: `/configurator/${fileId}/probabilities.json` };
+  const address = window.configuratorAddress.forFile(fileId, (message) => remainingEl.append(` (${message})`), { store: !apiBase });
   /** Levels open when the page loads; deeper ones open on demand (large models). */
   const OPEN_LEVELS = 2;
 
@@ -30,7 +38,7 @@
   };
 
   async function post(body) {
-    const res = await fetch(`/api/v1/files/${fileId}/configure`, {
+    const res = await fetch(urls.configure, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body),
     });
     const json = await res.json().catch(() => ({}));
@@ -153,7 +161,7 @@
     lastRemaining = answer.remaining;
     undoButton.disabled = history.length === 0;
     showRemaining();
-    window.history.replaceState(null, '', urlWith(decisions));
+    void address.show(decisions);
     paintAll();
     recountLater();
   }
@@ -238,39 +246,6 @@
     remainingEl.append(`about ${lastRemaining[0]}.${lastRemaining.slice(1, 3)} × 10`, el('sup', {}, String(lastRemaining.length - 1)), unit);
   }
 
-  // Name lists as the server reads them (packages/uvl/src/name-list.ts): comma-separated, a name
-  // holding a comma (or spaces at its ends) in double quotes, as in UVL.
-  function nameList(names) {
-    return names.map((n) => (/,|^\s|\s$|^"/.test(n) || n === '' ? `"${n}"` : n)).join(',');
-  }
-
-  function parseNameList(text) {
-    const names = [];
-    let at = 0;
-    while (at < text.length) {
-      const quoted = /^\s*"([^"]*)"\s*(?:,|$)/.exec(text.slice(at));
-      if (quoted) {
-        names.push(quoted[1]);
-        at += quoted[0].length;
-        continue;
-      }
-      const comma = text.indexOf(',', at);
-      const part = text.slice(at, comma === -1 ? text.length : comma).trim();
-      if (part !== '') names.push(part);
-      at = comma === -1 ? text.length : comma + 1;
-    }
-    return names;
-  }
-
-  function urlWith(d) {
-    const url = new URL(location.href);
-    url.searchParams.delete('select');
-    url.searchParams.delete('deselect');
-    if (d.selected.length) url.searchParams.set('select', nameList(d.selected));
-    if (d.deselected.length) url.searchParams.set('deselect', nameList(d.deselected));
-    return url;
-  }
-
   function decisionFor(name, act) {
     const selected = decisions.selected.filter((n) => n !== name);
     const deselected = decisions.deselected.filter((n) => n !== name);
@@ -312,11 +287,17 @@
   });
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
-  document.getElementById('cfg-random').addEventListener('click', async () => {
+  document.getElementById('cfg-random')?.addEventListener('click', async () => {
     if (pending) return;
+    if (lastRemaining === '1') { remainingEl.textContent = 'The configuration is already complete: 1 configuration remaining.'; return; }
     const q = new URLSearchParams({ kind: 'uniform', n: '1', seed: String(Math.floor(Math.random() * 2 ** 31)) });
     if (decisions.selected.length) q.set('select', nameList(decisions.selected));
     if (decisions.deselected.length) q.set('deselect', nameList(decisions.deselected));
+    // The draw's conditions go in its address: too many of them would make one the server refuses.
+    if (`${location.origin}/api/v1/files/${fileId}/samples?${q}`.length > MAX_URL) {
+      remainingEl.textContent = 'Too many decisions to complete at random: clear some, or all, first.';
+      return;
+    }
     remainingEl.textContent = 'Drawing a configuration…';
     try {
       const sample = await poll(`/api/v1/files/${fileId}/samples?${q}`);
@@ -379,7 +360,7 @@
   // ---- start -------------------------------------------------------------------------------
 
   async function start() {
-    const res = await fetch(`/configurator/${fileId}/tree.json`, { headers: { accept: 'application/json' } });
+    const res = await fetch(urls.tree, { headers: { accept: 'application/json' } });
     const tree = await res.json();
     if (!res.ok) throw new Error(tree.message || 'The feature tree could not be loaded.');
     features = tree.features;
@@ -387,11 +368,20 @@
     if (features.length === 0) { remainingEl.textContent = 'The model has no features.'; return; }
     treeEl.append(rowOf(0));
     expandToDepth(treeEl.firstElementChild, OPEN_LEVELS);
-    const params = new URLSearchParams(location.search);
-    const list = (key) => parseNameList(params.get(key) || '');
-    const ok = await decide({ selected: list('select'), deselected: list('deselect') }, false);
-    if (!ok && (list('select').length || list('deselect').length)) await decide({ selected: [], deselected: [] }, false);
-    poll(`/configurator/${fileId}/probabilities.json`).then((p) => {
+    let asked = { selected: [], deselected: [] };
+    let unreadable = null;
+    try {
+      asked = await address.read();
+    } catch (error) {
+      unreadable = error.message;
+    }
+    const ok = await decide(asked, false);
+    if (!ok && (asked.selected.length || asked.deselected.length)) await decide({ selected: [], deselected: [] }, false);
+    if (unreadable) {
+      conflictEl.textContent = unreadable;
+      conflictEl.hidden = false;
+    }
+    poll(urls.probabilities).then((p) => {
       probability = p;
       paintAll();
       // The fact label's plot was drawn before the commonality was stored: drawn again now.

@@ -236,10 +236,8 @@
     if (event.dataTransfer && event.dataTransfer.files) stageAll(event.dataTransfer.files);
   });
 
-  // Files staged on an earlier visit are still waiting in the staging folder.
-  try {
-    for (const staged of JSON.parse(form.dataset.staged || '[]')) showStaged(newEntry(staged.filename), staged);
-  } catch (e) { /* nothing staged */ }
+  // Files staged on an earlier visit are still waiting in the staging folder: staged-earlier.js shows them.
+  window.hubUpload = { stagedEntry: function (staged) { const entry = newEntry(staged.filename); showStaged(entry, staged); return entry; } };
 
   // ---- submission --------------------------------------------------------------------------------
 

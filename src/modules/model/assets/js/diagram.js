@@ -16,6 +16,8 @@
   state.open = state.open || [];
   state.close = state.close || [];
   const view = { x: 0, y: 0, k: 1, width: 0, height: 0 };
+  /** The longest address the page writes (browsers, proxies and the server refuse far longer ones). */
+  const MAX_ADDRESS = 2000;
   const MIN_SCALE = 0.02;
   const MAX_SCALE = 8;
 
@@ -114,9 +116,12 @@
       else apply();
       const svgLink = document.getElementById('diagram-svg-link');
       if (svgLink) svgLink.href = frame.dataset.svgUrl + (query().size > 0 ? '?' + query() : '');
+      // The diagram's own keys only: the configurator keeps its decisions in the same address
+      // (select, deselect, config), and an address past MAX_ADDRESS is not written (issue 37).
       const page = new URL(window.location.href);
-      page.search = query().toString();
-      window.history.replaceState(window.history.state, '', page);
+      for (const key of ['root', 'depth', 'open', 'close']) page.searchParams.delete(key);
+      for (const [key, value] of query()) page.searchParams.append(key, value);
+      if (page.href.length <= MAX_ADDRESS) window.history.replaceState(window.history.state, '', page);
       return true;
     } catch (e) {
       if (status) status.textContent = 'The diagram could not be drawn again; try once more.';

@@ -1,0 +1,60 @@
+// Shared configurations (issue 37, item 2): the model page keeps a configuration in its address
+// (`?select=A,B&deselect=C`) while that stays short; a longer one (a complete configuration of a
+// large model) is stored here under a short key and the address is `?config=<key>`, so no address
+// the hub makes grows past MAX_URL_LENGTH (browsers and proxies refuse long ones, Node answers 431
+// beyond 16 KiB of headers).
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ModuleContext } from '../../core/modules.ts';
+import { insertUnlessDuplicate } from '../../core/db/connect.ts';
+import { nowIso } from '../../core/db/database.ts';
+import { notFound } from '../../core/http/errors.ts';
+import { distinctNames } from './configurator.params.ts';
+
+const NOT_FOUND = { message: 'File not found' };
+const SHARE_NOT_FOUND = { message: 'This shared configuration does not exist.' };
+const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } } as const;
+const names = { type: 'array', items: { type: 'string', maxLength: 1000 }, maxItems: 100_000 } as const;
+
+/**
+ * The key: the file and the decisions (each list sorted, so the same configuration reached in
+ * another order is one row) hashed, 128 bits in base64url. Derived from the content, two
+ * instances storing the same configuration write one row, and a key cannot be guessed.
+ */
+export function shareKey(fileId: number, decisions: { selected: string[]; deselected: string[] }): string {
+  const canonical = JSON.stringify([fileId, [...decisions.selected].sort(), [...decisions.deselected].sort()]);
+  return createHash('sha256').update(canonical, 'utf8').digest('base64url').slice(0, 22);
+}
+
+export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const { db } = ctx;
+  const visible = async (fileId: number, request: { user?: { id: number } | null }) => {
+    if (!await ctx.services.hubfile.getVisibleFile(fileId, request.user?.id ?? null)) throw notFound('File not found', NOT_FOUND);
+  };
+
+  app.post('/configurator/:file_id(^\\d+$)/shares', {
+    config: { json: true },
+    schema: { params: fileParams, body: { type: 'object', properties: { selected: names, deselected: names } } },
+  }, async (request) => {
+    const fileId = (request.params as { file_id: number }).file_id;
+    await visible(fileId, request);
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[] };
+    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected) };
+    const key = shareKey(fileId, decisions);
+    await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: JSON.stringify(decisions), created_at: nowIso() });
+    return { key };
+  });
+
+  app.get('/configurator/:file_id(^\\d+$)/shares/:key', {
+    config: { json: true },
+    schema: { params: { type: 'object', required: ['file_id', 'key'], properties: { ...fileParams.properties, key: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' } } } },
+  }, async (request, reply) => {
+    const { file_id: fileId, key } = request.params as { file_id: number; key: string };
+    await visible(fileId, request);
+    const row = await db.selectFrom('shared_configuration').select('decisions')
+      .where('share_key', '=', key).where('file_id', '=', fileId).executeTakeFirst();
+    if (!row) throw notFound('Shared configuration not found', SHARE_NOT_FOUND);
+    // A stored configuration never changes.
+    return reply.header('cache-control', 'private, max-age=86400').type('application/json; charset=utf-8').send(row.decisions);
+  });
+}
