@@ -16,3 +16,5 @@ export { createMapLoader, createReadAheadLoader } from './loader.ts';
 export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
 export { constraintSource } from './source-text.ts';
 export { parseNameList, unquoteName, formatNameList } from './name-list.ts';
+// The editor's tokenizer and rename (src/modules/editor) follow the scanner's names and keywords.
+export { KEYWORD_TEXTS, isPlainName } from './scanner.ts';
