@@ -11,6 +11,7 @@ import { storeModel } from '../../src/modules/model/model.test-support.ts';
 import { userIdByEmail } from '../support/fixtures.ts';
 import { browserSkipReason, launchBrowser, loggedInPage, screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
+import { text } from 'node:stream/consumers';
 
 const skip = browserSkipReason();
 
@@ -116,5 +117,118 @@ describe('model editor in Chromium', { skip }, () => {
     await page.waitForSelector('#panel[data-state="current"]');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  it('goes to a declaration, renames a feature with its references, and formats with the hub\'s printer', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/editor`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    await replaceText(page, FIXED);
+    await diagnosticsOf(page);
+    const reference = FIXED.indexOf('Frame', FIXED.indexOf('constraints'));
+    await page.evaluate((at) => (window as unknown as { hubEditor: { dispatch(s: object): void } }).hubEditor.dispatch({ selection: { anchor: at } }), reference + 1);
+    await page.keyboard.press('F12');
+    const selected = await page.evaluate(() => (window as unknown as { hubEditor: { state: { selection: { main: { from: number; to: number } } } } }).hubEditor.state.selection.main);
+    assert.deepEqual([selected.from, selected.to], [FIXED.indexOf('Frame'), FIXED.indexOf('Frame') + 5], 'F12 selects the declaration');
+
+    await page.click('#btn-rename');
+    assert.equal(await page.inputValue('#rename-from'), 'Frame');
+    await page.fill('#rename-to', 'Main frame');
+    await page.click('#rename-form button[type="submit"]');
+    assert.equal(await editorText(page), FIXED.replaceAll('Frame', '"Main frame"'));
+    assert.deepEqual(await diagnosticsOf(page), []);
+
+    const messy = FIXED.replaceAll('    ', '\t').replace('Basket => Frame', 'Basket   =>    Frame');
+    await replaceText(page, messy);
+    await diagnosticsOf(page);
+    await page.click('#btn-format');
+    assert.equal(await editorText(page), printUvl(parseUvl(messy).model));
+    assert.notEqual(await editorText(page), messy);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('saves as a draft dataset holding exactly the edited text, and keeps unsaved text over a reload', async () => {
+    const page = await loggedInPage(browser, server);
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/editor`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    await replaceText(page, FIXED);
+    await diagnosticsOf(page);
+    // Unsaved changes survive a reload, with a notice.
+    await page.waitForFunction(() => localStorage.getItem('hub-editor:new') !== null);
+    await page.reload();
+    await page.waitForSelector('#editor[data-ready="true"]');
+    assert.equal(await editorText(page), FIXED);
+    assert.match(await page.textContent('#draft-notice') ?? '', /Restored your unsaved changes/);
+
+    await page.fill('#draft-title', 'Bikes from the editor');
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/editor')), page.click('#btn-save-draft')]);
+    const fileId = await page.getAttribute('.file-row[data-file-id]', 'data-file-id');
+    assert.ok(fileId, 'the draft lists its file');
+    const stored = await page.request.get(`${server.baseUrl}/file/download/${fileId}`);
+    assert.equal(stored.status(), 200);
+    assert.equal(await stored.text(), FIXED, 'the exact text is in the dataset');
+    assert.match(await page.textContent('main') ?? '', /Bikes from the editor/);
+    assert.equal(await page.evaluate(() => localStorage.getItem('hub-editor:new')), null, 'the saved text is no longer kept aside');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('opens a stored model and saves a new version: the version form opens with the edited model staged', async () => {
+    const { fileId } = await storeModel(server, { content: FIXED, name: 'bikes.uvl' });
+    const page = await loggedInPage(browser, server);
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    assert.equal(await editorText(page), FIXED);
+    const edited = FIXED.replace('Basket => Frame', 'Basket => Bell');
+    await replaceText(page, edited);
+    await diagnosticsOf(page);
+    await Promise.all([page.waitForURL(/\/dataset\/upload\?version_of=\d+$/), page.click('#btn-save-version')]);
+    const userId = await userIdByEmail(server.hub.ctx.db, 'user1@example.com');
+    const staged = await server.hub.ctx.services.dataset.listStagedFiles(userId);
+    assert.deepEqual(staged.map((f) => f.filename), ['bikes.uvl']);
+    const content = await server.hub.ctx.store.get(server.hub.ctx.services.dataset.stagingFolder(userId) + 'bikes.uvl');
+    assert.equal(await text(content!.body), edited);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('refuses a new version to anyone but the owner, and a save without an account', async () => {
+    const { fileId } = await storeModel(server, { content: FIXED, name: 'owned.uvl' });
+    const page = await loggedInPage(browser, server, 'user2@example.com');
+    await page.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    assert.equal(await page.locator('#btn-save-version').count(), 0, 'no Save as new version for another user');
+    assert.equal(await page.locator('#btn-save-draft').count(), 1, 'Save as draft is anyone\'s with an account');
+    await page.context().close();
+    const anonymous = await browser.newPage();
+    await anonymous.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    assert.equal(await anonymous.locator('form.js-save-text').count(), 0);
+    assert.equal((await anonymous.goto(`${server.baseUrl}/editor/file/999999`))!.status(), 404);
+    await anonymous.close();
+  });
+
+  it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/editor`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    await replaceText(page, BROKEN);
+    await diagnosticsOf(page);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page fits the phone (${width} px)`);
+    await page.screenshot({ path: screenshotPath('editor-error-390') });
+    assert.deepEqual(await seriousViolations(page), []);
+    await replaceText(page, FIXED);
+    await page.click('#btn-panel');
+    await page.waitForSelector('#panel[data-state="current"]');
+    await page.mouse.move(0, 0); // the hover colour of the button is not what axe should judge
+    await page.locator('#panel').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('editor-analysis-390') });
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
   });
 });

@@ -17,7 +17,9 @@ interface PageInput {
 function textField(request: FastifyRequest): string {
   const text = (request.body as Record<string, unknown> | undefined)?.text;
   if (typeof text !== 'string') throw badRequest('The form must carry the model as the field text.', { field: 'text' });
-  return text;
+  // The editor's text has \n line breaks (CodeMirror's); a browser posts every line break of a
+  // form field as CRLF (HTML form encoding), so they are turned back to keep the text exact.
+  return text.replace(/\r\n/g, '\n');
 }
 
 function fileIdOf(request: FastifyRequest): number {
