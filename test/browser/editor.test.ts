@@ -186,6 +186,10 @@ describe('model editor in Chromium', { skip }, () => {
     const edited = FIXED.replace('Basket => Frame', 'Basket => Bell');
     await replaceText(page, edited);
     await diagnosticsOf(page);
+    // Before publishing, the semantic comparison with the stored model: Basket => Frame held
+    // always (Frame is mandatory), Basket => Bell takes configurations away.
+    await page.waitForSelector('#version-comparison[data-edit-class="specialization"]');
+    assert.match(await page.textContent('#version-comparison') ?? '', /specialization/);
     await Promise.all([page.waitForURL(/\/dataset\/upload\?version_of=\d+$/), page.click('#btn-save-version')]);
     const userId = await userIdByEmail(server.hub.ctx.db, 'user1@example.com');
     const staged = await server.hub.ctx.services.dataset.listStagedFiles(userId);

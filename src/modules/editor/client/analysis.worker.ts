@@ -2,7 +2,7 @@
 // editor sends. It answers the diagram first (cheap) and then the analysis as it becomes known;
 // the editor terminates it when the text changes under a running analysis (an edit cancels it).
 import { parseUvl } from '../../../../packages/uvl/src/index.ts';
-import { analyzeModel, type AnalysisResult } from '../../../../packages/analysis/src/index.ts';
+import { analyzeModel, classifyEdit, type AnalysisResult, type EditClassification } from '../../../../packages/analysis/src/index.ts';
 import { renderDiagram } from '../../model/index.ts';
 
 export interface WorkerRequest {
@@ -10,17 +10,27 @@ export interface WorkerRequest {
   text: string;
   /** The budget of the analysis in the browser (extensions section 12 wants automotive01 within 10 s). */
   timeoutMs: number;
+  /** The stored model the text was opened from: the edit is classified against it (extensions section 2's comparison). */
+  base?: string;
 }
 
 export type WorkerAnswer =
   | { id: number; kind: 'invalid' }
   | { id: number; kind: 'diagram'; svg: string }
-  | { id: number; kind: 'analysis'; result: AnalysisResult; final: boolean; ms: number; svg?: string };
+  | { id: number; kind: 'analysis'; result: AnalysisResult; final: boolean; ms: number; svg?: string }
+  | { id: number; kind: 'comparison'; comparison: EditClassification | null };
+
+/** The classification of the edit against the stored model; null when that one does not parse. */
+function compare(base: string, model: ReturnType<typeof parseUvl>['model'], timeoutMs: number): EditClassification | null {
+  const before = parseUvl(base);
+  if (before.diagnostics.some((d) => d.severity === 'error')) return null;
+  return classifyEdit(before.model, model, { deadline: Date.now() + timeoutMs });
+}
 
 const post = (answer: WorkerAnswer): void => (self as unknown as Worker).postMessage(answer);
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  const { id, text, timeoutMs } = event.data;
+  const { id, text, timeoutMs, base } = event.data;
   const started = performance.now();
   const { model, diagnostics } = parseUvl(text);
   if (diagnostics.some((d) => d.severity === 'error')) {
@@ -42,5 +52,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     },
   });
   const anomalies = { core: result.core ?? [], dead: result.dead ?? [], falseOptional: result.false_optional ?? [] };
-  post({ id, kind: 'analysis', result, final: true, ms: performance.now() - started, svg: renderDiagram(model, { title, anomalies }) });
+  const final: WorkerAnswer = { id, kind: 'analysis', result, final: true, ms: performance.now() - started, svg: renderDiagram(model, { title, anomalies }) };
+  if (base !== undefined) post({ id, kind: 'comparison', comparison: compare(base, model, timeoutMs) });
+  post(final);
 };

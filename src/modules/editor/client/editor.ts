@@ -146,7 +146,8 @@ async function showPanel(): Promise<void> {
   document.getElementById('btn-panel')!.setAttribute('aria-expanded', 'true');
   if (!panel) {
     const { createPanel } = await import('./panel.ts');
-    panel = createPanel(box, (line) => jumpTo(view, view.state.doc.line(Math.min(line, view.state.doc.lines)).from));
+    const base = root.dataset.fileId ? initial : undefined;
+    panel = createPanel(box, (line) => jumpTo(view, view.state.doc.line(Math.min(line, view.state.doc.lines)).from), base);
     panel.textChanged(view.state.doc);
   }
 }

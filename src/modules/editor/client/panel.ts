@@ -3,7 +3,7 @@
 // marked stale; an edit terminates a worker that is still analysing (the cancel) and the next
 // worker starts from the text once typing pauses.
 import type { Text } from '@codemirror/state';
-import type { AnalysisResult } from '../../../../packages/analysis/src/index.ts';
+import type { AnalysisResult, EditClassification } from '../../../../packages/analysis/src/index.ts';
 import type { WorkerAnswer, WorkerRequest } from './analysis.worker.ts';
 
 export interface Panel {
@@ -14,7 +14,7 @@ export interface Panel {
 const SETTLE_MS = 300;
 const TIMEOUT_MS = 60_000;
 
-export function createPanel(box: HTMLElement, goToLine: (line: number) => void): Panel {
+export function createPanel(box: HTMLElement, goToLine: (line: number) => void, base?: string): Panel {
   const workerUrl = box.dataset.workerUrl!;
   const diagram = box.querySelector<HTMLElement>('#panel-diagram')!;
   const facts = box.querySelector<HTMLElement>('#panel-analysis')!;
@@ -48,6 +48,10 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void):
       diagram.innerHTML = a.svg;
       return;
     }
+    if (a.kind === 'comparison') {
+      renderComparison(a.comparison);
+      return;
+    }
     renderFacts(facts, a.result, goToLine);
     if (a.svg) diagram.innerHTML = a.svg;
     if (a.final) {
@@ -63,7 +67,7 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void):
     busy = true;
     sent++;
     setState('running', 'Analysing…');
-    const request: WorkerRequest = { id: sent, text: latest.toString(), timeoutMs: TIMEOUT_MS };
+    const request: WorkerRequest = { id: sent, text: latest.toString(), timeoutMs: TIMEOUT_MS, base };
     worker.postMessage(request);
   };
 
@@ -85,6 +89,30 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void):
       timer = setTimeout(run, box.dataset.state ? SETTLE_MS : 0);
     },
   };
+}
+
+const KIND_TEXT: Record<string, string> = {
+  refactoring: 'a refactoring: the same configurations',
+  generalization: 'a generalization: every configuration of the stored model, and more',
+  specialization: 'a specialization: only configurations of the stored model, fewer',
+  arbitrary: 'an arbitrary edit: configurations gained and lost',
+  unknown: 'not decided in time',
+};
+
+/** The comparison with the stored model, in the save section beside Save as new version. */
+function renderComparison(c: EditClassification | null): void {
+  const box = document.getElementById('version-comparison');
+  if (!box) return;
+  box.dataset.editClass = c ? c.kind : 'none';
+  if (!c) {
+    box.textContent = 'The stored model does not parse: there is nothing to compare with.';
+    return;
+  }
+  const names = (list: string[]) => (list.length === 0 ? 'none' : list.slice(0, 20).join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : ''));
+  box.replaceChildren(
+    element('strong', `Compared with the stored model: ${KIND_TEXT[c.kind]}.`),
+    element('div', `Features added: ${names(c.addedFeatures)}. Removed: ${names(c.removedFeatures)}.`),
+  );
 }
 
 function element(tag: string, text?: string, className?: string): HTMLElement {
