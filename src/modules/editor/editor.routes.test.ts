@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
     it('shows anyone the empty editor and a stored model they may see, escaped; 404 for an unknown or hidden file', async () => {
       const empty = await anonymous().get('/editor');
       assert.equal(empty.status, 200);
-      assert.match(empty.text, /<textarea id="editor-initial"[^>]*><\/textarea>/);
+      assert.match(empty.text, /<textarea id="editor-initial"[^>]*>\n<\/textarea>/);
       assert.match(empty.text, /<script type="module" src="\/editor\/bundle\/editor-[A-Z0-9]+\.js"><\/script>/);
       assert.ok(!empty.text.includes('id="save-draft-form"'), 'no save form without an account');
       const { fileId } = await storeModel(server);
