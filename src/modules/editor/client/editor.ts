@@ -78,7 +78,7 @@ const view = new EditorView({
       lineNumbers(), highlightActiveLineGutter(), foldGutter(), lintGutter(), history(), drawSelection(),
       EditorState.allowMultipleSelections.of(true), bracketMatching(), closeBrackets(), crosshairCursor(),
       highlightActiveLine(), highlightSelectionMatches(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-      uvl(), uvlLinter, autocompletion({ override: [completeUvl] }),
+      uvl(), uvlLinter, autocompletion({ override: [completeUvl], icons: false }),
       keymap.of([
         { key: 'F12', run: goToDeclaration },
         { key: 'F2', run: () => { openRename(); return true; } },
