@@ -181,7 +181,8 @@ describe('model editor in Chromium', { skip }, () => {
     const { fileId } = await storeModel(server, { content: FIXED, name: 'bikes.uvl' });
     const page = await loggedInPage(browser, server);
     const errors = watchPageErrors(page);
-    await page.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    await Promise.all([page.waitForURL(`${server.baseUrl}/editor/file/${fileId}`), page.click('#open-in-editor')]);
     await page.waitForSelector('#editor[data-ready="true"]');
     assert.equal(await editorText(page), FIXED);
     const edited = FIXED.replace('Basket => Frame', 'Basket => Bell');
