@@ -6,10 +6,14 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
-import { userIdByEmail } from '../../../test/support/fixtures.ts';
-import { storeModel } from '../model/model.test-support.ts';
+import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
 
 const MODEL = 'features\n    Bike\n        optional\n            Bell\n';
+/** A name and a constraint with markup: the page must show them escaped. */
+const MARKUP = 'features\n    Car\n        optional\n            Turbo\n            "Diesel <V6>"\n\nconstraints\n    "Diesel <V6>" => !Turbo\n';
+
+const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null } = {}) =>
+  storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi });
 
 async function login(server: TestServer, email: string): Promise<TestClient> {
   const client = new TestClient(server.baseUrl);
