@@ -73,8 +73,17 @@ async function buildInto(target: string): Promise<void> {
     } catch (error) {
       if (!existsSync(target)) throw error; // another process placed the same bundle first
     }
+    pruneOthers(target);
   } finally {
     rmSync(temporary, { recursive: true, force: true });
+  }
+}
+
+/** Bundles of earlier sources go once a new one is in place (each is loaded into memory when served). */
+function pruneOthers(current: string): void {
+  for (const entry of readdirSync(BUNDLE_CACHE, { withFileTypes: true })) {
+    const path = join(BUNDLE_CACHE, entry.name);
+    if (entry.isDirectory() && path !== current && !entry.name.includes('.tmp-')) rmSync(path, { recursive: true, force: true });
   }
 }
 
