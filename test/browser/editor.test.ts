@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { checkUvl, parseUvl, printUvl } from '../../packages/uvl/src/index.ts';
 import { analyzeModel } from '../../packages/analysis/src/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
+import { DEAD_MODEL, storeModel } from '../../src/modules/model/model.test-support.ts';
 import { userIdByEmail } from '../support/fixtures.ts';
 import { browserSkipReason, launchBrowser, loggedInPage, screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
@@ -116,6 +116,30 @@ describe('model editor in Chromium', { skip }, () => {
     await page.keyboard.type('// a note');
     assert.equal(await page.getAttribute('#panel', 'data-state'), 'stale');
     await page.waitForSelector('#panel[data-state="current"]');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('links a dead feature\'s explanation to its lines: a click puts the cursor there', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/editor`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    await replaceText(page, DEAD_MODEL);
+    await page.waitForSelector('#panel[data-state="current"]');
+    const dead = page.locator('#live-dead li.anomaly[data-feature="Turbo"]');
+    assert.equal(await dead.count(), 1);
+    const links = dead.locator('button.explanation-line');
+    const texts = await links.allTextContents();
+    assert.ok(texts.length > 0, 'the explanation names lines');
+    const line = Number(/Line (\d+)/.exec(texts[0]!)![1]);
+    await links.first().click();
+    const cursorLine = await page.evaluate(() => {
+      const view = (window as unknown as { hubEditor: { state: { selection: { main: { head: number } }; doc: { lineAt(p: number): { number: number } } } } }).hubEditor;
+      return view.state.doc.lineAt(view.state.selection.main.head).number;
+    });
+    assert.equal(cursorLine, line);
+    assert.equal(await page.locator('#panel-diagram svg g.dead[data-feature="Turbo"]').count(), 1, 'the diagram marks it dead');
     assert.deepEqual(errors, []);
     await page.close();
   });
