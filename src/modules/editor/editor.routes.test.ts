@@ -118,5 +118,19 @@ for (const dialect of testDialects()) {
       assert.deepEqual(staged.map((f) => [f.filename, f.valid]), [['bike.uvl', true]]);
       assert.equal((await owner.post('/editor/file/abc/new-version', { form: { text: edited } })).status, 404);
     });
+
+    it('offers no new version of an unpublished dataset, and refuses one with the text given back', async () => {
+      const { fileId } = await storeModel(server, { content: MODEL, name: 'draft.uvl', doi: null });
+      const owner = await login(server, 'user1@example.com');
+      const page = await owner.get(`/editor/file/${fileId}`);
+      assert.equal(page.status, 200);
+      assert.ok(!page.text.includes('id="btn-save-version"'), 'no Save as new version for a draft');
+      const stagedBefore = await stagedOf('user1@example.com');
+      const edited = MODEL.replace('Bell', 'Klaxon');
+      const res = await owner.post(`/editor/file/${fileId}/new-version`, { form: { text: edited } });
+      assert.ok(res.status >= 400 && res.status < 500, `refused: ${res.status}`);
+      assert.ok(res.text.includes('Klaxon'), 'the edited text comes back');
+      assert.deepEqual(await stagedOf('user1@example.com'), stagedBefore, 'nothing staged');
+    });
   });
 }

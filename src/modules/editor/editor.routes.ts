@@ -2,7 +2,7 @@
 // saves. The pages are open to anyone; the saves need an account (and CSRF, the global guard).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, notFound } from '../../core/http/errors.ts';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { bundleOnce, type EditorBundle } from './editor.bundle.ts';
 import { EditorError, MAX_DRAFT_TITLE, type OpenedFile } from './editor.service.ts';
@@ -41,7 +41,8 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     return reply.code(input.errors ? 422 : 200).page('editor/views/editor.njk', {
       title: file ? `Edit ${file.name}` : 'Model editor',
       file: file ?? null,
-      owner: input.opened?.owner ?? false,
+      // A new version is of a published dataset (extensions section 2); a draft is edited in place.
+      owner: (input.opened?.owner ?? false) && file?.doi !== null,
       text: input.text,
       draftTitle: input.title ?? (file ? file.name.replace(/\.uvl$/i, '') : ''),
       maxTitle: MAX_DRAFT_TITLE,
@@ -81,15 +82,26 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     return reply.send(file.body);
   });
 
+  /**
+   * The reasons a save was refused, or undefined for a failure that is not the request's (5xx).
+   * The page clears its local copy when it posts, so every refusal shows the editor again with the text.
+   */
+  const refusal = (error: unknown): string[] | undefined => {
+    if (error instanceof EditorError && error.kind === 'invalid') return [error.message, ...error.errors];
+    if (error instanceof HttpError && error.status < 500) return [error.message];
+    return undefined;
+  };
+
   app.post('/editor/draft', { config: { loginRequired: true }, bodyLimit }, async (request, reply) => {
     const text = textField(request);
     const title = String((request.body as Record<string, unknown>).title ?? '');
     try {
       return reply.redirect(await service().saveDraft(request.user!.id, title, text), 303);
     } catch (error) {
-      if (!(error instanceof EditorError) || error.kind !== 'invalid') throw error;
+      const reasons = refusal(error);
+      if (!reasons) throw error;
       // The text comes back in the editor with the reasons: nothing typed is lost.
-      return page(request, reply, { text, title, errors: [error.message, ...error.errors] });
+      return page(request, reply, { text, title, errors: reasons });
     }
   });
 
@@ -99,9 +111,11 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     try {
       return reply.redirect(await service().stageNewVersion(id, request.user!.id, text), 303);
     } catch (error) {
-      if (!(error instanceof EditorError) || error.kind !== 'invalid') throw failure(error);
+      if (error instanceof EditorError && error.kind !== 'invalid') throw failure(error);
+      const reasons = refusal(error);
+      if (!reasons) throw error;
       const opened = await service().openFile(id, request.user!.id);
-      return page(request, reply, { opened, text, errors: [error.message, ...error.errors] });
+      return page(request, reply, { opened, text, errors: reasons });
     }
   });
 }
