@@ -241,7 +241,7 @@ describe('model editor in Chromium', { skip }, () => {
     await anonymous.close();
   });
 
-  it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown', async () => {
+  it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown, at phone and desktop width', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.goto(`${server.baseUrl}/editor`);
@@ -258,6 +258,9 @@ describe('model editor in Chromium', { skip }, () => {
     await page.mouse.move(0, 0); // the hover colour of the button is not what axe should judge
     await page.locator('#panel').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('editor-analysis-390') });
+    assert.deepEqual(await seriousViolations(page), []);
+    // The same page at desktop width: text and panel side by side.
+    await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(await seriousViolations(page), []);
     await context.close();
   });
