@@ -244,8 +244,11 @@ describe('model editor in Chromium', { skip }, () => {
   it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown, at phone and desktop width', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => scripts.push(new URL(r.url()).pathname));
     await page.goto(`${server.baseUrl}/editor`);
     await page.waitForSelector('#editor[data-ready="true"]');
+    assert.equal(scripts.some((p) => /analysis\.worker|\/panel-/.test(p)), false, 'the panel and the engine load only when the panel is shown');
     await replaceText(page, BROKEN);
     await diagnosticsOf(page);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -255,6 +258,7 @@ describe('model editor in Chromium', { skip }, () => {
     await replaceText(page, FIXED);
     await page.click('#btn-panel');
     await page.waitForSelector('#panel[data-state="current"]');
+    assert.equal(scripts.filter((p) => /analysis\.worker-/.test(p)).length, 1, 'the worker\'s script, once shown');
     await page.mouse.move(0, 0); // the hover colour of the button is not what axe should judge
     await page.locator('#panel').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('editor-analysis-390') });
