@@ -39,6 +39,20 @@ describe('model editor on large models in Chromium', { skip }, () => {
     const analysis = await analysisIn(page);
     assert.equal(analysis.configurations, analyzeModel(parseUvl(text).model, { text }).configurations);
 
+    // An edit while the worker analyses cancels it (the reserve worker takes over) and asks the server for nothing.
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.evaluate(() => {
+      const view = (window as unknown as { hubEditor: { state: { doc: { line(n: number): { to: number } } }; dispatch(s: object): void; focus(): void } }).hubEditor;
+      const end = view.state.doc.line(10).to;
+      view.dispatch({ changes: { from: end, insert: ' ' }, selection: { anchor: end + 1 } });
+      view.focus();
+    });
+    await page.waitForSelector('#panel[data-state="running"]');
+    await page.keyboard.press('Backspace');
+    assert.equal(await page.getAttribute('#panel', 'data-state'), 'stale', 'the running analysis was cancelled');
+    assert.deepEqual(requests, [], 'no request while typing, a cancel included');
+    await analysisIn(page);
     const typed = await keystrokeToDiagnostic(page, 10, '=');
     const lines = text.split('\n');
     lines[9] += '=';

@@ -20,6 +20,11 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
   const facts = box.querySelector<HTMLElement>('#panel-analysis')!;
   const state = box.querySelector<HTMLElement>('#panel-state')!;
   let worker: Worker | undefined;
+  /**
+   * A started worker waiting in reserve: an edit that cancels a running analysis switches to it at
+   * once, and the next reserve starts only when typing pauses, so typing never asks for a script.
+   */
+  let spare: Worker | undefined;
   let busy = false;
   let sent = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -69,6 +74,7 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
     setState('running', 'Analysing…');
     const request: WorkerRequest = { id: sent, text: latest.toString(), timeoutMs: TIMEOUT_MS, base };
     worker.postMessage(request);
+    spare ??= spawn();
   };
 
   // Links of the drawing point at the model page's subtrees: here they would leave the editor.
@@ -81,7 +87,8 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
       latest = doc;
       if (busy && worker) {
         worker.terminate();
-        worker = undefined;
+        worker = spare;
+        spare = undefined;
         busy = false;
       }
       if (box.dataset.state) setState('stale', 'Stale: the text changed; the panel catches up when typing pauses.');
