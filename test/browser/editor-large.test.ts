@@ -50,7 +50,8 @@ describe('model editor on large models in Chromium', { skip }, () => {
     });
     await page.waitForSelector('#panel[data-state="running"]');
     await page.keyboard.press('Backspace');
-    assert.equal(await page.getAttribute('#panel', 'data-state'), 'stale', 'the running analysis was cancelled');
+    assert.equal(await page.getAttribute('#panel', 'data-state'), 'stale');
+    assert.equal(await page.getAttribute('#panel', 'data-cancelled'), '1', 'the running analysis was cancelled (its worker terminated)');
     assert.deepEqual(requests, [], 'no request while typing, a cancel included');
     await analysisIn(page);
     const typed = await keystrokeToDiagnostic(page, 10, '=');

@@ -87,6 +87,7 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
       latest = doc;
       if (busy && worker) {
         worker.terminate();
+        box.dataset.cancelled = String(Number(box.dataset.cancelled ?? 0) + 1);
         worker = spare;
         spare = undefined;
         busy = false;
