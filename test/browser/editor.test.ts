@@ -258,7 +258,7 @@ describe('model editor in Chromium', { skip }, () => {
     await replaceText(page, FIXED);
     await page.click('#btn-panel');
     await page.waitForSelector('#panel[data-state="current"]');
-    assert.equal(scripts.filter((p) => /analysis\.worker-/.test(p)).length, 1, 'the worker\'s script, once shown');
+    assert.equal(scripts.filter((p) => /analysis\.worker-/.test(p)).length, 2, 'the worker\'s script, once shown, for the working and the reserve worker');
     await page.mouse.move(0, 0); // the hover colour of the button is not what axe should judge
     await page.locator('#panel').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('editor-analysis-390') });
