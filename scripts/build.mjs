@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run build: compiles the runtime code (src, packages, migrations) to JavaScript in build/
-// with tsc (tsconfig.build.json), then writes the stamp that says the build is current.
+// with tsc (tsconfig.build.json), bundles the model editor's browser code (esbuild, into
+// .cache/editor/), then writes the stamp that says the build is current.
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,5 +16,9 @@ if (result.status !== 0) {
   console.error('hub build: tsc failed');
   process.exit(result.status ?? 1);
 }
+// The model editor's browser bundle (esbuild, from the same sources), so the first visitor of
+// /editor does not wait for it; the server would build it on that request otherwise.
+const { editorBundle } = await import('../build/src/modules/editor/editor.bundle.js');
+await editorBundle();
 writeFileSync(stampFile, `${new Date().toISOString()}\n`);
 console.log(`hub build: compiled to build/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -25,6 +25,7 @@ export const moduleCatalogue: ModuleCatalogue = {
   orcid: async () => (await import('../modules/orcid/module.ts')).orcidModule,
   review: async () => (await import('../modules/review/module.ts')).reviewModule,
   oai: async () => (await import('../modules/oai/module.ts')).oaiModule,
+  editor: async () => (await import('../modules/editor/module.ts')).editorModule,
 };
 
 /** The selected modules of this project, every coupling rule checked (decisions section 2). */

@@ -17,3 +17,5 @@ export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, det
 export { constraintSource } from './source-text.ts';
 export { parseNameList, unquoteName, formatNameList } from './name-list.ts';
 export { featureEstimate } from './feature-lines.ts';
+// The editor's tokenizer and rename (src/modules/editor) follow the scanner's names and keywords.
+export { KEYWORD_TEXTS, isPlainName } from './scanner.ts';

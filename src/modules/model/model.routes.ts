@@ -99,6 +99,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).
       featureIde: data.errors.length > 0 || !ctx.isEnabled('modeltool') ? null : service().featureIdeLosses(data),
       configurator: ctx.isEnabled('configurator') && data.errors.length === 0,
+      // The editor (extensions section 12) opens a copy of the model; it is optional.
+      editor: ctx.isEnabled('editor'),
     });
   }));
 

@@ -1,0 +1,121 @@
+// Routes of the editor (extensions section 12): the pages, the bundle they load, and the two
+// saves. The pages are open to anyone; the saves need an account (and CSRF, the global guard).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { parseFileId } from '../hubfile/index.ts';
+import { bundleOnce, type EditorBundle } from './editor.bundle.ts';
+import { EditorError, MAX_DRAFT_TITLE, type OpenedFile } from './editor.service.ts';
+
+interface PageInput {
+  opened?: OpenedFile;
+  text: string;
+  title?: string;
+  errors?: string[];
+}
+
+function textField(request: FastifyRequest): string {
+  const text = (request.body as Record<string, unknown> | undefined)?.text;
+  if (typeof text !== 'string') throw badRequest('The form must carry the model as the field text.', { field: 'text' });
+  // The editor's text has \n line breaks (CodeMirror's); a browser posts every line break of a
+  // form field as CRLF (HTML form encoding), so they are turned back to keep the text exact.
+  return text.replace(/\r\n/g, '\n');
+}
+
+function fileIdOf(request: FastifyRequest): number {
+  const raw = (request.params as { file_id: string }).file_id;
+  const id = parseFileId(raw);
+  if (id === undefined) throw notFound(`There is no file with id ${raw}.`);
+  return id;
+}
+
+export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
+  const service = () => ctx.services.editor;
+  const bundle = bundleOnce();
+  // A form carries the whole model, URL-encoded: up to three bytes for each byte of a file the hub would take.
+  const bodyLimit = ctx.config.maxUploadBytes * 3 + 64 * 1024;
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, input: PageInput) => {
+    const b: EditorBundle = await bundle();
+    const file = input.opened?.file;
+    return reply.code(input.errors ? 422 : 200).page('editor/views/editor.njk', {
+      title: file ? `Edit ${file.name}` : 'Model editor',
+      file: file ?? null,
+      // A new version is of a published dataset (extensions section 2); a draft is edited in place.
+      owner: (input.opened?.owner ?? false) && file?.doi !== null,
+      text: input.text,
+      draftTitle: input.title ?? (file ? file.name.replace(/\.uvl$/i, '') : ''),
+      maxTitle: MAX_DRAFT_TITLE,
+      errors: input.errors ?? [],
+      signedIn: request.user !== undefined && request.user !== null,
+      storageKey: `hub-editor:${file ? `file-${file.id}` : 'new'}`,
+      editorScript: `/editor/bundle/${b.editor}`,
+      workerScript: `/editor/bundle/${b.worker}`,
+    });
+  };
+
+  const failure = (error: unknown) => {
+    if (error instanceof EditorError && error.kind !== 'invalid') return notFound(error.message);
+    return error;
+  };
+
+  app.get('/editor', async (request, reply) => page(request, reply, { text: '' }));
+
+  app.get('/editor/file/:file_id', async (request, reply) => {
+    try {
+      const opened = await service().openFile(fileIdOf(request), request.user?.id ?? null);
+      return await page(request, reply, { opened, text: opened.text });
+    } catch (error) {
+      throw failure(error);
+    }
+  });
+
+  // Names carry the content's hash: kept by browsers for a year, so a worker started again
+  // after an edit cancelled the last one comes from the cache, not the server.
+  app.get('/editor/bundle/*', async (request, reply) => {
+    const name = (request.params as { '*': string })['*'];
+    const file = (await bundle()).files.get(name);
+    if (!file) throw notFound('No such file in the editor bundle.');
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', file.etag).header('vary', 'accept-encoding');
+    reply.type(file.type);
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
+    return reply.send(file.body);
+  });
+
+  /**
+   * The reasons a save was refused, or undefined for a failure that is not the request's (5xx).
+   * The page clears its local copy when it posts, so every refusal shows the editor again with the text.
+   */
+  const refusal = (error: unknown): string[] | undefined => {
+    if (error instanceof EditorError && error.kind === 'invalid') return [error.message, ...error.errors];
+    if (error instanceof HttpError && error.status < 500) return [error.message];
+    return undefined;
+  };
+
+  app.post('/editor/draft', { config: { loginRequired: true }, bodyLimit }, async (request, reply) => {
+    const text = textField(request);
+    const title = String((request.body as Record<string, unknown>).title ?? '');
+    try {
+      return reply.redirect(await service().saveDraft(request.user!.id, title, text), 303);
+    } catch (error) {
+      const reasons = refusal(error);
+      if (!reasons) throw error;
+      // The text comes back in the editor with the reasons: nothing typed is lost.
+      return page(request, reply, { text, title, errors: reasons });
+    }
+  });
+
+  app.post('/editor/file/:file_id/new-version', { config: { loginRequired: true }, bodyLimit }, async (request, reply) => {
+    const id = fileIdOf(request);
+    const text = textField(request);
+    try {
+      return reply.redirect(await service().stageNewVersion(id, request.user!.id, text), 303);
+    } catch (error) {
+      if (error instanceof EditorError && error.kind !== 'invalid') throw failure(error);
+      const reasons = refusal(error);
+      if (!reasons) throw error;
+      const opened = await service().openFile(id, request.user!.id);
+      return page(request, reply, { opened, text, errors: reasons });
+    }
+  });
+}
