@@ -21,6 +21,7 @@ import * as fileOriginal from './2026_11_27_1000_file_original.ts';
 import * as modelSamples from './2026_11_27_1100_model_samples.ts';
 import * as stagedClaimSaved from './2026_11_27_1300_staged_claim_saved.ts';
 import * as pendingDeposition from './2026_11_27_1600_pending_deposition.ts';
+import * as collections from './2026_12_05_0430_collections.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1100_model_samples': modelSamples,
   '2026_11_27_1300_staged_claim_saved': stagedClaimSaved,
   '2026_11_27_1600_pending_deposition': pendingDeposition,
+  '2026_12_05_0430_collections': collections,
 };

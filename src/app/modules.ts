@@ -24,6 +24,7 @@ export const moduleCatalogue: ModuleCatalogue = {
   cart: async () => (await import('../modules/cart/module.ts')).cartModule,
   orcid: async () => (await import('../modules/orcid/module.ts')).orcidModule,
   review: async () => (await import('../modules/review/module.ts')).reviewModule,
+  collection: async () => (await import('../modules/collection/module.ts')).collectionModule,
 };
 
 /** The selected modules of this project, every coupling rule checked (decisions section 2). */
