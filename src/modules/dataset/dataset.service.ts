@@ -23,6 +23,7 @@ import {
 } from './lifecycle/dataset.versions.ts';
 import { compareVersions } from './lifecycle/dataset.compare.ts';
 import { StagingError } from './staging/staging.ts';
+import { importUrl, importUrlToDataset } from './staging/url-import.ts';
 import { summaries } from './pages/dataset.parts.ts';
 
 // The shapes and addresses live in dataset.types.ts; importers of the service keep finding them here.
@@ -41,6 +42,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       compareVersions,
       // staging (decisions section 4)
       stageFile, deleteStagedFile, listStagedFiles,
+      // import from a URL (extensions section 13)
+      importUrl, importUrlToDataset,
       // the upload and the seeders' datasets
       upload, createFromFiles,
       // the DOI page, the owner's pages and the landing page
