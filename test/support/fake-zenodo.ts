@@ -20,7 +20,8 @@ export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edi
 export interface FakeDeposition {
   id: number;
   bucket: string;
-  files: Map<string, { size: number; md5: string; id: string }>;
+  /** The uploaded files; `body` their bytes, so tests can read what was deposited. */
+  files: Map<string, { size: number; md5: string; id: string; body: Buffer }>;
   metadata: Record<string, any> | null;
   published: boolean;
   deleted: boolean;
@@ -181,7 +182,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (deposition.published) return send(res, 403, { status: 403, message: 'The bucket of a published record is locked.' });
       const name = decodeURIComponent(match[2]!);
       const md5 = createHash('md5').update(body).digest('hex');
-      deposition.files.set(name, { size: body.length, md5, id: randomUUID() });
+      deposition.files.set(name, { size: body.length, md5, id: randomUUID(), body });
       return send(res, 201, { key: name, size: body.length, checksum: `md5:${md5}` });
     }
     if (method === 'POST' && (match = /^\/api\/deposit\/depositions\/(\d+)\/files$/.exec(path))) {
@@ -194,7 +195,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (!(file instanceof Blob) || !name) return send(res, 400, { status: 400, message: 'Missing file or name.' });
       const bytes = Buffer.from(await file.arrayBuffer());
       const md5 = createHash('md5').update(bytes).digest('hex');
-      deposition.files.set(name, { size: bytes.length, md5, id: randomUUID() });
+      deposition.files.set(name, { size: bytes.length, md5, id: randomUUID(), body: bytes });
       return send(res, 201, { id: randomUUID(), filename: name, filesize: bytes.length, checksum: md5 });
     }
     if ((match = /^\/api\/deposit\/depositions\/(\d+)\/actions\/(edit|discard)$/.exec(path)) && method === 'POST') {

@@ -1,7 +1,8 @@
 // Collections' pages and API (extensions section 13): GET /collections (mine), POST /collections
 // (title, description, tags), GET /collection/<id>/ with facts.csv, facts.json, citations.bib and
 // download?format=… (the cart's zip), POST /collection/<id>/add and /remove (field `file_id` or
-// `dataset_id`), POST /collection/<id>/add-cart (the user's cart), GET /api/v1/collections/<id>.
+// `dataset_id`), POST /collection/<id>/add-cart (the user's cart), POST /collection/<id>/publish and
+// /new-version, POST /explore/save (the search fields and `title`), GET /api/v1/collections/<id>.
 // CSRF is checked by the global guard on every POST.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
@@ -79,6 +80,23 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
   app.post('/collection/:id/add', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'add'));
   app.post('/collection/:id/remove', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'remove'));
   app.post('/collection/:id/add-cart', loginRequired, (request, reply) => addCart(ctx, request, reply));
+  app.post('/explore/save', loginRequired, async (request, reply) => {
+    const body = request.body && typeof request.body === 'object' ? request.body as Record<string, unknown> : {};
+    const id = await service.saveSearch(request.user!.id, body);
+    flash(request, 'success', 'The search is saved as a collection: its members stay as they were found.');
+    return reply.redirect(`/collection/${id}/`, 303);
+  });
+  app.post('/collection/:id/publish', loginRequired, async (request, reply) => {
+    const id = collectionIdOf(request);
+    const { doi } = await service.publish(id, request.user!.id);
+    flash(request, 'success', `The collection is published with the DOI ${doi}.`);
+    return reply.redirect(`/collection/${id}/`, 303);
+  });
+  app.post('/collection/:id/new-version', loginRequired, async (request, reply) => {
+    const next = await service.newVersion(collectionIdOf(request), request.user!.id);
+    flash(request, 'success', 'A new version is open: change its members, then publish it.');
+    return reply.redirect(`/collection/${next}/`, 303);
+  });
 }
 
 function downloadRoutes(app: FastifyInstance, ctx: ModuleContext) {

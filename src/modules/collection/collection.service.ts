@@ -7,17 +7,18 @@
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
-import { normalizeTags, splitTags } from '../../core/tags.ts';
-import { FormErrors } from '../../core/http/forms.ts';
+import { splitTags } from '../../core/tags.ts';
+import { checkedInput, MAX_COLLECTION_FILES, type CollectionInput } from './collection.rules.ts';
 import * as repo from './collection.repository.ts';
 import { memberFacts, memberEntries, membersWithHashes, citationsOf } from './collection.members.ts';
+import { publishCollection, newVersion } from './collection.publish.ts';
+import { publishedCollections } from './collection.listing.ts';
+import { saveSearch } from './collection.saved-search.ts';
 
-/** A collection holds at most this many files: the zip and the deposit are built from all of them. */
-export const MAX_COLLECTION_FILES = 1000;
-
-export interface CollectionInput { title?: string; description?: string; tags?: string }
 
 /** What to add or remove: one file, or every file of a dataset. */
+export { MAX_COLLECTION_FILES, type CollectionInput };
+
 export type MemberRef = { fileId: number } | { datasetId: number };
 
 export interface CollectionView {
@@ -42,23 +43,6 @@ export function viewOf(row: repo.CollectionRow, nextVersionId: number | null = n
     query: row.query === null ? null : JSON.parse(row.query), doi: row.doi, conceptDoi: row.concept_doi, version: Number(row.version),
     createdAt: row.created_at, publishedAt: row.published_at, nextVersionId,
   };
-}
-
-/** The fields checked; a 400 naming each bad field, never a half-made row. */
-export function checkedInput(input: CollectionInput): { title: string; description: string; tags: string | null } {
-  const form = new FormErrors();
-  const title = (input.title ?? '').trim();
-  const description = (input.description ?? '').trim();
-  form.required('title', title, 'The title');
-  form.maxLength('title', title, 200);
-  form.maxLength('description', description, 10000);
-  const tags = normalizeTags(input.tags ?? '');
-  form.maxLength('tags', tags ?? '', 500);
-  if (Object.keys(form.errors).length > 0) {
-    const first = Object.values(form.errors)[0]![0]!;
-    throw badRequest(first, { errors: form.errors });
-  }
-  return { title, description, tags };
 }
 
 export async function create(ctx: ModuleContext, userId: number, input: CollectionInput): Promise<number> {
@@ -139,6 +123,7 @@ export function createCollectionService(ctx: ModuleContext) {
   return bindOperations(ctx, {
     create, listMine, get, add, addCart, remove, memberIds,
     memberEntries, memberFacts, membersWithHashes, citationsOf,
+    publish: publishCollection, newVersion, publishedCollections, saveSearch,
   });
 }
 

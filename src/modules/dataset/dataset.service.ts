@@ -24,6 +24,7 @@ import {
 import { compareVersions } from './lifecycle/dataset.compare.ts';
 import { StagingError } from './staging/staging.ts';
 import { importUrl, importUrlToDataset } from './staging/url-import.ts';
+import { depositRecord } from './publication/record-deposit.ts';
 import { summaries } from './pages/dataset.parts.ts';
 
 // The shapes and addresses live in dataset.types.ts; importers of the service keep finding them here.
@@ -44,6 +45,8 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       stageFile, deleteStagedFile, listStagedFiles,
       // import from a URL (extensions section 13)
       importUrl, importUrlToDataset,
+      // a collection's deposit (extensions section 13)
+      depositRecord,
       // the upload and the seeders' datasets
       upload, createFromFiles,
       // the DOI page, the owner's pages and the landing page
