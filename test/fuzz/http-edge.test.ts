@@ -30,7 +30,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAIN_TABLES = [
   'user', 'user_profile', 'data_set', 'ds_meta_data', 'ds_metrics', 'feature_model', 'fm_meta_data', 'author', 'file',
   'dataset_file_name', 'api_token', 'account_token', 'dataset_edit', 'staged_claim', 'doi_mapping', 'explore_search',
-  'cart_item', 'review_link', 'orcid_account', 'model_sample', 'collection', 'collection_member',
+  'cart_item', 'review_link', 'orcid_account', 'model_sample', 'collection', 'collection_member', 'import_source',
   'ds_view_record', 'ds_download_record', 'file_view_record', 'file_download_record',
 ];
 

@@ -2,7 +2,8 @@
 // local server of the test serves a model file, a Git host's repository archive, redirect chains,
 // an oversized body (declared and undeclared), a body that never ends, and the fake Zenodo serves a
 // record read by its DOI and by its page. POST /dataset/file/import stages the models; POST
-// /api/v1/datasets/<id>/files/import adds them to a dataset. The production guard: url-guard.test.ts.
+// /api/v1/datasets/<id>/files/import adds them to a dataset; the source (URL, record DOI) becomes a
+// related identifier of the deposit. The production guard: url-guard.test.ts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { newUser } from '../../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../../test/support/api.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
+import { uploadForm } from '../dataset.test-support.ts';
 
 const CORPUS = '../shared/uvl-corpus/real/Feature_Models';
 const MODEL_A = readFileSync(`${CORPUS}/Operating_Systems/Linux/Evolution/Linux_v1.uvl`);
@@ -80,7 +82,7 @@ describe('import from a URL', () => {
       { name: 'repo-main/.github/ci.yml', body: 'on: push' },
     ]));
     zenodo = await startFakeZenodo();
-    server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url } });
+    server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
   });
   after(async () => {
     await server?.close();
@@ -189,5 +191,26 @@ describe('import from a URL', () => {
     assert.equal((await bearer(server.baseUrl, readOnly, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/download` })).status, 403);
     assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, {})).status, 400);
     assert.equal(sources.asked.length, asked, 'no fetch for a refused caller');
+  });
+
+  it("makes the source a related identifier of the published dataset, staged or added by the API", async () => {
+    const record = zenodo.addRecord([{ key: 'phone.uvl', body: MODEL_B }]);
+    const { client } = await newUser(server, 'Deriver');
+    assert.equal((await importing(client, `${sources.origin}/files/Linux_v1.uvl`)).status, 200);
+    const uploaded = await client.post('/dataset/upload', { form: { ...uploadForm(['Linux_v1.uvl']), 'authors-0-name': 'Doe, Jane' } });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    assert.ok(uploaded.json.doi, JSON.stringify(uploaded.json));
+    const staged = [...zenodo.depositions.values()].find((d) => d.doi === uploaded.json.doi)!;
+    assert.deepEqual(staged.metadata?.related_identifiers, [{ identifier: `${sources.origin}/files/Linux_v1.uvl`, relation: 'isDerivedFrom', scheme: 'url' }]);
+
+    const token = await createToken(client, ['write']);
+    const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'From Zenodo', description: 'Imported', authors: [{ name: 'Doe, Jane' }] });
+    assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: record.page })).status, 201);
+    const published = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/publish`);
+    assert.equal(published.json.status, 'ok', JSON.stringify(published.json));
+    const deposited = [...zenodo.depositions.values()].find((d) => d.doi === published.json.doi)!;
+    assert.deepEqual(deposited.metadata?.related_identifiers, [
+      { identifier: record.doi, relation: 'isDerivedFrom', scheme: 'doi' }, { identifier: record.page, relation: 'isDerivedFrom', scheme: 'url' },
+    ]);
   });
 });

@@ -13,6 +13,7 @@ import { stageFile } from './staged-files.ts';
 import { StagingError } from './staging.ts';
 import { importSource, type ImportSource, type SourceOptions } from './url-sources.ts';
 import { UrlImportError } from './url-fetch.ts';
+import { recordForDataset, recordStaged } from './import-sources.ts';
 
 export interface UrlImportOutcome {
   source: { url: string; doi: string | null };
@@ -60,6 +61,7 @@ export async function importUrl(d: DatasetDeps, userId: number, url: unknown): P
       outcome.refused.push({ name: model.name, message: error.message });
     }
   }
+  await recordStaged(d.ctx.db, userId, outcome.source, outcome.staged.map((f) => f.filename));
   return outcome;
 }
 
@@ -81,5 +83,6 @@ export async function importUrlToDataset(d: DatasetDeps, datasetId: number, user
       else throw error;
     }
   }
+  if (fileIds.length > 0) await recordForDataset(d.ctx.db, userId, datasetId, source);
   return { source: { url: source.url, doi: source.doi }, fileIds, refused, skipped: source.skipped };
 }
