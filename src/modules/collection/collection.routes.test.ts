@@ -161,5 +161,46 @@ for (const dialect of testDialects()) {
       }
       assert.ok(entries.has(`collection_${id}/CITATION.bib`));
     });
+  
+    it('offers Add to a collection on model, DOI and cart pages, and the picker adds or makes a collection with it', async () => {
+      const { client } = await newUser(server, 'Picker');
+      const visitor = new TestClient(server.baseUrl);
+      assert.doesNotMatch((await visitor.get(`/model/${files1[0]}/`)).text, /id="add-to-collection"/, 'not for a visitor');
+      assert.match((await client.get(`/model/${files1[0]}/`)).text, new RegExp(`id="add-to-collection" href="/collection/add\\?file_id=${files1[0]}&amp;return_to=`));
+      assert.match((await client.get('/doi/10.1234/dataset2/')).text, new RegExp(`id="dataset-to-collection" href="/collection/add\\?dataset_id=${dataset2}&amp;`));
+      await client.post('/cart/add', { form: { file_id: String(files1[0]) } });
+      assert.match((await client.get('/cart')).text, /id="cart-to-collection" href="\/collection\/add\?cart=1"/);
+
+      assert.equal((await client.get('/collection/add')).status, 400);
+      assert.equal((await client.get('/collection/add?file_id=abc')).status, 400);
+      assert.equal((await client.get('/collection/add?file_id=999999')).status, 404);
+      const rows = async () => Number((await server.hub.db.selectFrom('collection').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await rows();
+      assert.equal((await client.post('/collections', { form: { title: 'Ghost', file_id: '999999' } })).status, 404);
+      assert.equal(await rows(), before, 'no collection without its first member');
+
+      const picker = await client.get(`/collection/add?file_id=${files1[0]}`);
+      assert.equal(picker.status, 200);
+      assert.match(picker.text, /id="picker-none"/);
+      const made = await client.post('/collections', { form: { title: 'Picked', file_id: String(files1[0]) } });
+      const id = Number(/\/collection\/(\d+)\//.exec(made.location ?? '')?.[1]);
+      assert.deepEqual((await client.get(`/api/v1/collections/${id}`)).json.members.map((m: { file_id: number }) => m.file_id), [files1[0]]);
+      const again = await client.get(`/collection/add?dataset_id=${dataset2}`);
+      assert.match(again.text, new RegExp(`action="/collection/${id}/add"`));
+      assert.equal((await client.post(`/collection/${id}/add`, { form: { dataset_id: String(dataset2), return_to: `/doi/10.1234/dataset2/` } })).location, '/doi/10.1234/dataset2/');
+      assert.equal((await client.get(`/api/v1/collections/${id}`)).json.members.length, 1 + files2.length);
+      assert.match((await client.get('/collection/add?cart=1')).text, new RegExp(`action="/collection/${id}/add-cart"`));
+    });
+
+    it("saves explore's form (query and filter panel fields) as a collection", async () => {
+      const { client } = await newUser(server, 'FormSaver');
+      await client.get('/explore');
+      const saved = await client.post('/explore/save', { form: { query: '', publication_type: 'any', sorting: 'newest', features_min: '1', title: 'Everything with features' } });
+      assert.equal(saved.status, 303, saved.text);
+      const id = Number(/\/collection\/(\d+)\//.exec(saved.location ?? '')?.[1]);
+      const api = (await client.get(`/api/v1/collections/${id}`)).json;
+      assert.deepEqual(api.query.models, { features: { min: 1 } });
+      assert.equal(api.query.query, undefined);
+    });
   });
 }

@@ -15,6 +15,7 @@ import { MAX_COLLECTION_FILES, type MemberRef } from './collection.service.ts';
 import { factsCsv } from './collection.members.ts';
 import { collectionApiRoutes } from './collection.api.ts';
 import { collectionIdOf } from './collection.http.ts';
+import { firstMembers, pickerRoutes } from './collection.picker.ts';
 
 const loginRequired = { config: { loginRequired: true } };
 
@@ -73,7 +74,7 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
     reply.header('cache-control', 'no-store').page('collection/views/collections.njk', { title: 'Collections', collections: await service.listMine(request.user!.id) }));
   app.post('/collections', loginRequired, async (request, reply) => {
     const fields = formFields(request.body);
-    const id = await service.create(request.user!.id, { title: fields.title, description: fields.description, tags: fields.tags });
+    const id = await service.create(request.user!.id, { title: fields.title, description: fields.description, tags: fields.tags }, firstMembers(fields));
     return reply.redirect(`/collection/${id}/`, 303);
   });
   app.get('/collection/:id/', (request, reply) => collectionPage(ctx, request, reply));
@@ -129,6 +130,7 @@ function downloadRoutes(app: FastifyInstance, ctx: ModuleContext) {
 
 export async function collectionRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   pageRoutes(app, ctx);
+  pickerRoutes(app, ctx);
   downloadRoutes(app, ctx);
   await collectionApiRoutes(app, ctx);
 }

@@ -9,7 +9,31 @@ import { checkedInput, MAX_COLLECTION_FILES } from './collection.rules.ts';
 
 const SEARCH_FIELDS = ['query', 'publication_type', 'tags', 'sorting', 'limit', 'offset', 'models'] as const;
 
-/** The search fields of the body, as explore reads them; a form's `tags` (comma separated) and `models` (JSON text) too. */
+/**
+ * The `models` object from the flat fields of explore's filter panel (`features_min`, …), as the
+ * explore page's script builds it; undefined when none is set.
+ */
+export function modelsFromPanel(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const value = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
+  const models: Record<string, unknown> = {};
+  for (const field of ['features', 'constraints', 'depth']) {
+    const range: Record<string, unknown> = {};
+    for (const end of ['min', 'max']) {
+      const raw = value(`${field}_${end}`);
+      if (raw !== '') range[end] = /^\d+$/.test(raw) ? Number(raw) : raw;
+    }
+    if (Object.keys(range).length > 0) models[field] = range;
+  }
+  const counts: Record<string, string> = {};
+  if (value('configurations_min')) counts.min = value('configurations_min');
+  if (value('configurations_max')) counts.max = value('configurations_max');
+  if (Object.keys(counts).length > 0) models.configurations = counts;
+  for (const flag of ['satisfiable', 'has_dead']) if (value(flag)) models[flag] = value(flag) === 'true';
+  for (const text of ['language_level', 'feature']) if (value(text)) models[text] = value(text);
+  return Object.keys(models).length > 0 ? models : undefined;
+}
+
+/** The search fields of the body, as explore reads them; a form's `tags` (comma separated), `models` (JSON text) and filter panel too. */
 export function searchOf(body: Record<string, unknown>): Record<string, unknown> {
   const search: Record<string, unknown> = {};
   for (const field of SEARCH_FIELDS) if (body[field] !== undefined && body[field] !== '') search[field] = body[field];
@@ -20,6 +44,10 @@ export function searchOf(body: Record<string, unknown>): Record<string, unknown>
     } catch {
       throw badRequest('"models" must be the JSON object of the model filters.', { field: 'models' });
     }
+  }
+  if (search.models === undefined) {
+    const panel = modelsFromPanel(body);
+    if (panel) search.models = panel;
   }
   for (const field of ['limit', 'offset']) if (typeof search[field] === 'string' && /^\d+$/.test(search[field] as string)) search[field] = Number(search[field]);
   return search;

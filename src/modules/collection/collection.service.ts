@@ -45,8 +45,28 @@ export function viewOf(row: repo.CollectionRow, nextVersionId: number | null = n
   };
 }
 
-export async function create(ctx: ModuleContext, userId: number, input: CollectionInput): Promise<number> {
-  return repo.insertCollection(ctx.db, { userId, ...checkedInput(input), query: null });
+/** A new collection, with its first members when a file, a dataset or the cart is given (checked before anything is written). */
+export async function create(ctx: ModuleContext, userId: number, input: CollectionInput, first?: MemberRef | 'cart'): Promise<number> {
+  const fields = checkedInput(input);
+  const fileIds = first === undefined ? [] : first === 'cart' ? await cartFileIds(ctx, userId) : await filesOf(ctx, first, userId);
+  if (fileIds.length > MAX_COLLECTION_FILES) throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files.`);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await repo.insertCollection(trx, { userId, ...fields, query: null });
+    await repo.addMembers(trx, id, fileIds);
+    return id;
+  });
+}
+
+async function cartFileIds(ctx: ModuleContext, userId: number): Promise<number[]> {
+  return (await ctx.services.cart.entries(await ctx.services.cart.userFileIds(userId), userId)).map((e) => e.fileId);
+}
+
+/** What an "Add to a collection" link names, as the picker shows it: a file's or dataset's name; 404 for one the user cannot see. */
+export async function describeRef(ctx: ModuleContext, ref: MemberRef, userId: number): Promise<{ label: string; files: number }> {
+  const fileIds = await filesOf(ctx, ref, userId);
+  if ('fileId' in ref) return { label: (await ctx.services.hubfile.getVisibleFile(ref.fileId, userId))!.name, files: 1 };
+  const [dataset] = await ctx.services.dataset.summariesOf([ref.datasetId]);
+  return { label: dataset!.title, files: fileIds.length };
 }
 
 export async function listMine(ctx: ModuleContext, userId: number): Promise<(CollectionView & { members: number })[]> {
@@ -99,9 +119,8 @@ export async function add(ctx: ModuleContext, id: number, userId: number, ref: M
 /** Every file of the user's cart that they may still see, added at once (the cart's order). */
 export async function addCart(ctx: ModuleContext, id: number, userId: number): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  const entries = await ctx.services.cart.entries(await ctx.services.cart.userFileIds(userId), userId);
   const held = new Set(await repo.memberIds(ctx.db, id));
-  const fresh = entries.map((e) => e.fileId).filter((f) => !held.has(f));
+  const fresh = (await cartFileIds(ctx, userId)).filter((f) => !held.has(f));
   if (held.size + fresh.length > MAX_COLLECTION_FILES) {
     throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
   }
@@ -121,7 +140,7 @@ export function memberIds(ctx: ModuleContext, id: number): Promise<number[]> {
 
 export function createCollectionService(ctx: ModuleContext) {
   return bindOperations(ctx, {
-    create, listMine, get, add, addCart, remove, memberIds,
+    create, describeRef, listMine, get, add, addCart, remove, memberIds,
     memberEntries, memberFacts, membersWithHashes, citationsOf,
     publish: publishCollection, newVersion, publishedCollections, saveSearch,
   });
