@@ -33,7 +33,7 @@ async function zipOf(entries: { name: string; body: Buffer | string }[]): Promis
 }
 
 /** The test's file server: what each path answers, and every path asked. */
-async function startSources(repoZip: Buffer): Promise<{ server: Server; origin: string; asked: string[] }> {
+async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Server; origin: string; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -50,6 +50,7 @@ async function startSources(repoZip: Buffer): Promise<{ server: Server; origin: 
       return res.end(MODEL_B);
     }
     if (path === '/archive/main.zip') return res.end(repoZip);
+    if (path === '/archive/bomb.zip') return res.end(bomb);
     if (path === '/declared-big.uvl') {
       res.writeHead(200, { 'content-length': String(MAX_BYTES + 1) });
       return res.end();
@@ -80,7 +81,8 @@ describe('import from a URL', () => {
       { name: 'repo-main/models/phone.uvl', body: MODEL_B },
       { name: 'repo-main/models/os/Linux_v1.uvl', body: MODEL_A },
       { name: 'repo-main/.github/ci.yml', body: 'on: push' },
-    ]));
+    // A small archive whose one model unpacks past the limit (a zip bomb in miniature).
+    ]), await zipOf([{ name: 'bomb/huge.uvl', body: `namespace Huge\n${' '.repeat(MAX_BYTES * 2)}` }]));
     zenodo = await startFakeZenodo();
     server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
   });
@@ -129,7 +131,7 @@ describe('import from a URL', () => {
     const { client, userId } = await newUser(server, 'Limited');
     for (const [path, kind] of [
       ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'],
-      ['/missing.uvl', 'http_status'], ['/notes.txt', 'no_models'],
+      ['/missing.uvl', 'http_status'], ['/notes.txt', 'no_models'], ['/archive/bomb.zip', 'too_large'],
     ] as const) {
       const res = await importing(client, `${sources.origin}${path}`);
       assert.equal(res.status, 400, `${path}: ${res.text}`);
