@@ -99,7 +99,7 @@ for (const dialect of testDialects()) {
       assert.ok(listed.some((c) => c.id === id && c.doi === first.doi && c.title === 'Published study' && c.creators.length === 1));
     });
 
-    it("refuses to publish an empty collection, a member of an unpublished dataset, or another's collection, depositing nothing", async () => {
+    it("refuses to publish an empty collection, a member of an unpublished dataset, or another's collection, depositing nothing; a failed deposit is a 502 leaving it unpublished", async () => {
       const { client } = await newUser(server, 'Hasty');
       const token = await createToken(client, ['write']);
       const draft = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'Draft' });
@@ -117,6 +117,20 @@ for (const dialect of testDialects()) {
       assert.equal((await other.client.post(`/collection/${empty}/publish`, { form: {} })).status, 404);
       assert.equal(zenodo.depositions.size, depositions);
       assert.equal((await client.get(`/api/v1/collections/${mixed}`)).json.doi, null);
+
+      // The deposit repository failing: 502 with a message, the collection still open and unpublished.
+      const ready = await newCollection(client, 'Ready', [members[0]!]);
+      zenodo.failOn('publish', 500);
+      try {
+        const failed = await client.post(`/collection/${ready}/publish`, { form: {} });
+        assert.equal(failed.status, 502);
+        assert.match(failed.text, /The deposit failed/);
+        assert.doesNotMatch(failed.text, /\bat \w+ \(|node:internal/, 'no stack trace');
+      } finally {
+        zenodo.reset();
+      }
+      assert.equal((await client.get(`/api/v1/collections/${ready}`)).json.doi, null);
+      assert.equal((await client.post(`/collection/${ready}/publish`, { form: {} })).status, 303, 'published once the repository answers');
     });
 
     it('saves a search with its query and keeps its members when a later dataset matches', async () => {
