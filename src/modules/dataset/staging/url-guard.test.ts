@@ -65,7 +65,9 @@ describe('import from a URL: the production address guard', () => {
   it('sends no request to loopback, private or mapped addresses, given by address or by name', async () => {
     for (const url of [
       `http://127.0.0.1:${target.port}/phone.uvl`, `http://[::1]:${target.port}/phone.uvl`, `http://[::ffff:127.0.0.1]:${target.port}/phone.uvl`,
-      `http://localhost:${target.port}/phone.uvl`, `http://0.0.0.0:${target.port}/phone.uvl`, 'http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/a.uvl',
+      `http://localhost:${target.port}/phone.uvl`, `http://0.0.0.0:${target.port}/phone.uvl`,
+      // Other spellings of 127.0.0.1, which the URL parser turns into the dotted form.
+      `http://2130706433:${target.port}/phone.uvl`, `http://0x7f.0.0.1:${target.port}/phone.uvl`, `http://0177.0.0.1:${target.port}/phone.uvl`, 'http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/a.uvl',
     ]) {
       const error = await refusal(fetchLimited(parseImportUrl(url), limits()));
       assert.equal(error.kind, 'refused_address', `${url}: ${error.message}`);
@@ -86,16 +88,16 @@ describe('import from a URL: the production address guard', () => {
 
   describe('through the API of a production hub', () => {
     let hub: TestServer;
-    before(async () => { hub = await startTestServer({ env: { FLASK_ENV: 'production', SECRET_KEY: 'test-secret', ANALYSIS_WORKERS: '0' } }); });
+    before(async () => { hub = await startTestServer({ env: { FLASK_ENV: 'production', SECRET_KEY: 'test-secret', ANALYSIS_WORKERS: '0', IMPORT_ALLOW_HOSTS: 'LocalHost' } }); });
     after(async () => hub?.close());
 
-    it('answers 400 refused_address for a loopback URL and sends it nothing', async () => {
+    it('answers 400 refused_address for a loopback URL and sends it nothing; IMPORT_ALLOW_HOSTS lets its host through, not its redirect to loopback', async () => {
       const { client } = await newUser(hub, 'Prod');
       const token = await createToken(client, ['read', 'write']);
       const created = await bearer(hub.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'Guarded' });
       assert.equal(created.status, 201, JSON.stringify(created.json));
       target.asked.length = 0;
-      for (const url of [`http://127.0.0.1:${target.port}/phone.uvl`, `http://localhost:${target.port}/phone.uvl`]) {
+      for (const url of [`http://127.0.0.1:${target.port}/phone.uvl`, `http://[::1]:${target.port}/phone.uvl`]) {
         const res = await bearer(hub.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url });
         assert.equal(res.status, 400, JSON.stringify(res.json));
         assert.equal(res.json.kind, 'refused_address');
@@ -104,6 +106,13 @@ describe('import from a URL: the production address guard', () => {
       assert.equal(staged.status, 400);
       assert.equal(staged.json.kind, 'refused_address');
       assert.deepEqual(target.asked, []);
+
+      const allowed = await bearer(hub.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `http://localhost:${target.port}/phone.uvl` });
+      assert.equal(allowed.status, 201, JSON.stringify(allowed.json));
+      const redirected = await bearer(hub.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `http://localhost:${target.port}/to-loopback` });
+      assert.equal(redirected.status, 400);
+      assert.equal(redirected.json.kind, 'refused_address');
+      assert.deepEqual((target.asked as string[]).map((a) => a.split(' ')[1]), ['/phone.uvl', '/to-loopback'], 'the loopback target of the redirect was never asked');
     });
   });
 });
