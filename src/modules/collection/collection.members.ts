@@ -23,8 +23,10 @@ export interface MemberFacts {
 
 export interface MemberHash { file_id: number; dataset_doi: string | null; file_name: string; sha256: string | null }
 
-/** The members the viewer may see, in the order added, with their datasets. */
+/** The members the viewer may see, in the order added, with their datasets; none of a collection the viewer may not see. */
 export async function memberEntries(ctx: ModuleContext, id: number, viewerId: number | null): Promise<CartEntry[]> {
+  const row = await repo.findCollection(ctx.db, id);
+  if (!row || (row.doi === null && Number(row.user_id) !== viewerId)) return [];
   return ctx.services.cart.entries(await repo.memberIds(ctx.db, id), viewerId);
 }
 

@@ -15,10 +15,9 @@ import { publishCollection, newVersion } from './collection.publish.ts';
 import { publishedCollections } from './collection.listing.ts';
 import { saveSearch } from './collection.saved-search.ts';
 
-
-/** What to add or remove: one file, or every file of a dataset. */
 export { MAX_COLLECTION_FILES, type CollectionInput };
 
+/** What to add or remove: one file, or every file of a dataset. */
 export type MemberRef = { fileId: number } | { datasetId: number };
 
 export interface CollectionView {
@@ -104,9 +103,8 @@ async function filesOf(ctx: ModuleContext, ref: MemberRef, userId: number): Prom
   return models.flatMap((m) => m.files.map((f) => f.id));
 }
 
-export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
-  await editable(ctx, id, userId);
-  const fileIds = await filesOf(ctx, ref, userId);
+/** Adds the files not held yet, within the limit (400 beyond it, nothing added). */
+async function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
   const held = new Set(await repo.memberIds(ctx.db, id));
   const fresh = fileIds.filter((f) => !held.has(f));
   if (held.size + fresh.length > MAX_COLLECTION_FILES) {
@@ -116,16 +114,15 @@ export async function add(ctx: ModuleContext, id: number, userId: number, ref: M
   return { added, total: held.size + added };
 }
 
+export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
+  await editable(ctx, id, userId);
+  return addFiles(ctx, id, await filesOf(ctx, ref, userId));
+}
+
 /** Every file of the user's cart that they may still see, added at once (the cart's order). */
 export async function addCart(ctx: ModuleContext, id: number, userId: number): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  const held = new Set(await repo.memberIds(ctx.db, id));
-  const fresh = (await cartFileIds(ctx, userId)).filter((f) => !held.has(f));
-  if (held.size + fresh.length > MAX_COLLECTION_FILES) {
-    throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
-  }
-  const added = await repo.addMembers(ctx.db, id, fresh);
-  return { added, total: held.size + added };
+  return addFiles(ctx, id, await cartFileIds(ctx, userId));
 }
 
 export async function remove(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ removed: number }> {
