@@ -24,6 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('previous_id', 'integer')
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('published_at', 'varchar(32)')
+    // One publish at a time: set while a deposit runs (a claim older than 30 minutes is a dead process's).
+    .addColumn('publish_claimed_at', 'varchar(32)')
     .execute();
   await db.schema.createIndex('collection_user_idx').on('collection').column('user_id').execute();
   await db.schema.createTable('collection_member')

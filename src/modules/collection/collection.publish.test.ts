@@ -133,6 +133,26 @@ for (const dialect of testDialects()) {
       assert.equal((await client.post(`/collection/${ready}/publish`, { form: {} })).status, 303, 'published once the repository answers');
     });
 
+    it('lets one publish run at a time: while a live claim holds it, publish, add and remove answer 409; a dead process\'s claim is taken over', async () => {
+      const { client } = await newUser(server, 'Doubler');
+      const id = await newCollection(client, 'Claimed', [members[0]!]);
+      const depositions = zenodo.depositions.size;
+      // A publish under way (its claim taken a moment ago by another request or instance).
+      await server.hub.db.updateTable('collection').set({ publish_claimed_at: new Date().toISOString() }).where('id', '=', id).execute();
+      const second = await client.post(`/collection/${id}/publish`, { form: {} });
+      assert.equal(second.status, 409);
+      assert.match(second.text, /under way/);
+      assert.equal((await client.post(`/collection/${id}/add`, { form: { file_id: String(members[1]) } })).status, 409);
+      assert.equal((await client.post(`/collection/${id}/remove`, { form: { file_id: String(members[0]) } })).status, 409);
+      assert.equal(zenodo.depositions.size, depositions, 'nothing deposited twice');
+      // The claim of a process that died an hour ago.
+      await server.hub.db.updateTable('collection').set({ publish_claimed_at: new Date(Date.now() - 3_600_000).toISOString() }).where('id', '=', id).execute();
+      assert.equal((await client.post(`/collection/${id}/publish`, { form: {} })).status, 303);
+      const row = await server.hub.db.selectFrom('collection').select(['doi', 'publish_claimed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.ok(row.doi);
+      assert.equal(row.publish_claimed_at, null);
+    });
+
     it('saves a search with its query and keeps its members when a later dataset matches', async () => {
       const { client } = await newUser(server, 'Searcher');
       const token = await createToken(client, ['write']);

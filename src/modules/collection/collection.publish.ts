@@ -9,6 +9,7 @@ import { doiPath } from '../dataset/index.ts';
 import * as repo from './collection.repository.ts';
 import { fileSha256, memberEntries } from './collection.members.ts';
 import { splitTags } from '../../core/tags.ts';
+import { stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
 
 export interface ManifestRow { doi: string; file_name: string; deposit_name: string; sha256: string }
 
@@ -43,23 +44,30 @@ async function creatorsOf(ctx: ModuleContext, userId: number) {
   return [{ name: name || `User ${userId}`, affiliation: profile?.affiliation ?? null, orcid: profile?.orcid ?? null }];
 }
 
-/** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded). */
+/** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded), 409 while another publish runs. */
 export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
   if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
-  const { files, dois } = await depositFiles(ctx, id, userId);
-  const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
-  const outcome = await ctx.services.dataset.depositRecord({
-    recordName: `collection.${id}`, recordId: id, title: row.title,
-    description: row.description || `A collection of ${files.length - 1} UVL models from ${dois.length} datasets.`,
-    tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
-    relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
-    previousDepositionId: previous?.deposition_id ?? null,
-  });
-  if (outcome.status === 'failed') throw new HttpError(502, 'bad_gateway', `The deposit failed: ${outcome.message} The collection stays unpublished; try again.`);
-  await repo.recordPublication(ctx.db, id, { doi: outcome.doi, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi, depositionId: outcome.depositionId });
-  return { doi: outcome.doi };
+  // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
+  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) throw conflict(UNDER_WAY);
+  try {
+    const { files, dois } = await depositFiles(ctx, id, userId);
+    const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
+    const outcome = await ctx.services.dataset.depositRecord({
+      recordName: `collection.${id}`, recordId: id, title: row.title,
+      description: row.description || `A collection of ${files.length - 1} UVL models from ${dois.length} datasets.`,
+      tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
+      relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
+      previousDepositionId: previous?.deposition_id ?? null,
+    });
+    if (outcome.status === 'failed') throw new HttpError(502, 'bad_gateway', `The deposit failed: ${outcome.message} The collection stays unpublished; try again.`);
+    await repo.recordPublication(ctx.db, id, { doi: outcome.doi, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi, depositionId: outcome.depositionId });
+    return { doi: outcome.doi };
+  } catch (error) {
+    await repo.releasePublish(ctx.db, id);
+    throw error;
+  }
 }
 
 /** A new version of a published collection: its members copied into a new, open collection. */

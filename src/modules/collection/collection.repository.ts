@@ -80,6 +80,19 @@ export async function removeMembers(db: DbOrTrx, collectionId: number, fileIds: 
 }
 
 export async function recordPublication(db: DbOrTrx, id: number, p: { doi: string; conceptDoi: string; depositionId: number | null }): Promise<void> {
-  await db.updateTable('collection').set({ doi: p.doi, concept_doi: p.conceptDoi, deposition_id: p.depositionId, published_at: nowIso() })
+  await db.updateTable('collection').set({ doi: p.doi, concept_doi: p.conceptDoi, deposition_id: p.depositionId, published_at: nowIso(), publish_claimed_at: null })
     .where('id', '=', id).where('doi', 'is', null).execute();
+}
+
+/** Takes the publish claim of an unpublished collection unless a live one holds it; answers whether it was taken. */
+export async function claimPublish(db: DbOrTrx, id: number, staleBefore: string): Promise<boolean> {
+  const result = await db.updateTable('collection').set({ publish_claimed_at: nowIso() })
+    .where('id', '=', id).where('doi', 'is', null)
+    .where((eb) => eb.or([eb('publish_claimed_at', 'is', null), eb('publish_claimed_at', '<', staleBefore)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function releasePublish(db: DbOrTrx, id: number): Promise<void> {
+  await db.updateTable('collection').set({ publish_claimed_at: null }).where('id', '=', id).execute();
 }

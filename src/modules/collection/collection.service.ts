@@ -8,7 +8,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
 import { splitTags } from '../../core/tags.ts';
-import { checkedInput, MAX_COLLECTION_FILES, type CollectionInput } from './collection.rules.ts';
+import { checkedInput, MAX_COLLECTION_FILES, publishUnderWay, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
 import * as repo from './collection.repository.ts';
 import { memberFacts, memberEntries, membersWithHashes, citationsOf } from './collection.members.ts';
 import { publishCollection, newVersion } from './collection.publish.ts';
@@ -87,6 +87,7 @@ export async function editable(ctx: ModuleContext, id: number, userId: number): 
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
   if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  if (publishUnderWay(row)) throw conflict(UNDER_WAY);
   return row;
 }
 

@@ -17,6 +17,8 @@ export interface CollectionTable {
   previous_id: number | null;
   created_at: string;
   published_at: string | null;
+  /** Set while a publish runs (collection.publish.ts). */
+  publish_claimed_at: string | null;
 }
 
 export interface CollectionMemberTable {
