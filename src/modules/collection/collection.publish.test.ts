@@ -153,6 +153,25 @@ for (const dialect of testDialects()) {
       assert.equal(row.publish_claimed_at, null);
     });
 
+    it('settles a publish whose answer was lost instead of depositing the collection twice', async () => {
+      const { client } = await newUser(server, 'Unlucky');
+      const id = await newCollection(client, 'Lost answer', [members[0]!]);
+      const before = zenodo.depositions.size;
+      zenodo.loseAnswer('publish', 502);
+      try {
+        assert.equal((await client.post(`/collection/${id}/publish`, { form: {} })).status, 502);
+      } finally {
+        zenodo.reset();
+      }
+      assert.equal(zenodo.depositions.size, before + 1);
+      const published = [...zenodo.depositions.values()].at(-1)!;
+      assert.equal(published.published, true, 'Zenodo did publish it');
+      assert.equal((await client.get(`/api/v1/collections/${id}`)).json.doi, null);
+      assert.equal((await client.post(`/collection/${id}/publish`, { form: {} })).status, 303);
+      assert.equal((await client.get(`/api/v1/collections/${id}`)).json.doi, published.doi, 'the DOI Zenodo gave the first time');
+      assert.equal(zenodo.depositions.size, before + 1, 'no second record');
+    });
+
     it('saves a search with its query and keeps its members when a later dataset matches', async () => {
       const { client } = await newUser(server, 'Searcher');
       const token = await createToken(client, ['write']);

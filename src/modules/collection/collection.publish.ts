@@ -60,6 +60,9 @@ export async function publishCollection(ctx: ModuleContext, id: number, userId: 
       tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
       relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
       previousDepositionId: previous?.deposition_id ?? null,
+      // Without a DOI, a deposition id is a draft an earlier publish handed over and never saw the end of.
+      pendingDepositionId: row.deposition_id,
+      onDraft: (depositionId) => repo.setPendingDeposition(ctx.db, id, depositionId),
     });
     if (outcome.status === 'failed') throw new HttpError(502, 'bad_gateway', `The deposit failed: ${outcome.message} The collection stays unpublished; try again.`);
     await repo.recordPublication(ctx.db, id, { doi: outcome.doi, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi, depositionId: outcome.depositionId });

@@ -93,6 +93,11 @@ export async function claimPublish(db: DbOrTrx, id: number, staleBefore: string)
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The draft a publish is about to publish (Zenodo's deposition id), kept until its DOI is recorded. */
+export async function setPendingDeposition(db: DbOrTrx, id: number, depositionId: number): Promise<void> {
+  await db.updateTable('collection').set({ deposition_id: depositionId }).where('id', '=', id).where('doi', 'is', null).execute();
+}
+
 export async function releasePublish(db: DbOrTrx, id: number): Promise<void> {
   await db.updateTable('collection').set({ publish_claimed_at: null }).where('id', '=', id).execute();
 }

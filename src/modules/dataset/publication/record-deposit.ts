@@ -17,6 +17,13 @@ export interface RecordDepositRequest {
   relatedIdentifiers: { identifier: string; relation: string; scheme: string }[];
   /** The deposition of the version this one follows, for a new version. */
   previousDepositionId: number | null;
+  /**
+   * The deposition an earlier publish of this record handed to `onDraft` and never saw the end
+   * of: settled first (its DOI if it was published), so a lost answer does not make a second record.
+   */
+  pendingDepositionId: number | null;
+  /** Called with the draft's id before the publish step is sent; the caller keeps it. */
+  onDraft: (depositionId: number) => Promise<void>;
 }
 
 export type RecordDepositOutcome =
@@ -27,10 +34,14 @@ export async function depositRecord(d: DatasetDeps, request: RecordDepositReques
   try {
     const deposit = await d.loadDeposit();
     const repository = deposit.createDepositRepository(d.ctx.config);
+    if (request.pendingDepositionId !== null) {
+      const settled = await repository.settlePending(request.pendingDepositionId);
+      if (settled) return { status: 'ok', doi: settled.doi, conceptDoi: settled.conceptDoi, depositionId: settled.depositionId };
+    }
     const depositRequest = {
       datasetId: request.recordId, recordName: request.recordName, title: request.title, description: request.description,
       publicationType: 'none', publicationDoi: null, tags: request.tags, license: 'CC-BY-4.0', creators: request.creators,
-      relatedIdentifiers: request.relatedIdentifiers,
+      relatedIdentifiers: request.relatedIdentifiers, onDraft: request.onDraft,
       files: request.files.map((f) => ({ name: f.name, size: f.bytes.length, open: async () => Readable.from([f.bytes]) })),
     };
     const result = request.previousDepositionId !== null
