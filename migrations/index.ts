@@ -26,6 +26,7 @@ import * as modelSampleStored from './2026_12_05_0420_model_sample_stored.ts';
 import * as compileFailures from './2026_12_05_0410_compile_failures.ts';
 import * as stagingInstances from './2026_12_05_0440_staging_instances.ts';
 import * as sharedConfigurations from './2026_12_05_0445_shared_configurations.ts';
+import * as collections from './2026_12_05_0430_collections.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0410_compile_failures': compileFailures,
   '2026_12_05_0440_staging_instances': stagingInstances,
   '2026_12_05_0445_shared_configurations': sharedConfigurations,
+  '2026_12_05_0430_collections': collections,
 };

@@ -26,6 +26,7 @@ export const moduleCatalogue: ModuleCatalogue = {
   review: async () => (await import('../modules/review/module.ts')).reviewModule,
   oai: async () => (await import('../modules/oai/module.ts')).oaiModule,
   editor: async () => (await import('../modules/editor/module.ts')).editorModule,
+  collection: async () => (await import('../modules/collection/module.ts')).collectionModule,
 };
 
 /** The selected modules of this project, every coupling rule checked (decisions section 2). */

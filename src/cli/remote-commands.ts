@@ -1,6 +1,7 @@
 // `hub remote publish` (extensions section 3): creates a dataset on a remote hub through its
 // API, adds the models, publishes it and prints its DOI. Progress goes to stderr and the DOI
 // alone to stdout, so that a CI step can capture it. Every failure says what to do about it.
+// `hub remote import` (extensions section 13): the hub fetches a URL's models into a dataset.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
@@ -54,7 +55,7 @@ interface Hub {
   token: string;
 }
 
-function hubOf(options: RemotePublishOptions, env: NodeJS.ProcessEnv): Hub {
+function hubOf(options: { url?: string; token?: string }, env: NodeJS.ProcessEnv): Hub {
   const base = (options.url ?? env.HUB_URL ?? '').trim().replace(/\/+$/, '');
   const token = (options.token ?? env.HUB_TOKEN ?? '').trim();
   if (!base) throw new Refusal('no hub address: give --url or set HUB_URL.');
@@ -157,6 +158,45 @@ async function publishDraft(hub: Hub, id: number, io: Output): Promise<string> {
   throw new Refusal(`the hub did not publish the dataset (${published.status}: ${describe(published.body)}). It is at ${base}/dataset/unsynchronized/${id}/.`);
 }
 
+export interface RemoteImportOptions {
+  url?: string;
+  token?: string;
+  /** The source: a model file's URL, a zip archive's, a Zenodo record's URL or DOI. */
+  source: string;
+  /** An unsynchronized dataset of the token's owner; without it a new one titled `title`. */
+  dataset?: string;
+  title?: string;
+  publish: boolean;
+}
+
+/** Imports the source into a dataset (new unless --dataset), publishes it with --publish; prints the dataset id, or the DOI. */
+export async function remoteImport(options: RemoteImportOptions, io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const hub = hubOf(options, env);
+    if (options.dataset !== undefined && !/^\d{1,10}$/.test(options.dataset)) throw new Refusal(`--dataset "${options.dataset}" is not a dataset id.`);
+    let id = options.dataset === undefined ? 0 : Number(options.dataset);
+    if (id === 0) {
+      const title = options.title?.trim() || options.source;
+      const created = await call(hub, 'POST', '/api/v1/datasets/', { name: title, description: `Imported from ${options.source}` });
+      if (created.status !== 201) throw new Refusal(`the hub did not create the dataset (${created.status}: ${describe(created.body)}).`);
+      id = Number(created.body.id);
+      io.err(`Created dataset ${id}.`);
+    }
+    const imported = await call(hub, 'POST', `/api/v1/datasets/${id}/files/import`, { url: options.source });
+    if (imported.status !== 201) throw new Refusal(`the hub did not import ${options.source} (${imported.status}: ${describe(imported.body)}). The dataset ${id} is on the hub.`);
+    for (const file of imported.body.files) io.err(`Added ${file.file_name} (file ${file.file_id}).`);
+    for (const refused of imported.body.refused) io.err(`Refused ${refused.name}: ${refused.message}`);
+    io.out(options.publish ? await publishDraft(hub, id, io) : String(id));
+    return 0;
+  } catch (error) {
+    if (error instanceof Refusal) {
+      io.err(`hub remote import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 function describe(body: any): string {
   if (body && typeof body.message === 'string') {
     const errors = body.errors && typeof body.errors === 'object' ? ` ${JSON.stringify(body.errors)}` : '';
@@ -179,6 +219,20 @@ export function registerRemoteCommands(program: Command): void {
     .action(async (files: string[], opts: { url?: string; token?: string; title: string; description?: string; tags?: string; author: string[] }) => {
       process.exitCode = await remotePublish(
         { url: opts.url, token: opts.token, title: opts.title, description: opts.description, tags: opts.tags, authors: opts.author, files },
+        { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) },
+      );
+    });
+  remote.command('import')
+    .description('Have the hub fetch the models of a URL (a model file, a zip archive, a Zenodo record or DOI) into a dataset; prints its id, or its DOI with --publish')
+    .argument('<source>', 'the URL or DOI to import')
+    .option('--url <url>', 'the hub, e.g. https://hub.example.org (default: HUB_URL)')
+    .option('--token <token>', 'a personal access token with the write scope (default: HUB_TOKEN)')
+    .option('--dataset <id>', 'an unsynchronized dataset of yours (default: a new one)')
+    .option('--title <title>', 'the new dataset\'s title (default: the source)')
+    .option('--publish', 'publish the dataset afterwards and print its DOI', false)
+    .action(async (source: string, opts: { url?: string; token?: string; dataset?: string; title?: string; publish: boolean }) => {
+      process.exitCode = await remoteImport(
+        { url: opts.url, token: opts.token, source, dataset: opts.dataset, title: opts.title, publish: opts.publish },
         { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) },
       );
     });

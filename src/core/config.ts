@@ -47,6 +47,17 @@ export interface Config {
   storage: S3Storage | undefined;
   /** Sign-in with ORCID (extensions section 8); unset without ORCID_CLIENT_ID and ORCID_CLIENT_SECRET. */
   orcid: OrcidSettings | undefined;
+  /** Import from a URL (extensions section 13). */
+  urlImport: UrlImportSettings;
+}
+
+export interface UrlImportSettings {
+  /** Largest body fetched per URL (a model, an archive or a record's file). */
+  maxBytes: number;
+  /** Time for one whole fetch, redirects included (ms). */
+  timeoutMs: number;
+  /** Host names fetched even where their address is not public (lower case; IMPORT_ALLOW_HOSTS, comma separated). */
+  allowHosts: string[];
 }
 
 export interface OrcidSettings {
@@ -169,5 +180,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     autoSeed: !production,
     storage: storageFrom(env),
     orcid: orcidFrom(env),
+    urlImport: {
+      maxBytes: integer('URL_IMPORT_MAX_BYTES', env.URL_IMPORT_MAX_BYTES, 52428800),
+      timeoutMs: Math.max(1, integer('URL_IMPORT_TIMEOUT_MS', env.URL_IMPORT_TIMEOUT_MS, 30000)),
+      allowHosts: (env.IMPORT_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
+    },
   };
 }

@@ -22,7 +22,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Tables whose rows a refused request must not change: every table a body-taking route writes
- * (datasets and their file names, accounts and tokens, carts, review links, ORCID links and claims, the
+ * (datasets and their file names, accounts and tokens, carts, review links, collections, ORCID links and claims, the
  * configurator's samples) and the visit records, which no body-taking route may write. Sessions,
  * login attempts and the API's rate counters are written by refusals on purpose; analyses are
  * written in the background after an upload.
@@ -30,7 +30,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAIN_TABLES = [
   'user', 'user_profile', 'data_set', 'ds_meta_data', 'ds_metrics', 'feature_model', 'fm_meta_data', 'author', 'file',
   'dataset_file_name', 'api_token', 'account_token', 'dataset_edit', 'staged_claim', 'doi_mapping', 'explore_search',
-  'cart_item', 'review_link', 'orcid_account', 'orcid_claim', 'model_sample',
+  'cart_item', 'review_link', 'orcid_account', 'orcid_claim', 'model_sample', 'collection', 'collection_member', 'import_source',
   'ds_view_record', 'ds_download_record', 'file_view_record', 'file_download_record',
 ];
 

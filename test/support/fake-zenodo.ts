@@ -5,7 +5,8 @@
 // edit, set the metadata, publish again or discard the edit), and read a deposition (GET: its
 // `submitted`, `state`, DOI and concept DOI). Failures can be injected per step (an error status, or
 // no answer at all), and answers can be lost after the step was carried out, so that the production
-// client can be tested unchanged.
+// client can be tested unchanged. It also serves published records through the public records API
+// (GET /api/records/<id> and each file's content), which the import from a URL reads.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,8 @@ export type FakeZenodoStep = 'create' | 'upload' | 'metadata' | 'publish' | 'edi
 export interface FakeDeposition {
   id: number;
   bucket: string;
-  files: Map<string, { size: number; md5: string; id: string }>;
+  /** The uploaded files; `body` their bytes, so tests can read what was deposited. */
+  files: Map<string, { size: number; md5: string; id: string; body: Buffer }>;
   metadata: Record<string, any> | null;
   published: boolean;
   deleted: boolean;
@@ -48,6 +50,11 @@ export interface FakeZenodo {
    * unable to tell what it did either).
    */
   loseAnswer(step: FakeZenodoStep, status: number | 'hang', thenFail?: FakeZenodoStep[]): void;
+  /**
+   * A published record anyone may read through the records API (GET /api/records/<id> and its
+   * files' content), as the import from a URL reads a Zenodo record (extensions section 13).
+   */
+  addRecord(files: { key: string; body: string | Buffer }[]): { id: number; doi: string; page: string };
   /** Answers depositions without a bucket link, so clients use the multipart files endpoint. */
   withoutBucket(value: boolean): void;
   reset(): void;
@@ -84,6 +91,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
   let bucketLinks = true;
   let nextId = 1000;
   let origin = '';
+  const records = new Map<number, { doi: string; files: { key: string; body: Buffer }[] }>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error) => send(res, 500, { status: 500, message: String(error) }));
@@ -93,6 +101,9 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const method = req.method ?? 'GET';
     requests.push({ method, path, authorization: req.headers.authorization });
+    // Published records are public: no token, as on Zenodo.
+    const recordPath = method === 'GET' ? /^\/api\/records\/(\d+)(?:\/files\/([^/]+)\/content)?$/.exec(path) : null;
+    if (recordPath) return answerRecord(res, Number(recordPath[1]), recordPath[2] === undefined ? undefined : decodeURIComponent(recordPath[2]));
     if (req.headers.authorization !== `Bearer ${token}`) {
       await readBody(req);
       return send(res, 401, { status: 401, message: 'The server could not verify that you are authorized to access the URL requested.' });
@@ -171,7 +182,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (deposition.published) return send(res, 403, { status: 403, message: 'The bucket of a published record is locked.' });
       const name = decodeURIComponent(match[2]!);
       const md5 = createHash('md5').update(body).digest('hex');
-      deposition.files.set(name, { size: body.length, md5, id: randomUUID() });
+      deposition.files.set(name, { size: body.length, md5, id: randomUUID(), body });
       return send(res, 201, { key: name, size: body.length, checksum: `md5:${md5}` });
     }
     if (method === 'POST' && (match = /^\/api\/deposit\/depositions\/(\d+)\/files$/.exec(path))) {
@@ -184,7 +195,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
       if (!(file instanceof Blob) || !name) return send(res, 400, { status: 400, message: 'Missing file or name.' });
       const bytes = Buffer.from(await file.arrayBuffer());
       const md5 = createHash('md5').update(bytes).digest('hex');
-      deposition.files.set(name, { size: bytes.length, md5, id: randomUUID() });
+      deposition.files.set(name, { size: bytes.length, md5, id: randomUUID(), body: bytes });
       return send(res, 201, { id: randomUUID(), filename: name, filesize: bytes.length, checksum: md5 });
     }
     if ((match = /^\/api\/deposit\/depositions\/(\d+)\/actions\/(edit|discard)$/.exec(path)) && method === 'POST') {
@@ -256,6 +267,24 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     send(res, 404, { status: 404, message: 'The requested URL was not found on the server.' });
   }
 
+  function answerRecord(res: ServerResponse, id: number, key: string | undefined): void {
+    const record = records.get(id);
+    const file = key === undefined ? undefined : record?.files.find((f) => f.key === key);
+    if (!record || (key !== undefined && !file)) return send(res, 404, { status: 404, message: 'PID does not exist.' });
+    if (file) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.body.length });
+      res.end(file.body);
+      return;
+    }
+    send(res, 200, {
+      id, doi: record.doi, links: { self_html: `${origin}/records/${id}` },
+      files: record.files.map((f) => ({
+        key: f.key, size: f.body.length, checksum: `md5:${createHash('md5').update(f.body).digest('hex')}`,
+        links: { self: `${origin}/api/records/${id}/files/${encodeURIComponent(f.key)}`, content: `${origin}/api/records/${id}/files/${encodeURIComponent(f.key)}/content` },
+      })),
+    });
+  }
+
   function representation(d: FakeDeposition) {
     const links: Record<string, string> = {
       self: `${origin}/api/deposit/depositions/${d.id}`,
@@ -286,6 +315,12 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     failOn: (step, status) => { failures.set(step, status); },
     loseAnswer: (step, status, thenFail = []) => { lostAnswers.set(step, { status, thenFail }); },
     withoutBucket: (value) => { bucketLinks = !value; },
+    addRecord(files) {
+      const id = nextId++;
+      const doi = `10.5281/zenodo.${id}`;
+      records.set(id, { doi, files: files.map((f) => ({ key: f.key, body: Buffer.from(f.body) })) });
+      return { id, doi, page: `${origin}/records/${id}` };
+    },
     reset() {
       failures.clear();
       lostAnswers.clear();

@@ -1,13 +1,13 @@
 // The cart's routes (extensions section 8): POST /cart/add and /cart/remove (field `file_id`,
 // CSRF checked by the global guard), GET /cart and GET /cart/download?format=…(repeatable).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ZipArchive } from 'archiver';
 import type { HubEventPayloads, ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { MAX_CART_FILES, type CartEntry, type CartService } from './cart.service.ts';
-import { CART_FORMATS, UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
+import { CART_FORMATS, UNAVAILABLE_FORMATS, type CartFormat } from './cart.zip.ts';
+import { askedFormats, sendZip } from './cart.download.ts';
 
 declare module 'fastify' {
   interface Session {
@@ -79,49 +79,11 @@ async function cartPage(cart: CartService, request: FastifyRequest, reply: Fasti
   return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES });
 }
 
-/** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
-function askedFormats(query: unknown): CartFormat[] {
-  const raw = (query as Record<string, unknown>).format;
-  const asked = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
-  if (asked.length === 0) throw badRequest('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).', { field: 'format' });
-  const unknown = asked.find((f) => !isCartFormat(f));
-  if (unknown !== undefined) throw badRequest(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`, { field: 'format' });
-  const formats = [...new Set(asked)] as CartFormat[];
-  const unavailable = formats.find((f) => UNAVAILABLE_FORMATS[f]);
-  if (unavailable !== undefined) throw badRequest(UNAVAILABLE_FORMATS[unavailable]!, { field: 'format' });
-  return formats;
-}
-
-/** The zip of the entries in the formats, sent as it is built, like the dataset zip: nothing is kept on disk. */
-function sendZip(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply, entries: CartEntry[], formats: CartFormat[]) {
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  archive.on('warning', (error) => request.log.warn({ err: error }, 'cart zip warning'));
-  archive.on('error', (error) => {
-    request.log.error({ err: error }, 'the cart zip could not be completed');
-    reply.raw.destroy(error);
-  });
-  void (async () => {
-    try {
-      for await (const entry of cartZipEntries(ctx, entries, formats, request.user?.id ?? null)) archive.append(entry.body, { name: entry.name });
-      await archive.finalize();
-    } catch (error) {
-      archive.abort();
-      request.log.error({ err: error }, 'the cart zip could not be completed');
-      reply.raw.destroy(error as Error);
-    }
-  })();
-  return reply
-    .header('content-type', 'application/zip')
-    .header('content-disposition', 'attachment; filename="cart.zip"')
-    .header('cache-control', 'no-store')
-    .send(archive);
-}
-
 async function downloadCart(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply) {
   const formats = askedFormats(request.query);
   const entries = await ctx.services.cart.entries(await fileIdsOf(ctx.services.cart, request), request.user?.id ?? null);
   if (entries.length === 0) throw badRequest('Your cart is empty: add files from a dataset or model page first.');
-  return sendZip(ctx, request, reply, entries, formats);
+  return sendZip(ctx, request, reply, entries, formats, { root: 'cart', fileName: 'cart.zip' });
 }
 
 export async function cartRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {

@@ -34,17 +34,15 @@ export const isCartFormat = (format: string): format is CartFormat => Object.has
 
 export interface ZipEntry { name: string; body: string }
 
-const ROOT = 'cart';
-
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 /** Every entry of the zip in order; the manifest and CITATION.bib come last, once every file is known. */
-export async function* cartZipEntries(ctx: ModuleContext, entries: CartEntry[], formats: CartFormat[], viewerId: number | null): AsyncGenerator<ZipEntry> {
+export async function* cartZipEntries(ctx: ModuleContext, entries: CartEntry[], formats: CartFormat[], viewerId: number | null, root = 'cart'): AsyncGenerator<ZipEntry> {
   const manifest: string[] = ['doi,file,format,sha256,path,note'];
   const row = (entry: CartEntry, format: CartFormat, sha256: string, path: string, note: string) =>
     manifest.push([entry.doi ?? '', entry.fileName, format, sha256, path, note].map(csvField).join(','));
   for (const entry of entries) {
-    const folder = `${ROOT}/${datasetFolder(entry)}`;
+    const folder = `${root}/${datasetFolder(entry)}`;
     for (const format of formats) {
       const made = await converted(ctx, entry, format, viewerId);
       if ('note' in made) {
@@ -56,8 +54,8 @@ export async function* cartZipEntries(ctx: ModuleContext, entries: CartEntry[], 
       yield { name: path, body: made.body };
     }
   }
-  yield { name: `${ROOT}/manifest.csv`, body: `${manifest.join('\r\n')}\r\n` };
-  yield { name: `${ROOT}/CITATION.bib`, body: await citations(ctx, entries) };
+  yield { name: `${root}/manifest.csv`, body: `${manifest.join('\r\n')}\r\n` };
+  yield { name: `${root}/CITATION.bib`, body: await citations(ctx, entries) };
 }
 
 async function converted(ctx: ModuleContext, entry: CartEntry, format: CartFormat, viewerId: number | null): Promise<{ name: string; body: string } | { note: string }> {

@@ -2,7 +2,9 @@
 import type { CartService } from './cart.service.ts';
 
 export type { CartService, CartEntry } from './cart.service.ts';
-export { CART_FORMATS } from './cart.zip.ts';
+export { CART_FORMATS, UNAVAILABLE_FORMATS, type CartFormat } from './cart.zip.ts';
+// Collections send their members' zip with the cart's code (extensions section 13).
+export { askedFormats, sendZip } from './cart.download.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

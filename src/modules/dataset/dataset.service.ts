@@ -23,6 +23,8 @@ import {
 } from './lifecycle/dataset.versions.ts';
 import { compareVersions } from './lifecycle/dataset.compare.ts';
 import { StagingError } from './staging/staging.ts';
+import { importUrl, importUrlToDataset } from './staging/url-import.ts';
+import { depositRecord } from './publication/record-deposit.ts';
 import { summaries } from './pages/dataset.parts.ts';
 import { harvestByDoi, harvestCount, harvestPage } from './pages/dataset.harvest.ts';
 
@@ -46,6 +48,10 @@ export function createDatasetService(ctx: ModuleContext, options: DatasetService
       compareVersions,
       // staging (decisions section 4)
       stageFile, deleteStagedFile, listStagedFiles,
+      // import from a URL (extensions section 13)
+      importUrl, importUrlToDataset,
+      // a collection's deposit (extensions section 13)
+      depositRecord,
       // the upload and the seeders' datasets
       upload, createFromFiles,
       // the DOI page, the owner's pages and the landing page

@@ -27,6 +27,13 @@ export interface DepositRequest {
   creators: DepositCreator[];
   files: DepositFile[];
   /**
+   * A record that is not a dataset (a collection, extensions section 13): the built-in fake names
+   * its DOI by this (`collection.<id>`) instead of the dataset id, so the two never collide.
+   */
+  recordName?: string;
+  /** More related identifiers of the record (a collection's member datasets). */
+  relatedIdentifiers?: { identifier: string; relation: string; scheme: string }[];
+  /**
    * Called with the id of the deposition a publish or new version is about to publish, once its
    * draft exists and before the publish step is sent; the push waits for it (a failure fails the
    * push). The dataset module records the id, so that a publish whose end it never saw (a killed

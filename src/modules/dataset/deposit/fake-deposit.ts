@@ -29,6 +29,9 @@ export function createFakeDeposit(): DepositRepository {
     kind: 'fake',
     async publish(request: DepositRequest): Promise<DepositResult> {
       await checkFilesReadable(request);
+      if (request.recordName !== undefined) {
+        return { depositionId: request.datasetId, doi: `${FAKE_DOI_PREFIX}${request.recordName}`, conceptDoi: `${FAKE_DOI_PREFIX}concept.${request.recordName}` };
+      }
       return { depositionId: request.datasetId, doi: `${FAKE_DOI_PREFIX}${request.datasetId}`, conceptDoi: fakeConceptDoi(request.datasetId) };
     },
     async newVersion(depositionId: number, request: DepositRequest): Promise<DepositResult> {
@@ -38,7 +41,7 @@ export function createFakeDeposit(): DepositRepository {
       await checkFilesReadable(request);
       // Keeping no state, the fake cannot know the first version's concept DOI: null tells the
       // service to keep the one it stored at the first publish.
-      return { depositionId: request.datasetId, doi: `${FAKE_DOI_PREFIX}${request.datasetId}`, conceptDoi: null };
+      return { depositionId: request.datasetId, doi: `${FAKE_DOI_PREFIX}${request.recordName ?? request.datasetId}`, conceptDoi: null };
     },
     async updateMetadata(depositionId: number, request: DepositRequest): Promise<DepositResult> {
       // It keeps no records, so it checks what Zenodo would refuse in the metadata itself.

@@ -63,9 +63,11 @@ export function zenodoMetadata(request: DepositRequest, options: Pick<ZenodoClie
   if (options.communities && options.communities.length > 0) {
     metadata.communities = options.communities.map((identifier) => ({ identifier }));
   }
-  if (request.publicationDoi) {
-    metadata.related_identifiers = [{ identifier: request.publicationDoi, relation: 'isSupplementTo', scheme: 'doi' }];
-  }
+  const related = [
+    ...(request.publicationDoi ? [{ identifier: request.publicationDoi, relation: 'isSupplementTo', scheme: 'doi' }] : []),
+    ...(request.relatedIdentifiers ?? []),
+  ];
+  if (related.length > 0) metadata.related_identifiers = related;
   return metadata;
 }
 

@@ -1,5 +1,6 @@
 // The push to the deposit repository (specification, States) and the removal of a dataset's rows
 // and files. The deposit client is loaded only here and in the edit (coupling rule 6).
+import { relatedIdentifiersOf } from '../staging/import-sources.ts';
 import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { conflict, HttpError } from '../../../core/http/errors.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
@@ -107,6 +108,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     const repository = deposit.createDepositRepository(ctx.config);
     const request: DepositRequest = {
       ...depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name)),
+      relatedIdentifiers: await relatedIdentifiersOf(ctx.db, dataset.id),
       onDraft: (depositionId) => depositRepo.setPendingDeposition(ctx.db, row.meta_id, depositionId),
     };
     const result = await publishOnce(d, repository, request, row);

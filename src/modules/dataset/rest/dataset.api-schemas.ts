@@ -178,6 +178,32 @@ export const addFileSchema = {
   response: { 201: restFileSchema, ...errors(400, 401, 403, 404, 409, 413, 429) },
 } as const;
 
+const importSourceSchema = {
+  type: 'object',
+  properties: { url: { type: 'string' }, doi: { type: ['string', 'null'], description: 'The Zenodo record\'s DOI, when the source is one.' } },
+} as const;
+
+export const importFilesSchema = {
+  tags,
+  summary: 'Import the models of a URL into an unsynchronized dataset',
+  description: 'Body `{"url"}`: a model file (any accepted format), a zip archive (a Git host\'s repository archive, say) or a Zenodo record (its URL or DOI, read through the Zenodo API). The hub fetches it with time and size limits and at most 5 redirects, and adds every valid model found, as the file upload does. Models refused (invalid, a name the dataset holds) are listed in `refused`, other files in `skipped`. In production, only public addresses are fetched (unless the host is in IMPORT_ALLOW_HOSTS). A URL that cannot be fetched or holds no model: 400 with `kind`.',
+  params: idParams,
+  body: { type: 'object', required: ['url'], properties: { url: { type: 'string', maxLength: 2000 } } },
+  response: {
+    201: {
+      type: 'object',
+      required: ['source', 'files', 'refused', 'skipped'],
+      properties: {
+        source: importSourceSchema,
+        files: { type: 'array', items: restFileSchema },
+        refused: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, message: { type: 'string' } } } },
+        skipped: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    ...errors(400, 401, 403, 404, 409, 429),
+  },
+} as const;
+
 export const deleteFileSchema = {
   tags, summary: 'Remove a file from an unsynchronized dataset', params: fileParams,
   response: { 204: { type: 'null', description: 'Removed.' }, ...errors(401, 403, 404, 409, 429) },

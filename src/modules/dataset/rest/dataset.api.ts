@@ -108,6 +108,12 @@ export async function datasetApiFlowRoutes(app: FastifyInstance, ctx: ModuleCont
     return reply.code(201).send(restFile(stored!, ctx.config.domain));
   });
 
+  app.post(`${item}/files/import`, { ...write, schema: schemas.importFilesSchema }, async (request, reply) => {
+    const imported = await datasets().importUrlToDataset(idOf(request), request.user!.id, (request.body as { url?: unknown }).url);
+    const files = await Promise.all(imported.fileIds.map(async (id) => restFile((await ctx.services.hubfile.getFile(id))!, ctx.config.domain)));
+    return reply.code(201).send({ source: imported.source, files, refused: imported.refused, skipped: imported.skipped });
+  });
+
   app.delete(`${item}/files/:file_id(^\\d+$)`, { ...write, schema: schemas.deleteFileSchema }, async (request, reply) => {
     await datasets().removeFile(idOf(request), request.user!.id, idOf(request, 'file_id'));
     return reply.code(204).send();

@@ -32,6 +32,23 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
     }
   });
 
+  // Import from a URL (extensions section 13): answered like a staging upload, one entry per model staged.
+  app.post('/dataset/file/import', { config: { loginRequired: true, json: true } }, async (request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const outcome = await datasets().importUrl(request.user!.id, body && typeof body === 'object' ? body.url : undefined);
+    const invalid = outcome.staged.filter((f) => !f.valid).length;
+    return {
+      message: `${outcome.staged.length} file${outcome.staged.length === 1 ? '' : 's'} staged from the URL${invalid > 0 ? `, ${invalid} with syntax errors` : ''}${outcome.refused.length > 0 ? `; ${outcome.refused.length} refused` : ''}.`,
+      source: outcome.source,
+      files: outcome.staged.map((f) => ({
+        filename: f.filename, valid: f.valid, errors: f.errors, warnings: f.warnings, format: f.format, original: f.original, losses: f.losses,
+        errors_more: f.errors_more, warnings_more: f.warnings_more,
+      })),
+      refused: outcome.refused,
+      skipped: outcome.skipped,
+    };
+  });
+
   app.post('/dataset/file/delete', { config: { loginRequired: true, json: true } }, async (request) => {
     const body = request.body as Record<string, unknown> | undefined;
     const name = body && typeof body === 'object' ? body.file : undefined;

@@ -192,6 +192,48 @@
     xhr.send(data);
   }
 
+  // Import from a URL (extensions section 13): the server fetches and stages every model found.
+  const importInput = document.getElementById('import-url');
+  const importButton = document.getElementById('import-url-button');
+  const importStatus = document.getElementById('import-url-status');
+  async function importUrl() {
+    const url = importInput.value.trim();
+    if (url === '') return;
+    importButton.disabled = true;
+    importStatus.className = 'small mt-1 text-muted';
+    importStatus.textContent = 'Fetching…';
+    try {
+      const response = await fetch('/dataset/file/import', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrfToken(), Accept: 'application/json' },
+        body: JSON.stringify({ url: url }),
+      });
+      const body = await response.json().catch(function () { return null; });
+      if (response.ok && body) {
+        body.files.forEach(function (staged) { showStaged(newEntry(staged.filename), staged); });
+        const refused = (body.refused || []).map(function (r) { return r.name + ': ' + r.message; });
+        importStatus.className = 'small mt-1 ' + (refused.length > 0 ? 'text-warning-emphasis' : 'text-success');
+        importStatus.textContent = body.message + (refused.length > 0 ? ' ' + refused.join(' ') : '');
+        importInput.value = '';
+      } else {
+        importStatus.className = 'small mt-1 text-danger';
+        importStatus.textContent = (body && body.message) || 'The import failed (' + response.status + ').';
+      }
+    } catch (error) {
+      importStatus.className = 'small mt-1 text-danger';
+      importStatus.textContent = 'The import failed: the network is unavailable.';
+    } finally {
+      importButton.disabled = false;
+    }
+  }
+  if (importButton) {
+    importButton.addEventListener('click', importUrl);
+    importInput.addEventListener('keydown', function (event) {
+      if (event.key === 'Enter') { event.preventDefault(); importUrl(); }
+    });
+  }
+
   function deleteStaged(name) {
     return fetch('/dataset/file/delete', {
       method: 'POST',

@@ -254,6 +254,8 @@
   }
 
   form.addEventListener('submit', (event) => {
+    // "Save as a collection" posts the form to /explore/save as it is.
+    if (event.submitter && event.submitter.id === 'explore-save-button') return;
     event.preventDefault();
     search();
   });

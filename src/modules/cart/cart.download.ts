@@ -1,0 +1,47 @@
+// The cart's download, shared with collections (extensions sections 8 and 13): the formats asked
+// for, and the zip sent as it is built.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ZipArchive } from 'archiver';
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest } from '../../core/http/errors.ts';
+import type { CartEntry } from './cart.service.ts';
+import { UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
+
+/** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
+export function askedFormats(query: unknown): CartFormat[] {
+  const raw = (query as Record<string, unknown>).format;
+  const asked = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+  if (asked.length === 0) throw badRequest('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).', { field: 'format' });
+  const unknown = asked.find((f) => !isCartFormat(f));
+  if (unknown !== undefined) throw badRequest(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`, { field: 'format' });
+  const formats = [...new Set(asked)] as CartFormat[];
+  const unavailable = formats.find((f) => UNAVAILABLE_FORMATS[f]);
+  if (unavailable !== undefined) throw badRequest(UNAVAILABLE_FORMATS[unavailable]!, { field: 'format' });
+  return formats;
+}
+
+/** The zip of the entries in the formats, sent as it is built, like the dataset zip: nothing is kept on disk. */
+export function sendZip(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply, entries: CartEntry[], formats: CartFormat[], name: { root: string; fileName: string }) {
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  archive.on('warning', (error) => request.log.warn({ err: error }, `${name.fileName} warning`));
+  archive.on('error', (error) => {
+    request.log.error({ err: error }, `the ${name.fileName} could not be completed`);
+    reply.raw.destroy(error);
+  });
+  void (async () => {
+    try {
+      for await (const entry of cartZipEntries(ctx, entries, formats, request.user?.id ?? null, name.root)) archive.append(entry.body, { name: entry.name });
+      await archive.finalize();
+    } catch (error) {
+      archive.abort();
+      request.log.error({ err: error }, `the ${name.fileName} could not be completed`);
+      reply.raw.destroy(error as Error);
+    }
+  })();
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-disposition', `attachment; filename="${name.fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(archive);
+}
+

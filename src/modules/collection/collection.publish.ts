@@ -1,0 +1,91 @@
+// Publishing a collection with a DOI (extensions section 13): the deposit holds a manifest (member
+// DOI, file name, SHA-256) and the models, through the dataset module's deposit repository. Every
+// member must belong to a published dataset (the manifest names its DOI). A published collection
+// changes only by a new version: a copy of its members, open to changes, deposited as the next
+// version of the same record (same concept DOI).
+import type { ModuleContext } from '../../core/modules.ts';
+import { badRequest, conflict, HttpError, notFound } from '../../core/http/errors.ts';
+import { doiPath } from '../dataset/index.ts';
+import * as repo from './collection.repository.ts';
+import { fileSha256, memberEntries } from './collection.members.ts';
+import { splitTags } from '../../core/tags.ts';
+import { stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
+
+export interface ManifestRow { doi: string; file_name: string; deposit_name: string; sha256: string }
+
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+export function manifestCsv(rows: ManifestRow[]): string {
+  return ['doi,file_name,deposit_name,sha256', ...rows.map((r) => [r.doi, r.file_name, r.deposit_name, r.sha256].map(csvField).join(','))].join('\r\n') + '\r\n';
+}
+
+/** The deposit's files: each member as `<dataset DOI made a name>__<file name>` (a deposit is flat), and manifest.csv. */
+async function depositFiles(ctx: ModuleContext, id: number, userId: number): Promise<{ files: { name: string; bytes: Buffer }[]; dois: string[] }> {
+  const entries = await memberEntries(ctx, id, userId);
+  if (entries.length === 0) throw badRequest('Add models to the collection before publishing it.');
+  const unpublished = entries.find((e) => e.doi === null);
+  if (unpublished) throw badRequest(`${unpublished.fileName} belongs to a dataset without a DOI: publish it first, or remove the file.`);
+  const files: { name: string; bytes: Buffer }[] = [];
+  const manifest: ManifestRow[] = [];
+  for (const e of entries) {
+    const read = await fileSha256(ctx, e.fileId, userId);
+    if (!read) throw conflict(`The stored file ${e.fileName} is missing: remove it from the collection.`);
+    const name = `${doiPath(e.doi!).replace(/[^A-Za-z0-9._-]+/g, '_')}__${e.fileName}`;
+    files.push({ name, bytes: read.bytes });
+    manifest.push({ doi: e.doi!, file_name: e.fileName, deposit_name: name, sha256: read.sha256 });
+  }
+  files.unshift({ name: 'manifest.csv', bytes: Buffer.from(manifestCsv(manifest), 'utf8') });
+  return { files, dois: [...new Set(entries.map((e) => e.doi!))] };
+}
+
+async function creatorsOf(ctx: ModuleContext, userId: number) {
+  const profile = ctx.isEnabled('profile') ? await ctx.services.profile.getByUserId(userId) : undefined;
+  const name = profile ? [profile.surname, profile.name].filter((p) => p && p.trim() !== '').join(', ') : '';
+  return [{ name: name || `User ${userId}`, affiliation: profile?.affiliation ?? null, orcid: profile?.orcid ?? null }];
+}
+
+/** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded), 409 while another publish runs. */
+export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
+  const row = await repo.findCollection(ctx.db, id);
+  if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
+  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
+  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) throw conflict(UNDER_WAY);
+  try {
+    const { files, dois } = await depositFiles(ctx, id, userId);
+    const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
+    const outcome = await ctx.services.dataset.depositRecord({
+      recordName: `collection.${id}`, recordId: id, title: row.title,
+      description: row.description || `A collection of ${files.length - 1} UVL models from ${dois.length} datasets.`,
+      tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
+      relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
+      previousDepositionId: previous?.deposition_id ?? null,
+      // Without a DOI, a deposition id is a draft an earlier publish handed over and never saw the end of.
+      pendingDepositionId: row.deposition_id,
+      onDraft: (depositionId) => repo.setPendingDeposition(ctx.db, id, depositionId),
+    });
+    if (outcome.status === 'failed') throw new HttpError(502, 'bad_gateway', `The deposit failed: ${outcome.message} The collection stays unpublished; try again.`);
+    await repo.recordPublication(ctx.db, id, { doi: outcome.doi, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi, depositionId: outcome.depositionId });
+    return { doi: outcome.doi };
+  } catch (error) {
+    await repo.releasePublish(ctx.db, id);
+    throw error;
+  }
+}
+
+/** A new version of a published collection: its members copied into a new, open collection. */
+export async function newVersion(ctx: ModuleContext, id: number, userId: number): Promise<number> {
+  const row = await repo.findCollection(ctx.db, id);
+  if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
+  if (row.doi === null) throw conflict('This collection is not published: change it as it is.');
+  if (await repo.nextVersionOf(ctx.db, id)) throw conflict('A newer version of this collection exists already.');
+  const members = await repo.memberIds(ctx.db, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    const next = await repo.insertCollection(trx, {
+      userId, title: row.title, description: row.description, tags: row.tags, query: row.query,
+      previousId: id, conceptDoi: row.concept_doi, version: Number(row.version) + 1,
+    });
+    await repo.addMembers(trx, next, members);
+    return next;
+  });
+}

@@ -1,0 +1,147 @@
+// Collections (extensions section 13): a signed-in user's models across datasets. Only the owner
+// changes a collection, and only until it is published: a published one changes by a new version.
+// A collection is private to its owner until published (the page, the zip and the API answer 404
+// to anyone else). Files and datasets are reached through their modules' services, the member list
+// through the cart's entries, so both lists show a file the same way.
+// Each operation is an exported function taking the module context first, bound once below.
+import type { ModuleContext } from '../../core/modules.ts';
+import { bindOperations } from '../../core/operations.ts';
+import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
+import { splitTags } from '../../core/tags.ts';
+import { checkedInput, MAX_COLLECTION_FILES, publishUnderWay, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
+import * as repo from './collection.repository.ts';
+import { memberFacts, memberEntries, membersWithHashes, citationsOf } from './collection.members.ts';
+import { publishCollection, newVersion } from './collection.publish.ts';
+import { publishedCollections } from './collection.listing.ts';
+import { saveSearch } from './collection.saved-search.ts';
+
+export { MAX_COLLECTION_FILES, type CollectionInput };
+
+/** What to add or remove: one file, or every file of a dataset. */
+export type MemberRef = { fileId: number } | { datasetId: number };
+
+export interface CollectionView {
+  id: number;
+  userId: number;
+  title: string;
+  description: string;
+  tags: string[];
+  query: unknown;
+  doi: string | null;
+  conceptDoi: string | null;
+  version: number;
+  createdAt: string;
+  publishedAt: string | null;
+  /** The newer version's id, when one was started. */
+  nextVersionId: number | null;
+}
+
+export function viewOf(row: repo.CollectionRow, nextVersionId: number | null = null): CollectionView {
+  return {
+    id: Number(row.id), userId: Number(row.user_id), title: row.title, description: row.description, tags: splitTags(row.tags),
+    query: row.query === null ? null : JSON.parse(row.query), doi: row.doi, conceptDoi: row.concept_doi, version: Number(row.version),
+    createdAt: row.created_at, publishedAt: row.published_at, nextVersionId,
+  };
+}
+
+/** A new collection, with its first members when a file, a dataset or the cart is given (checked before anything is written). */
+export async function create(ctx: ModuleContext, userId: number, input: CollectionInput, first?: MemberRef | 'cart'): Promise<number> {
+  const fields = checkedInput(input);
+  const fileIds = first === undefined ? [] : first === 'cart' ? await cartFileIds(ctx, userId) : await filesOf(ctx, first, userId);
+  if (fileIds.length > MAX_COLLECTION_FILES) throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files.`);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await repo.insertCollection(trx, { userId, ...fields, query: null });
+    await repo.addMembers(trx, id, fileIds);
+    return id;
+  });
+}
+
+async function cartFileIds(ctx: ModuleContext, userId: number): Promise<number[]> {
+  return (await ctx.services.cart.entries(await ctx.services.cart.userFileIds(userId), userId)).map((e) => e.fileId);
+}
+
+/** What an "Add to a collection" link names, as the picker shows it: a file's or dataset's name; 404 for one the user cannot see. */
+export async function describeRef(ctx: ModuleContext, ref: MemberRef, userId: number): Promise<{ label: string; files: number }> {
+  const fileIds = await filesOf(ctx, ref, userId);
+  if ('fileId' in ref) return { label: (await ctx.services.hubfile.getVisibleFile(ref.fileId, userId))!.name, files: 1 };
+  const [dataset] = await ctx.services.dataset.summariesOf([ref.datasetId]);
+  return { label: dataset!.title, files: fileIds.length };
+}
+
+export async function listMine(ctx: ModuleContext, userId: number): Promise<(CollectionView & { members: number })[]> {
+  const rows = await repo.collectionsOf(ctx.db, userId);
+  const counts = await repo.memberCounts(ctx.db, rows.map((r) => Number(r.id)));
+  return rows.map((r) => ({ ...viewOf(r), members: counts.get(Number(r.id)) ?? 0 }));
+}
+
+/** The collection as the viewer may see it: the owner's always, anyone's once published; else 404. */
+export async function get(ctx: ModuleContext, id: number, viewerId: number | null): Promise<CollectionView> {
+  const row = await repo.findCollection(ctx.db, id);
+  if (!row || (row.doi === null && Number(row.user_id) !== viewerId)) throw notFound(`There is no collection with id ${id}.`);
+  const next = await repo.nextVersionOf(ctx.db, id);
+  return viewOf(row, next ? Number(next.id) : null);
+}
+
+/** The viewer's own collection, still open to changes; 404 for anyone else's, 409 once published. */
+export async function editable(ctx: ModuleContext, id: number, userId: number): Promise<repo.CollectionRow> {
+  const row = await repo.findCollection(ctx.db, id);
+  if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
+  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  if (publishUnderWay(row)) throw conflict(UNDER_WAY);
+  return row;
+}
+
+/** The files a reference names that the user may see: the file, or every file of the dataset. */
+async function filesOf(ctx: ModuleContext, ref: MemberRef, userId: number): Promise<number[]> {
+  if ('fileId' in ref) {
+    const file = await ctx.services.hubfile.getVisibleFile(ref.fileId, userId);
+    if (!file) throw notFound(`There is no file with id ${ref.fileId}.`);
+    return [file.id];
+  }
+  const [dataset] = await ctx.services.dataset.summariesOf([ref.datasetId]);
+  if (!dataset || (dataset.doi === null && dataset.userId !== userId)) throw notFound(`There is no dataset with id ${ref.datasetId}.`);
+  const models = await ctx.services.featuremodel.listByDataset(dataset.id);
+  return models.flatMap((m) => m.files.map((f) => f.id));
+}
+
+/** Adds the files not held yet, within the limit (400 beyond it, nothing added). */
+async function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
+  const held = new Set(await repo.memberIds(ctx.db, id));
+  const fresh = fileIds.filter((f) => !held.has(f));
+  if (held.size + fresh.length > MAX_COLLECTION_FILES) {
+    throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
+  }
+  const added = await repo.addMembers(ctx.db, id, fresh);
+  return { added, total: held.size + added };
+}
+
+export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
+  await editable(ctx, id, userId);
+  return addFiles(ctx, id, await filesOf(ctx, ref, userId));
+}
+
+/** Every file of the user's cart that they may still see, added at once (the cart's order). */
+export async function addCart(ctx: ModuleContext, id: number, userId: number): Promise<{ added: number; total: number }> {
+  await editable(ctx, id, userId);
+  return addFiles(ctx, id, await cartFileIds(ctx, userId));
+}
+
+export async function remove(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ removed: number }> {
+  await editable(ctx, id, userId);
+  const fileIds = 'fileId' in ref ? [ref.fileId] : await filesOf(ctx, ref, userId);
+  return { removed: await repo.removeMembers(ctx.db, id, fileIds) };
+}
+
+export function memberIds(ctx: ModuleContext, id: number): Promise<number[]> {
+  return repo.memberIds(ctx.db, id);
+}
+
+export function createCollectionService(ctx: ModuleContext) {
+  return bindOperations(ctx, {
+    create, describeRef, listMine, get, add, addCart, remove, memberIds,
+    memberEntries, memberFacts, membersWithHashes, citationsOf,
+    publish: publishCollection, newVersion, publishedCollections, saveSearch,
+  });
+}
+
+export type CollectionService = ReturnType<typeof createCollectionService>;

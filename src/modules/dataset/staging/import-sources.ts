@@ -1,0 +1,64 @@
+// Where imported models came from (extensions section 13): the URL given (and a Zenodo record's
+// DOI) becomes a related identifier of the dataset that holds them. A model staged from a URL is
+// remembered by its staged name until an upload takes it; one added by the API names its dataset.
+import type { Generated } from 'kysely';
+import type { DbOrTrx } from '../../../core/db/connect.ts';
+import { inChunks } from '../../../core/db/connect.ts';
+import { nowIso } from '../../../core/db/database.ts';
+
+export interface ImportSourceTable {
+  id: Generated<number>;
+  user_id: number;
+  dataset_id: number | null;
+  staged_name: string | null;
+  url: string;
+  doi: string | null;
+  created_at: string;
+}
+
+declare module '../../../core/db/database.ts' {
+  interface Database {
+    import_source: ImportSourceTable;
+  }
+}
+
+export interface RelatedIdentifier { identifier: string; relation: string; scheme: string }
+
+export async function recordStaged(db: DbOrTrx, userId: number, source: { url: string; doi: string | null }, stagedNames: string[]): Promise<void> {
+  // A name staged again from another URL now stands for that one.
+  for (const chunk of inChunks(stagedNames)) {
+    await db.deleteFrom('import_source').where('user_id', '=', userId).where('dataset_id', 'is', null).where('staged_name', 'in', chunk).execute();
+  }
+  for (const name of stagedNames) {
+    await db.insertInto('import_source').values({ user_id: userId, dataset_id: null, staged_name: name, url: source.url, doi: source.doi, created_at: nowIso() }).execute();
+  }
+}
+
+export async function recordForDataset(db: DbOrTrx, userId: number, datasetId: number, source: { url: string; doi: string | null }): Promise<void> {
+  await db.insertInto('import_source').values({ user_id: userId, dataset_id: datasetId, staged_name: null, url: source.url, doi: source.doi, created_at: nowIso() }).execute();
+}
+
+/** The upload took these staged files into the dataset: their sources now belong to it. */
+export async function attachStaged(db: DbOrTrx, userId: number, datasetId: number, stagedNames: string[]): Promise<void> {
+  for (const chunk of inChunks(stagedNames)) {
+    await db.updateTable('import_source').set({ dataset_id: datasetId, staged_name: null })
+      .where('user_id', '=', userId).where('dataset_id', 'is', null).where('staged_name', 'in', chunk).execute();
+  }
+}
+
+/** The dataset's sources as related identifiers (each once): the URL, and the record's DOI. */
+export async function relatedIdentifiersOf(db: DbOrTrx, datasetId: number): Promise<RelatedIdentifier[]> {
+  const rows = await db.selectFrom('import_source').select(['url', 'doi']).where('dataset_id', '=', datasetId).orderBy('id').execute();
+  const seen = new Set<string>();
+  const result: RelatedIdentifier[] = [];
+  const add = (identifier: string, scheme: string) => {
+    if (seen.has(`${scheme}:${identifier}`)) return;
+    seen.add(`${scheme}:${identifier}`);
+    result.push({ identifier, relation: 'isDerivedFrom', scheme });
+  };
+  for (const row of rows) {
+    if (row.doi) add(row.doi, 'doi');
+    if (/^https?:\/\//i.test(row.url) && !/^https?:\/\/(dx\.)?doi\.org\//i.test(row.url)) add(row.url, 'url');
+  }
+  return result;
+}

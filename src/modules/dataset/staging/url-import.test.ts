@@ -1,0 +1,218 @@
+// Import from a URL over HTTP (extensions section 13), in development (every address allowed): a
+// local server of the test serves a model file, a Git host's repository archive, redirect chains,
+// an oversized body (declared and undeclared), a body that never ends, and the fake Zenodo serves a
+// record read by its DOI and by its page. POST /dataset/file/import stages the models; POST
+// /api/v1/datasets/<id>/files/import adds them to a dataset; the source (URL, record DOI) becomes a
+// related identifier of the deposit. The production guard: url-guard.test.ts.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ZipArchive } from 'archiver';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { newUser } from '../../../../test/support/accounts.ts';
+import { bearer, createToken } from '../../../../test/support/api.ts';
+import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
+import { uploadForm } from '../dataset.test-support.ts';
+
+const CORPUS = '../shared/uvl-corpus/real/Feature_Models';
+const MODEL_A = readFileSync(`${CORPUS}/Operating_Systems/Linux/Evolution/Linux_v1.uvl`);
+const MODEL_B = Buffer.from('namespace Phone\n\nfeatures\n    Phone {abstract}\n        mandatory\n            Screen\n        optional\n            Camera\n');
+const MAX_BYTES = 200_000;
+
+async function zipOf(entries: { name: string; body: Buffer | string }[]): Promise<Buffer> {
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  const chunks: Buffer[] = [];
+  archive.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => { archive.on('end', () => resolve()); archive.on('error', reject); });
+  for (const e of entries) archive.append(e.body, { name: e.name });
+  await archive.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** The test's file server: what each path answers, and every path asked. */
+async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Server; origin: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    asked.push(path);
+    const chain = /^\/chain\/(\d+)$/.exec(path);
+    if (chain) {
+      const left = Number(chain[1]);
+      res.writeHead(302, { location: left === 0 ? '/files/Linux_v1.uvl' : `/chain/${left - 1}` });
+      return res.end();
+    }
+    if (path === '/files/Linux_v1.uvl') return res.end(MODEL_A);
+    if (path === '/download') {
+      res.writeHead(200, { 'content-disposition': 'attachment; filename="phone.uvl"' });
+      return res.end(MODEL_B);
+    }
+    if (path === '/archive/main.zip') return res.end(repoZip);
+    if (path === '/archive/bomb.zip') return res.end(bomb);
+    if (path === '/declared-big.uvl') {
+      res.writeHead(200, { 'content-length': String(MAX_BYTES + 1) });
+      return res.end();
+    }
+    if (path === '/streamed-big.uvl') {
+      res.writeHead(200, { 'transfer-encoding': 'chunked' });
+      const piece = Buffer.alloc(64 * 1024, 'a');
+      for (let i = 0; i < 5; i++) res.write(piece);
+      return res.end();
+    }
+    // A body that starts and never ends: only the fetch's deadline stops the wait.
+    if (path === '/slow.uvl') return res.writeHead(200, { 'content-type': 'text/plain' }).write('namespace Slow\n');
+    if (path === '/notes.txt') return res.end('not a model');
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+}
+
+describe('import from a URL', () => {
+  let server: TestServer;
+  let zenodo: FakeZenodo;
+  let sources: Awaited<ReturnType<typeof startSources>>;
+
+  before(async () => {
+    sources = await startSources(await zipOf([
+      { name: 'repo-main/README.md', body: '# models' },
+      { name: 'repo-main/models/phone.uvl', body: MODEL_B },
+      { name: 'repo-main/models/os/Linux_v1.uvl', body: MODEL_A },
+      { name: 'repo-main/.github/ci.yml', body: 'on: push' },
+    // A small archive whose one model unpacks past the limit (a zip bomb in miniature).
+    ]), await zipOf([{ name: 'bomb/huge.uvl', body: `namespace Huge\n${' '.repeat(MAX_BYTES * 2)}` }]));
+    zenodo = await startFakeZenodo();
+    server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
+  });
+  after(async () => {
+    await server?.close();
+    await zenodo?.close();
+    sources?.server.closeAllConnections();
+    await new Promise((resolve) => sources?.server.close(resolve));
+  });
+
+  const importing = async (client: Awaited<ReturnType<typeof newUser>>['client'], url: string) => client.post('/dataset/file/import', { json: { url } });
+
+  it('stages a model file, named by its URL or its Content-Disposition', async () => {
+    const { client, userId } = await newUser(server, 'Importer');
+    const res = await importing(client, `${sources.origin}/files/Linux_v1.uvl`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.files.map((f: { filename: string }) => f.filename), ['Linux_v1.uvl']);
+    assert.equal(res.json.files[0].valid, true);
+    assert.equal(res.json.source.url, `${sources.origin}/files/Linux_v1.uvl`);
+    const named = await importing(client, `${sources.origin}/download`);
+    assert.deepEqual(named.json.files.map((f: { filename: string }) => f.filename), ['phone.uvl']);
+    const staged = await server.hub.ctx.services.dataset.listStagedFiles(userId);
+    assert.deepEqual(staged.map((f) => f.filename).sort(), ['Linux_v1.uvl', 'phone.uvl']);
+  });
+
+  it("stages every model of a Git host's repository archive and names the other files", async () => {
+    const { client, userId } = await newUser(server, 'Archivist');
+    const res = await importing(client, `${sources.origin}/archive/main.zip`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.files.map((f: { filename: string }) => f.filename).sort(), ['Linux_v1.uvl', 'phone.uvl']);
+    assert.deepEqual(res.json.skipped.sort(), ['repo-main/.github/ci.yml', 'repo-main/README.md']);
+    assert.equal((await server.hub.ctx.services.dataset.listStagedFiles(userId)).length, 2);
+  });
+
+  it('follows 5 redirects and refuses a sixth', async () => {
+    const { client } = await newUser(server, 'Redirected');
+    const five = await importing(client, `${sources.origin}/chain/4`);
+    assert.equal(five.status, 200, five.text);
+    assert.deepEqual(five.json.files.map((f: { filename: string }) => f.filename), ['Linux_v1.uvl']);
+    const six = await importing(client, `${sources.origin}/chain/5`);
+    assert.equal(six.status, 400);
+    assert.equal(six.json.kind, 'too_many_redirects');
+  });
+
+  it('refuses oversized, endless, missing and model-less bodies with a 400 and stages nothing', async () => {
+    const { client, userId } = await newUser(server, 'Limited');
+    for (const [path, kind] of [
+      ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'],
+      ['/missing.uvl', 'http_status'], ['/notes.txt', 'no_models'], ['/archive/bomb.zip', 'too_large'],
+    ] as const) {
+      const res = await importing(client, `${sources.origin}${path}`);
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.equal(res.json.kind, kind, path);
+      assert.equal(typeof res.json.message, 'string');
+      assert.doesNotMatch(res.text, /\bat \w+ \(|node:internal/, 'no stack trace');
+    }
+    for (const url of ['', 'not a url', 'ftp://example.org/a.uvl', 'file:///etc/passwd', `http://user:pw@127.0.0.1/a.uvl`]) {
+      const res = await importing(client, url);
+      assert.equal(res.status, 400, url);
+    }
+    assert.equal((await server.hub.ctx.services.dataset.listStagedFiles(userId)).length, 0);
+  });
+
+  it('refuses a visitor and a missing CSRF token before fetching anything', async () => {
+    const before = sources.asked.length;
+    const { client } = await newUser(server, 'Guarded');
+    assert.equal((await client.post('/dataset/file/import', { json: { url: `${sources.origin}/download` }, csrf: false })).status, 400);
+    const visitor = new (await import('../../../../test/support/client.ts')).TestClient(server.baseUrl);
+    assert.equal((await visitor.post('/dataset/file/import', { json: { url: `${sources.origin}/download` }, csrf: false })).status, 302);
+    assert.equal(sources.asked.length, before);
+  });
+
+  it('reads a Zenodo record through the Zenodo API, by DOI and by its page, models of its zip included', async () => {
+    const record = zenodo.addRecord([
+      { key: 'phone.uvl', body: MODEL_B }, { key: 'more.zip', body: await zipOf([{ name: 'x/Linux_v1.uvl', body: MODEL_A }]) }, { key: 'paper.pdf', body: '%PDF' },
+    ]);
+    const { client } = await newUser(server, 'Zenodian');
+    const byDoi = await importing(client, record.doi);
+    assert.equal(byDoi.status, 200, byDoi.text);
+    assert.deepEqual(byDoi.json.files.map((f: { filename: string }) => f.filename).sort(), ['Linux_v1.uvl', 'phone.uvl']);
+    assert.deepEqual(byDoi.json.source, { url: `https://doi.org/${record.doi}`, doi: record.doi });
+    assert.deepEqual(byDoi.json.skipped, ['paper.pdf']);
+    const byPage = await importing(client, record.page);
+    assert.equal(byPage.status, 200, byPage.text);
+    assert.equal(byPage.json.source.doi, record.doi);
+    assert.equal(byPage.json.files.length, 2);
+    assert.equal((await importing(client, '10.5281/zenodo.99999999')).json.kind, 'http_status');
+  });
+
+  it("adds a URL's models to the caller's dataset through the API, and fetches nothing for another's", async () => {
+    const owner = await newUser(server, 'ApiOwner');
+    const token = await createToken(owner.client, ['read', 'write']);
+    const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'Imported' });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    const res = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/archive/main.zip` });
+    assert.equal(res.status, 201, JSON.stringify(res.json));
+    assert.deepEqual(res.json.files.map((f: { file_name: string }) => f.file_name).sort(), ['Linux_v1.uvl', 'phone.uvl']);
+    const again = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/download` });
+    assert.equal(again.status, 201);
+    assert.equal(again.json.files.length, 0);
+    assert.equal(again.json.refused.length, 1, 'phone.uvl is in the dataset already');
+
+    const other = await newUser(server, 'ApiOther');
+    const otherToken = await createToken(other.client, ['read', 'write']);
+    const asked = sources.asked.length;
+    assert.equal((await bearer(server.baseUrl, otherToken, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/download` })).status, 404);
+    const readOnly = await createToken(owner.client, ['read'], 'read-only');
+    assert.equal((await bearer(server.baseUrl, readOnly, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/download` })).status, 403);
+    assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, {})).status, 400);
+    assert.equal(sources.asked.length, asked, 'no fetch for a refused caller');
+  });
+
+  it("makes the source a related identifier of the published dataset, staged or added by the API", async () => {
+    const record = zenodo.addRecord([{ key: 'phone.uvl', body: MODEL_B }]);
+    const { client } = await newUser(server, 'Deriver');
+    assert.equal((await importing(client, `${sources.origin}/files/Linux_v1.uvl`)).status, 200);
+    const uploaded = await client.post('/dataset/upload', { form: { ...uploadForm(['Linux_v1.uvl']), 'authors-0-name': 'Doe, Jane' } });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    assert.ok(uploaded.json.doi, JSON.stringify(uploaded.json));
+    const staged = [...zenodo.depositions.values()].find((d) => d.doi === uploaded.json.doi)!;
+    assert.deepEqual(staged.metadata?.related_identifiers, [{ identifier: `${sources.origin}/files/Linux_v1.uvl`, relation: 'isDerivedFrom', scheme: 'url' }]);
+
+    const token = await createToken(client, ['write']);
+    const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'From Zenodo', description: 'Imported', authors: [{ name: 'Doe, Jane' }] });
+    assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: record.page })).status, 201);
+    const published = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/publish`);
+    assert.equal(published.json.status, 'ok', JSON.stringify(published.json));
+    const deposited = [...zenodo.depositions.values()].find((d) => d.doi === published.json.doi)!;
+    assert.deepEqual(deposited.metadata?.related_identifiers, [
+      { identifier: record.doi, relation: 'isDerivedFrom', scheme: 'doi' }, { identifier: record.page, relation: 'isDerivedFrom', scheme: 'url' },
+    ]);
+  });
+});

@@ -1,0 +1,149 @@
+// What a URL of the import (extensions section 13) holds: a Zenodo record (its URL or DOI, read
+// through the Zenodo API), a zip archive (a Git host's repository archive, say) or one model file.
+// Answers the model files found with their bytes, and the source's identifiers; nothing is staged here.
+import { basename } from 'node:path';
+import yauzl from 'yauzl';
+import { fetchLimited, parseImportUrl, UrlImportError, type FetchLimits } from './url-fetch.ts';
+import { MODEL_EXTENSIONS } from './converted-upload.ts';
+
+/** At most as many models as a dataset may hold are taken from one source (decisions section 4). */
+export const MAX_IMPORTED_FILES = 200;
+
+export interface FoundModel { name: string; bytes: Buffer }
+
+export interface ImportSource {
+  /** The URL given (a DOI given is its https://doi.org/ URL). */
+  url: string;
+  /** The Zenodo record's DOI, when the source is one. */
+  doi: string | null;
+  models: FoundModel[];
+  /** Files of the source that are not models, by name (an archive's README, say). */
+  skipped: string[];
+}
+
+export interface SourceOptions extends FetchLimits {
+  /** The Zenodo API of DOIs 10.5281/zenodo.N (ZENODO_API_URL, else https://zenodo.org/api). */
+  zenodoApiUrl: string;
+  /** Largest model taken out of an archive. */
+  maxModelBytes: number;
+}
+
+const ZENODO_DOI = /^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)?(10\.5281\/zenodo\.(\d+))\/?$/i;
+const ZENODO_HOSTS = new Set(['zenodo.org', 'www.zenodo.org', 'sandbox.zenodo.org']);
+
+/** The Zenodo API URL of a record the text names (DOI or record page), or undefined when it names none. */
+export function zenodoRecordApi(text: string, zenodoApiUrl: string): string | undefined {
+  const doi = ZENODO_DOI.exec(text.trim());
+  if (doi) return `${zenodoApiUrl.replace(/\/$/, '')}/records/${doi[2]}`;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  const api = new URL(zenodoApiUrl);
+  const record = /^\/(?:records?|api\/records)\/(\d+)\/?$/.exec(url.pathname);
+  if (!record || !(ZENODO_HOSTS.has(url.hostname) || url.host === api.host)) return undefined;
+  return `${url.host === api.host ? zenodoApiUrl.replace(/\/$/, '') : `${url.origin}/api`}/records/${record[1]}`;
+}
+
+const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
+const isModelName = (name: string) => MODEL_EXTENSIONS.test(name) && !name.startsWith('.');
+
+/** The model entries of a zip: base names, hidden files and macOS metadata left out, each entry bounded. */
+export function modelsInZip(bytes: Buffer, options: SourceOptions): Promise<{ models: FoundModel[]; skipped: string[] }> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(new UrlImportError('no_models', 'The archive is not a zip the hub can read.'));
+      const models: FoundModel[] = [];
+      const skipped: string[] = [];
+      let total = 0;
+      zip.on('error', () => reject(new UrlImportError('no_models', 'The archive is not a zip the hub can read.')));
+      zip.on('end', () => resolve({ models, skipped }));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = basename(entry.fileName);
+        if (entry.fileName.endsWith('/') || entry.fileName.includes('__MACOSX/')) return zip.readEntry();
+        if (!isModelName(name) || models.length >= MAX_IMPORTED_FILES) {
+          skipped.push(entry.fileName);
+          return zip.readEntry();
+        }
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(new UrlImportError('no_models', `The archive's entry ${entry.fileName} cannot be read.`));
+          const chunks: Buffer[] = [];
+          let size = 0;
+          stream.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            total += chunk.length;
+            // Bounded whatever the zip's headers claim: a small archive must not unpack into a huge one.
+            if (size > options.maxModelBytes || total > options.maxBytes) {
+              stream.destroy();
+              zip.close();
+              reject(new UrlImportError('too_large', `The archive unpacks to more than the hub takes (${entry.fileName}).`));
+            } else chunks.push(chunk);
+          });
+          stream.on('end', () => {
+            models.push({ name, bytes: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+          stream.on('error', () => reject(new UrlImportError('no_models', `The archive's entry ${entry.fileName} cannot be read.`)));
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/** A fetched body: the models of a zip, or the one model file it is. */
+async function modelsOf(fetched: { url: URL; bytes: Buffer; dispositionName: string | undefined }, options: SourceOptions) {
+  if (isZip(fetched.bytes)) return modelsInZip(fetched.bytes, options);
+  let name = fetched.dispositionName ?? '';
+  if (!isModelName(basename(name))) {
+    try {
+      name = decodeURIComponent(basename(fetched.url.pathname));
+    } catch {
+      name = basename(fetched.url.pathname);
+    }
+  }
+  name = basename(name);
+  if (!isModelName(name)) return { models: [], skipped: [name || fetched.url.pathname] };
+  return { models: [{ name, bytes: fetched.bytes }], skipped: [] };
+}
+
+interface ZenodoRecord { doi?: string; files?: { key?: string; links?: { self?: string; content?: string } }[] }
+
+async function fromZenodo(api: string, given: string, options: SourceOptions): Promise<ImportSource> {
+  const answer = await fetchLimited(parseImportUrl(api), options);
+  let record: ZenodoRecord;
+  try {
+    record = JSON.parse(answer.bytes.toString('utf8')) as ZenodoRecord;
+  } catch {
+    throw new UrlImportError('unreachable', 'Zenodo did not answer a record.');
+  }
+  const source: ImportSource = { url: given, doi: typeof record.doi === 'string' ? record.doi : null, models: [], skipped: [] };
+  for (const file of record.files ?? []) {
+    const key = String(file.key ?? '');
+    const link = file.links?.content ?? file.links?.self;
+    if (!link || !(isModelName(basename(key)) || /\.zip$/i.test(key))) {
+      source.skipped.push(key);
+      continue;
+    }
+    const found = await modelsOf({ ...(await fetchLimited(parseImportUrl(link), options)), dispositionName: basename(key) }, options);
+    source.models.push(...found.models);
+    source.skipped.push(...found.skipped);
+  }
+  return source;
+}
+
+/** The models of the source a URL or DOI names, fetched within the limits. */
+export async function importSource(text: string, options: SourceOptions): Promise<ImportSource> {
+  const given = text.trim();
+  const api = zenodoRecordApi(given, options.zenodoApiUrl);
+  const source = api !== undefined
+    ? await fromZenodo(api, ZENODO_DOI.test(given) ? `https://doi.org/${ZENODO_DOI.exec(given)![1]}` : given, options)
+    : { url: given, doi: null, ...(await modelsOf(await fetchLimited(parseImportUrl(given), options), options)) };
+  source.models = source.models.slice(0, MAX_IMPORTED_FILES);
+  if (source.models.length === 0) {
+    throw new UrlImportError('no_models', `No model file (${MODEL_EXTENSIONS.source.replace(/\\/g, '')}) was found at this URL.`);
+  }
+  return source;
+}
