@@ -13,6 +13,7 @@ import { newUser } from '../../../test/support/accounts.ts';
 import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
 import { download } from '../../../test/support/zip.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { oai } from '../oai/oai.test-support.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -97,6 +98,29 @@ for (const dialect of testDialects()) {
       assert.match((await client.get(`/collection/${id}/`)).text, new RegExp(`href="/collection/${nextId}/"`));
       const listed = await server.hub.ctx.services.collection.publishedCollections();
       assert.ok(listed.some((c) => c.id === id && c.doi === first.doi && c.title === 'Published study' && c.creators.length === 1));
+    });
+
+    it('is harvested by OAI-PMH in the collections set once published, as a DataCite Collection', async () => {
+      const { client } = await newUser(server, 'Harvested');
+      const id = await newCollection(client, 'Harvested study', members.slice(0, 1));
+      const before = (await oai(server, 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=collections')).ListIdentifiers?.header;
+      assert.equal((await client.post(`/collection/${id}/publish`, { form: {} })).status, 303);
+      const doi = (await client.get(`/api/v1/collections/${id}`)).json.doi as string;
+      const listed = await oai(server, 'verb=ListRecords&metadataPrefix=oai_datacite&set=collections');
+      const all = [listed.ListRecords.record].flat();
+      assert.equal(all.length, [before ?? []].flat().length + 1, 'one more record once published');
+      const headerOf = (r: any) => [r.header].flat()[0];
+      assert.ok(all.every((r: any) => headerOf(r).setSpec === 'collections'));
+      const records = all.filter((r: any) => headerOf(r).identifier.endsWith(`:${doi}`));
+      assert.equal(records.length, 1);
+      const resource = records[0].metadata.resource;
+      assert.deepEqual([resource.titles.title].flat(), ['Harvested study']);
+      assert.equal(resource.resourceType['@resourceTypeGeneral'], 'Collection');
+      const got = await oai(server, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(headerOf(records[0]).identifier)}`);
+      assert.equal(headerOf([got.GetRecord.record].flat()[0]).setSpec, 'collections');
+      // The datasets set still holds only datasets.
+      const datasets = [(await oai(server, 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=datasets')).ListIdentifiers.header].flat();
+      assert.ok(datasets.every((h: any) => h.setSpec === 'datasets' && !h.identifier.endsWith(doi)));
     });
 
     it("refuses to publish an empty collection, a member of an unpublished dataset, or another's collection, depositing nothing; a failed deposit is a 502 leaving it unpublished", async () => {

@@ -156,7 +156,7 @@ export async function dataciteXml(d: OaiDeps, doi: string): Promise<DataciteAnsw
 }
 
 export function createOaiService(ctx: ModuleContext) {
-  const d: OaiDeps = { ctx, sources: [datasetSource(ctx), collectionSource()] };
+  const d: OaiDeps = { ctx, sources: [datasetSource(ctx), collectionSource(ctx)] };
   return {
     respond: (raw: RawArguments, now?: Date) => respond(d, raw, now),
     dataciteXml: (doi: string) => dataciteXml(d, doi),

@@ -1,7 +1,7 @@
 // Where harvested items come from: one source per OAI set, asked in a fixed order. A module that
 // publishes items with a DOI (collections, later) becomes harvestable by adding its source here;
 // the protocol, the paging and the formats do not change.
-import type { ModuleContext } from '../../core/modules.ts';
+import type { ModuleContext, ServiceRegistry } from '../../core/modules.ts';
 import { licenseUrl, type DatasetSummary, type HarvestedDataset, type HarvestKey, type HarvestWindow } from '../dataset/index.ts';
 import type { ItemMetadata } from './oai.metadata.ts';
 
@@ -63,13 +63,52 @@ export function datasetSource(ctx: ModuleContext): ItemSource {
   };
 }
 
-/** The `collections` set: empty until published collections exist (extensions section 13). */
-export function collectionSource(): ItemSource {
+// Named through the registry: oai does not require the collection module (it is asked only when enabled).
+type PublishedCollection = Awaited<ReturnType<ServiceRegistry['collection']['publishedCollections']>>[number];
+
+/** A published collection as an item: a DataCite `Collection` whose datestamp is its publication. */
+function collectionItem(ctx: ModuleContext, c: PublishedCollection): HarvestItem {
+  return {
+    key: { datestamp: c.publishedAt, id: c.id },
+    doi: c.doi,
+    metadata: {
+      doi: c.doi,
+      url: `http://${ctx.config.domain}/collection/${c.id}/`,
+      title: c.title,
+      description: c.description,
+      creators: c.creators.map((name) => ({ name, affiliation: null, orcid: null })),
+      date: c.publishedAt.slice(0, 10),
+      resourceTypeGeneral: 'Collection',
+      resourceType: 'Collection of UVL feature models',
+      subjects: c.tags,
+      license: null,
+      version: String(c.version),
+      conceptDoi: c.conceptDoi,
+      publicationDoi: null,
+    },
+  };
+}
+
+const after = (a: HarvestKey, b: HarvestKey) => a.datestamp > b.datestamp || (a.datestamp === b.datestamp && a.id > b.id);
+
+/**
+ * The `collections` set (extensions section 13): the collection module's published collections,
+ * asked through the service registry when that module is enabled (oai does not require it). They
+ * are few beside datasets, so one list is read and windowed here.
+ */
+export function collectionSource(ctx: ModuleContext): ItemSource {
+  const all = async (window: HarvestWindow) => {
+    if (!ctx.isEnabled('collection')) return [];
+    const items = (await ctx.services.collection.publishedCollections()).map((c) => collectionItem(ctx, c));
+    return items
+      .filter((i) => (window.from === undefined || i.key.datestamp >= window.from) && (window.before === undefined || i.key.datestamp < window.before))
+      .sort((a, b) => (after(a.key, b.key) ? 1 : after(b.key, a.key) ? -1 : 0));
+  };
   return {
     set: 'collections',
     setName: 'Published collections of feature models',
-    page: async () => [],
-    count: async () => 0,
-    byDoi: async () => undefined,
+    page: async (window, from, limit) => (await all(window)).filter((i) => from === null || after(i.key, from)).slice(0, limit),
+    count: async (window) => (await all(window)).length,
+    byDoi: async (doi) => (await all({})).find((i) => i.doi === doi),
   };
 }
