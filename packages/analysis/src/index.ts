@@ -15,3 +15,4 @@ export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './conf
 export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise.ts';
 export { ENGINE_VERSION } from './version.ts';
 export { sampleCsv } from './sample/csv.ts';
+export { formatProbability, probabilityBins, probabilityOf, type ProbabilityBin } from './probability.ts';
