@@ -173,3 +173,28 @@ describe('results as they come (onProgress)', () => {
     assert.notEqual(afterBackbone!.partial.explanations, final.explanations);
   });
 });
+
+describe('the estimate when the exact count runs out of time (extensions 6a)', () => {
+  // 12 free optional features and a constraint: 2^11 * 3 = 6 144 configurations, above one cell (73).
+  const text = `features\n    R\n        optional\n${Array.from({ length: 12 }, (_, i) => `            F${i}\n`).join('')}constraints\n    F0 => F1 | F2\n`;
+
+  test('configurations null, configurations_estimate within (1 + ε) of the count, with its guarantee', () => {
+    const model = parse(text);
+    const exact = analyzeModel(model, { text });
+    assert.equal(exact.configurations, String(2 ** 12 - 2 ** 11 / 4));
+    assert.equal(exact.configurations_estimate, undefined, 'no estimate beside an exact count');
+    const r = analyzeModel(model, { text, useCompiledForm: false, countBudgetMs: 0 });
+    assert.equal(r.configurations, null);
+    assert.equal(r.configurations_status, 'timeout');
+    assert.deepEqual(r.timeouts, ['count']);
+    const e = r.configurations_estimate!;
+    assert.ok(Number(e.value) <= 3584 * 1.8 && Number(e.value) * 1.8 >= 3584, `estimate ${e.value}`);
+    assert.equal(e.epsilon, 0.8);
+    assert.equal(e.delta, 0.2);
+    assert.match(e.method, /ApproxMC/);
+    assert.ok(Math.abs(e.log10 - Math.log10(Number(e.value))) < 0.01);
+    // Everything else is still there.
+    assert.deepEqual(r.core, ['R']);
+    assert.equal(r.variant!.length, 12);
+  });
+});

@@ -16,3 +16,5 @@ export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise
 export { ENGINE_VERSION } from './version.ts';
 export { sampleCsv } from './sample/csv.ts';
 export { formatProbability, probabilityBins, probabilityOf, type ProbabilityBin } from './probability.ts';
+export { estimateConfigurations, estimateField, type EstimateOptions } from './estimate.ts';
+export { approxCount, cellThreshold, iterationCount, DEFAULT_DELTA, DEFAULT_EPSILON, type ApproxCount, type ApproxOptions } from './count/approx.ts';
