@@ -26,6 +26,7 @@ import {
 import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/index.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
 import { registerConfigureCommands } from './uvl-configure-commands.ts';
+import { registerCountCommands } from './uvl-count-commands.ts';
 
 /** Reads imported models from the disk, next to the file that imports them. */
 export const fileLoader: ImportLoader = ({ relativePath, importer }) => {
@@ -185,6 +186,7 @@ export function registerUvlCommands(program: Command): void {
 
   registerCompileCommands(uvl);
   registerConfigureCommands(uvl);
+  registerCountCommands(uvl);
 }
 
 type CheckCommandOptions = { json?: boolean };
