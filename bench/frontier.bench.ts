@@ -6,7 +6,7 @@
 // (default 600). Wall-clock times on whatever else the machine is doing: run it on a quiet one.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeModel, countConfigurations, Deadline, estimateConfigurations, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
+import { analyzeModel, bigLog10, countConfigurations, Deadline, estimateConfigurations, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
 import { findCorpus } from '../packages/uvl/src/corpus.support.ts';
 import { fileLoader } from '../src/cli/uvl-commands.ts';
@@ -38,8 +38,8 @@ for (const path of paths) {
   start = performance.now();
   const exact = countConfigurations(model, enc, Deadline.after(60_000), text);
   const exactMs = performance.now() - start;
-  process.stdout.write(`  exact count (60 s): ${exact === null ? 'out of time' : `10^${Math.log10(Number(exact)).toFixed(2)} in ${seconds(exactMs)}`}`);
-  if (exact !== null && estimate !== null) process.stdout.write(`; estimate / exact = ${(Number(estimate.value) / Number(exact)).toFixed(3)}`);
+  process.stdout.write(`  exact count (60 s): ${exact === null ? 'out of time' : `10^${bigLog10(exact).toFixed(2)} in ${seconds(exactMs)}`}`);
+  if (exact !== null && estimate !== null && exact > 0n) process.stdout.write(`; estimate / exact = ${(Number((estimate.value * 1_000_000n) / exact) / 1e6).toFixed(3)}`);
   process.stdout.write('\n');
 
   start = performance.now();

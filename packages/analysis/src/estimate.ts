@@ -1,9 +1,11 @@
 // The approximate count of a model's configurations (extensions section 6a): ApproxMC over the
 // SAT encoding, whose auxiliary variables are functions of the features, hashed and told apart
-// on the variant features only (a core or dead feature has one value in every configuration, so
-// leaving it out changes nothing but the length of every XOR).
+// on an independent support of the variant features (a core or dead feature has one value in
+// every configuration, and a feature that is a function of the others adds no configuration).
 
 import { approxCount, type ApproxCount, type ApproxOptions } from './count/approx.ts';
+import { independentSupport } from './count/independent-support.ts';
+import { Deadline } from './deadline.ts';
 import { modelClauses, type EncodedModel } from './encode.ts';
 import type { ConfigurationsEstimate } from './types.ts';
 
@@ -12,11 +14,20 @@ export interface EstimateOptions extends ApproxOptions {
   backbone?: Int8Array;
 }
 
-/** The estimate, or null when the deadline passed first. */
+/**
+ * The estimate, or null when the deadline passed first. The variant features are narrowed to an
+ * independent support first (at most a fifth of the budget), leaves first: the XORs' pivots are
+ * taken in this order, and a leaf set by its row forces little else (berkeleydb: 1.7 s, against
+ * 10.5 s root first and 16-30 s over every variant feature; one run each on a loaded machine).
+ */
 export function estimateConfigurations(enc: EncodedModel, options: EstimateOptions = {}): ApproxCount | null {
-  const support: number[] = [];
-  for (let v = 1; v <= enc.featureVars; v++) if (!options.backbone || options.backbone[v] === 0) support.push(v);
-  return approxCount(enc.numVars, modelClauses(enc), support, { ...options, featureVars: enc.featureVars });
+  const deadline = options.deadline ?? Deadline.none();
+  const variant: number[] = [];
+  for (let v = enc.featureVars; v >= 1; v--) if (!options.backbone || options.backbone[v] === 0) variant.push(v);
+  const clauses = modelClauses(enc);
+  const narrowing = Deadline.after(deadline.remainingMs() / 5);
+  const support = independentSupport(enc.numVars, clauses, variant, { deadline: narrowing, featureVars: enc.featureVars });
+  return approxCount(enc.numVars, clauses, support, { ...options, deadline, featureVars: enc.featureVars });
 }
 
 /** The result's `configurations_estimate` field. */

@@ -17,4 +17,5 @@ export { ENGINE_VERSION } from './version.ts';
 export { sampleCsv } from './sample/csv.ts';
 export { formatProbability, probabilityBins, probabilityOf, type ProbabilityBin } from './probability.ts';
 export { estimateConfigurations, estimateField, type EstimateOptions } from './estimate.ts';
-export { approxCount, cellThreshold, iterationCount, DEFAULT_DELTA, DEFAULT_EPSILON, type ApproxCount, type ApproxOptions } from './count/approx.ts';
+export { approxCount, bigLog10, cellThreshold, iterationCount, DEFAULT_DELTA, DEFAULT_EPSILON, type ApproxCount, type ApproxOptions } from './count/approx.ts';
+export { independentSupport } from './count/independent-support.ts';
