@@ -3,7 +3,7 @@
 // it), each: the approximate count (ApproxMC, ε 0.8, δ 0.2) with its time, guarantee and, where
 // the exact count is known within the budget, its ratio to it; then the full analysis (budget
 // 60 s, as the hub runs it) with its operations' times. Budget of the estimate: BENCH_TIMEOUT_S
-// (default 600). Wall-clock times on whatever else the machine is doing: run it on a quiet one.
+// (default 600); BENCH_CELLS=1 prints each hash cell as it is counted. Wall-clock times on whatever else the machine is doing: run it on a quiet one.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeModel, bigLog10, countConfigurations, Deadline, estimateConfigurations, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
@@ -30,7 +30,9 @@ for (const path of paths) {
   const variant = backbone ? Array.from(backbone.subarray(1, enc.featureVars + 1)).filter((v) => v === 0).length : enc.featureVars;
   process.stdout.write(`  backbone: ${seconds(performance.now() - start)} (${variant} variant features hashed)\n`);
   start = performance.now();
-  const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs) });
+  // BENCH_CELLS=1: every cell as it is counted (iteration, XOR rows, solutions up to the threshold, time).
+  const onCell = process.env.BENCH_CELLS ? (i: number, m: number, size: number | null, ms: number) => process.stdout.write(`    iteration ${i}, m ${m}: ${size ?? 'out of time'} in ${ms} ms\n`) : undefined;
+  const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs), onCell });
   const estimateMs = performance.now() - start;
   if (estimate === null) process.stdout.write(`  estimate: not within ${seconds(budgetMs)}\n`);
   else process.stdout.write(`  estimate: ${estimate.value.toString().length > 15 ? `10^${estimate.log10.toFixed(2)}` : estimate.value} in ${seconds(estimateMs)}, within a factor ${1 + estimate.epsilon} with probability >= ${1 - estimate.delta}; ${estimate.method}\n`);

@@ -22,6 +22,8 @@ export interface ApproxOptions {
   deadline?: Deadline;
   /** Variables above this one are auxiliary, set by propagation from the ones below (never branched on). */
   featureVars?: number;
+  /** Told each cell counted: iteration (0 the unhashed check), rows m, solutions found (up to the threshold), milliseconds. */
+  onCell?: (iteration: number, m: number, size: number | null, ms: number) => void;
 }
 
 export interface ApproxCount {
@@ -203,12 +205,16 @@ interface Formula {
   clauses: readonly (readonly number[])[];
   support: readonly number[];
   featureVars: number;
+  iteration: number;
+  onCell?: ApproxOptions['onCell'];
 }
 
 function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline): number | null {
+  const started = Date.now();
   const rows = echelon(hash.first(m), f.support.length);
-  if (rows === null) return 0;
-  return new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars).count(limit, deadline);
+  const size = rows === null ? 0 : new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars).count(limit, deadline);
+  f.onCell?.(f.iteration, m, size, Date.now() - started);
+  return size;
 }
 
 /**
@@ -290,7 +296,7 @@ export function approxCount(numVars: number, clauses: readonly (readonly number[
   const method = `ApproxMC (random XOR constraints as CNF, ${iterations} iterations, cell threshold ${threshold})`;
   const result = (value: bigint, exact: boolean): ApproxCount => ({ value, log10: bigLog10(value), epsilon, delta, exact, iterations, threshold, method: exact ? 'exact (fewer solutions than the cell threshold)' : method });
 
-  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars };
+  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell };
   const whole = cellSize(formula, new Hash(support.length, random), 0, threshold, deadline);
   if (whole === null) return null;
   if (whole < threshold) return result(BigInt(whole), true);
@@ -298,6 +304,7 @@ export function approxCount(numVars: number, clauses: readonly (readonly number[
   const estimates: bigint[] = [];
   let start = 1;
   for (let i = 0; i < iterations; i++) {
+    formula.iteration = i + 1;
     const found = searchCell(formula, new Hash(support.length, random), start, threshold, deadline);
     if (found === null) return null;
     if (found === undefined) continue;
