@@ -156,6 +156,25 @@ describe('anomalies against brute force', () => {
 });
 
 describe('results as they come (onProgress)', () => {
+  test('a model without its compiled form is counted last: the anomalies and explanations come before the count', () => {
+    const text = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n';
+    const reports: { partial: AnalysisResult; running: string[] }[] = [];
+    const final = analyzeModel(parse(text), { text, useCompiledForm: false, onProgress: (partial, running) => reports.push({ partial, running: [...running] }) });
+    assert.deepEqual(reports.map((r) => r.running), [
+      ['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations'],
+      ['false_optional', 'atomic_sets', 'explanations', 'count'],
+      ['false_optional', 'atomic_sets', 'explanations', 'count'],
+      ['atomic_sets', 'explanations', 'count'],
+      ['explanations', 'count'],
+      ['count'],
+    ]);
+    const beforeCount = reports.at(-1)!.partial;
+    assert.equal(beforeCount.configurations, null);
+    assert.deepEqual(beforeCount.explanations, final.explanations);
+    assert.deepEqual(beforeCount.atomic_sets, final.atomic_sets);
+    assert.equal(final.configurations, '2');
+  });
+
   test('core and dead are reported before the count, the count before the atomic sets, each with what is still running', () => {
     const text = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n';
     const reports: { partial: AnalysisResult; running: string[] }[] = [];

@@ -189,7 +189,9 @@ function runOperations(run: Run, enc: EncodedModel, ops: Operations, counting: '
   result.dead = deadVars.map(nameOf);
   result.variant = featureVars.filter((v) => backbone[v] === 0).sort(byFeatureName).map(nameOf);
 
-  run.report(['count', 'false_optional', 'atomic_sets', 'explanations']);
+  // What is still to run, in its order: a count left for later goes last.
+  const pending = (ops: OperationName[]): OperationName[] => (counting === 'later' ? [...ops, 'count'] : ops);
+  run.report(counting === 'now' ? ['count', 'false_optional', 'atomic_sets', 'explanations'] : pending(['false_optional', 'atomic_sets', 'explanations']));
   if (counting === 'skip') {
     result.configurations_status = 'skipped';
   } else if (counting === 'now') {
@@ -203,12 +205,12 @@ function runOperations(run: Run, enc: EncodedModel, ops: Operations, counting: '
     }
   }
 
-  run.report(['false_optional', 'atomic_sets', 'explanations']);
+  run.report(pending(['false_optional', 'atomic_sets', 'explanations']));
   const falseOptional = timed('false_optional', () => ops.falseOptional(backbone));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  run.report(['atomic_sets', 'explanations']);
+  run.report(pending(['atomic_sets', 'explanations']));
   const sets = timed('atomic_sets', () => ops.atomicSets(backbone));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map(nameOf).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));
