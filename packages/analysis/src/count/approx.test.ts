@@ -12,7 +12,7 @@ import { countConfigurations, modelBackbone, satEncoding } from '../analyze.ts';
 import { estimateConfigurations } from '../estimate.ts';
 import { Deadline } from '../deadline.ts';
 import { modelClauses } from '../encode.ts';
-import { approxCount, cellThreshold, iterationCount } from './approx.ts';
+import { approxCount, cellThreshold, echelon, generator, Hash, iterationCount } from './approx.ts';
 
 const corpus = findCorpus();
 
@@ -79,6 +79,18 @@ describe('approximate count', () => {
       if (!within(a.value, 4096n, 0.8)) outside++;
     }
     assert.ok(outside <= 4, `${outside} of 20 outside`);
+  });
+
+  test('the hash rows are random enough to be independent: 580 rows over 580 variables have rank at least 570, and their last word has no bit past the parity', () => {
+    for (const seed of [1, 2, 3]) {
+      const rows = new Hash(580, generator(seed)).first(580);
+      assert.ok(rows.every((r) => r[r.length - 1]! >>> ((580 + 1) & 31) === 0));
+      const reduced = echelon(rows, 580);
+      // Inconsistent (null) is fine too: then the 580 rows are full rank but for a dependent one.
+      if (reduced !== null) assert.ok(reduced.length >= 570, `seed ${seed}: rank ${reduced.length}`);
+      const half = echelon(rows.slice(0, 290), 580)!;
+      assert.equal(half.length, 290, `seed ${seed}: 290 random rows over 580 variables are independent`);
+    }
   });
 
   test('fewer solutions than the threshold: the exact count, said so', () => {

@@ -69,34 +69,40 @@ export function iterationCount(delta: number): number {
   }
 }
 
-/** xorshift32 seeded through splitmix32: a hash is a function of the seed alone. */
-function generator(seed: number): () => number {
-  let s = (seed >>> 0) + 0x9e3779b9;
-  s = Math.imul(s ^ (s >>> 16), 0x85ebca6b);
-  s = Math.imul(s ^ (s >>> 13), 0xc2b2ae35);
-  let x = (s ^ (s >>> 16)) >>> 0 || 1;
+/**
+ * 32 random bits per call, a function of the seed alone: a counter mixed by multiplications
+ * (splitmix32). Not xorshift: every bit a linear generator gives is a linear function of its 32
+ * bits of state, so XOR rows drawn from one had rank 33 at most, and every cell past m = 33 was
+ * the same as at 33 (BusyBox found 73 solutions with 580 rows over 580 variables).
+ */
+export function generator(seed: number): () => number {
+  let state = seed >>> 0;
   return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
   };
 }
 
 /** One iteration's hash: random rows (a bit per counted variable, and a parity bit), made as needed. */
-class Hash {
+export class Hash {
   readonly rows: Uint32Array[] = [];
   readonly words: number;
 
-  constructor(private readonly n: number, private readonly random: () => number) {
+  /** `bits`: 32 random bits a call. */
+  constructor(private readonly n: number, private readonly bits: () => number) {
     this.words = Math.ceil((n + 1) / 32);
   }
 
-  /** Rows 1..m; bit n of a row is its parity. */
+  /** Rows 1..m; bit n of a row is its parity, the bits above it are 0. */
   first(m: number): Uint32Array[] {
+    const used = (this.n + 1) & 31;
     while (this.rows.length < m) {
       const row = new Uint32Array(this.words);
-      for (let i = 0; i <= this.n; i++) if (this.random() < 0.5) row[i >>> 5]! |= 1 << (i & 31);
+      for (let w = 0; w < this.words; w++) row[w] = this.bits();
+      if (used !== 0) row[this.words - 1]! &= (1 << used) - 1;
       this.rows.push(row);
     }
     return this.rows.slice(0, m);
@@ -111,7 +117,7 @@ const bit = (row: Uint32Array, i: number): boolean => (row[i >>> 5]! & (1 << (i 
  * and the rows never contradict one another. Null when the rows are inconsistent (0 = 1: the
  * cell is empty); rows that are sums of others are dropped. Returns each row with its pivot.
  */
-function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; pivot: number }[] | null {
+export function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; pivot: number }[] | null {
   const work = rows.map((r) => r.slice());
   const out: { row: Uint32Array; pivot: number }[] = [];
   let next = 0;
@@ -134,7 +140,7 @@ function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; pivot: num
 }
 
 /** A solver of the formula and the first m rows: the cell's solutions are its models. */
-class Cell {
+export class Cell {
   readonly solver: SatSolver;
 
   constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: { row: Uint32Array; pivot: number }[], featureVars: number) {
