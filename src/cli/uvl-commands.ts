@@ -24,6 +24,7 @@ import { analyzeModel, type AnalysisResult } from '../../packages/analysis/src/i
 import { describeFsError, loadAndParse } from './uvl-files.ts';
 import { registerCompileCommands } from './uvl-compile-commands.ts';
 import { registerConfigureCommands } from './uvl-configure-commands.ts';
+import { registerCountCommands } from './uvl-count-commands.ts';
 
 /** The output formats: the text, and for FeatureIDE what it could not carry (the others say it inside the text). */
 const FORMATS: Record<string, (model: UvlModel) => { text: string; losses?: string[] }> = {
@@ -127,6 +128,7 @@ export function registerUvlCommands(program: Command): void {
 
   registerCompileCommands(uvl);
   registerConfigureCommands(uvl);
+  registerCountCommands(uvl);
 }
 
 type CheckCommandOptions = { json?: boolean };
@@ -224,8 +226,10 @@ function names(list: string[]): string {
 function summary(file: string, r: AnalysisResult): string {
   const m = r.metrics;
   const verdict = r.satisfiable === null ? 'satisfiability unknown (timeout)' : r.satisfiable ? 'satisfiable' : 'VOID (no configuration)';
+  const e = r.configurations_estimate;
+  const estimate = e ? `about 10^${e.log10} configurations (an estimate, exact count out of time: within a factor ${1 + e.epsilon} with probability at least ${1 - e.delta})` : undefined;
   const count =
-    r.configurations_status === 'exact' ? `${r.configurations} configuration${r.configurations === '1' ? '' : 's'}` : r.configurations_status === 'timeout' ? 'configurations not counted (timeout)' : 'configurations not counted';
+    r.configurations_status === 'exact' ? `${r.configurations} configuration${r.configurations === '1' ? '' : 's'}` : estimate ?? (r.configurations_status === 'timeout' ? 'configurations not counted (timeout)' : 'configurations not counted');
   const lines = [`${file}: ${verdict}, ${count}${r.boolean_only ? '' : ` of the Boolean part (${r.ignored_constraints} constraint${r.ignored_constraints === 1 ? '' : 's'} left out)`}`];
   lines.push(
     `  metrics: ${m.features} features (${m.leaf_features} leaves, ${m.abstract_features} abstract, ${m.typed_features} typed), depth ${m.depth}, ` +

@@ -3,7 +3,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +72,24 @@ describe('hub uvl commonality', () => {
     const r = hub(['commonality', 'car.uvl']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /car\.uvl: 6 configurations\n/);
-    assert.match(r.out, /Turbo\s+0\.333333\s+2/);
+    assert.match(r.out, /Turbo\s+0\.333\s+2/);
+  });
+
+  const automotive01 = join(root, '../shared/uvl-corpus/real/Feature_Models/Automotive/Automotive01/automotive01.uvl');
+  it('automotive01: a variant feature is never 0 in JSON, nor 0 or 1 in text, and only the 185 dead features are 0', { skip: existsSync(automotive01) ? false : 'no corpus' }, () => {
+    const json = hub(['commonality', automotive01, '--json']);
+    assert.equal(json.code, 0, json.err);
+    const result = JSON.parse(json.out) as { configurations: string; features: Record<string, { commonality: string; probability: number }> };
+    const total = BigInt(result.configurations);
+    const variant = Object.values(result.features).filter((f) => BigInt(f.commonality) > 0n && BigInt(f.commonality) < total);
+    assert.ok(variant.length > 0);
+    // The nearest double to a share within 2^-54 of 1 is 1 (JSON says so); the text never does.
+    assert.deepEqual(variant.filter((f) => f.probability === 0), []);
+    assert.equal(Object.values(result.features).filter((f) => f.probability === 0).length, 185);
+    assert.ok(result.features.N_100300__F_100321!.probability > 3.02e-53 && result.features.N_100300__F_100321!.probability < 3.03e-53);
+    const text = hub(['commonality', automotive01]);
+    assert.match(text.out, /N_100300__F_100321\s+3\.0 × 10\^-53\s/);
+    assert.match(text.out, /N_102385__F_102490\s+> 0\.999\s/);
   });
 });
 

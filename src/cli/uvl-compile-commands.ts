@@ -7,7 +7,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic, parseNameList } from '../../packages/uvl/src/index.ts';
-import { compileModel, Deadline, type CompiledModel, type NarrowTables } from '../../packages/analysis/src/index.ts';
+import { compileModel, Deadline, formatProbability, probabilityOf, type CompiledModel, type NarrowTables } from '../../packages/analysis/src/index.ts';
 import { describeFsError, loadAndParse } from './uvl-files.ts';
 import { DEFAULT_TWISE_SECONDS, runTwiseCommand } from './uvl-configure-commands.ts';
 
@@ -88,12 +88,6 @@ function featureList(command: string, compiled: CompiledModel, value: string | u
   return names;
 }
 
-/** count / total as a double, exact to its last bit or so whatever the sizes of the two. */
-function probability(count: bigint, total: bigint): number {
-  if (total === 0n) return 0;
-  return Number((count << 64n) / total) / 2 ** 64;
-}
-
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A count for people: in full up to 30 digits, else its leading digits and its number of digits. */
@@ -167,14 +161,14 @@ function commonalityCommand(file: string, options: { json?: boolean }): void {
   const order = compiled.names.map((name, i) => ({ name, count: counts[i]! })).sort((a, b) => byName(a.name, b.name));
   if (options.json) {
     const features: Record<string, { commonality: string; probability: number }> = {};
-    for (const { name, count } of order) features[name] = { commonality: String(count), probability: probability(count, configurations) };
+    for (const { name, count } of order) features[name] = { commonality: String(count), probability: probabilityOf(count, configurations) };
     const result = { configurations: String(configurations), boolean_only: compiled.ignoredConstraints === 0, features };
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
   const width = Math.max(...order.map((o) => o.name.length));
   const lines = [`${file}: ${readableCount(configurations)} configurations${compiled.ignoredConstraints > 0 ? ` (Boolean part only: ${compiled.ignoredConstraints} constraint(s) left out)` : ''}`];
-  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${probability(count, configurations).toFixed(6)}  ${readableCount(count)}`);
+  for (const { name, count } of order) lines.push(`  ${name.padEnd(width)}  ${formatProbability(count, configurations).padEnd(14)}  ${readableCount(count)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

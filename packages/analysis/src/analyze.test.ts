@@ -156,6 +156,25 @@ describe('anomalies against brute force', () => {
 });
 
 describe('results as they come (onProgress)', () => {
+  test('a model without its compiled form is counted last: the anomalies and explanations come before the count', () => {
+    const text = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n';
+    const reports: { partial: AnalysisResult; running: string[] }[] = [];
+    const final = analyzeModel(parse(text), { text, useCompiledForm: false, onProgress: (partial, running) => reports.push({ partial, running: [...running] }) });
+    assert.deepEqual(reports.map((r) => r.running), [
+      ['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations'],
+      ['false_optional', 'atomic_sets', 'explanations', 'count'],
+      ['false_optional', 'atomic_sets', 'explanations', 'count'],
+      ['atomic_sets', 'explanations', 'count'],
+      ['explanations', 'count'],
+      ['count'],
+    ]);
+    const beforeCount = reports.at(-1)!.partial;
+    assert.equal(beforeCount.configurations, null);
+    assert.deepEqual(beforeCount.explanations, final.explanations);
+    assert.deepEqual(beforeCount.atomic_sets, final.atomic_sets);
+    assert.equal(final.configurations, '2');
+  });
+
   test('core and dead are reported before the count, the count before the atomic sets, each with what is still running', () => {
     const text = 'features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n';
     const reports: { partial: AnalysisResult; running: string[] }[] = [];
@@ -171,5 +190,30 @@ describe('results as they come (onProgress)', () => {
     assert.deepEqual(afterSets!.partial.explanations.dead, {}, 'explanations come last');
     // Copies: the engine's later work does not change what was reported.
     assert.notEqual(afterBackbone!.partial.explanations, final.explanations);
+  });
+});
+
+describe('the estimate when the exact count runs out of time (extensions 6a)', () => {
+  // 12 free optional features and a constraint: 2^11 * 3 = 6 144 configurations, above one cell (73).
+  const text = `features\n    R\n        optional\n${Array.from({ length: 12 }, (_, i) => `            F${i}\n`).join('')}constraints\n    F0 => F1 | F2\n`;
+
+  test('configurations null, configurations_estimate within (1 + ε) of the count, with its guarantee', () => {
+    const model = parse(text);
+    const exact = analyzeModel(model, { text });
+    assert.equal(exact.configurations, String(2 ** 12 - 2 ** 11 / 4));
+    assert.equal(exact.configurations_estimate, undefined, 'no estimate beside an exact count');
+    const r = analyzeModel(model, { text, useCompiledForm: false, countBudgetMs: 0 });
+    assert.equal(r.configurations, null);
+    assert.equal(r.configurations_status, 'timeout');
+    assert.deepEqual(r.timeouts, ['count']);
+    const e = r.configurations_estimate!;
+    assert.ok(Number(e.value) <= 3584 * 1.8 && Number(e.value) * 1.8 >= 3584, `estimate ${e.value}`);
+    assert.equal(e.epsilon, 0.8);
+    assert.equal(e.delta, 0.2);
+    assert.match(e.method, /ApproxMC/);
+    assert.ok(Math.abs(e.log10 - Math.log10(Number(e.value))) < 0.01);
+    // Everything else is still there.
+    assert.deepEqual(r.core, ['R']);
+    assert.equal(r.variant!.length, 12);
   });
 });

@@ -18,6 +18,7 @@ import { computeMetrics } from './ops/metrics.ts';
 import { TreeIndex } from './ops/tree-index.ts';
 import { deadPath, falseOptionalPath, type PathContext } from './ops/tree-paths.ts';
 import { SatSolver } from './sat/solver.ts';
+import { estimateConfigurations, estimateField } from './estimate.ts';
 import type { AnalysisResult, AnalyzeOptions, OperationName } from './types.ts';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -83,15 +84,38 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     !options.skipCount && options.useCompiledForm !== false
       ? timed('compile', () => compileEncoded(counterEncoding(model, enc, options.text), Deadline.after(overall.remainingMs() * COMPILE_SHARE)))
       : null;
-  const count = (): bigint | null => countConfigurations(model, enc, Deadline.after(overall.remainingMs() * COUNT_SHARE), options.text);
+  const count = (): bigint | null =>
+    options.countBudgetMs === 0 ? null : countConfigurations(model, enc, Deadline.after(options.countBudgetMs ?? overall.remainingMs() * COUNT_SHARE), options.text);
   const ops = compiled ? compiledOperations(compiled, enc, overall) : satOperations(solver, enc, tree, overall, count);
-  const anomalies = runOperations(run, enc, ops, options.skipCount === true);
+  // A model that did not compile may not count either (linux-2.6.33.3): the SAT operations and
+  // the explanations, a few seconds, go first, and the count and its estimate share the rest.
+  const countLast = !compiled && !options.skipCount;
+  const anomalies = runOperations(run, enc, ops, options.skipCount ? 'skip' : countLast ? 'later' : 'now');
   if (anomalies === null) return run.finish();
 
-  run.report(['explanations']);
+  run.report(countLast ? ['explanations', 'count'] : ['explanations']);
   const complete = timed('explanations', () => explainAnomalies(result, { enc, tree, backbone: anomalies.backbone }, anomalies.deadVars, anomalies.falseOptional, explainer));
   if (!complete) timeouts.push('explanations');
+  if (countLast) {
+    run.report(['count']);
+    countOrEstimate(run, enc, ops, anomalies.backbone, overall, options.estimateSeed);
+  }
   return run.finish();
+}
+
+/** The exact count, or, when it runs out of time, the estimate (within the rest of the budget). */
+function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone: Int8Array, deadline: Deadline, seed?: number): void {
+  const { result, timeouts, timed } = run;
+  const count = timed('count', () => ops.count());
+  if (count !== null) {
+    result.configurations = count.toString();
+    result.configurations_status = 'exact';
+    return;
+  }
+  result.configurations_status = 'timeout';
+  timeouts.push('count');
+  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline, seed }));
+  if (estimate !== null) result.configurations_estimate = estimateField(estimate);
 }
 
 /** One analysis under way: its result so far, the operations that timed out, their timings. */
@@ -148,7 +172,7 @@ class Run {
  * that order, each reported as it comes; what the explanations need, or null when the backbone
  * ran out of time (then nothing after it ran).
  */
-function runOperations(run: Run, enc: EncodedModel, ops: Operations, skipCount: boolean): { backbone: Int8Array; deadVars: number[]; falseOptional: number[] } | null {
+function runOperations(run: Run, enc: EncodedModel, ops: Operations, counting: 'now' | 'later' | 'skip'): { backbone: Int8Array; deadVars: number[]; falseOptional: number[] } | null {
   const { result, timeouts, timed } = run;
   const names = enc.names;
   const backbone = timed('backbone', () => ops.backbone());
@@ -165,10 +189,12 @@ function runOperations(run: Run, enc: EncodedModel, ops: Operations, skipCount: 
   result.dead = deadVars.map(nameOf);
   result.variant = featureVars.filter((v) => backbone[v] === 0).sort(byFeatureName).map(nameOf);
 
-  run.report(['count', 'false_optional', 'atomic_sets', 'explanations']);
-  if (skipCount) {
+  // What is still to run, in its order: a count left for later goes last.
+  const pending = (ops: OperationName[]): OperationName[] => (counting === 'later' ? [...ops, 'count'] : ops);
+  run.report(counting === 'now' ? ['count', 'false_optional', 'atomic_sets', 'explanations'] : pending(['false_optional', 'atomic_sets', 'explanations']));
+  if (counting === 'skip') {
     result.configurations_status = 'skipped';
-  } else {
+  } else if (counting === 'now') {
     const count = timed('count', () => ops.count());
     if (count === null) {
       result.configurations_status = 'timeout';
@@ -179,12 +205,12 @@ function runOperations(run: Run, enc: EncodedModel, ops: Operations, skipCount: 
     }
   }
 
-  run.report(['false_optional', 'atomic_sets', 'explanations']);
+  run.report(pending(['false_optional', 'atomic_sets', 'explanations']));
   const falseOptional = timed('false_optional', () => ops.falseOptional(backbone));
   if (falseOptional === null) timeouts.push('false_optional');
   else result.false_optional = [...new Set(falseOptional.map((i) => enc.flat.features[i]!.name))].sort(byName);
 
-  run.report(['atomic_sets', 'explanations']);
+  run.report(pending(['atomic_sets', 'explanations']));
   const sets = timed('atomic_sets', () => ops.atomicSets(backbone));
   if (sets === null) timeouts.push('atomic_sets');
   else result.atomic_sets = sets.map((set) => set.map(nameOf).sort(byName)).sort((a, b) => byName(a[0]!, b[0]!));

@@ -16,3 +16,7 @@ export { twiseSample, type TwiseOptions, type TwiseResult } from './sample/twise
 export { ENGINE_VERSION } from './version.ts';
 export { sampleCsv } from './sample/csv.ts';
 export { BitRows, csvHeader, csvRow, jsonRow, packSample, readSampleHeader, rowsOfNames, unpackSampleJson, type SampleHeader } from './sample/compact.ts';
+export { formatProbability, probabilityBins, probabilityOf, type ProbabilityBin } from './probability.ts';
+export { estimateConfigurations, estimateField, type EstimateOptions } from './estimate.ts';
+export { approxCount, bigLog10, cellThreshold, iterationCount, DEFAULT_DELTA, DEFAULT_EPSILON, type ApproxCount, type ApproxOptions } from './count/approx.ts';
+export { independentSupport } from './count/independent-support.ts';

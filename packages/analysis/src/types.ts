@@ -22,6 +22,15 @@ export interface ModelMetrics {
   language_level: LanguageLevelName;
 }
 
+export interface ConfigurationsEstimate {
+  /** Decimal string. */
+  value: string;
+  log10: number;
+  epsilon: number;
+  delta: number;
+  method: string;
+}
+
 export type OperationName = 'satisfiable' | 'count' | 'backbone' | 'false_optional' | 'atomic_sets' | 'explanations';
 
 /** A constraint the Boolean analysis leaves out. */
@@ -49,6 +58,11 @@ export interface AnalysisResult {
   /** An exact decimal integer, or null when not computed. */
   configurations: string | null;
   configurations_status: 'exact' | 'timeout' | 'skipped';
+  /**
+   * Only when the exact count ran out of time (`configurations` null): an estimate within a factor
+   * (1 + epsilon) of the count with probability at least 1 - delta (extensions section 6a).
+   */
+  configurations_estimate?: ConfigurationsEstimate;
   core: string[] | null;
   dead: string[] | null;
   false_optional: string[] | null;
@@ -96,6 +110,14 @@ export interface AnalyzeOptions {
    * a model that does not compile in time gets anyway (the tests compare both).
    */
   useCompiledForm?: boolean;
+  /**
+   * Budget of the exact count in milliseconds, instead of its share of what is left; 0: no exact
+   * count, as if it ran out of time (tests: a model of any size takes the way of one too hard to
+   * count, to its estimate).
+   */
+  countBudgetMs?: number;
+  /** Seed of the estimate's random hashes (default 1: the same model gives the same estimate). */
+  estimateSeed?: number;
   /**
    * Called as results become known (satisfiable, core and dead first, then the count, ...), with a
    * copy of the result so far and the operations still to run; a caller can store and show each

@@ -188,6 +188,25 @@ describe('fact label and source helpers', () => {
     assert.deepEqual(label.timeouts, ['count', 'false_optional']);
   });
 
+  it('shows an estimate of the count as an estimate, with its guarantee, and only when the exact count is missing', () => {
+    const metrics = { features: 3, leaf_features: 2, abstract_features: 0, compound_features: 1, depth: 1, groups: { or: 0, alternative: 0, cardinality: 0 }, constraints: 1, simple_constraints: 1, complex_constraints: 0, features_in_constraints: 2, attributes: 0, typed_features: 0, language_level: 'boolean' as const };
+    const base = {
+      valid: true as const, boolean_only: true, ignored_constraints: 0, satisfiable: true, core: ['R'], dead: [], false_optional: [], variant: [], atomic_sets: [],
+      explanations: { void: [], dead: {}, false_optional: {} }, metrics, timings_ms: {},
+    };
+    const estimate = { value: '1230000000000000000000000000000000000000000000', log10: 45.09, epsilon: 0.8, delta: 0.2, method: 'ApproxMC (test)' };
+    const label = factLabel({ ...base, configurations: null, configurations_status: 'timeout', timeouts: ['count'], configurations_estimate: estimate });
+    assert.equal(label.count, null);
+    assert.equal(label.estimate!.mantissa, '1.2');
+    assert.equal(label.estimate!.exponent, 45);
+    assert.equal(label.estimate!.guarantee, 'within a factor 1.8 of the exact count with probability at least 0.8');
+    assert.equal(label.estimate!.method, 'ApproxMC (test)');
+    const small = factLabel({ ...base, configurations: null, configurations_status: 'timeout', configurations_estimate: { ...estimate, value: '70866960384', log10: 10.85 } });
+    assert.equal(small.estimate!.grouped, '70\u2009866\u2009960\u2009384');
+    const exact = factLabel({ ...base, configurations: '6', configurations_status: 'exact', configurations_estimate: estimate });
+    assert.equal(exact.estimate, null);
+  });
+
   it('splits explanation lines into the line number and the constraint', () => {
     assert.deepEqual(explanationLine('Line 14: Diesel => !Turbo'), { line: 14, text: 'Diesel => !Turbo' });
     assert.deepEqual(explanationLine('odd'), { text: 'odd' });

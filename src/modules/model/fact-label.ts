@@ -29,6 +29,19 @@ export function countDisplay(count: string): CountDisplay {
   return { mantissa, exponent: digits - 1, digits, full: count };
 }
 
+/**
+ * An estimate of the count (extensions 6a), always shown as one: "about", two significant digits,
+ * and the guarantee in words. Never given beside an exact count.
+ */
+export function estimateDisplay(e: NonNullable<AnalysisResult['configurations_estimate']>) {
+  let exponent = Math.floor(e.log10);
+  let mantissa = (10 ** (e.log10 - exponent)).toFixed(1);
+  if (mantissa === '10.0') [mantissa, exponent] = ['1.0', exponent + 1];
+  const about = e.value.length <= SHORT_DIGITS ? { grouped: countDisplay(e.value).grouped } : { mantissa, exponent };
+  const guarantee = `within a factor ${1 + e.epsilon} of the exact count with probability at least ${Math.round((1 - e.delta) * 1000) / 1000}`;
+  return { ...about, guarantee, method: e.method };
+}
+
 export interface ExplanationLine {
   line?: number;
   text: string;
@@ -62,6 +75,7 @@ export function factLabel(result: AnalysisResult) {
     satisfiable: result.satisfiable,
     count: result.configurations === null ? null : countDisplay(result.configurations),
     countStatus: result.configurations_status,
+    estimate: result.configurations === null && result.configurations_estimate ? estimateDisplay(result.configurations_estimate) : null,
     booleanOnly: result.boolean_only,
     ignoredConstraints: result.ignored_constraints,
     /** Which constraints were left out, where and why (the label names them beside the count). */

@@ -1,0 +1,51 @@
+// `npm run bench:frontier`: the models at the engine's frontier (extensions 6a), linux-2.6.33.3
+// and automotive2_4 (BENCH_ONLY=<part of a path> narrows the list, BENCH_MODELS=<paths> replaces
+// it), each: the approximate count (ApproxMC, ε 0.8, δ 0.2) with its time, guarantee and, where
+// the exact count is known within the budget, its ratio to it; then the full analysis (budget
+// 60 s, as the hub runs it) with its operations' times. Budget of the estimate: BENCH_TIMEOUT_S
+// (default 600); BENCH_CELLS=1 prints each hash cell as it is counted. Wall-clock times on whatever else the machine is doing: run it on a quiet one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeModel, bigLog10, countConfigurations, Deadline, estimateConfigurations, modelBackbone, satEncoding } from '../packages/analysis/src/index.ts';
+import { parseUvl } from '../packages/uvl/src/index.ts';
+import { findCorpus } from '../packages/uvl/src/corpus.support.ts';
+import { fileLoader } from '../src/cli/uvl-files.ts';
+
+const corpus = findCorpus();
+if (!corpus) throw new Error('UVL corpus not found (set UVL_CORPUS or put it at ../shared/uvl-corpus)');
+const DEFAULT_MODELS = ['real/Feature_Models/Operating_Systems/Linux/linux-2.6.33.3.uvl', 'real/Feature_Models/Automotive/Automotive02/automotive2_4.uvl'];
+const paths = (process.env.BENCH_MODELS?.split(',') ?? DEFAULT_MODELS).filter((p) => !process.env.BENCH_ONLY || p.includes(process.env.BENCH_ONLY));
+const budgetMs = Number(process.env.BENCH_TIMEOUT_S ?? 600) * 1000;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+for (const path of paths) {
+  const file = join(corpus.dir, path);
+  const text = readFileSync(file, 'utf8');
+  const { model } = parseUvl(text, { fileName: file, loader: fileLoader });
+  const enc = satEncoding(model, text);
+  process.stdout.write(`\n${path}: ${enc.featureVars} features\n`);
+
+  let start = performance.now();
+  const backbone = modelBackbone(enc, Deadline.after(budgetMs))?.value;
+  const variant = backbone ? Array.from(backbone.subarray(1, enc.featureVars + 1)).filter((v) => v === 0).length : enc.featureVars;
+  process.stdout.write(`  backbone: ${seconds(performance.now() - start)} (${variant} variant features hashed)\n`);
+  start = performance.now();
+  // BENCH_CELLS=1: every cell as it is counted (iteration, XOR rows, solutions up to the threshold, time).
+  const onCell = process.env.BENCH_CELLS ? (i: number, m: number, size: number | null, ms: number) => process.stdout.write(`    iteration ${i}, m ${m}: ${size ?? 'out of time'} in ${ms} ms\n`) : undefined;
+  const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs), onCell });
+  const estimateMs = performance.now() - start;
+  if (estimate === null) process.stdout.write(`  estimate: not within ${seconds(budgetMs)}\n`);
+  else process.stdout.write(`  estimate: ${estimate.value.toString().length > 15 ? `10^${estimate.log10.toFixed(2)}` : estimate.value} in ${seconds(estimateMs)}, within a factor ${1 + estimate.epsilon} with probability >= ${1 - estimate.delta}; ${estimate.method}\n`);
+
+  start = performance.now();
+  const exact = countConfigurations(model, enc, Deadline.after(60_000), text);
+  const exactMs = performance.now() - start;
+  process.stdout.write(`  exact count (60 s): ${exact === null ? 'out of time' : `10^${bigLog10(exact).toFixed(2)} in ${seconds(exactMs)}`}`);
+  if (exact !== null && estimate !== null && exact > 0n) process.stdout.write(`; estimate / exact = ${(Number((estimate.value * 1_000_000n) / exact) / 1e6).toFixed(3)}`);
+  process.stdout.write('\n');
+
+  start = performance.now();
+  const result = analyzeModel(model, { text, timeoutMs: 60_000 });
+  process.stdout.write(`  analysis (60 s budget): ${seconds(performance.now() - start)}; timeouts: ${result.timeouts?.join(', ') ?? 'none'}; estimate: ${result.configurations_estimate ? `10^${result.configurations_estimate.log10}` : 'none'}\n`);
+  process.stdout.write(`  operations (ms): ${JSON.stringify(result.timings_ms)}\n`);
+}

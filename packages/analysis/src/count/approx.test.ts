@@ -1,0 +1,108 @@
+// The approximate counter's guarantee, checked statistically against exact counts: over many
+// seeds, the share of estimates outside the factor (1 + ε) of the true count must stay within δ.
+// Small and medium corpus models (100 to 10^11 configurations, so that hashing is used: more
+// than the cell threshold of 73) with 12 seeds each, and CNFs whose auxiliary variables would
+// multiply the count if they were counted. Large models (automotive2_4, linux) are out of a
+// test's time: `npm run bench:frontier` measures them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { corpusSkipReason, findCorpus } from '../../../uvl/src/corpus.support.ts';
+import { parseUvl } from '../../../uvl/src/index.ts';
+import { countConfigurations, modelBackbone, satEncoding } from '../analyze.ts';
+import { estimateConfigurations } from '../estimate.ts';
+import { Deadline } from '../deadline.ts';
+import { modelClauses } from '../encode.ts';
+import { approxCount, cellThreshold, echelon, generator, Hash, iterationCount } from './approx.ts';
+
+const corpus = findCorpus();
+
+const MODELS = [
+  'parser-tests/boolean_level/cardinality02.uvl',
+  'parser-tests/complex/Horcas2025_Icecream.uvl',
+  'parser-tests/complex/Horcas2026_Pizza.uvl',
+  'real/Decision_Models/BMD/dm_HICSSDM.csv.uvl',
+  'real/Decision_Models/DOPLER/dm_DOPLERTools.csv.uvl',
+  'real/Decision_Models/Online_Shop/dm_eShop_DM.csv.uvl',
+];
+const SEEDS = 12;
+
+const within = (estimate: bigint, exact: bigint, epsilon: number): boolean =>
+  Number(estimate) <= Number(exact) * (1 + epsilon) && Number(estimate) * (1 + epsilon) >= Number(exact);
+
+describe('approximate count', () => {
+  test('parameters: threshold 73 and 9 iterations for ε = 0.8, δ = 0.2', () => {
+    assert.equal(cellThreshold(0.8), 73);
+    assert.equal(iterationCount(0.2), 9);
+    assert.ok(iterationCount(0.05) > iterationCount(0.2));
+  });
+
+  test('corpus models, 12 seeds each: estimates outside (1 + ε) at most δ of the time', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
+    let runs = 0;
+    let outside = 0;
+    const misses: string[] = [];
+    for (const path of MODELS) {
+      const text = corpus!.read(path);
+      const { model } = parseUvl(text, { fileName: path });
+      const enc = satEncoding(model!, text);
+      const exact = countConfigurations(model!, enc, Deadline.none(), text)!;
+      assert.ok(exact > 73n, `${path} has more solutions than one cell`);
+      const backbone = modelBackbone(enc, Deadline.none())!.value;
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        // Half over every feature, half as the analysis does it (an independent support of the variant ones).
+        const a = seed % 2 === 0
+          ? approxCount(enc.numVars, modelClauses(enc), Array.from({ length: enc.featureVars }, (_, i) => i + 1), { seed, featureVars: enc.featureVars })!
+          : estimateConfigurations(enc, { seed, backbone })!;
+        assert.equal(a.exact, false);
+        runs++;
+        if (!within(a.value, exact, 0.8)) {
+          outside++;
+          misses.push(`${path} seed ${seed}: ${a.value} for ${exact}`);
+        }
+      }
+    }
+    assert.ok(outside <= 0.2 * runs, `${outside} of ${runs} outside: ${misses.join('; ')}`);
+  });
+
+  test('variables outside the support do not multiply the count: 2^12 assignments of the support, 8.5 times as many of all variables', () => {
+    // Support 1..12 free; 13 = 1 & 2, 14 = 3 | 4, 15 = 13 ^ 14 (defined both ways); 16..19 only
+    // imply 1, so they are free whenever 1 is: 2^11 + 2^11 * 16 assignments of all variables.
+    const clauses = [
+      [-13, 1], [-13, 2], [13, -1, -2],
+      [14, -3], [14, -4], [-14, 3, 4],
+      [-15, 13, 14], [-15, -13, -14], [15, -13, 14], [15, 13, -14],
+      [-16, 1], [-17, 1], [-18, 1], [-19, 1],
+    ];
+    const support = Array.from({ length: 12 }, (_, i) => i + 1);
+    let outside = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const a = approxCount(19, clauses, support, { seed })!;
+      if (!within(a.value, 4096n, 0.8)) outside++;
+    }
+    assert.ok(outside <= 4, `${outside} of 20 outside`);
+  });
+
+  test('the hash rows are random enough to be independent: 580 rows over 580 variables have rank at least 570, and their last word has no bit past the parity', () => {
+    for (const seed of [1, 2, 3]) {
+      const rows = new Hash(580, generator(seed)).first(580);
+      assert.ok(rows.every((r) => r[r.length - 1]! >>> ((580 + 1) & 31) === 0));
+      const reduced = echelon(rows, 580);
+      // Inconsistent (null) is fine too: then the 580 rows are full rank but for a dependent one.
+      if (reduced !== null) assert.ok(reduced.length >= 570, `seed ${seed}: rank ${reduced.length}`);
+      const half = echelon(rows.slice(0, 290), 580)!;
+      assert.equal(half.length, 290, `seed ${seed}: 290 random rows over 580 variables are independent`);
+    }
+  });
+
+  test('fewer solutions than the threshold: the exact count, said so', () => {
+    const a = approxCount(3, [[1, 2]], [1, 2, 3])!;
+    assert.equal(a.value, 6n);
+    assert.equal(a.exact, true);
+    const none = approxCount(2, [[1], [-1]], [1, 2])!;
+    assert.equal(none.value, 0n);
+  });
+
+  test('a deadline already passed gives null, never a guess', () => {
+    const support = Array.from({ length: 20 }, (_, i) => i + 1);
+    assert.equal(approxCount(20, [], support, { deadline: Deadline.after(0) }), null);
+  });
+});

@@ -1,0 +1,323 @@
+// Approximate counting with a guarantee (extensions section 6a): ApproxMC (Chakraborty, Meel and
+// Vardi, CP 2013 and IJCAI 2016). Random XOR constraints over the counted variables cut the
+// solutions into 2^m cells; the solutions of one cell are enumerated up to a threshold, and the
+// smallest m whose cell holds fewer than the threshold gives the estimate (cell size) * 2^m.
+// The median of t such estimates, each with its own hash, is within a factor (1 + ε) of the
+// true count with probability at least 1 - δ.
+//
+// The XORs are clauses for our CDCL solver: each row is a chain of small XORs (three counted
+// variables and two chain variables per link, 16 clauses of 5 literals), each clause guarded by
+// the row's selector, so the first m rows are switched on by assuming m selectors and one solver
+// serves every m of an iteration. Solutions are told apart on the counted variables only (the
+// blocking clauses name nothing else), so chain and other auxiliary variables never multiply the
+// count: it is the number of distinct assignments of `support` that extend to a solution.
+
+import { Deadline } from '../deadline.ts';
+import { SatSolver } from '../sat/solver.ts';
+
+export interface ApproxOptions {
+  epsilon?: number;
+  delta?: number;
+  seed?: number;
+  deadline?: Deadline;
+  /** Variables above this one are auxiliary, set by propagation from the ones below (never branched on). */
+  featureVars?: number;
+  /** Told each cell counted: iteration (0 the unhashed check), rows m, solutions found (up to the threshold), milliseconds. */
+  onCell?: (iteration: number, m: number, size: number | null, ms: number) => void;
+}
+
+export interface ApproxCount {
+  /** The estimate (the median of the iterations' estimates). */
+  value: bigint;
+  log10: number;
+  epsilon: number;
+  delta: number;
+  /** True when fewer solutions than the threshold exist: `value` is then the exact count. */
+  exact: boolean;
+  iterations: number;
+  threshold: number;
+  method: string;
+}
+
+export const DEFAULT_EPSILON = 0.8;
+export const DEFAULT_DELTA = 0.2;
+const LINK = 3;
+
+/**
+ * Cell threshold of ApproxMC2: 1 + 9.84 (1 + ε/(1+ε)) (1 + 1/ε)^2. With it one iteration's
+ * estimate is outside the (1 + ε) factor with probability at most 0.36 (ApproxMC2, Lemma 2).
+ */
+export function cellThreshold(epsilon: number): number {
+  return 1 + Math.ceil(9.84 * (1 + epsilon / (1 + epsilon)) * (1 + 1 / epsilon) ** 2);
+}
+
+/**
+ * The fewest (odd) iterations whose median fails with probability at most δ, each failing
+ * independently with probability at most 0.36: the binomial tail P[Bin(t, 0.36) >= (t+1)/2],
+ * computed exactly instead of the Chernoff bound 17 log2(3/δ) (67 iterations for δ = 0.2; 9 here).
+ */
+export function iterationCount(delta: number): number {
+  const p = 0.36;
+  for (let t = 1; ; t += 2) {
+    let tail = 0;
+    let term = (1 - p) ** t; // P[Bin = 0]
+    for (let k = 0; k <= t; k++) {
+      if (k >= (t + 1) / 2) tail += term;
+      term = (term * (t - k) * p) / ((k + 1) * (1 - p));
+    }
+    if (tail <= delta) return t;
+  }
+}
+
+/**
+ * 32 random bits per call, a function of the seed alone: a counter mixed by multiplications
+ * (splitmix32). Not xorshift: every bit a linear generator gives is a linear function of its 32
+ * bits of state, so XOR rows drawn from one had rank 33 at most, and every cell past m = 33 was
+ * the same as at 33 (BusyBox found 73 solutions with 580 rows over 580 variables).
+ */
+export function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/** One iteration's hash: random rows (a bit per counted variable, and a parity bit), made as needed. */
+export class Hash {
+  readonly rows: Uint32Array[] = [];
+  readonly words: number;
+
+  /** `bits`: 32 random bits a call. */
+  constructor(private readonly n: number, private readonly bits: () => number) {
+    this.words = Math.ceil((n + 1) / 32);
+  }
+
+  /** Rows 1..m; bit n of a row is its parity, the bits above it are 0. */
+  first(m: number): Uint32Array[] {
+    const used = (this.n + 1) & 31;
+    while (this.rows.length < m) {
+      const row = new Uint32Array(this.words);
+      for (let w = 0; w < this.words; w++) row[w] = this.bits();
+      if (used !== 0) row[this.words - 1]! &= (1 << used) - 1;
+      this.rows.push(row);
+    }
+    return this.rows.slice(0, m);
+  }
+}
+
+const bit = (row: Uint32Array, i: number): boolean => (row[i >>> 5]! & (1 << (i & 31))) !== 0;
+
+/**
+ * The rows in reduced row echelon form (Gauss-Jordan over GF(2)), pivots taken in column order:
+ * each pivot is in one row only, so once the other variables of its row are set the row sets it,
+ * and the rows never contradict one another. Null when the rows are inconsistent (0 = 1: the
+ * cell is empty); rows that are sums of others are dropped. Returns each row with its pivot.
+ */
+export function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; pivot: number }[] | null {
+  const work = rows.map((r) => r.slice());
+  const out: { row: Uint32Array; pivot: number }[] = [];
+  let next = 0;
+  for (let col = 0; col < n && next < work.length; col++) {
+    let found = -1;
+    for (let r = next; r < work.length; r++) if (bit(work[r]!, col)) { found = r; break; }
+    if (found < 0) continue;
+    [work[next], work[found]] = [work[found]!, work[next]!];
+    const pivotRow = work[next]!;
+    for (let r = 0; r < work.length; r++) {
+      if (r === next || !bit(work[r]!, col)) continue;
+      const target = work[r]!;
+      for (let w = 0; w < target.length; w++) target[w]! ^= pivotRow[w]!;
+    }
+    out.push({ row: pivotRow, pivot: col });
+    next++;
+  }
+  for (let r = next; r < work.length; r++) if (bit(work[r]!, n)) return null; // 0 = 1
+  return out;
+}
+
+/** A solver of the formula and the first m rows: the cell's solutions are its models. */
+export class Cell {
+  readonly solver: SatSolver;
+
+  constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: { row: Uint32Array; pivot: number }[], featureVars: number) {
+    this.solver = new SatSolver(numVars);
+    for (const c of clauses) this.solver.addClause(c);
+    for (let v = featureVars + 1; v <= numVars; v++) this.solver.setDecisionVar(v, false);
+    const n = support.length;
+    for (const { row, pivot } of rows) {
+      const vars: number[] = [];
+      for (let i = 0; i < n; i++) if (i !== pivot && bit(row, i)) vars.push(support[i]!);
+      vars.push(support[pivot]!); // last: the chain sets it from the others
+      this.addRow(vars, bit(row, n));
+      // The pivot follows from the others through its row: branching on it is wasted.
+      this.solver.setDecisionVar(support[pivot]!, false);
+    }
+  }
+
+  /** x1 ^ ... ^ xk = parity, as links: c1 = x1^x2^x3, c2 = c1^x4^x5^x6, ..., the last one = parity. */
+  private addRow(vars: number[], parity: boolean): void {
+    let chain = 0;
+    for (let i = 0; i < vars.length; i += LINK) {
+      const part = vars.slice(i, i + LINK);
+      if (chain !== 0) part.push(chain);
+      if (i + LINK >= vars.length) {
+        this.addXor(part, parity);
+      } else {
+        const next = this.solver.newVar();
+        this.solver.setDecisionVar(next, false);
+        part.push(next);
+        this.addXor(part, false); // next is the XOR so far
+        chain = next;
+      }
+    }
+  }
+
+  /** XOR of `vars` = parity, as the 2^(k-1) clauses forbidding each wrong assignment. */
+  private addXor(vars: number[], parity: boolean): void {
+    const k = vars.length;
+    for (let mask = 0; mask < 1 << k; mask++) {
+      let ones = 0;
+      for (let j = 0; j < k; j++) if (mask & (1 << j)) ones++;
+      if ((ones % 2 === 1) === parity) continue; // a right assignment
+      const clause: number[] = [];
+      for (let j = 0; j < k; j++) clause.push(mask & (1 << j) ? -vars[j]! : vars[j]!);
+      this.solver.addClause(clause);
+    }
+  }
+
+  /** Solutions, distinct on the support, up to `limit`; null on timeout. */
+  count(limit: number, deadline: Deadline): number | null {
+    let found = 0;
+    while (found < limit) {
+      const status = this.solver.solve([], deadline);
+      if (status === 'timeout') return null;
+      if (status === 'unsat') break;
+      found++;
+      const clause: number[] = [];
+      for (const v of this.support) clause.push(this.solver.modelValue(v) ? -v : v);
+      if (!this.solver.addClause(clause)) break;
+    }
+    return found;
+  }
+}
+
+/** The formula every cell shares. */
+interface Formula {
+  numVars: number;
+  clauses: readonly (readonly number[])[];
+  support: readonly number[];
+  featureVars: number;
+  iteration: number;
+  onCell?: ApproxOptions['onCell'];
+}
+
+function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline): number | null {
+  const started = Date.now();
+  const rows = echelon(hash.first(m), f.support.length);
+  const size = rows === null ? 0 : new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars).count(limit, deadline);
+  f.onCell?.(f.iteration, m, size, Date.now() - started);
+  return size;
+}
+
+/**
+ * The smallest m in 1..n whose cell holds fewer than `threshold` solutions (cells shrink as m
+ * grows: row m+1 only cuts cell m), searched from the previous iteration's m outwards, then by
+ * halving (ApproxMC2's logarithmic search). Null on timeout; undefined when even n rows leave
+ * `threshold` solutions (the iteration gives no estimate).
+ */
+function searchCell(f: Formula, hash: Hash, start: number, threshold: number, deadline: Deadline): { m: number; size: number } | null | undefined {
+  const sizes = new Map<number, number>([[0, threshold]]);
+  const size = (m: number): number | null => {
+    if (!sizes.has(m)) {
+      const s = cellSize(f, hash, m, threshold, deadline);
+      if (s === null) return null;
+      sizes.set(m, s);
+    }
+    return sizes.get(m)!;
+  };
+  const n = f.support.length;
+  let lo = 0; // size(lo) >= threshold
+  let hi = -1; // size(hi) < threshold
+  let m = Math.min(Math.max(start, 1), n);
+  const first = size(m);
+  if (first === null) return null;
+  let step = 1;
+  if (first < threshold) {
+    hi = m;
+    for (;;) {
+      const probe = Math.max(0, hi - step);
+      const s = size(probe);
+      if (s === null) return null;
+      if (s >= threshold) { lo = probe; break; }
+      hi = probe;
+      step *= 2;
+    }
+  } else {
+    lo = m;
+    for (;;) {
+      if (lo === n) return undefined;
+      const probe = Math.min(n, lo + step);
+      const s = size(probe);
+      if (s === null) return null;
+      if (s < threshold) { hi = probe; break; }
+      lo = probe;
+      step *= 2;
+    }
+  }
+  while (hi - lo > 1) {
+    m = (lo + hi) >> 1;
+    const s = size(m);
+    if (s === null) return null;
+    if (s >= threshold) lo = m;
+    else hi = m;
+  }
+  return { m: hi, size: sizes.get(hi)! };
+}
+
+/** log10 of a non-negative big integer, to about 15 digits. */
+export function bigLog10(n: bigint): number {
+  if (n <= 0n) return n === 0n ? -Infinity : NaN;
+  const digits = n.toString();
+  const head = Number(digits.slice(0, 17));
+  return Math.log10(head) + (digits.length - Math.min(17, digits.length));
+}
+
+/**
+ * The number of assignments of `support` that extend to a model of the clauses, estimated within
+ * a factor (1 + ε) with probability at least 1 - δ; null when the deadline passes first.
+ * `support` must determine every other variable the count should see (the features): hashing
+ * and blocking look at it alone.
+ */
+export function approxCount(numVars: number, clauses: readonly (readonly number[])[], support: readonly number[], options: ApproxOptions = {}): ApproxCount | null {
+  const epsilon = options.epsilon ?? DEFAULT_EPSILON;
+  const delta = options.delta ?? DEFAULT_DELTA;
+  const deadline = options.deadline ?? Deadline.none();
+  const threshold = cellThreshold(epsilon);
+  const iterations = iterationCount(delta);
+  const random = generator(options.seed ?? 1);
+  const method = `ApproxMC (random XOR constraints as CNF, ${iterations} iterations, cell threshold ${threshold})`;
+  const result = (value: bigint, exact: boolean): ApproxCount => ({ value, log10: bigLog10(value), epsilon, delta, exact, iterations, threshold, method: exact ? 'exact (fewer solutions than the cell threshold)' : method });
+
+  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell };
+  const whole = cellSize(formula, new Hash(support.length, random), 0, threshold, deadline);
+  if (whole === null) return null;
+  if (whole < threshold) return result(BigInt(whole), true);
+
+  const estimates: bigint[] = [];
+  let start = 1;
+  for (let i = 0; i < iterations; i++) {
+    formula.iteration = i + 1;
+    const found = searchCell(formula, new Hash(support.length, random), start, threshold, deadline);
+    if (found === null) return null;
+    if (found === undefined) continue;
+    start = found.m;
+    estimates.push(BigInt(found.size) << BigInt(found.m));
+  }
+  if (estimates.length === 0) return null;
+  estimates.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return result(estimates[(estimates.length - 1) >> 1]!, false);
+}

@@ -1,0 +1,117 @@
+// `hub uvl count FILE [--approx [--epsilon E] [--delta D] [--seed S]] [--timeout SECONDS] [--json]`:
+// the exact number of configurations, or with --approx an estimate within a factor (1 + ε) of
+// it with probability at least 1 - δ (extensions section 6a). Exit 1 for an invalid model, a bad
+// value or a budget run out (nothing is guessed).
+
+import type { Command } from 'commander';
+import { formatDiagnostic } from '../../packages/uvl/src/index.ts';
+import {
+  countConfigurations,
+  DEFAULT_DELTA,
+  DEFAULT_EPSILON,
+  Deadline,
+  estimateConfigurations,
+  estimateField,
+  modelBackbone,
+  satEncoding,
+  type ApproxCount,
+} from '../../packages/analysis/src/index.ts';
+import { loadAndParse } from './uvl-files.ts';
+
+const DEFAULT_SECONDS = 600;
+
+interface CountOptions {
+  approx?: boolean;
+  epsilon?: string;
+  delta?: string;
+  seed: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+class Reported extends Error {}
+
+function fail(message: string): never {
+  process.stderr.write(`hub uvl count: ${message}\n`);
+  throw new Reported();
+}
+
+/** A number option within its bounds, else a clear error. */
+function numberOption(name: string, value: string | undefined, fallback: number, valid: (n: number) => boolean, bounds: string): number {
+  if (value === undefined) return fallback;
+  const n = /^\s*[0-9.eE+-]+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || !valid(n)) fail(`--${name} must be ${bounds}, not '${value}'`);
+  return n;
+}
+
+/** `1.2 × 10^141` for a count too long to read, the digits otherwise. */
+function readable(value: bigint, log10: number): string {
+  if (value < 10n ** 15n) return value.toString();
+  const exponent = Math.floor(log10);
+  return `${(10 ** (log10 - exponent)).toFixed(1)} × 10^${exponent}`;
+}
+
+function guarantee(a: ApproxCount): string {
+  return `within a factor ${1 + a.epsilon} of the count with probability at least ${Math.round((1 - a.delta) * 1000) / 1000}; ${a.method}`;
+}
+
+function countCommand(file: string, options: CountOptions): void {
+  if (!options.approx && (options.epsilon !== undefined || options.delta !== undefined)) fail('--epsilon and --delta go with --approx');
+  const epsilon = numberOption('epsilon', options.epsilon, DEFAULT_EPSILON, (n) => n > 0 && n <= 10, 'a number above 0 and at most 10');
+  const delta = numberOption('delta', options.delta, DEFAULT_DELTA, (n) => n > 0 && n < 1, 'a number between 0 and 1');
+  const seconds = numberOption('timeout', options.timeout, DEFAULT_SECONDS, (n) => n > 0, 'a positive number of seconds');
+  const seed = numberOption('seed', options.seed, 1, (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32, 'an integer from 0 to 4294967295');
+  const loaded = loadAndParse(file);
+  if (!loaded.ok) fail(`${file}: ${loaded.error}`);
+  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) fail(`${file}: invalid model:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
+  const model = loaded.result.model;
+  if (!model.root) fail(`${file}: the model has no features`);
+  const deadline = Deadline.after(seconds * 1000);
+  const started = performance.now();
+  const enc = satEncoding(model, loaded.text);
+  const booleanOnly = enc.ignored === 0;
+  const note = booleanOnly ? '' : ` of the Boolean part (${enc.ignored} constraint(s) left out)`;
+  if (!options.approx) {
+    const count = countConfigurations(model, enc, deadline, loaded.text);
+    if (count === null) fail(`${file}: not counted within ${seconds} s (--approx gives an estimate)`);
+    const out = options.json ? JSON.stringify({ file, configurations: count.toString(), configurations_status: 'exact', boolean_only: booleanOnly }) : `${file}: ${count} configurations${note}`;
+    process.stdout.write(`${out}\n`);
+    return;
+  }
+  // Core and dead features have one value in every configuration: the hashes leave them out.
+  const backbone = modelBackbone(enc, deadline)?.value;
+  const estimate = estimateConfigurations(enc, { epsilon, delta, seed, deadline, backbone: backbone ?? undefined });
+  if (estimate === null) fail(`${file}: not estimated within ${seconds} s`);
+  const ms = Math.round(performance.now() - started);
+  if (options.json) {
+    const exact = estimate.exact ? { configurations: estimate.value.toString(), configurations_status: 'exact' } : { configurations: null, configurations_status: 'skipped' };
+    process.stdout.write(`${JSON.stringify({ file, ...exact, configurations_estimate: estimateField(estimate), boolean_only: booleanOnly, seed, timings_ms: { estimate: ms } })}\n`);
+    return;
+  }
+  const line = estimate.exact
+    ? `${file}: ${estimate.value} configurations${note} (exact: fewer than one hash cell holds)`
+    : `${file}: about ${readable(estimate.value, estimate.log10)} configurations${note} (an estimate: ${guarantee(estimate)}; ${ms} ms)`;
+  process.stdout.write(`${line}\n`);
+}
+
+export function registerCountCommands(uvl: Command): void {
+  uvl
+    .command('count')
+    .description('The number of configurations: exact, or with --approx an estimate within a factor (1 + epsilon) with probability at least 1 - delta')
+    .argument('<file>', 'UVL file')
+    .option('--approx', 'estimate by hashing with random XOR constraints (ApproxMC) instead of counting exactly')
+    .option('--epsilon <e>', `tolerance: the estimate is within a factor (1 + e) of the count (default ${DEFAULT_EPSILON})`)
+    .option('--delta <d>', `the guarantee fails with probability at most d (default ${DEFAULT_DELTA})`)
+    .option('--seed <seed>', 'seed of the random hashes (a non-negative integer)', '1')
+    .option('--timeout <seconds>', `time budget (default ${DEFAULT_SECONDS})`)
+    .option('--json', 'one JSON object: {"file", "configurations", "configurations_estimate", ...}')
+    .action((file: string, options: CountOptions) => {
+      try {
+        countCommand(file, options);
+      } catch (error) {
+        if (!(error instanceof Reported)) throw error;
+        process.exitCode = 1;
+      }
+    });
+}
