@@ -6,7 +6,7 @@ import { sampleCsv } from '../../../packages/analysis/src/index.ts';
 import { distinctNames, parseSampleQuery } from './configurator.params.ts';
 import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.calls.ts';
-import { histogramSvg } from './histogram.ts';
+import { binsOfSummary, histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
 import { requesterOf } from '../../core/scheduler/index.ts';
@@ -88,7 +88,7 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     const answer = await service.probabilities(Number((request.params as { file_id: string }).file_id), ...who(request));
     if (answer.kind === 'not-found') throw notFound('File not found', NOT_FOUND);
     const svg = answer.kind === 'stored'
-      ? histogramSvg(Object.values(JSON.parse(answer.body.bytes.toString('utf8')) as Record<string, number>))
+      ? histogramSvg(binsOfSummary(JSON.parse(answer.body.bytes.toString('utf8'))))
       : histogramSvg(null, answer.kind === 'pending' ? 'Being computed…' : answer.kind === 'busy' ? 'Busy: try again in a moment.' : 'Not available for this model.');
     return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
   });

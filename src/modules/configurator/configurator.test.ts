@@ -69,7 +69,10 @@ for (const dialect of testDialects()) {
       assert.deepEqual(result.features.Printer, { commonality: '6', probability: 1 });
       assert.deepEqual(result.features.Stapler, { commonality: '2', probability: 2 / 6 });
       const probabilities = await fetchJson(`${server.baseUrl}/configurator/${file}/probabilities.json`);
-      assert.deepEqual(probabilities.json, { Printer: 1, Laser: 0.5, Inkjet: 0.5, Duplex: 4 / 6, Stapler: 2 / 6 });
+      assert.deepEqual(probabilities.json.probability, { Printer: 1, Laser: 0.5, Inkjet: 0.5, Duplex: 4 / 6, Stapler: 2 / 6 });
+      assert.deepEqual(probabilities.json.shown, { Printer: '1', Laser: '0.500', Inkjet: '0.500', Duplex: '0.667', Stapler: '0.333' });
+      // The histogram's bars, decided on the exact counts: Printer core, the rest in their tenths.
+      assert.deepEqual(probabilities.json.bins, [0, 0, 0, 0, 1, 0, 2, 1, 0, 0, 0, 1]);
     });
 
     it('computes a uniform sample once, the same for the same seed, as JSON and CSV', async () => {

@@ -5,7 +5,8 @@
 import { parentPort } from 'node:worker_threads';
 import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
-  BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, packSample, rowsOfNames, twiseSample, UnknownFeatureError, type CompiledModel,
+  BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf, rowsOfNames, twiseSample,
+  UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
 
@@ -72,17 +73,18 @@ function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
 function commonality(compiled: CompiledModel) {
   const { configurations, counts } = compiled.commonality();
   const features: Record<string, { commonality: string; probability: number }> = {};
+  const shown: Record<string, string> = {};
   compiled.names.forEach((name, i) => {
-    features[name] = { commonality: counts[i]!.toString(), probability: configurations === 0n ? 0 : ratio(counts[i]!, configurations) };
+    // The nearest double to the exact ratio (extensions 6a), and its text for people.
+    features[name] = { commonality: counts[i]!.toString(), probability: probabilityOf(counts[i]!, configurations) };
+    shown[name] = formatProbability(counts[i]!, configurations);
   });
-  return { configurations: configurations.toString(), boolean_only: compiled.ignoredConstraints === 0, features };
+  // The page's summary: the texts (a variant feature never reads 0 or 1) and the histogram's bars,
+  // decided on the integers, so the end bars hold exactly the dead and core features.
+  const bins = probabilityBins(counts, configurations).map((b) => b.count);
+  return { result: { configurations: configurations.toString(), boolean_only: compiled.ignoredConstraints === 0, features }, shown, bins };
 }
 
-/** a / b as a double, exact enough for numbers of any size (both scaled down together). */
-function ratio(a: bigint, b: bigint): number {
-  const shift = BigInt(Math.max(0, b.toString(2).length - 60));
-  return Number(a >> shift) / Number(b >> shift);
-}
 
 /**
  * The sample packed as it is drawn (one bit per feature, packages/analysis sample/compact.ts): each
@@ -189,9 +191,9 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
     case 'compile': compiledOf(entry, job); return { id: job.id, kind: 'done', json: '{}', compiled: true };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
     case 'commonality': {
-      const result = commonality(compiledOf(entry, job));
-      const probabilities = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
-      return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify(probabilities) };
+      const { result, shown, bins } = commonality(compiledOf(entry, job));
+      const probability = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));
+      return { id: job.id, kind: 'done', json: JSON.stringify(result), summary: JSON.stringify({ probability, shown, bins }) };
     }
     case 'uniform': return { id: job.id, kind: 'done', json: '', sample: uniform(entry, job) };
     case 'twise': return twise(entry, job);

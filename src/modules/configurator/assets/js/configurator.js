@@ -112,12 +112,21 @@
     const badge = li.querySelector(':scope > .cfg-row > .cfg-state');
     badge.dataset.state = state;
     badge.textContent = state;
-    const p = probability[name];
-    li.querySelector(':scope > .cfg-row > .cfg-prob').textContent = p === undefined ? '' : `${(p * 100).toFixed(p > 0 && p < 0.001 ? 3 : 1)}%`;
+    li.querySelector(':scope > .cfg-row > .cfg-prob').textContent = probabilityText(name);
     li.querySelector(':scope > .cfg-row > .cfg-why-button').hidden = !(state === 'forced' || state === 'excluded');
     const why = li.querySelector(':scope > .cfg-why');
     why.hidden = true;
     why.textContent = '';
+  }
+
+  // The engine's text where it is extreme (a variant feature never reads 0% or 100%: "2.1 × 10^-44",
+  // "> 0.999"; extensions 6a), a percentage between; an older summary holds doubles only.
+  function probabilityText(name) {
+    const shown = probability.shown ? probability.shown[name] : undefined;
+    const p = probability.probability ? probability.probability[name] : probability[name];
+    if (typeof p !== 'number') return '';
+    if (shown !== undefined && !/^0\.\d{3}$/.test(shown) && shown !== '0' && shown !== '1') return shown;
+    return `${(p * 100).toFixed(1)}%`;
   }
 
   const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
