@@ -5,6 +5,7 @@ import type { CrashReply } from '../../../core/worker-slot.ts';
 import type { Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
 import type { ModelFormat } from '../../../../packages/uvl/src/index.ts';
 import { ConversionError, formatTitle, type Conversion } from './converted-upload.ts';
+import { tooManyFeatures } from './staging-names.ts';
 
 export interface ConvertJob {
   id: number;
@@ -12,6 +13,8 @@ export interface ConvertJob {
   op: 'convert' | 'report';
   name: string;
   bytes: Uint8Array;
+  /** A FeatureIDE file with more features is refused from a count of its bytes, before it is read. */
+  maxFeatures?: number;
 }
 
 export interface ConvertReply {
@@ -21,6 +24,8 @@ export interface ConvertReply {
   uvl?: string;
   losses: string[];
   errors: string[];
+  /** Set when the file has more than the job's maxFeatures: its count, and nothing was read. */
+  tooManyFeatures?: number;
 }
 
 /** Heap of one worker: the reader of a 25 MB FeatureIDE file holds its DOM and the model. */
@@ -50,16 +55,20 @@ let ids = 0;
  * Reads the file in a worker. An upload throws TooManyJobs (429) when the uploader holds its share
  * of heavy jobs; a report (the upload page lists every staged file's) waits for room instead.
  */
-async function read(scheduler: Scheduler, userId: number, op: ConvertJob['op'], name: string, bytes: Uint8Array): Promise<ConvertReply | CrashReply> {
+async function read(scheduler: Scheduler, userId: number, op: ConvertJob['op'], name: string, bytes: Uint8Array, maxFeatures?: number): Promise<ConvertReply | CrashReply> {
   const lane = bytes.byteLength <= SMALL_BYTES ? 'small' : 'large';
-  const submission = { requester: `account:${userId}`, lane, job: { id: ++ids, op, name, bytes }, hardLimitMs: HARD_LIMIT_MS } as const;
+  const submission = { requester: `account:${userId}`, lane, job: { id: ++ids, op, name, bytes, maxFeatures }, hardLimitMs: HARD_LIMIT_MS } as const;
   return op === 'convert' ? scheduler.submit(convertWorker, submission) : scheduler.submitWhenRoom(convertWorker, submission);
 }
 
-/** As convertUpload, off the serving thread: the UVL text, or ConversionError. */
-export async function convertUploadOff(scheduler: Scheduler, userId: number, name: string, bytes: Uint8Array): Promise<{ uvl: string } & Conversion> {
-  const reply = await read(scheduler, userId, 'convert', name, bytes);
+/**
+ * As convertUpload, off the serving thread: the UVL text, or ConversionError; a FeatureIDE file
+ * with more than `maxFeatures` features throws the staging refusal too_many_features unread.
+ */
+export async function convertUploadOff(scheduler: Scheduler, userId: number, name: string, bytes: Uint8Array, maxFeatures?: number): Promise<{ uvl: string } & Conversion> {
+  const reply = await read(scheduler, userId, 'convert', name, bytes, maxFeatures);
   if (reply.kind === 'crash') throw new ConversionError(`${name} could not be read: ${reply.message}`, [reply.message]);
+  if (reply.tooManyFeatures !== undefined) throw tooManyFeatures(name, reply.tooManyFeatures, maxFeatures!);
   if (reply.errors.length > 0 || reply.uvl === undefined || reply.format === undefined || reply.format === 'uvl') {
     const what = reply.format && reply.format !== 'uvl' ? `a valid ${formatTitle(reply.format)} model` : 'a model in a format the hub reads';
     throw new ConversionError(`${name} is not ${what}: ${reply.errors[0] ?? 'it could not be read'}`, reply.errors);
