@@ -28,8 +28,11 @@ export interface ConvertReply {
   tooManyFeatures?: number;
 }
 
-/** Heap of one worker: the reader of a 25 MB FeatureIDE file holds its DOM and the model. */
-const WORKER_MEMORY_MB = 2048;
+/**
+ * Heap of one worker: the reader's tree and model. 10^6 features of FeatureIDE took 1.3 GB, so the
+ * 200,000 of MAX_FEATURES' default about 260 MB; a file over MAX_FEATURES is counted, not read.
+ */
+const WORKER_MEMORY_MB = 384;
 /** A reader past this is stopped: the upload is refused rather than a worker held. */
 const HARD_LIMIT_MS = 120_000;
 /** Uploads up to this size take the small lane: about 1,000 features of FeatureIDE XML. */
@@ -37,6 +40,7 @@ const SMALL_BYTES = 128 * 1024;
 
 export const convertWorker: WorkerKind<ConvertJob, ConvertReply> = {
   name: 'convert',
+  memoryMb: WORKER_MEMORY_MB,
   options: {
     script: new URL('./convert.worker.ts', import.meta.url),
     resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
