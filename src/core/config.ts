@@ -39,6 +39,8 @@ export interface Config {
   heavyWorkers: number;
   smallModelWorkers: number;
   heavyJobsPerRequester: number;
+  /** The large lane's workers' memory budgets add up to at most this (core/scheduler). */
+  heavyMemoryMb: number;
   /** How long the comparison page waits for edit classes before it shows them as being decided (ms). */
   compareWaitMs: number;
   /** Seed an empty database on start (development only). */
@@ -176,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     heavyWorkers: Math.max(1, integer('HEAVY_WORKERS', env.HEAVY_WORKERS, 2)),
     smallModelWorkers: Math.max(1, integer('SMALL_MODEL_WORKERS', env.SMALL_MODEL_WORKERS, 1)),
     heavyJobsPerRequester: Math.max(1, integer('HEAVY_JOBS_PER_REQUESTER', env.HEAVY_JOBS_PER_REQUESTER, 4)),
+    heavyMemoryMb: Math.max(64, integer('HEAVY_MEMORY_MB', env.HEAVY_MEMORY_MB, 1024)),
     compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 500),
     autoSeed: !production,
     storage: storageFrom(env),

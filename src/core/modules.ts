@@ -193,6 +193,7 @@ export function createModuleContext(
   const scheduler = new Scheduler({
     perRequester: config.heavyJobsPerRequester,
     seats: { large: config.heavyWorkers, small: config.smallModelWorkers },
+    memoryMb: config.heavyMemoryMb,
   });
   const ctx: ModuleContext = { config, db, store, log, events, scheduler, services, isEnabled: (name) => enabled.has(name) };
   // Services reach each other through the registry at call time, so mutual

@@ -49,6 +49,11 @@ export class WorkerSlot<Job extends Message, Reply extends Message, Progress ext
 
   constructor(private readonly options: WorkerSlotOptions<Job, Reply, Progress>) {}
 
+  /** Whether a worker thread is up (holding its memory): false before the first job, after a crash, an idle stop or stop(). */
+  get alive(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** Runs `job` after those queued before it; `hardLimitMs` (from its start) stops a worker that stopped checking its own deadline. */
   run(job: Job, hardLimitMs: number, onProgress?: (message: Progress) => void): Promise<Reply | CrashReply> {
     const next = this.tail.then(() => this.runNow(job, hardLimitMs, onProgress));

@@ -6,7 +6,7 @@ export { computeMetrics } from './ops/metrics.ts';
 export { SatSolver, type SolveStatus } from './sat/solver.ts';
 export { countCnf } from './count/counter.ts';
 export { cnfBackbone, type Backbone } from './ops/backbone.ts';
-export { Deadline } from './deadline.ts';
+export { Deadline, DeadlineExceeded } from './deadline.ts';
 export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
 export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration, type NarrowTables } from './compile/compiled-model.ts';
 export { Configurator, UnknownFeatureError, type ConfiguratorOptions, type ConfigureOptions } from './configure/configurator.ts';

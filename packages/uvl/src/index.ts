@@ -13,7 +13,7 @@ export { constraintEncoder, type ConstraintEncoder } from './convert/tseitin.ts'
 export { UvlExportError, prepareExport, type ExportModel, type ExportConstraint, type BoolExpr, type PrepareOptions, type LeftOutConstraint } from './convert/common.ts';
 export { modelConstraints } from './semantics.ts';
 export { createMapLoader, createReadAheadLoader } from './loader.ts';
-export { readFeatureIde, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
+export { readFeatureIde, featureIdeFeatureCount, readSxfm, readGlencoe, toFeatureIde, readModelFile, detectFormat, decodeModelBytes, type FeatureIdeResult, type ModelFormat, type ModelFileResult, type FormatReadResult } from './formats/index.ts';
 export { constraintSource } from './source-text.ts';
 export { parseNameList, unquoteName, formatNameList } from './name-list.ts';
 export { featureEstimate } from './feature-lines.ts';

@@ -15,15 +15,18 @@ const kind: WorkerKind<GateJob, GateReply> = {
 const schedulers: Scheduler[] = [];
 after(() => { for (const s of schedulers) s.close(); });
 
+/** Kinds with a memory budget, on the same gate worker. */
+const heavy = (name: string, memoryMb: number): WorkerKind<GateJob, GateReply> => ({ ...kind, name, memoryMb });
+
 /** A scheduler with its gates: every job waits on its own gate until open(gate). */
-function setup(seats: Record<Lane, number>) {
-  const scheduler = new Scheduler({ perRequester: 4, seats });
+function setup(seats: Record<Lane, number>, memoryMb?: number) {
+  const scheduler = new Scheduler({ perRequester: 4, seats, memoryMb });
   schedulers.push(scheduler);
   const shared = new Int32Array(new SharedArrayBuffer(4 * 64));
   let ids = 0;
-  const submit = (requester: string, lane: Lane, extra: { placement?: string; flexible?: boolean; long?: boolean } = {}) => {
+  const submit = (requester: string, lane: Lane, extra: { placement?: string; flexible?: boolean; long?: boolean } = {}, of = kind) => {
     const id = ++ids;
-    const reply = scheduler.submit(kind, { requester, lane, job: { id, shared, gate: id }, hardLimitMs: 120_000, ...extra });
+    const reply = scheduler.submit(of, { requester, lane, job: { id, shared, gate: id }, hardLimitMs: 120_000, ...extra });
     return { id, reply: reply.then(orderOf) };
   };
   const open = (gate: number) => { Atomics.store(shared, 1 + gate, 1); Atomics.notify(shared, 1 + gate); };
@@ -120,6 +123,46 @@ describe('Scheduler', () => {
     const after = submit('c', 'large');
     openAll();
     await after.reply;
+  });
+
+  it('starts a large job only when its kind\'s memory fits HEAVY_MEMORY_MB beside the live workers; the small lane is not counted', async () => {
+    const { scheduler, submit, open } = setup({ small: 1, large: 2 }, 100);
+    const a = submit('a', 'large', {}, heavy('A', 60));
+    const b = submit('b', 'large', {}, heavy('B', 60));
+    // A free seat, but 60 + 60 MB > 100: B waits for A's memory.
+    assert.equal(scheduler.started, 1);
+    const small = submit('c', 'small', {}, heavy('B', 60));
+    assert.equal(scheduler.started, 2, 'the small lane is not held by the large lane\'s memory');
+    open(small.id);
+    await small.reply;
+    open(a.id);
+    await a.reply;
+    // A's worker, idle now, is stopped to give B its memory.
+    assert.equal(scheduler.started, 3);
+    const a2 = submit('a', 'large', {}, heavy('A', 60));
+    assert.equal(scheduler.started, 3, 'A waits while B runs: A\'s idle worker was stopped for it');
+    open(b.id);
+    open(a2.id);
+    assert.deepEqual(await Promise.all([a.reply, b.reply, a2.reply]).then((orders) => orders.length), 3);
+  });
+
+  it('runs jobs of a kind within the memory two at once, and a kind over the whole budget alone', async () => {
+    const { scheduler, submit, open } = setup({ small: 1, large: 2 }, 100);
+    const light = [submit('a', 'large', {}, heavy('L', 50)), submit('b', 'large', {}, heavy('L', 50))];
+    assert.equal(scheduler.started, 2);
+    const huge = submit('c', 'large', {}, heavy('H', 150));
+    assert.equal(scheduler.started, 2);
+    open(light[0]!.id);
+    await light[0]!.reply;
+    assert.equal(scheduler.started, 2, 'the huge kind waits while another worker runs');
+    open(light[1]!.id);
+    await light[1]!.reply;
+    assert.equal(scheduler.started, 3, 'alone, it runs');
+    const after = submit('a', 'large', {}, heavy('L', 50));
+    assert.equal(scheduler.started, 3);
+    open(huge.id);
+    open(after.id);
+    await Promise.all([huge.reply, after.reply]);
   });
 
   it('answers queued jobs with a crash when closed', async () => {

@@ -18,6 +18,12 @@ export interface SchedulerOptions {
   perRequester: number;
   /** Seats (worker threads running at once) per lane. */
   seats: Record<Lane, number>;
+  /**
+   * The large lane's memory (HEAVY_MEMORY_MB): the budgets (`memoryMb`) of its live workers, busy
+   * or kept idle, add up to at most this; a job whose worker does not fit waits, idle workers are
+   * stopped to make room. A kind over it alone runs only when the lane holds no other worker.
+   */
+  memoryMb?: number;
 }
 
 /** A requester already has its share of jobs queued or running: the answer is 429. */
@@ -31,6 +37,8 @@ export class TooManyJobs extends Error {
 export interface WorkerKind<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number } = never> {
   readonly name: string;
   readonly options: WorkerSlotOptions<Job, Reply, Progress>;
+  /** The most memory one worker of the kind takes (its heap limits and what V8 holds beside): counted against SchedulerOptions.memoryMb. */
+  readonly memoryMb?: number;
 }
 
 export interface Submission<Job, Progress> {
@@ -77,6 +85,8 @@ export class Scheduler {
   /** Per requester holding jobs, the turn it was last served at (a count); forgotten when it holds none. */
   private readonly lastTurn = new Map<string, number>();
   private turns = 0;
+  /** The memory budget of each kind seen, by name (the kinds' own `memoryMb`). */
+  private readonly budgets = new Map<string, number>();
   /** Per requester, submitWhenRoom calls waiting for one of its jobs to end. */
   private readonly waiters = new Map<string, (() => void)[]>();
   private closedMessage: string | undefined;
@@ -199,7 +209,7 @@ export class Scheduler {
       const turn = this.lastTurn.get(requester) ?? 0;
       if (best && best.turn <= turn) continue;
       const seat = this.seatFor(lane, queue[0]!.submission);
-      if (seat) best = { seat, requester, queue, turn };
+      if (seat && this.fitsMemory(seat, queue[0]!.kind)) best = { seat, requester, queue, turn };
     }
     if (!best) return undefined;
     const queued = best.queue.shift()!;
@@ -221,6 +231,7 @@ export class Scheduler {
     seat.busy = { ...queued, requester };
     this.started++;
     const { kind, submission } = queued;
+    this.makeRoom(seat, kind);
     let worker = seat.workers.get(kind.name);
     if (!worker) {
       worker = new WorkerSlot(kind.options);
@@ -234,6 +245,47 @@ export class Scheduler {
       this.finish(requester, running, reply);
       if (this.closedMessage === undefined) this.pump(seat.lane);
     });
+  }
+
+  /** The budgets of the large lane's live workers; with `idleOnly`, only those no job uses now (other than `except`'s kind on its seat). */
+  private liveMemoryMb(idleOnly: boolean, except?: { seat: Seat; kind: string }): number {
+    let mb = 0;
+    for (const seat of this.seats.large) {
+      for (const [name, worker] of seat.workers) {
+        const busy = seat.busy?.kind.name === name;
+        // A busy seat's worker counts before its thread is up (the slot starts it a tick later).
+        if (!(worker.alive || busy) || (except && seat === except.seat && name === except.kind)) continue;
+        if (idleOnly && busy) continue;
+        mb += this.budgets.get(name) ?? 0;
+      }
+    }
+    return mb;
+  }
+
+  /** Whether a job of `kind` may start on `seat` now: its worker is up there, or its budget fits once idle workers are stopped. */
+  private fitsMemory(seat: Seat, kind: WorkerKind<any, any, any>): boolean {
+    const limit = this.options.memoryMb;
+    if (limit === undefined || seat.lane !== 'large') return true;
+    this.budgets.set(kind.name, kind.memoryMb ?? 0);
+    if (seat.workers.get(kind.name)?.alive) return true;
+    const held = this.liveMemoryMb(false) - this.liveMemoryMb(true, { seat, kind: kind.name });
+    // A kind over the whole budget still runs, alone: refusing it would stall its jobs for good.
+    return held === 0 || held + (kind.memoryMb ?? 0) <= limit;
+  }
+
+  /** Stops idle workers of the large lane (other kinds on `seat` first, then other seats') until `kind`'s worker fits. */
+  private makeRoom(seat: Seat, kind: WorkerKind<any, any, any>): void {
+    const limit = this.options.memoryMb;
+    if (limit === undefined || seat.lane !== 'large' || seat.workers.get(kind.name)?.alive) return;
+    const need = kind.memoryMb ?? 0;
+    for (const other of [seat, ...this.seats.large.filter((s) => s !== seat)]) {
+      for (const [name, worker] of other.workers) {
+        if (this.liveMemoryMb(false) + need <= limit) return;
+        if (!worker.alive || other.busy?.kind.name === name || (other === seat && name === kind.name)) continue;
+        worker.close('Stopped to give its memory to another job.');
+        other.workers.delete(name);
+      }
+    }
   }
 
   private finish(requester: string, queued: Queued, reply: unknown): void {

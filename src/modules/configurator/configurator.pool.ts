@@ -5,26 +5,33 @@ import type { CrashReply } from '../../core/worker-slot.ts';
 import { TooManyJobs, type Lane, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
 
-/** Heap of one worker: a few compiled large models. */
-const WORKER_MEMORY_MB = 2048;
+/**
+ * Heap of one worker: its compiled models and a sample's rows. automotive2_4's configure, compile
+ * and 10,000-configuration sample peak at 494 MB resident for the process with it (78 MB without);
+ * linux-2.6.33.3's compile grew past 1.6 GB within its 60 s budget: it now runs out of this heap
+ * instead, which is remembered as its compile's failure (configurator.steps.ts), and the
+ * configurator answers linux by propagation.
+ */
+const WORKER_MEMORY_MB = 448;
 /**
  * Young generation of one worker. A configure step on a large model allocates tens of MB of
- * short-lived arrays; with V8's default (16 MB semi-spaces) they were scavenged many times per
- * step and part promoted, so a larger nursery saves collection time (about a tenth of the
- * CPU of 40 steps on automotive2_4 with 64 MB semi-spaces).
+ * short-lived arrays; V8's default (16 MB semi-spaces) scavenged them many times per step and
+ * promoted part of them. 192 MB saved about a tenth of the CPU of 40 steps on automotive2_4, but
+ * two such workers took a quarter of the large lane's memory (HEAVY_MEMORY_MB, 1,024 MB).
  */
-const WORKER_YOUNG_MB = 192;
+const WORKER_YOUNG_MB = 64;
 
 export type PoolReply = ConfiguratorReply | CrashReply | { id: number; kind: 'busy'; message: string; retryAfterS: number };
 
 // No idle stop: a worker's worth is the models it holds compiled.
 export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply> = {
   name: 'configurator',
+  memoryMb: WORKER_MEMORY_MB + WORKER_YOUNG_MB,
   options: {
     script: new URL('./configurator.worker.ts', import.meta.url),
     resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     crash: {
-      error: (error) => `The configurator's worker failed: ${error.message}`,
+      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `The computation ran out of its memory budget of ${WORKER_MEMORY_MB} MB and was stopped.` : `The configurator's worker failed: ${error.message}`,
       exit: (code) => `The configurator's worker stopped (exit code ${code}).`,
       overrun: (job) => `The computation overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
     },

@@ -9,6 +9,7 @@ import {
   UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
 import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
+import { MemoryDeadline } from './memory-deadline.ts';
 
 /**
  * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
@@ -16,6 +17,13 @@ import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol
  * on its way to the store, so a larger one (up to 2 billion cells with MAX_FEATURES) is refused.
  */
 const MAX_SAMPLE_CELLS = 200_000_000;
+
+/**
+ * Heap and external memory a compile may reach (the worker's kind declares 512 MB to the
+ * scheduler: a 448 MB heap and a 64 MB young generation). automotive2_4 compiles and samples
+ * within it; linux-2.6.33.3 does not (it took over 1.1 GB by the end of its 60 s).
+ */
+const COMPILE_MEMORY_BYTES = 384 * 1024 * 1024;
 
 /** Models kept compiled; a compiled automotive2_4 takes tens of MB, so only a few. */
 const WARM_MODELS = 4;
@@ -65,8 +73,15 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
 }
 
 function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
-  entry.compiled ??= compileModel(entry.model, { text: entry.text, deadline: Deadline.after(job.timeoutMs) }) ?? undefined;
-  if (!entry.compiled) throw new BudgetFailure(`The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
+  if (entry.compiled) return entry.compiled;
+  const deadline = new MemoryDeadline(job.timeoutMs, COMPILE_MEMORY_BYTES);
+  entry.compiled = compileModel(entry.model, { text: entry.text, deadline }) ?? undefined;
+  if (deadline.overMemory) entry.compiled = undefined;
+  if (!entry.compiled) {
+    throw new BudgetFailure(deadline.overMemory
+      ? `The model could not be compiled within the memory budget of ${COMPILE_MEMORY_BYTES >> 20} MB.`
+      : `The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
+  }
   return entry.compiled;
 }
 

@@ -5,6 +5,7 @@ import type { CrashReply } from '../../../core/worker-slot.ts';
 import type { Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
 import type { ModelFormat } from '../../../../packages/uvl/src/index.ts';
 import { ConversionError, formatTitle, type Conversion } from './converted-upload.ts';
+import { tooManyFeatures } from './staging-names.ts';
 
 export interface ConvertJob {
   id: number;
@@ -12,6 +13,8 @@ export interface ConvertJob {
   op: 'convert' | 'report';
   name: string;
   bytes: Uint8Array;
+  /** A FeatureIDE file with more features is refused from a count of its bytes, before it is read. */
+  maxFeatures?: number;
 }
 
 export interface ConvertReply {
@@ -21,10 +24,15 @@ export interface ConvertReply {
   uvl?: string;
   losses: string[];
   errors: string[];
+  /** Set when the file has more than the job's maxFeatures: its count, and nothing was read. */
+  tooManyFeatures?: number;
 }
 
-/** Heap of one worker: the reader of a 25 MB FeatureIDE file holds its DOM and the model. */
-const WORKER_MEMORY_MB = 2048;
+/**
+ * Heap of one worker: the reader's tree and model. 10^6 features of FeatureIDE took 1.3 GB, so the
+ * 200,000 of MAX_FEATURES' default about 260 MB; a file over MAX_FEATURES is counted, not read.
+ */
+const WORKER_MEMORY_MB = 384;
 /** A reader past this is stopped: the upload is refused rather than a worker held. */
 const HARD_LIMIT_MS = 120_000;
 /** Uploads up to this size take the small lane: about 1,000 features of FeatureIDE XML. */
@@ -32,6 +40,7 @@ const SMALL_BYTES = 128 * 1024;
 
 export const convertWorker: WorkerKind<ConvertJob, ConvertReply> = {
   name: 'convert',
+  memoryMb: WORKER_MEMORY_MB,
   options: {
     script: new URL('./convert.worker.ts', import.meta.url),
     resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
@@ -50,16 +59,20 @@ let ids = 0;
  * Reads the file in a worker. An upload throws TooManyJobs (429) when the uploader holds its share
  * of heavy jobs; a report (the upload page lists every staged file's) waits for room instead.
  */
-async function read(scheduler: Scheduler, userId: number, op: ConvertJob['op'], name: string, bytes: Uint8Array): Promise<ConvertReply | CrashReply> {
+async function read(scheduler: Scheduler, userId: number, op: ConvertJob['op'], name: string, bytes: Uint8Array, maxFeatures?: number): Promise<ConvertReply | CrashReply> {
   const lane = bytes.byteLength <= SMALL_BYTES ? 'small' : 'large';
-  const submission = { requester: `account:${userId}`, lane, job: { id: ++ids, op, name, bytes }, hardLimitMs: HARD_LIMIT_MS } as const;
+  const submission = { requester: `account:${userId}`, lane, job: { id: ++ids, op, name, bytes, maxFeatures }, hardLimitMs: HARD_LIMIT_MS } as const;
   return op === 'convert' ? scheduler.submit(convertWorker, submission) : scheduler.submitWhenRoom(convertWorker, submission);
 }
 
-/** As convertUpload, off the serving thread: the UVL text, or ConversionError. */
-export async function convertUploadOff(scheduler: Scheduler, userId: number, name: string, bytes: Uint8Array): Promise<{ uvl: string } & Conversion> {
-  const reply = await read(scheduler, userId, 'convert', name, bytes);
+/**
+ * As convertUpload, off the serving thread: the UVL text, or ConversionError; a FeatureIDE file
+ * with more than `maxFeatures` features throws the staging refusal too_many_features unread.
+ */
+export async function convertUploadOff(scheduler: Scheduler, userId: number, name: string, bytes: Uint8Array, maxFeatures?: number): Promise<{ uvl: string } & Conversion> {
+  const reply = await read(scheduler, userId, 'convert', name, bytes, maxFeatures);
   if (reply.kind === 'crash') throw new ConversionError(`${name} could not be read: ${reply.message}`, [reply.message]);
+  if (reply.tooManyFeatures !== undefined) throw tooManyFeatures(name, reply.tooManyFeatures, maxFeatures!);
   if (reply.errors.length > 0 || reply.uvl === undefined || reply.format === undefined || reply.format === 'uvl') {
     const what = reply.format && reply.format !== 'uvl' ? `a valid ${formatTitle(reply.format)} model` : 'a model in a format the hub reads';
     throw new ConversionError(`${name} is not ${what}: ${reply.errors[0] ?? 'it could not be read'}`, reply.errors);

@@ -6,7 +6,7 @@ import type { FileStore } from '../../../core/storage/index.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
-import { safeModelName, StagingError } from './staging-names.ts';
+import { tooManyFeatures } from './staging-names.ts';
 import { conversionOff } from './convert-in-worker.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
@@ -38,10 +38,7 @@ export async function stageFile(d: DatasetDeps, userId: number, clientName: stri
   return check;
 }
 
-/** The refusal of a model over MAX_FEATURES (extensions section 10): one error, at staging, naming the limit. */
-export function tooManyFeatures(clientName: string, features: number, limit: number): StagingError {
-  return new StagingError('too_many_features', `${safeModelName(clientName)} has ${features} features, more than the ${limit} this hub accepts (MAX_FEATURES).`);
-}
+export { tooManyFeatures } from './staging-names.ts';
 
 export async function deleteStagedFile(d: DatasetDeps, userId: number, name: string): Promise<void> {
   await d.staging.remove(userId, name);

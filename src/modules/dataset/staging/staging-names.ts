@@ -54,3 +54,8 @@ export function isStagedName(name: string): boolean {
   return typeof name === 'string' && name !== '' && name === basename(name) && !name.includes('\\') && !name.startsWith('.')
     && !hasControlCharacters(name) && Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES;
 }
+
+/** The refusal of a model over MAX_FEATURES (extensions section 10): one error, at staging, naming the limit. */
+export function tooManyFeatures(clientName: string, features: number, limit: number): StagingError {
+  return new StagingError('too_many_features', `${safeModelName(clientName)} has ${features} features, more than the ${limit} this hub accepts (MAX_FEATURES).`);
+}

@@ -46,7 +46,7 @@ export const MAX_STAGED_FILES = 200;
  * folder per user, on any FileStore.
  */
 export class StagingArea {
-  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly scheduler: Scheduler, private readonly root = 'temp/') {}
+  constructor(private readonly fileStore: FileStore, private readonly ledger: ClaimLedger, private readonly scheduler: Scheduler, private readonly maxFeatures: number, private readonly root = 'temp/') {}
 
   folderOf(userId: number): string {
     return `${this.root}${userId}/`;
@@ -310,7 +310,7 @@ export class StagingArea {
   private async storeConverted(userId: number, name: string, file: string): Promise<StagedFile> {
     let converted: { uvl: string };
     try {
-      converted = await convertUploadOff(this.scheduler, userId, name, await readFile(file));
+      converted = await convertUploadOff(this.scheduler, userId, name, await readFile(file), this.maxFeatures);
     } catch (error) {
       if (error instanceof ConversionError) throw new StagingError('not_converted', error.message, error.errors);
       throw error;
