@@ -52,8 +52,9 @@
       const res = await fetch(url, { headers: { accept: 'application/json' } });
       if (res.status === 200) return res.json();
       const json = await res.json().catch(() => ({}));
-      if (res.status !== 202) throw new Error(json.message || `The server answered ${res.status}.`);
-      onWait?.(tries);
+      // 429: this visitor's share of heavy jobs is taken (extensions section 10); ask again when told.
+      if (res.status !== 202 && res.status !== 429) throw new Error(json.message || `The server answered ${res.status}.`);
+      onWait?.(tries, res.status === 429);
       await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') || 2)));
     }
   }
@@ -369,9 +370,9 @@
   // ---- start -------------------------------------------------------------------------------
 
   async function start() {
-    const res = await fetch(urls.tree, { headers: { accept: 'application/json' } });
-    const tree = await res.json();
-    if (!res.ok) throw new Error(tree.message || 'The feature tree could not be loaded.');
+    const tree = await poll(urls.tree, (tries, busy) => {
+      if (busy) remainingEl.textContent = 'Busy with your earlier requests: the tree is asked for again in a moment…';
+    });
     features = tree.features;
     features.forEach(([, parent], i) => { if (parent >= 0) (childrenOf.get(parent) || childrenOf.set(parent, []).get(parent)).push(i); });
     if (features.length === 0) { remainingEl.textContent = 'The model has no features.'; return; }
