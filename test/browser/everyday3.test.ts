@@ -6,23 +6,9 @@ import type { Page } from 'playwright-core';
 import type { TestServer } from '../support/server.ts';
 import { browserSkipReason, loggedInPage, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 import { newUser, stage, uploadForm } from '../../src/modules/dataset/dataset.test-support.ts';
+import { SANDWICH } from '../support/sandwich.ts';
 
 const skip = browserSkipReason();
-
-/** A FeatureIDE model like its Sandwich example: 24 losses of 3 kinds (units, a configurable attribute). */
-const PARTS = ['Bread', 'Cheese', 'Ham', 'Salami', 'Lettuce', 'Tomato', 'Mustard', 'Mayo'];
-const SANDWICH = `<?xml version="1.0" encoding="UTF-8"?>
-<extendedFeatureModel>
-  <struct>
-    <and abstract="true" mandatory="true" name="Sandwich">
-${PARTS.map((n) => `      <feature name="${n}">
-        <attribute name="Calories" type="long" unit="kcal" value="120" configurable="true"/>
-        <attribute name="Price" type="double" unit="EUR" value="0.5"/>
-      </feature>`).join('\n')}
-    </and>
-  </struct>
-</extendedFeatureModel>
-`;
 
 describe('everyday use, third pass, in Chromium', { skip }, () => {
   const env = useBrowserServer({ seed: true });

@@ -13,24 +13,11 @@ import { bearer, createToken } from '../../../../test/support/api.ts';
 import { storedEntries, storedText } from '../../../../test/support/stored.ts';
 import { readModelFile } from '../../../../packages/uvl/src/index.ts';
 import { download, newUser, stage, unzip, uploadForm } from '../dataset.test-support.ts';
+import { SANDWICH, SANDWICH_PARTS } from '../../../../test/support/sandwich.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../../packages/uvl/src/formats/fixtures');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
-/** A FeatureIDE model like its Sandwich example: each ingredient with attributes that have units, one configurable. */
-const SANDWICH_PARTS = ['Bread', 'Cheese', 'Ham', 'Salami', 'Lettuce', 'Tomato', 'Mustard', 'Mayo'];
-const SANDWICH = `<?xml version="1.0" encoding="UTF-8"?>
-<extendedFeatureModel>
-  <struct>
-    <and abstract="true" mandatory="true" name="Sandwich">
-${SANDWICH_PARTS.map((n) => `      <feature name="${n}">
-        <attribute name="Calories" type="long" unit="kcal" value="120" configurable="true"/>
-        <attribute name="Price" type="double" unit="EUR" value="0.5"/>
-      </feature>`).join('\n')}
-    </and>
-  </struct>
-</extendedFeatureModel>
-`;
 
 /** Each format, under the name it is uploaded with, and the format the hub must see. */
 const UPLOADS = [
