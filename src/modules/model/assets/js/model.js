@@ -7,10 +7,10 @@
   'use strict';
 
   const page = document.getElementById('model-page');
-  // Below the two-column width the facts come first: their long lists (thousands of pixels on a large
-  // model) fold to their counts, so the diagram and the configurator are a short scroll away (issue 37).
+  // Below the two-column width the facts come first: their long lists (data-fold: more than a few
+  // entries; thousands of pixels on a large model) fold to their counts, so the diagram and the configurator are a short scroll away (issue 37).
   const stacked = window.matchMedia('(max-width: 991.98px)');
-  const fold = () => { if (stacked.matches) for (const d of document.querySelectorAll('#fact-label details.fact-list[open]')) d.open = false; };
+  const fold = () => { if (stacked.matches) for (const d of document.querySelectorAll('#fact-label details.fact-list[data-fold][open]')) d.open = false; };
   fold();
   if (!page || page.dataset.analysisState !== 'pending') return;
   const url = page.dataset.analysisUrl;
