@@ -113,11 +113,11 @@
     const badge = li.querySelector(':scope > .cfg-row > .cfg-state');
     badge.dataset.state = state;
     badge.textContent = state;
+    for (const [act, on] of [['select', 'selected'], ['deselect', 'deselected']]) li.querySelector(`:scope > .cfg-row [data-act="${act}"]`).setAttribute('aria-pressed', String(state === on));
     li.querySelector(':scope > .cfg-row > .cfg-prob').textContent = probabilityText(name);
     li.querySelector(':scope > .cfg-row > .cfg-why-button').hidden = !(state === 'forced' || state === 'excluded');
     const why = li.querySelector(':scope > .cfg-why');
-    why.hidden = true;
-    why.textContent = '';
+    Object.assign(why, { hidden: true, textContent: '' });
   }
 
   // The engine's text where it is extreme (a variant feature never reads 0% or 100%: "2.1 × 10^-44",

@@ -7,6 +7,11 @@
   'use strict';
 
   const page = document.getElementById('model-page');
+  // Below the two-column width the facts come first: their long lists (data-fold: more than a few
+  // entries; thousands of pixels on a large model) fold to their counts, so the diagram and the configurator are a short scroll away (issue 37).
+  const stacked = window.matchMedia('(max-width: 991.98px)');
+  const fold = () => { if (stacked.matches) for (const d of document.querySelectorAll('#fact-label details.fact-list[data-fold][open]')) d.open = false; };
+  fold();
   if (!page || page.dataset.analysisState !== 'pending') return;
   const url = page.dataset.analysisUrl;
   const started = Date.now();
@@ -24,6 +29,7 @@
       const current = document.getElementById(id);
       if (next && current) current.replaceWith(document.importNode(next, true));
     }
+    fold();
     const state = fresh.getElementById('model-page');
     if (state) page.dataset.analysisState = state.dataset.analysisState;
     return page.dataset.analysisState !== 'pending';
