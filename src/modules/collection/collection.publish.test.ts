@@ -13,7 +13,7 @@ import { newUser } from '../../../test/support/accounts.ts';
 import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
 import { download } from '../../../test/support/zip.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
-import { oai } from '../oai/oai.test-support.ts';
+import { oai } from '../../../test/support/oai-harvest.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -2,22 +2,11 @@
 // through the dataset service, as the seeders do), the XML read as a harvester reads it, and a
 // whole list harvested by following its resumption tokens.
 import assert from 'node:assert/strict';
-import { XMLParser } from 'fast-xml-parser';
 import type { TestServer } from '../../../test/support/server.ts';
+import { oai, parseXml } from '../../../test/support/oai-harvest.ts';
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  // Namespace prefixes stay (dc:title, oai_dc:dc) so that the test checks them.
-  removeNSPrefix: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (name) => ['record', 'header', 'set', 'metadataFormat', 'creator', 'dc:creator', 'dc:identifier', 'title', 'subject', 'relatedIdentifier'].includes(name),
-});
-
-export function parseXml(text: string): any {
-  return parser.parse(text);
-}
+// Read as a harvester reads it: shared with other modules' tests in test/support.
+export { oai, parseXml };
 
 /** Published (synchronized) datasets with the given DOIs and creation times; a null DOI is a draft. */
 export async function createDatasets(server: TestServer, userId: number, entries: { doi: string | null; createdAt: string; title?: string; tags?: string }[]): Promise<number[]> {
@@ -32,12 +21,6 @@ export async function createDatasets(server: TestServer, userId: number, entries
   return ids;
 }
 
-export async function oai(server: TestServer, query: string): Promise<any> {
-  const res = await fetch(`${server.baseUrl}/oai?${query}`);
-  assert.equal(res.status, 200, query);
-  assert.match(res.headers.get('content-type') ?? '', /^text\/xml/);
-  return parseXml(await res.text())['OAI-PMH'];
-}
 
 export interface Harvest {
   pages: any[];
