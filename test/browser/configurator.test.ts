@@ -71,7 +71,14 @@ describe('the configurator in Chromium', { skip }, () => {
     await page.fill('#sample-seed', '9');
     await page.click('#sample-go');
     await page.locator('#sample-result:not([hidden])').waitFor();
-    assert.match(await page.inputValue('#sample-cite'), /engine\.uvl, uniform sample of 5 configurations, seed 9, UVL Hub engine version/);
+    // The citation (issue 37, item 6): authors and year, then file, kind, parameters, seed and engine version, in three forms.
+    assert.match(await page.inputValue('#sample-cite'), /^[^(]+ \(\d{4}\)\. .*File engine\.uvl, uniform sample, parameters n=5, seed 9, UVL Hub engine version \d/);
+    assert.match(await page.inputValue('#sample-bibtex'), /author = \{.+\}[\s\S]*year = \{\d{4}\}[\s\S]*parameters n=5; seed 9; engine version \d/);
+    const csl = JSON.parse(await page.inputValue('#sample-csl'));
+    assert.equal(csl[0].type, 'dataset');
+    // The fixture's dataset has no authors (the HTTP test checks them): its DOI and year are there.
+    assert.equal(csl[0].DOI, '10.9999/model.1');
+    assert.ok(csl[0].issued['date-parts'][0][0] > 2000, JSON.stringify(csl));
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#sample-csv')]);
     const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
     assert.equal(csv.split('\n')[0], 'Car,Diesel,Engine,Petrol,Turbo');

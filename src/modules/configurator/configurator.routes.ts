@@ -4,7 +4,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { sampleCsv } from '../../../packages/analysis/src/index.ts';
 import { distinctNames, parseSampleQuery } from './configurator.params.ts';
-import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
+import { citationSchema, commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.calls.ts';
 import { binsOfSummary, histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
@@ -101,6 +101,21 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
       reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
     }
     return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);
+  });
+
+  app.get('/api/v1/files/:file_id/samples/citation', { schema: citationSchema }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const sample = parseSampleQuery(query);
+    const address = new URLSearchParams(Object.entries(query).filter(([k]) => k !== 'format').map(([k, v]) => [k, String(v)]));
+    const origin = ctx.config.env === 'production' ? `https://${ctx.config.domain}` : `${request.protocol}://${request.host}`;
+    const url = `${origin}/api/v1/files/${fileIdOf(request)}/samples?${address}`;
+    const cited = await service.citation(fileIdOf(request), viewerOf(request), sample, url);
+    if (!cited) throw notFound('File not found', NOT_FOUND);
+    reply.header('cache-control', 'no-store');
+    if (query.format === 'text') return reply.type('text/plain; charset=utf-8').send(cited.text);
+    if (query.format === 'bibtex') return reply.type('application/x-bibtex; charset=utf-8').send(cited.bibtex);
+    if (query.format === 'csl') return reply.type('application/vnd.citationstyles.csl+json; charset=utf-8').send(JSON.stringify([cited.csl]));
+    return cited;
   });
 
   await sharedConfigurationRoutes(app, ctx);

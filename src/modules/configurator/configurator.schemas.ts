@@ -64,3 +64,22 @@ export const samplesSchema = {
     ...errors(400, 401, 404, 422, 429),
   },
 } as const;
+
+export const citationSchema = {
+  tags: ['configurator'],
+  summary: 'How to cite a sample',
+  description: `The sample of the same query as \`/samples\` (computed or not: the engine version is part of its key), cited with its dataset's authors, year and DOI, the file, kind, parameters, seed and engine version: \`{"text", "bibtex", "csl"}\` (CSL-JSON), or one of them alone with \`format=text\` (text/plain), \`bibtex\` (application/x-bibtex) or \`csl\` (application/vnd.citationstyles.csl+json). ${HIDDEN}`,
+  params: fileParams,
+  querystring: {
+    type: 'object',
+    required: ['kind'],
+    properties: {
+      ...samplesSchema.querystring.properties,
+      format: { type: 'string', enum: ['json', 'text', 'bibtex', 'csl'], description: 'One form alone (default: all three as JSON).' },
+    },
+  },
+  response: {
+    200: open('{"text": "...", "bibtex": "@misc{...}", "csl": {"type": "dataset", "author": [...], "issued": {...}, "DOI": "..."}}'),
+    ...errors(400, 404),
+  },
+} as const;

@@ -19,6 +19,7 @@ import { paramsText, type SampleRequest } from './configurator.params.ts';
 import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
 import { sampleObjectKey } from './sample-stream.ts';
+import { sampleCitation, type SampleCitation } from './configurator.citation.ts';
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
@@ -162,6 +163,14 @@ export function sample(d: ConfiguratorDeps, fileId: number, viewerId: number | n
   return stored(d, fileId, viewerId, requester, request.op, paramsText(request), request);
 }
 
+/** The citation of a sample of a visible file (its dataset's authors, year and DOI); undefined for an unknown or hidden file. */
+export async function citation(d: ConfiguratorDeps, fileId: number, viewerId: number | null, request: SampleRequest, url: string): Promise<SampleCitation | undefined> {
+  const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
+  const dataset = file && (await d.ctx.services.dataset.summariesOf([file.datasetId]))[0];
+  if (!file || !dataset) return undefined;
+  return sampleCitation({ title: dataset.title, authors: dataset.authors, createdAt: dataset.createdAt, doi: dataset.doi }, file.name, request, url);
+}
+
 export function computedHere(d: ConfiguratorDeps): number {
   return d.jobs.computed;
 }
@@ -172,7 +181,7 @@ export async function stop(d: ConfiguratorDeps): Promise<void> {
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, computedHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, computedHere, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

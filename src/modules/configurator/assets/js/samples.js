@@ -16,13 +16,14 @@
   kind.addEventListener('change', showFields);
   showFields();
 
-  function citation(sample, params) {
-    const doi = section.dataset.doi ? `https://doi.org/${section.dataset.doi}` : '(dataset not yet published: no DOI)';
-    const what = sample.kind === 'uniform'
-      ? `uniform sample of ${sample.n} configurations${sample.selected?.length || sample.deselected?.length ? ` (selected: ${(sample.selected || []).join(', ') || 'none'}; deselected: ${(sample.deselected || []).join(', ') || 'none'})` : ''}`
-      : `${sample.t}-wise sample (${sample.size} configurations, ${sample.covered} of ${sample.interactions} interactions covered)`;
-    return `${section.dataset.datasetTitle}. ${doi}. File ${section.dataset.fileName}, ${what}, seed ${sample.seed}, UVL Hub engine version ${sample.engine_version}. `
-      + `Retrieved from ${location.origin}/api/v1/files/${fileId}/samples?${params}`;
+  // The server cites it (the dataset's authors, year and DOI; the file, kind, parameters, seed and engine version).
+  async function showCitation(params) {
+    const res = await fetch(`/api/v1/files/${fileId}/samples/citation?${params}`, { headers: { accept: 'application/json' } });
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(json.message || `The server answered ${res.status}.`);
+    document.getElementById('sample-cite').value = json.text;
+    document.getElementById('sample-bibtex').value = json.bibtex;
+    document.getElementById('sample-csl').value = JSON.stringify([json.csl], null, 2);
   }
 
   form.addEventListener('submit', async (event) => {
@@ -41,7 +42,7 @@
           status.textContent = `Ready: ${json.configurations.length} configuration${json.configurations.length === 1 ? '' : 's'}.`;
           document.getElementById('sample-json').href = `/api/v1/files/${fileId}/samples?${params}&format=json`;
           document.getElementById('sample-csv').href = `/api/v1/files/${fileId}/samples?${params}&format=csv`;
-          document.getElementById('sample-cite').value = citation(json, params);
+          await showCitation(params);
           result.hidden = false;
           return;
         }
