@@ -27,7 +27,8 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
     case 'failed': throw new HttpError(422, 'unprocessable', answer.message, { message: answer.message });
     // The requester's share of heavy jobs is taken (extensions section 10).
     case 'busy': return reply.code(429).header('retry-after', String(answer.retryAfterS)).send({ message: answer.message });
-    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
+    // `progress` (issue 37, item 6) only when this instance computes it and its worker reported.
+    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send(answer.progress ? { status: 'pending', progress: answer.progress } : { status: 'pending' });
     case 'done':
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
       // The worker's JSON as it is: no parse and no serialization for a large result.
@@ -116,6 +117,14 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
     if (query.format === 'bibtex') return reply.type('application/x-bibtex; charset=utf-8').send(cited.bibtex);
     if (query.format === 'csl') return reply.type('application/vnd.citationstyles.csl+json; charset=utf-8').send(JSON.stringify([cited.csl]));
     return cited;
+  });
+
+  // The page's Cancel (CSRF-checked): the caller stops waiting; the job stops when nobody else waits for it.
+  app.post('/configurator/:file_id(^\\d+$)/samples/cancel', { config: { json: true }, schema: { querystring: samplesSchema.querystring } }, async (request) => {
+    const fileId = Number((request.params as { file_id: string }).file_id);
+    const outcome = await service.cancel(fileId, ...who(request), parseSampleQuery(request.query as Record<string, unknown>));
+    if (!outcome) throw notFound('File not found', NOT_FOUND);
+    return outcome;
   });
 
   await sharedConfigurationRoutes(app, ctx);

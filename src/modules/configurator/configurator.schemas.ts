@@ -7,6 +7,18 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [c
 const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } } as const;
 const open = (description: string) => ({ type: 'object', additionalProperties: true, description });
 const pending = { type: 'object', description: 'Still computed by a worker: ask again after `Retry-After` seconds.', properties: { status: { type: 'string', enum: ['pending'] } } };
+/** A sample's 202 (issue 37, item 6): with `progress` while this instance computes a t-wise sample whose worker reported. */
+const pendingWithProgress = {
+  ...pending,
+  properties: {
+    ...pending.properties,
+    progress: {
+      type: 'object',
+      description: 'Interactions covered of the total known so far (it shrinks as invalid ones are found), seconds spent, and a linear estimate of the seconds left (null before any is covered).',
+      properties: { covered: { type: 'integer' }, total: { type: 'integer' }, elapsed_s: { type: 'integer' }, estimate_s: { type: ['integer', 'null'] } },
+    },
+  },
+};
 const HIDDEN = 'A file of a dataset the caller may not see answers 404, as an unknown one.';
 
 export const configureSchema = {
@@ -60,7 +72,7 @@ export const samplesSchema = {
   },
   response: {
     200: open('{"kind": "uniform", "n", "seed", "engine_version", "features": [...], "configurations": [["A", "B"]]} or the t-wise shape of extensions section 6.'),
-    202: pending,
+    202: pendingWithProgress,
     ...errors(400, 401, 404, 422, 429),
   },
 } as const;

@@ -69,12 +69,13 @@ export async function visible(d: ConfiguratorDeps, fileId: number, viewerId: num
  * Computes a stored result in the background; the row says `running` meanwhile. A packed sample
  * goes to the file store under `storedKey` before its row says `done`.
  */
-function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string): void {
+function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string, watchKey: string): void {
   const { db, log } = d.ctx;
   d.jobs.computed++;
-  const work = call(d, { ...at, long: true }, file, source, op).then(async (reply) => {
-    // Stopping, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
-    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy') return repo.release(db, id, d.instance);
+  const watched = d.watches.start(watchKey, at.requester);
+  const work = call(d, { ...at, long: true }, file, source, op, watched).then(async (reply) => {
+    // Stopping, cancelled, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
     if (reply.kind === 'done' && reply.sample) {
@@ -86,7 +87,10 @@ function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFil
       ? { status: 'done', result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
       : { status: 'failed', result: null, summary: null, error: 'message' in answer ? answer.message : 'failed' });
   }).catch((error) => log.error({ err: error, sha256: source.sha256 }, 'configurator: storing a result failed'))
-    .finally(() => d.jobs.computing.delete(work));
+    .finally(() => {
+      d.watches.end(watchKey, watched);
+      d.jobs.computing.delete(work);
+    });
   d.jobs.computing.add(work);
 }
 
@@ -117,11 +121,11 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   const at: Placement = { requester, lane: found.lane };
   if (!row) {
     const id = await repo.claimNew(db, key, d.instance);
-    if (id !== undefined) compute(d, id, at, found.file, found.source, op, sampleObjectKey(key));
+    if (id !== undefined) compute(d, id, at, found.file, found.source, op, sampleObjectKey(key), cacheKey);
   } else if (row.claimed_at !== null && await repo.claimStale(db, row.id, d.instance, new Date(Date.now() - d.staleMs).toISOString())) {
-    compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key));
+    compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key), cacheKey);
   }
-  return { kind: 'pending' };
+  return { kind: 'pending', progress: d.watches.progress(cacheKey, requester) };
 }
 
 function busyAnswer(d: ConfiguratorDeps): Answer {
@@ -171,6 +175,18 @@ export async function citation(d: ConfiguratorDeps, fileId: number, viewerId: nu
   return sampleCitation({ title: dataset.title, authors: dataset.authors, createdAt: dataset.createdAt, doi: dataset.doi }, file.name, request, url);
 }
 
+/**
+ * The requester stops waiting for a sample computed on this instance; its job stops (and its
+ * claim is released) when no other requester asked for it lately. undefined: unknown or hidden file.
+ */
+export async function cancel(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: SampleRequest) {
+  const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
+  const known = file && d.knownFiles.get(file.id);
+  if (!file) return undefined;
+  if (!known) return { running: false, cancelled: false, waiting: 0 };
+  return d.watches.cancel(`${known.sha256}\n${request.op}\n${paramsText(request)}`, requester);
+}
+
 export function computedHere(d: ConfiguratorDeps): number {
   return d.jobs.computed;
 }
@@ -181,7 +197,7 @@ export async function stop(d: ConfiguratorDeps): Promise<void> {
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, computedHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;
