@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
 import { seriousViolations } from './axe.ts';
+import { generatedModel } from '../../src/modules/configurator/configurator.test-support.ts';
 import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
@@ -150,6 +151,34 @@ describe('the configurator in Chromium', { skip }, () => {
     });
     await page.locator('#cfg-reset').click();
     await page.locator('#cfg-remaining', { hasText: 'being counted' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('shows a pairwise sample\'s progress and cancels it (issue 37, item 6)', async () => {
+    const { server, browser } = journey;
+    const { fileId } = await storeModel(server, { content: generatedModel(300, false), name: 'generated.uvl' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    const computed = () => server.hub.ctx.services.configurator.computedHere();
+    const before = computed();
+    await page.selectOption('#sample-kind', 'twise');
+    await page.fill('#sample-seed', '5');
+    await page.click('#sample-go');
+    await page.locator('#sample-status', { hasText: /interactions covered/ }).waitFor();
+    assert.match(await page.textContent('#sample-status') ?? '', /A worker is computing the sample: [\d,]+ of [\d,]+ interactions covered \(\d+%\), \d+ s/);
+    await page.click('#sample-cancel');
+    await page.locator('#sample-status', { hasText: 'Cancelled.' }).waitFor();
+    assert.equal(await page.isHidden('#sample-cancel'), true);
+    assert.equal(await page.isHidden('#sample-result'), true);
+    // The worker stopped and gave the claim back: the next request starts the sample afresh.
+    const url = `${server.baseUrl}/api/v1/files/${fileId}/samples?kind=twise&t=2&seed=5`;
+    while (computed() < before + 2) {
+      assert.equal((await fetch(url)).status, 202);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     assert.deepEqual(errors, []);
     await context.close();
   });

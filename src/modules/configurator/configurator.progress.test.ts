@@ -7,18 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { storeModelFile } from '../../../test/support/fixtures.ts';
-
-/** A generated model of 1,501 features in or-groups with cross-group constraints: its pairwise sample takes seconds, long enough to report. */
-function generatedModel(groups: number): string {
-  const lines = ['features', '    Root', '        optional'];
-  for (let g = 0; g < groups; g++) {
-    lines.push(`            G${g}`, '                or');
-    for (let k = 0; k < 4; k++) lines.push(`                    F${g}_${k}`);
-  }
-  lines.push('constraints');
-  for (let g = 0; g + 1 < groups; g++) lines.push(`    F${g}_0 => !F${g + 1}_1`, `    F${g}_2 => F${(g * 7 + 3) % groups}_3 | G${(g + 5) % groups}`);
-  return `${lines.join('\n')}\n`;
-}
+import { generatedModel } from './configurator.test-support.ts';
 
 const QUERY = 'kind=twise&t=2&seed=1';
 

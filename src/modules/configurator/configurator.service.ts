@@ -117,7 +117,8 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   // Commonality and uniform samples need the compiled form: a model that did not compile is not tried again.
   const compile = op.op === 'twise' ? undefined : await d.compiles.stateOf(found.source.sha256);
   if (compile?.state === 'failed') return { kind: 'failed', message: compile.message };
-  if (!d.ctx.scheduler.hasRoom(requester)) return busyAnswer(d);
+  // A sample already claimed is being computed (or will be taken over by a request with room): polling it costs no job.
+  if (!d.ctx.scheduler.hasRoom(requester)) return row ? { kind: 'pending', progress: d.watches.progress(cacheKey, requester) } : busyAnswer(d);
   const at: Placement = { requester, lane: found.lane };
   if (!row) {
     const id = await repo.claimNew(db, key, d.instance);
