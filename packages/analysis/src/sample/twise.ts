@@ -41,6 +41,8 @@ export interface TwiseOptions {
    * invalid yet; it shrinks as invalid ones are found). For a page's progress bar.
    */
   onProgress?: (progress: { covered: number; total: number; configurations: number }) => void;
+  /** Least milliseconds between two reports (default PROGRESS_MS; 0: after every configuration). */
+  progressMs?: number;
 }
 
 /** Least time between two progress reports: counting the tuples is a pass over the table. */
@@ -141,7 +143,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   markInvalidUpFront(state, exclusions, valid);
   lap('setup');
 
-  const { models: built, timedOut } = greedy(state, options.onProgress);
+  const { models: built, timedOut } = greedy(state, options.onProgress, options.progressMs ?? PROGRESS_MS);
   lap('greedy');
   result.greedy_size = built.length;
   let models = keepNeeded(built, n, t).map((i) => built[i]!);
@@ -177,7 +179,7 @@ export function satSolver(enc: EncodedModel): SatSolver {
 }
 
 /** Configurations until nothing is open or the time runs out. */
-function greedy(state: GreedyState, onProgress?: TwiseOptions['onProgress']): { models: Int8Array[]; timedOut: boolean } {
+function greedy(state: GreedyState, onProgress: TwiseOptions['onProgress'], progressMs: number): { models: Int8Array[]; timedOut: boolean } {
   const models: Int8Array[] = [];
   let reported = performance.now();
   for (;;) {
@@ -185,7 +187,7 @@ function greedy(state: GreedyState, onProgress?: TwiseOptions['onProgress']): { 
     if (built.model) {
       models.push(built.model);
       markCovered(state, built.model);
-      if (onProgress && performance.now() - reported >= PROGRESS_MS) {
+      if (onProgress && performance.now() - reported >= progressMs) {
         const { covered, open } = countTuples(state);
         onProgress({ covered, total: covered + open, configurations: models.length });
         reported = performance.now();
