@@ -22,7 +22,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
-      file = (await storeModelFile(server, { label: 'Generated', content: generatedModel(300), name: 'generated.uvl' })).fileId;
+      file = (await storeModelFile(server, { label: 'Generated', content: generatedModel(400), name: 'generated.uvl' })).fileId;
       hidden = (await storeModelFile(server, { label: 'Draft', content: generatedModel(3), name: 'draft.uvl', doi: null })).fileId;
       // Two requesters: an anonymous visitor (its address) and a signed-in member (its account).
       visitor = new TestClient(server.baseUrl);

@@ -14,7 +14,7 @@ export async function waitForResult(url: string, headers: Record<string, string>
   }
 }
 
-/** A generated model of 1,501 features in or-groups with cross-group constraints: its pairwise sample takes seconds, long enough to report. Without the
+/** A generated model (1,501 features for 300 groups) in or-groups with cross-group constraints: its pairwise sample takes seconds, long enough to report. Without the
  * constraints across groups it compiles in a fraction of a second (the page compiles it on the sample's seat). */
 export function generatedModel(groups: number, crossConstraints = true): string {
   const lines = ['features', '    Root', '        optional'];
