@@ -179,6 +179,7 @@ describe('the configurator in Chromium', { skip }, () => {
       assert.equal((await fetch(url)).status, 202);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    assert.equal(server.hub.ctx.services.configurator.stoppedEarlyHere(), 1, 'the worker stopped on the cancel flag');
     assert.deepEqual(errors, []);
     await context.close();
   });

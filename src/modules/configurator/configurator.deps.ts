@@ -18,6 +18,8 @@ export class JobState {
   ids = 0;
   /** Stored results this instance computed (the two-instance test reads it). */
   computed = 0;
+  /** Jobs whose worker stopped early on their cancel flag (the cancel test reads it). */
+  stoppedEarly = 0;
   /** Set by stop(): nothing more is computed, and what finishes meanwhile is given back. */
   stopped = false;
   /** The stored results being computed, which stop() waits for. */

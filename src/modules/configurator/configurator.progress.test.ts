@@ -67,6 +67,8 @@ for (const dialect of testDialects()) {
         assert.equal((await visitor.get(`/api/v1/files/${file}/samples?${QUERY}`)).status, 202);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      // Its worker stopped on the flag, before the end of the sample (not its result thrown away at the end).
+      assert.equal(server.hub.ctx.services.configurator.stoppedEarlyHere(), 1);
       const again = await visitor.post(`/configurator/${file}/samples/cancel?${QUERY}`, { json: {} });
       assert.deepEqual(again.json, { running: true, cancelled: true, waiting: 0 });
     });

@@ -47,3 +47,6 @@ export type ConfiguratorReply =
   | { id: number; kind: 'need-imports'; paths: string[] }
   /** `bad-value`: a 400 (an unknown feature name); `failed`: the model; `budget`: not compiled within the budget. */
   | { id: number; kind: 'bad-value' | 'failed' | 'budget'; message: string };
+
+/** The `failed` message of a job its cancel flag stopped (the main thread tells it from a job that ran to its end). */
+export const SAMPLE_CANCELLED = 'The sample was cancelled.';

@@ -16,7 +16,7 @@ import { runJob, type Placement } from './configurator.pool.ts';
 import { configureStep } from './configurator.steps.ts';
 import { answerOf, call, type Answer, type Requester } from './configurator.calls.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
-import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
+import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorOp, type ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
 import { sampleObjectKey } from './sample-stream.ts';
 import { sampleCitation, type SampleCitation } from './configurator.citation.ts';
@@ -75,6 +75,7 @@ function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFil
   const watched = d.watches.start(watchKey, at.requester);
   const work = call(d, { ...at, long: true }, file, source, op, watched).then(async (reply) => {
     // Stopping, cancelled, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
+    if (reply.kind === 'failed' && reply.message === SAMPLE_CANCELLED) d.jobs.stoppedEarly++;
     if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
@@ -192,13 +193,18 @@ export function computedHere(d: ConfiguratorDeps): number {
   return d.jobs.computed;
 }
 
+/** Jobs of this instance that their cancel flag stopped before their end. */
+export function stoppedEarlyHere(d: ConfiguratorDeps): number {
+  return d.jobs.stoppedEarly;
+}
+
 export async function stop(d: ConfiguratorDeps): Promise<void> {
   d.jobs.stopped = true;
   await Promise.allSettled([...d.jobs.computing]);
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

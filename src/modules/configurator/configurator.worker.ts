@@ -8,7 +8,7 @@ import {
   BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf, rowsOfNames, twiseSample,
   UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
-import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
+import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 
 /**
  * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
@@ -180,7 +180,7 @@ class CancellableDeadline extends Deadline {
   override check(): void { if (this.cancelled) throw new JobFailure(CANCELLED); super.check(); }
 }
 
-const CANCELLED = 'The sample was cancelled.';
+const CANCELLED = SAMPLE_CANCELLED;
 
 /** Packed as the uniform sample is, unless a configuration lists its names in another order than `features` (then JSON). */
 function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>): ConfiguratorReply {
