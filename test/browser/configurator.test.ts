@@ -73,7 +73,7 @@ describe('the configurator in Chromium', { skip }, () => {
     await page.click('#sample-go');
     await page.locator('#sample-result:not([hidden])').waitFor();
     // The citation (issue 37, item 6): authors and year, then file, kind, parameters, seed and engine version, in three forms.
-    assert.match(await page.inputValue('#sample-cite'), /^[^(]+ \(\d{4}\)\. .*File engine\.uvl, uniform sample, parameters n=5, seed 9, UVL Hub engine version \d/);
+    assert.match(await page.inputValue('#sample-cite'), /^Anonymous \(\d{4}\)\. Model fixture 1\. https:\/\/doi\.org\/10\.9999\/model\.1\. File engine\.uvl, uniform sample, parameters n=5, seed 9, UVL Hub engine version \d/);
     assert.match(await page.inputValue('#sample-bibtex'), /author = \{.+\}[\s\S]*year = \{\d{4}\}[\s\S]*parameters n=5; seed 9; engine version \d/);
     const csl = JSON.parse(await page.inputValue('#sample-csl'));
     assert.equal(csl[0].type, 'dataset');

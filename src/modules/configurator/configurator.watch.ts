@@ -46,7 +46,8 @@ export class SampleWatches {
     const p = watched.latest;
     if (!p || p.total <= 0) return undefined;
     const elapsed = (Date.now() - watched.startedAt) / 1000;
-    // Linear in the interactions covered: the greedy covers most early, so it errs long, never short of the end.
+    // Linear in the interactions covered. It errs short: the greedy covers most interactions early and the
+    // last cost most, and the pairwise improvement after the greedy (covered = total then) is not counted.
     const estimate = p.covered > 0 ? Math.round((elapsed * (p.total - p.covered)) / p.covered) : null;
     return { covered: p.covered, total: p.total, elapsed_s: Math.round(elapsed), estimate_s: estimate };
   }
