@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
 import { seriousViolations } from './axe.ts';
+import { generatedModel } from '../../src/modules/configurator/configurator.test-support.ts';
 import { browserSkipReason, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
@@ -71,7 +72,14 @@ describe('the configurator in Chromium', { skip }, () => {
     await page.fill('#sample-seed', '9');
     await page.click('#sample-go');
     await page.locator('#sample-result:not([hidden])').waitFor();
-    assert.match(await page.inputValue('#sample-cite'), /engine\.uvl, uniform sample of 5 configurations, seed 9, UVL Hub engine version/);
+    // The citation (issue 37, item 6): authors and year, then file, kind, parameters, seed and engine version, in three forms.
+    assert.match(await page.inputValue('#sample-cite'), /^Anonymous \(\d{4}\)\. Model fixture 1\. https:\/\/doi\.org\/10\.9999\/model\.1\. File engine\.uvl, uniform sample, parameters n=5, seed 9, UVL Hub engine version \d/);
+    assert.match(await page.inputValue('#sample-bibtex'), /author = \{.+\}[\s\S]*year = \{\d{4}\}[\s\S]*parameters n=5; seed 9; engine version \d/);
+    const csl = JSON.parse(await page.inputValue('#sample-csl'));
+    assert.equal(csl[0].type, 'dataset');
+    // The fixture's dataset has no authors (the HTTP test checks them): its DOI and year are there.
+    assert.equal(csl[0].DOI, '10.9999/model.1');
+    assert.ok(csl[0].issued['date-parts'][0][0] > 2000, JSON.stringify(csl));
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#sample-csv')]);
     const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
     assert.equal(csv.split('\n')[0], 'Car,Diesel,Engine,Petrol,Turbo');
@@ -143,6 +151,35 @@ describe('the configurator in Chromium', { skip }, () => {
     });
     await page.locator('#cfg-reset').click();
     await page.locator('#cfg-remaining', { hasText: 'being counted' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('shows a pairwise sample\'s progress and cancels it (issue 37, item 6)', async () => {
+    const { server, browser } = journey;
+    const { fileId } = await storeModel(server, { content: generatedModel(300, false), name: 'generated.uvl' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${server.baseUrl}/model/${fileId}/`);
+    const computed = () => server.hub.ctx.services.configurator.computedHere();
+    const before = computed();
+    await page.selectOption('#sample-kind', 'twise');
+    await page.fill('#sample-seed', '5');
+    await page.click('#sample-go');
+    await page.locator('#sample-status', { hasText: /interactions covered/ }).waitFor();
+    assert.match(await page.textContent('#sample-status') ?? '', /A worker is computing the sample: [\d,]+ of [\d,]+ interactions covered \(\d+%\), \d+ s/);
+    await page.click('#sample-cancel');
+    await page.locator('#sample-status', { hasText: 'Cancelled.' }).waitFor();
+    assert.equal(await page.isHidden('#sample-cancel'), true);
+    assert.equal(await page.isHidden('#sample-result'), true);
+    // The worker stopped and gave the claim back: the next request starts the sample afresh.
+    const url = `${server.baseUrl}/api/v1/files/${fileId}/samples?kind=twise&t=2&seed=5`;
+    while (computed() < before + 2) {
+      assert.equal((await fetch(url)).status, 202);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(server.hub.ctx.services.configurator.stoppedEarlyHere(), 1, 'the worker stopped on the cancel flag');
     assert.deepEqual(errors, []);
     await context.close();
   });

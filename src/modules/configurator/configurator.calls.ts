@@ -5,7 +5,10 @@ import type { StoredFile } from '../hubfile/index.ts';
 import type { StoredBody } from './configurator.cache.ts';
 import type { ConfiguratorDeps } from './configurator.deps.ts';
 import { runJob, type Placement, type PoolReply } from './configurator.pool.ts';
-import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
+import type { ConfiguratorJob, ConfiguratorOp, ConfiguratorProgress, ModelSource } from './configurator.protocol.ts';
+
+/** A long job's watchers: its progress reports, and the flag that cancels it. */
+export interface JobWatch { cancel: Int32Array; onProgress: (p: ConfiguratorProgress) => void }
 
 /** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
 export type Answer =
@@ -13,11 +16,15 @@ export type Answer =
   | { kind: 'stored'; body: StoredBody }
   /** A sample kept packed in the file store (sample-stream.ts sends it as JSON or CSV). */
   | { kind: 'sample'; body: Readable }
-  | { kind: 'pending' }
+  /** `progress`: a t-wise sample being computed on this instance, as its worker last reported. */
+  | { kind: 'pending'; progress?: SampleProgress }
   | { kind: 'bad-value' | 'failed'; message: string }
   /** The requester holds its share of heavy jobs already: 429 with Retry-After. */
   | { kind: 'busy'; message: string; retryAfterS: number }
   | { kind: 'not-found' };
+
+/** The 202's `progress` (issue 37, item 6): interactions covered of the total known so far, seconds spent and a linear estimate of those left. */
+export interface SampleProgress { covered: number; total: number; elapsed_s: number; estimate_s: number | null }
 
 /** Who asks (the fair queues' key: account, else client address). */
 export type Requester = string;
@@ -26,14 +33,14 @@ export type Requester = string;
  * Runs one job through the scheduler; a worker that does not hold the model gets it again with
  * its text (and imports). `busy` when the requester holds its share of jobs already.
  */
-export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp): Promise<PoolReply> {
-  const job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, ...op } as ConfiguratorJob;
-  const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at);
+export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, watch?: JobWatch): Promise<PoolReply> {
+  const job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, cancel: watch?.cancel, ...op } as ConfiguratorJob;
+  const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at, watch?.onProgress);
   if (reply.kind !== 'need-text') return reply;
   const text = await d.ctx.services.hubfile.readText(file);
   if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
   const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
-  return runJob(d.ctx.scheduler, { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs, at);
+  return runJob(d.ctx.scheduler, { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs, at, watch?.onProgress);
 }
 
 export function answerOf(reply: PoolReply): Answer {

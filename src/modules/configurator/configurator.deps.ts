@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { ModuleContext } from '../../core/modules.ts';
 import { createResultCache } from './configurator.cache.ts';
 import { CompileMemory } from './configurator.compiles.ts';
+import { SampleWatches } from './configurator.watch.ts';
 
 /** A file's content key and imports: stored files never change, so both are kept. */
 export interface KnownFile { sha256: string; imports?: Record<string, string | null>; features: number }
@@ -17,6 +18,8 @@ export class JobState {
   ids = 0;
   /** Stored results this instance computed (the two-instance test reads it). */
   computed = 0;
+  /** Jobs whose worker stopped early on their cancel flag (the cancel test reads it). */
+  stoppedEarly = 0;
   /** Set by stop(): nothing more is computed, and what finishes meanwhile is given back. */
   stopped = false;
   /** The stored results being computed, which stop() waits for. */
@@ -39,6 +42,8 @@ export interface ConfiguratorDeps {
   /** Finished results by key, as the bytes sent. */
   finished: ReturnType<typeof createResultCache>;
   jobs: JobState;
+  /** Samples computed here: their progress, waiters and cancel flags. */
+  watches: SampleWatches;
 }
 
 export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
@@ -54,6 +59,7 @@ export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
     knownFiles: new Map(),
     finished: createResultCache((error) => ctx.log.warn({ err: error }, 'configurator: compressing a stored result failed')),
     jobs: new JobState(),
+    watches: new SampleWatches(),
   };
 }
 

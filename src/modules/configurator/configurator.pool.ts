@@ -3,7 +3,7 @@
 // scheduler owns the threads, queues the jobs per requester and keeps small models in their lane.
 import type { CrashReply } from '../../core/worker-slot.ts';
 import { TooManyJobs, type Lane, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
-import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
+import type { ConfiguratorJob, ConfiguratorProgress, ConfiguratorReply } from './configurator.protocol.ts';
 
 /**
  * Heap of one worker: its compiled models and a sample's rows. automotive2_4's configure, compile
@@ -24,7 +24,7 @@ const WORKER_YOUNG_MB = 64;
 export type PoolReply = ConfiguratorReply | CrashReply | { id: number; kind: 'busy'; message: string; retryAfterS: number };
 
 // No idle stop: a worker's worth is the models it holds compiled.
-export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply> = {
+export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply, ConfiguratorProgress> = {
   name: 'configurator',
   memoryMb: WORKER_MEMORY_MB + WORKER_YOUNG_MB,
   options: {
@@ -35,6 +35,7 @@ export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply> 
       exit: (code) => `The configurator's worker stopped (exit code ${code}).`,
       overrun: (job) => `The computation overran its time budget of ${Math.round(job.timeoutMs / 1000)} s and was stopped.`,
     },
+    isProgress: (message): message is ConfiguratorProgress => message.kind === 'progress',
   },
 };
 
@@ -49,9 +50,9 @@ export interface Placement {
 }
 
 /** Runs a job on the model's seat; `busy` when the requester already holds its share of jobs. */
-export async function runJob(scheduler: Scheduler, job: ConfiguratorJob, hardLimitMs: number, at: Placement): Promise<PoolReply> {
+export async function runJob(scheduler: Scheduler, job: ConfiguratorJob, hardLimitMs: number, at: Placement, onProgress?: (p: ConfiguratorProgress) => void): Promise<PoolReply> {
   try {
-    return await scheduler.submit(configuratorWorker, { ...at, job, hardLimitMs, placement: job.model.sha256 });
+    return await scheduler.submit(configuratorWorker, { ...at, job, hardLimitMs, placement: job.model.sha256, onProgress });
   } catch (error) {
     if (!(error instanceof TooManyJobs)) throw error;
     return { id: job.id, kind: 'busy', message: error.message, retryAfterS: error.retryAfterS };

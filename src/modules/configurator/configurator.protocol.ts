@@ -26,7 +26,14 @@ export type ConfiguratorOp =
   | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
   | { op: 'twise'; t: 1 | 2 | 3; seed: number };
 
-export type ConfiguratorJob = { id: number; model: ModelSource; timeoutMs: number } & ConfiguratorOp;
+export type ConfiguratorJob = {
+  id: number; model: ModelSource; timeoutMs: number;
+  /** On a SharedArrayBuffer: set to 1 by the main thread to stop the job (a cancelled sample); the worker's deadline reads it. */
+  cancel?: Int32Array;
+} & ConfiguratorOp;
+
+/** Sent by a t-wise job while it builds configurations (before its reply): interactions covered of the total known so far. */
+export interface ConfiguratorProgress { id: number; kind: 'progress'; covered: number; total: number }
 
 export type ConfiguratorReply =
   /**
@@ -40,3 +47,6 @@ export type ConfiguratorReply =
   | { id: number; kind: 'need-imports'; paths: string[] }
   /** `bad-value`: a 400 (an unknown feature name); `failed`: the model; `budget`: not compiled within the budget. */
   | { id: number; kind: 'bad-value' | 'failed' | 'budget'; message: string };
+
+/** The `failed` message of a job its cancel flag stopped (the main thread tells it from a job that ran to its end). */
+export const SAMPLE_CANCELLED = 'The sample was cancelled.';

@@ -4,7 +4,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { sampleCsv } from '../../../packages/analysis/src/index.ts';
 import { distinctNames, parseSampleQuery } from './configurator.params.ts';
-import { commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
+import { citationSchema, commonalitySchema, configureSchema, samplesSchema } from './configurator.schemas.ts';
 import type { Answer } from './configurator.calls.ts';
 import { binsOfSummary, histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
@@ -27,7 +27,8 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
     case 'failed': throw new HttpError(422, 'unprocessable', answer.message, { message: answer.message });
     // The requester's share of heavy jobs is taken (extensions section 10).
     case 'busy': return reply.code(429).header('retry-after', String(answer.retryAfterS)).send({ message: answer.message });
-    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send({ status: 'pending' });
+    // `progress` (issue 37, item 6) only when this instance computes it and its worker reported.
+    case 'pending': return reply.code(202).header('retry-after', String(RETRY_AFTER_S)).send(answer.progress ? { status: 'pending', progress: answer.progress } : { status: 'pending' });
     case 'done':
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.json)));
       // The worker's JSON as it is: no parse and no serialization for a large result.
@@ -101,6 +102,29 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
       reply.header('content-disposition', `attachment; filename="sample-${sample.op}-${fileIdOf(request)}.${query.format}"`);
     }
     return send(reply, answer, query.format === 'csv' || (query.format === undefined && wantsCsv(request.headers.accept)), request.headers['accept-encoding']);
+  });
+
+  app.get('/api/v1/files/:file_id/samples/citation', { schema: citationSchema }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const sample = parseSampleQuery(query);
+    const address = new URLSearchParams(Object.entries(query).filter(([k]) => k !== 'format').map(([k, v]) => [k, String(v)]));
+    const origin = ctx.config.env === 'production' ? `https://${ctx.config.domain}` : `${request.protocol}://${request.host}`;
+    const url = `${origin}/api/v1/files/${fileIdOf(request)}/samples?${address}`;
+    const cited = await service.citation(fileIdOf(request), viewerOf(request), sample, url);
+    if (!cited) throw notFound('File not found', NOT_FOUND);
+    reply.header('cache-control', 'no-store');
+    if (query.format === 'text') return reply.type('text/plain; charset=utf-8').send(cited.text);
+    if (query.format === 'bibtex') return reply.type('application/x-bibtex; charset=utf-8').send(cited.bibtex);
+    if (query.format === 'csl') return reply.type('application/vnd.citationstyles.csl+json; charset=utf-8').send(JSON.stringify([cited.csl]));
+    return cited;
+  });
+
+  // The page's Cancel (CSRF-checked): the caller stops waiting; the job stops when nobody else waits for it.
+  app.post('/configurator/:file_id(^\\d+$)/samples/cancel', { config: { json: true }, schema: { querystring: samplesSchema.querystring } }, async (request) => {
+    const fileId = Number((request.params as { file_id: string }).file_id);
+    const outcome = await service.cancel(fileId, ...who(request), parseSampleQuery(request.query as Record<string, unknown>));
+    if (!outcome) throw notFound('File not found', NOT_FOUND);
+    return outcome;
   });
 
   await sharedConfigurationRoutes(app, ctx);

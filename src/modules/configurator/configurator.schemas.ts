@@ -7,6 +7,18 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [c
 const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } } as const;
 const open = (description: string) => ({ type: 'object', additionalProperties: true, description });
 const pending = { type: 'object', description: 'Still computed by a worker: ask again after `Retry-After` seconds.', properties: { status: { type: 'string', enum: ['pending'] } } };
+/** A sample's 202 (issue 37, item 6): with `progress` while this instance computes a t-wise sample whose worker reported. */
+const pendingWithProgress = {
+  ...pending,
+  properties: {
+    ...pending.properties,
+    progress: {
+      type: 'object',
+      description: 'Interactions covered of the total known so far (it shrinks as invalid ones are found), seconds spent, and a linear estimate of the seconds left (null before any is covered).',
+      properties: { covered: { type: 'integer' }, total: { type: 'integer' }, elapsed_s: { type: 'integer' }, estimate_s: { type: ['integer', 'null'] } },
+    },
+  },
+};
 const HIDDEN = 'A file of a dataset the caller may not see answers 404, as an unknown one.';
 
 export const configureSchema = {
@@ -60,7 +72,26 @@ export const samplesSchema = {
   },
   response: {
     200: open('{"kind": "uniform", "n", "seed", "engine_version", "features": [...], "configurations": [["A", "B"]]} or the t-wise shape of extensions section 6.'),
-    202: pending,
+    202: pendingWithProgress,
     ...errors(400, 401, 404, 422, 429),
+  },
+} as const;
+
+export const citationSchema = {
+  tags: ['configurator'],
+  summary: 'How to cite a sample',
+  description: `The sample of the same query as \`/samples\` (computed or not: the engine version is part of its key), cited with its dataset's authors, year and DOI, the file, kind, parameters, seed and engine version: \`{"text", "bibtex", "csl"}\` (CSL-JSON), or one of them alone with \`format=text\` (text/plain), \`bibtex\` (application/x-bibtex) or \`csl\` (application/vnd.citationstyles.csl+json). ${HIDDEN}`,
+  params: fileParams,
+  querystring: {
+    type: 'object',
+    required: ['kind'],
+    properties: {
+      ...samplesSchema.querystring.properties,
+      format: { type: 'string', enum: ['json', 'text', 'bibtex', 'csl'], description: 'One form alone (default: all three as JSON).' },
+    },
+  },
+  response: {
+    200: open('{"text": "...", "bibtex": "@misc{...}", "csl": {"type": "dataset", "author": [...], "issued": {...}, "DOI": "..."}}'),
+    ...errors(400, 404),
   },
 } as const;

@@ -16,9 +16,10 @@ import { runJob, type Placement } from './configurator.pool.ts';
 import { configureStep } from './configurator.steps.ts';
 import { answerOf, call, type Answer, type Requester } from './configurator.calls.ts';
 import { paramsText, type SampleRequest } from './configurator.params.ts';
-import type { ConfiguratorJob, ConfiguratorOp, ModelSource } from './configurator.protocol.ts';
+import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorOp, type ModelSource } from './configurator.protocol.ts';
 import * as repo from './configurator.repository.ts';
 import { sampleObjectKey } from './sample-stream.ts';
+import { sampleCitation, type SampleCitation } from './configurator.citation.ts';
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
@@ -68,12 +69,14 @@ export async function visible(d: ConfiguratorDeps, fileId: number, viewerId: num
  * Computes a stored result in the background; the row says `running` meanwhile. A packed sample
  * goes to the file store under `storedKey` before its row says `done`.
  */
-function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string): void {
+function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string, watchKey: string): void {
   const { db, log } = d.ctx;
   d.jobs.computed++;
-  const work = call(d, { ...at, long: true }, file, source, op).then(async (reply) => {
-    // Stopping, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
-    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy') return repo.release(db, id, d.instance);
+  const watched = d.watches.start(watchKey, at.requester);
+  const work = call(d, { ...at, long: true }, file, source, op, watched).then(async (reply) => {
+    // Stopping, cancelled, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
+    if (reply.kind === 'failed' && reply.message === SAMPLE_CANCELLED) d.jobs.stoppedEarly++;
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
     if (reply.kind === 'done' && reply.sample) {
@@ -85,7 +88,10 @@ function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFil
       ? { status: 'done', result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
       : { status: 'failed', result: null, summary: null, error: 'message' in answer ? answer.message : 'failed' });
   }).catch((error) => log.error({ err: error, sha256: source.sha256 }, 'configurator: storing a result failed'))
-    .finally(() => d.jobs.computing.delete(work));
+    .finally(() => {
+      d.watches.end(watchKey, watched);
+      d.jobs.computing.delete(work);
+    });
   d.jobs.computing.add(work);
 }
 
@@ -112,15 +118,16 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   // Commonality and uniform samples need the compiled form: a model that did not compile is not tried again.
   const compile = op.op === 'twise' ? undefined : await d.compiles.stateOf(found.source.sha256);
   if (compile?.state === 'failed') return { kind: 'failed', message: compile.message };
-  if (!d.ctx.scheduler.hasRoom(requester)) return busyAnswer(d);
+  // A sample already claimed is being computed (or will be taken over by a request with room): polling it costs no job.
+  if (!d.ctx.scheduler.hasRoom(requester)) return row ? { kind: 'pending', progress: d.watches.progress(cacheKey, requester) } : busyAnswer(d);
   const at: Placement = { requester, lane: found.lane };
   if (!row) {
     const id = await repo.claimNew(db, key, d.instance);
-    if (id !== undefined) compute(d, id, at, found.file, found.source, op, sampleObjectKey(key));
+    if (id !== undefined) compute(d, id, at, found.file, found.source, op, sampleObjectKey(key), cacheKey);
   } else if (row.claimed_at !== null && await repo.claimStale(db, row.id, d.instance, new Date(Date.now() - d.staleMs).toISOString())) {
-    compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key));
+    compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key), cacheKey);
   }
-  return { kind: 'pending' };
+  return { kind: 'pending', progress: d.watches.progress(cacheKey, requester) };
 }
 
 function busyAnswer(d: ConfiguratorDeps): Answer {
@@ -162,8 +169,33 @@ export function sample(d: ConfiguratorDeps, fileId: number, viewerId: number | n
   return stored(d, fileId, viewerId, requester, request.op, paramsText(request), request);
 }
 
+/** The citation of a sample of a visible file (its dataset's authors, year and DOI); undefined for an unknown or hidden file. */
+export async function citation(d: ConfiguratorDeps, fileId: number, viewerId: number | null, request: SampleRequest, url: string): Promise<SampleCitation | undefined> {
+  const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
+  const dataset = file && (await d.ctx.services.dataset.summariesOf([file.datasetId]))[0];
+  if (!file || !dataset) return undefined;
+  return sampleCitation({ title: dataset.title, authors: dataset.authors, createdAt: dataset.createdAt, doi: dataset.doi }, file.name, request, url);
+}
+
+/**
+ * The requester stops waiting for a sample computed on this instance; its job stops (and its
+ * claim is released) when no other requester asked for it lately. undefined: unknown or hidden file.
+ */
+export async function cancel(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: SampleRequest) {
+  const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
+  const known = file && d.knownFiles.get(file.id);
+  if (!file) return undefined;
+  if (!known) return { running: false, cancelled: false, waiting: 0 };
+  return d.watches.cancel(`${known.sha256}\n${request.op}\n${paramsText(request)}`, requester);
+}
+
 export function computedHere(d: ConfiguratorDeps): number {
   return d.jobs.computed;
+}
+
+/** Jobs of this instance that their cancel flag stopped before their end. */
+export function stoppedEarlyHere(d: ConfiguratorDeps): number {
+  return d.jobs.stoppedEarly;
 }
 
 export async function stop(d: ConfiguratorDeps): Promise<void> {
@@ -172,7 +204,7 @@ export async function stop(d: ConfiguratorDeps): Promise<void> {
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, computedHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

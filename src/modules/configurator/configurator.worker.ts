@@ -8,7 +8,7 @@ import {
   BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf, rowsOfNames, twiseSample,
   UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
-import type { ConfiguratorJob, ConfiguratorReply } from './configurator.protocol.ts';
+import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 import { MemoryDeadline } from './memory-deadline.ts';
 
 /**
@@ -182,9 +182,29 @@ function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'config
   return { ...answer, why: entry.configurator.why(decisions, job.why, { deadline }) };
 }
 
+/** The job's budget, ended early when the main thread sets the job's cancel flag (a shared word). */
+class CancellableDeadline extends Deadline {
+  private readonly flag: Int32Array;
+  constructor(at: number, flag: Int32Array) {
+    super(at);
+    this.flag = flag;
+  }
+  private get cancelled(): boolean { return Atomics.load(this.flag, 0) !== 0; }
+  override expired(): boolean { return this.cancelled || super.expired(); }
+  override remainingMs(): number { return this.cancelled ? 0 : super.remainingMs(); }
+  override check(): void { if (this.cancelled) throw new JobFailure(CANCELLED); super.check(); }
+}
+
+const CANCELLED = SAMPLE_CANCELLED;
+
 /** Packed as the uniform sample is, unless a configuration lists its names in another order than `features` (then JSON). */
 function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>): ConfiguratorReply {
-  const result = { ...twiseSample(entry.model, { t: job.t, seed: job.seed, deadline: Deadline.after(job.timeoutMs), text: entry.text }), engine_version: ENGINE_VERSION };
+  const deadline = job.cancel ? new CancellableDeadline(Date.now() + job.timeoutMs, job.cancel) : Deadline.after(job.timeoutMs);
+  // Progress goes to the main thread as the greedy builds configurations (the page shows it).
+  const onProgress = ({ covered, total }: { covered: number; total: number }) => parentPort!.postMessage({ id: job.id, kind: 'progress', covered, total });
+  const sample = twiseSample(entry.model, { t: job.t, seed: job.seed, deadline, text: entry.text, onProgress });
+  if (job.cancel && Atomics.load(job.cancel, 0) !== 0) throw new JobFailure(CANCELLED);
+  const result = { ...sample, engine_version: ENGINE_VERSION };
   const rows = rowsOfNames(result.features, result.configurations);
   return rows ? { id: job.id, kind: 'done', json: '', sample: packSample(result, result.features, rows) } : { id: job.id, kind: 'done', json: JSON.stringify(result) };
 }

@@ -35,7 +35,18 @@ export interface TwiseOptions {
   maxBits?: number;
   /** Pairwise: remove configurations whose pairs can move into others (twise-improve.ts; default true). */
   improve?: boolean;
+  /**
+   * Called while the greedy builds configurations, at most every PROGRESS_MS: interactions
+   * covered so far and the total known so far (covered plus those neither covered nor proven
+   * invalid yet; it shrinks as invalid ones are found). For a page's progress bar.
+   */
+  onProgress?: (progress: { covered: number; total: number; configurations: number }) => void;
+  /** Least milliseconds between two reports (default PROGRESS_MS; 0: after every configuration). */
+  progressMs?: number;
 }
+
+/** Least time between two progress reports: counting the tuples is a pass over the table. */
+const PROGRESS_MS = 500;
 
 export interface TwiseResult {
   kind: 'twise';
@@ -132,7 +143,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   markInvalidUpFront(state, exclusions, valid);
   lap('setup');
 
-  const { models: built, timedOut } = greedy(state);
+  const { models: built, timedOut } = greedy(state, options.onProgress, options.progressMs ?? PROGRESS_MS);
   lap('greedy');
   result.greedy_size = built.length;
   let models = keepNeeded(built, n, t).map((i) => built[i]!);
@@ -168,13 +179,19 @@ export function satSolver(enc: EncodedModel): SatSolver {
 }
 
 /** Configurations until nothing is open or the time runs out. */
-function greedy(state: GreedyState): { models: Int8Array[]; timedOut: boolean } {
+function greedy(state: GreedyState, onProgress: TwiseOptions['onProgress'], progressMs: number): { models: Int8Array[]; timedOut: boolean } {
   const models: Int8Array[] = [];
+  let reported = performance.now();
   for (;;) {
     const built = state.t === 2 ? buildPairwiseConfiguration(state) : buildConfiguration(state);
     if (built.model) {
       models.push(built.model);
       markCovered(state, built.model);
+      if (onProgress && performance.now() - reported >= progressMs) {
+        const { covered, open } = countTuples(state);
+        onProgress({ covered, total: covered + open, configurations: models.length });
+        reported = performance.now();
+      }
     }
     if (built.timedOut) return { models, timedOut: true };
     if (!built.model) return { models, timedOut: false }; // nothing open was left
