@@ -1,6 +1,7 @@
 // Design habit 4: a module imports another only through its index.ts; packages/uvl imports nothing of the app.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { projectPath } from './config.ts';
 import { importsOf, sourceFiles } from '../../test/support/imports.ts';
@@ -20,6 +21,19 @@ describe('module boundaries', () => {
         if (other !== own && rest.join('/') !== 'index.ts') violations.push(`${relative(projectPath(), file)} imports ${spec}`);
       }
     }
+    assert.deepEqual(violations, []);
+  });
+
+  it('packages/uvl and packages/analysis use no Node global (they run in the editor\'s browser bundle too)', () => {
+    // An import is caught above; a global is not: Buffer in the UVL library once broke the editor
+    // in the browser ("Buffer is not defined") while every Node test passed.
+    const nodeGlobal = /(?<![\w.$'"`])(Buffer|process|require|__dirname|__filename|setImmediate|global)\s*[.(]/;
+    const violations = ['packages/uvl/src', 'packages/analysis/src'].flatMap((dir) => sourceFiles(projectPath(dir))
+      .filter((f) => !f.endsWith('.test.ts') && !f.endsWith('.support.ts') && !f.includes('/testing/'))
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((line, i) => {
+        const code = line.replace(/\/\/.*$/, '');
+        return nodeGlobal.test(code) ? [`${relative(projectPath(), file)}:${i + 1}: ${line.trim()}`] : [];
+      })));
     assert.deepEqual(violations, []);
   });
 
