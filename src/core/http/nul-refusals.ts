@@ -9,12 +9,14 @@ export function refuseNulCharacters(app: FastifyInstance): void {
     done(/%00/i.test(request.url) ? badRequest('The address contains a NUL character.') : undefined);
   });
 
-  // The same for the strings of a JSON body: one 400 here, whichever module's column it would reach.
-  // (Forms are validated field by field by their modules, which answer with a field error.)
+  // The same for the strings of a JSON body, and of any body sent to the API (a form posted to a
+  // JSON route is parsed too): one 400 here, whichever module's column it would reach. (The pages'
+  // forms are validated field by field by their modules, which answer with a field error.)
   app.addHook('preValidation', (request, _reply, done) => {
     const body = request.body;
-    const json = body !== null && typeof body === 'object' && /\bjson\b/i.test(request.headers['content-type'] ?? '');
-    done(json && containsNul(body as object) ? badRequest('The request contains a NUL character.') : undefined);
+    const parsed = body !== null && typeof body === 'object' && !Buffer.isBuffer(body);
+    const checked = parsed && (/\bjson\b/i.test(request.headers['content-type'] ?? '') || request.url.startsWith('/api/'));
+    done(checked && containsNul(body as object) ? badRequest('The request contains a NUL character.') : undefined);
   });
 }
 

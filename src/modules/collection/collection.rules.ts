@@ -29,6 +29,10 @@ export function checkedInput(input: CollectionInput): { title: string; descripti
   const description = (input.description ?? '').trim();
   form.required('title', title, 'The title');
   form.maxLength('title', title, 200);
+  form.plainText('title', title);
+  form.plainText('tags', input.tags);
+  // A description may hold line breaks and tabs, but no other control character (PostgreSQL cannot store U+0000).
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(description)) form.add('description', 'Field contains characters that are not allowed.');
   form.maxLength('description', description, 10000);
   const tags = normalizeTags(input.tags ?? '');
   form.maxLength('tags', tags ?? '', 500);
