@@ -2,15 +2,15 @@
 // typed error's diagnostic is `hub uvl check`'s and the worker's count is `hub uvl analyze`'s; the
 // largest model, automotive2_4, opens and takes keystrokes. The times of the section's targets
 // are measured and printed (test diagnostics), not asserted: `npm run bench:editor` reports them.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { checkUvl, parseUvl } from '../../packages/uvl/src/index.ts';
 import { analyzeModel } from '../../packages/analysis/src/index.ts';
 import { corpusSkipReason, findCorpus } from '../../packages/uvl/src/corpus.support.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 import { storeModel } from '../../src/modules/model/model.test-support.ts';
-import { browserSkipReason, launchBrowser, watchPageErrors } from './support.ts';
+import { browserSkipReason, useBrowserServer, watchPageErrors } from './support.ts';
 import { analysisIn, keystrokeAnswered, keystrokeToDiagnostic, openedIn } from './editor-timing.ts';
 import { LARGEST } from './largest-model.ts';
 
@@ -19,16 +19,10 @@ const corpus = findCorpus();
 const skip = browserSkipReason() || (corpus ? false : corpusSkipReason);
 
 describe('model editor on large models in Chromium', { skip }, () => {
+  const env = useBrowserServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
   let server: TestServer;
   let browser: Browser;
-  before(async () => {
-    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  before(() => ({ server, browser } = env));
 
   it('automotive01: a typed error gives hub uvl check\'s diagnostic at its line, and the worker counts what hub uvl analyze counts', async (t) => {
     const text = corpus!.read(A01);

@@ -1,15 +1,15 @@
 // Browser journeys of the model editor (extensions section 12, issue 38) in Chromium: diagnostics
 // as you type equal `hub uvl check`'s, the live count equals `hub uvl analyze`'s, rename, format,
 // save as draft and as a new version, and no request to the server while typing.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { checkUvl, parseUvl, printUvl } from '../../packages/uvl/src/index.ts';
 import { analyzeModel } from '../../packages/analysis/src/index.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 import { DEAD_MODEL, storeModel } from '../../src/modules/model/model.test-support.ts';
 import { userIdByEmail } from '../support/fixtures.ts';
-import { browserSkipReason, launchBrowser, loggedInPage, screenshotPath, watchPageErrors } from './support.ts';
+import { browserSkipReason, useBrowserServer, loggedInPage, screenshotPath, watchPageErrors } from './support.ts';
 import { seriousViolations } from './axe.ts';
 import { text } from 'node:stream/consumers';
 
@@ -57,16 +57,10 @@ async function diagnosticsOf(page: Page): Promise<string[]> {
 }
 
 describe('model editor in Chromium', { skip }, () => {
+  const env = useBrowserServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
   let server: TestServer;
   let browser: Browser;
-  before(async () => {
-    server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  before(() => ({ server, browser } = env));
 
   it('shows the diagnostic of a typed error at its line, as hub uvl check does, and makes no request while typing', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
