@@ -58,14 +58,16 @@ interface Page {
   label: string;
   path: string;
   headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
   /** The status every answer must have; other answers are counted as errors. */
   status: number;
 }
 
-async function measure(url: string, headers: Record<string, string> = {}, status = 200): Promise<{ rps: number; bad: number }> {
+async function measure(url: string, headers: Record<string, string> = {}, status = 200, method: 'GET' | 'POST' = 'GET', body?: string): Promise<{ rps: number; bad: number }> {
   let bad = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION }, (error, r) => (error ? reject(error) : resolve(r)));
+    const instance = autocannon({ url, headers, method, body, connections: CONNECTIONS, duration: DURATION }, (error, r) => (error ? reject(error) : resolve(r)));
     instance.on('response', (_client: unknown, statusCode: number) => { if (statusCode !== status) bad++; });
   });
   return { rps: result.requests.average, bad: bad + result.errors + result.timeouts };
@@ -118,6 +120,8 @@ async function pagesOf(base: string): Promise<Page[]> {
   return [
     { label: 'DOI page, returning visitor (cookies kept)', path: '/doi/10.1234/dataset1/', headers: { cookie }, status: 200 },
     { label: 'DOI page, first visit (no cookies)', path: '/doi/10.1234/dataset1/', status: 200 },
+    { label: 'explore page, first visit', path: '/explore', status: 200 },
+    { label: 'explore search (POST /explore)', path: '/explore', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'feature' }), status: 200 },
     { label: '404 page, returning visitor', path: '/no/such/page', headers: { cookie }, status: 404 },
     { label: '404 page, first visit', path: '/no/such/page', status: 404 },
     // A small script, like the bare server's answer (a large file would measure the network path).
@@ -137,7 +141,7 @@ async function run(name: string, databaseUrl: string, only?: (p: Page) => boolea
       const shares: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const before = await measure(bare.url);
-        const hubRun = await measure(hub.base + page.path, page.headers, page.status);
+        const hubRun = await measure(hub.base + page.path, page.headers, page.status, page.method, page.body);
         const after = await measure(bare.url);
         const ceiling = (before.rps + after.rps) / 2;
         const share = (100 * hubRun.rps) / ceiling;
@@ -167,7 +171,7 @@ async function main(): Promise<void> {
   for (const server of servers) {
     const database = await createTestDatabase(server);
     try {
-      await run(`PostgreSQL (${new URL(server).host})`, database.url, (p) => p.path.startsWith('/doi/'));
+      await run(`PostgreSQL (${new URL(server).host})`, database.url, (p) => p.path.startsWith('/doi/') || p.path.startsWith('/explore'));
     } finally {
       await database.drop();
     }

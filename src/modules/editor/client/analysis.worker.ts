@@ -15,6 +15,7 @@ export interface WorkerRequest {
 }
 
 export type WorkerAnswer =
+  | { id: 0; kind: 'ready' }
   | { id: number; kind: 'invalid' }
   | { id: number; kind: 'diagram'; svg: string }
   | { id: number; kind: 'analysis'; result: AnalysisResult; final: boolean; ms: number; svg?: string }
@@ -56,3 +57,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   if (base !== undefined) post({ id, kind: 'comparison', comparison: compare(base, model, timeoutMs) });
   post(final);
 };
+
+// Posted once the script and every chunk it imports are loaded: a reserve worker that said so asks
+// the server for nothing more when it takes over.
+post({ id: 0, kind: 'ready' });

@@ -35,14 +35,28 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
     state.textContent = text;
   };
 
+  const loaded = new WeakSet<Worker>();
+  /** data-spare-ready tells whether the reserve worker has loaded all of its script. */
+  const showSpare = (): void => {
+    if (spare && loaded.has(spare)) box.dataset.spareReady = '1';
+    else delete box.dataset.spareReady;
+  };
+
   const spawn = (): Worker => {
     const w = new Worker(workerUrl, { type: 'module' });
-    w.onmessage = (event: MessageEvent<WorkerAnswer>) => answer(event.data);
+    w.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+      if (event.data.kind === 'ready') {
+        loaded.add(w);
+        showSpare();
+        return;
+      }
+      answer(event.data);
+    };
     w.onerror = () => { busy = false; setState('invalid', 'The analysis stopped with an error.'); };
     return w;
   };
 
-  const answer = (a: WorkerAnswer): void => {
+  const answer = (a: Exclude<WorkerAnswer, { kind: 'ready' }>): void => {
     if (a.id !== sent) return;
     if (a.kind === 'invalid') {
       busy = false;
@@ -75,6 +89,7 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
     const request: WorkerRequest = { id: sent, text: latest.toString(), timeoutMs: TIMEOUT_MS, base };
     worker.postMessage(request);
     spare ??= spawn();
+    showSpare();
   };
 
   // Links of the drawing point at the model page's subtrees: here they would leave the editor.
@@ -90,6 +105,7 @@ export function createPanel(box: HTMLElement, goToLine: (line: number) => void, 
         box.dataset.cancelled = String(Number(box.dataset.cancelled ?? 0) + 1);
         worker = spare;
         spare = undefined;
+        showSpare();
         busy = false;
       }
       if (box.dataset.state) setState('stale', 'Stale: the text changed; the panel catches up when typing pauses.');
