@@ -7,7 +7,7 @@
 // diagram would be kilometres wide. Here: the options and the query; which features are shown and
 // where is diagram.layout.ts, the SVG of boxes, edges, group marks and legend diagram.svg.ts.
 import type { Feature, UvlModel } from '../../../packages/uvl/src/index.ts';
-import { featureNamed, indexTree, layOut, shownTree, shortenLabels, wrapRuns, BOX_H, CHAR_W, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
+import { featureNamed, indexTree, layOut, shownTree, shortenLabels, wrapRuns, BOX_H, CHAR_W, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
 import { childEdges, featureElement, legend, svgDocument, upLinks, LEGEND_W, type Marking } from './diagram.svg.ts';
 
 export { featureNamed } from './diagram.layout.ts';
@@ -146,7 +146,7 @@ interface Plan {
  * Lays out the tree shown under these limits, legend included; fitted to a frame of `fit` units,
  * the legend wraps to its width and runs of childless siblings wrap to the rows below the legend.
  */
-function drawOnce(plan: Plan, limits: ShownLimits, fit: { width: number; height: number } | undefined): Drawn {
+function drawOnce(plan: Plan, limits: ShownLimits, fit: { width: number; height: number } | undefined, labelChars = Infinity): Drawn {
   const shown = shownTree(plan.top, plan.size, limits);
   const folded = shown.count < plan.total;
   const note = noteOf(plan.withUpLinks ? plan.top : undefined, shown.count, plan.total, folded, plan.anomalies);
@@ -154,12 +154,35 @@ function drawOnce(plan: Plan, limits: ShownLimits, fit: { width: number; height:
   const drawnLegend = legend(note, legendWidth);
   const upLinksY = drawnLegend.height + 10;
   const legendH = drawnLegend.height + (plan.withUpLinks ? 18 : 0);
-  // Two columns of labels and a count fit a phone's frame (about 380 units at the floor).
-  if (fit) shortenLabels(shown.root, Math.max(12, Math.floor(fit.width / 3.5 / CHAR_W)));
+  if (Number.isFinite(labelChars)) shortenLabels(shown.root, labelChars);
   if (fit) wrapRuns(shown.root, Math.max(4, Math.floor((fit.height - legendH - 2 * PAD - BOX_H) / ROW) + 1));
   const layout = layOut(shown.root, legendH);
   const height = legendH + PAD * 2 + layout.rowsSpan + BOX_H;
   return { shown, layout, legend: drawnLegend, upLinksY, width: Math.max(layout.width, legendWidth), height };
+}
+
+/**
+ * The longest label that lets `depth + 1` columns, their gaps and a count fit `width` units:
+ * longer ones are shortened in the middle (at least 12 characters are kept). Finite only in a
+ * narrow frame: generated names of 27 characters fill a phone's 380 units in two columns.
+ */
+function labelCharsFor(depth: number, width: number): number {
+  const columns = Math.min(depth, 12) + 1;
+  const room = width - 2 * PAD - (columns - 1) * 56 - 60;
+  return Math.max(12, Math.floor(room / columns / CHAR_W) - 2);
+}
+
+/** Levels below `top` (iteratively: trees can be deeper than the stack likes). */
+function heightOf(top: Feature): number {
+  let depth = 0;
+  let level = [top];
+  for (;;) {
+    const next: Feature[] = [];
+    for (const f of level) for (const g of f.groups) for (const c of g.children) next.push(c);
+    if (next.length === 0) return depth;
+    depth++;
+    level = next;
+  }
 }
 
 /**
@@ -172,11 +195,13 @@ function fitLimits(plan: Plan, limits: ShownLimits, fit: { width: number; height
   const h = fit.height / FLOOR_SCALE;
   const base = { ...limits, opened: new Set<string>() };
   const fits = (depth: number, fold: number) => {
-    const d = drawOnce(plan, { ...base, maxDepth: depth, fold }, { width: w, height: h });
+    const d = drawOnce(plan, { ...base, maxDepth: depth, fold }, { width: w, height: h }, labelCharsFor(depth, w));
     return d.width <= w && d.height <= h;
   };
-  const deepest = Number.isFinite(limits.maxDepth) ? limits.maxDepth : 12;
-  let best = { depth: 1, fold: 1 };
+  // A drawing that fits whole is drawn whole (most models): one layout, no search.
+  if (fits(limits.maxDepth, MAX_SHOWN_CHILDREN)) return { depth: limits.maxDepth, fold: MAX_SHOWN_CHILDREN, chars: labelCharsFor(limits.maxDepth, w) };
+  const deepest = Math.min(limits.maxDepth, heightOf(plan.top));
+  let best = { depth: 1, fold: 1, chars: labelCharsFor(1, w) };
   for (let depth = deepest; depth >= 1; depth--) {
     let lo = 0;
     let hi = Math.min(1000, Math.ceil(h / ROW) * 12);
@@ -184,8 +209,8 @@ function fitLimits(plan: Plan, limits: ShownLimits, fit: { width: number; height
       const mid = Math.ceil((lo + hi) / 2);
       if (fits(depth, mid)) lo = mid; else hi = mid - 1;
     }
-    if (lo >= MIN_FOLD || (depth === 1 && lo >= 1)) return { depth, fold: lo };
-    if (lo > best.fold || depth === 1) best = { depth, fold: Math.max(1, lo) };
+    if (lo >= MIN_FOLD || (depth === 1 && lo >= 1)) return { depth, fold: lo, chars: labelCharsFor(depth, w) };
+    if (lo > best.fold || depth === 1) best = { depth, fold: Math.max(1, lo), chars: labelCharsFor(depth, w) };
   }
   return best;
 }
@@ -208,7 +233,7 @@ export function renderDiagram(model: UvlModel, options: DiagramOptions = {}): st
   if (options.fit) {
     const chosen = fitLimits(plan, limits, options.fit);
     limits = { ...limits, maxDepth: chosen.depth, fold: chosen.fold };
-    drawn = drawOnce(plan, limits, { width: options.fit.width / FLOOR_SCALE, height: options.fit.height / FLOOR_SCALE });
+    drawn = drawOnce(plan, limits, { width: options.fit.width / FLOOR_SCALE, height: options.fit.height / FLOOR_SCALE }, chosen.chars);
   } else {
     drawn = drawOnce(plan, limits, undefined);
   }

@@ -20,6 +20,13 @@
   const MAX_ADDRESS = 2000;
   const MIN_SCALE = 0.02;
   const MAX_SCALE = 8;
+  /**
+   * Fitting never shrinks a label below 10 px (12 units at 10/12; issue 37): a drawing larger than
+   * that shows its root's part, and the server folds the tree to the frame it is told (fit=WxH).
+   */
+  const FLOOR_SCALE = 10 / 12;
+  /** Frames are told in steps of 40 px, so that nearby sizes share the server's cached drawing. */
+  const FIT_STEP = 40;
 
   const svg = () => frame.querySelector('svg.feature-diagram');
   const frameSize = () => ({ w: frame.clientWidth || 1, h: frame.clientHeight || 1 });
@@ -48,9 +55,63 @@
   function fit() {
     const { w, h } = frameSize();
     // Never larger than life: a small model sits at its own size, centred.
-    view.k = Math.max(MIN_SCALE, Math.min(1, w / view.width, h / view.height));
-    view.x = (view.width - w / view.k) / 2;
-    view.y = (view.height - h / view.k) / 2;
+    const k = Math.min(1, w / view.width, h / view.height);
+    view.k = Math.max(FLOOR_SCALE, k);
+    if (k >= FLOOR_SCALE) {
+      view.x = (view.width - w / view.k) / 2;
+      view.y = (view.height - h / view.k) / 2;
+    } else {
+      // Too large to read whole: the legend's corner and the root, at the floor.
+      const root = anchorOf(frame.querySelector('g.feature'));
+      view.x = 0;
+      view.y = root ? Math.max(0, Math.min(view.height - h / view.k, root.y - h / view.k / 2)) : 0;
+    }
+    apply();
+  }
+
+  /** The frame's size as the server is told it (fit=WxH), in steps; null for a frame not laid out yet. */
+  function frameFit() {
+    const { w, h } = frameSize();
+    if (w < 200 || h < 200) return null;
+    const step = (v) => Math.min(4000, Math.floor(v / FIT_STEP) * FIT_STEP);
+    return step(w) + 'x' + step(h);
+  }
+
+  /** The smallest box (drawing units) around these elements. */
+  function unionBox(elements) {
+    let box = null;
+    for (const el of elements) {
+      const b = el.getBBox();
+      if (!box) box = { x1: b.x, y1: b.y, x2: b.x + b.width, y2: b.y + b.height };
+      else box = { x1: Math.min(box.x1, b.x), y1: Math.min(box.y1, b.y), x2: Math.max(box.x2, b.x + b.width), y2: Math.max(box.y2, b.y + b.height) };
+    }
+    return box;
+  }
+
+  /**
+   * After an expansion: the opened box and what it newly shows inside the frame (issue 37: a
+   * subtree opened above the visible frame). Zooms out to hold both, not below the label floor;
+   * when they do not fit, the new boxes alone; when those do not fit either, their top left.
+   */
+  function keepInView(opened, fresh) {
+    const news = unionBox(fresh);
+    const both = unionBox(opened ? [opened, ...fresh] : fresh);
+    if (!both) return;
+    const { w, h } = frameSize();
+    const scaleFor = (b) => Math.min(w / (b.x2 - b.x1 + 24), h / (b.y2 - b.y1 + 24));
+    const target = !news || scaleFor(both) >= FLOOR_SCALE ? both : news;
+    view.k = Math.max(FLOOR_SCALE, Math.min(view.k, scaleFor(target)));
+    const seen = { w: w / view.k, h: h / view.k };
+    const m = 12 / view.k;
+    const axis = (from, to, start, length) => {
+      if (to - from + 2 * m > length || from - m < start) return from - m;
+      if (to + m > start + length) return to + m - length;
+      return start;
+    };
+    view.x = axis(target.x1, target.x2, view.x, seen.w);
+    view.y = axis(target.y1, target.y2, view.y, seen.h);
+    // The new boxes alone are in view: as much of the opened box (left of them) as the frame still holds.
+    if (target === news && both.x1 < view.x && news.x2 - news.x1 + 2 * m <= seen.w) view.x = Math.max(both.x1 - m, news.x2 + m - seen.w);
     apply();
   }
 
@@ -89,6 +150,7 @@
     const q = new URLSearchParams();
     if (state.root) q.set('root', state.root);
     if (state.depth !== null && state.depth !== undefined) q.set('depth', String(state.depth));
+    if (state.fit) q.set('fit', state.fit);
     for (const name of state.open) q.append('open', name);
     for (const name of state.close) q.append('close', name);
     return q;
@@ -119,8 +181,9 @@
       // The diagram's own keys only: the configurator keeps its decisions in the same address
       // (select, deselect, config), and an address past MAX_ADDRESS is not written (issue 37).
       const page = new URL(window.location.href);
-      for (const key of ['root', 'depth', 'open', 'close']) page.searchParams.delete(key);
-      for (const [key, value] of query()) page.searchParams.append(key, value);
+      // fit is the frame's, not the view's: a shared link is drawn for the frame that opens it.
+      for (const key of ['root', 'depth', 'open', 'close', 'fit']) page.searchParams.delete(key);
+      for (const [key, value] of query()) if (key !== 'fit') page.searchParams.append(key, value);
       if (page.href.length <= MAX_ADDRESS) window.history.replaceState(window.history.state, '', page);
       return true;
     } catch (e) {
@@ -133,24 +196,48 @@
 
   const without = (list, name) => list.filter((n) => n !== name);
 
+  const shownNames = () => new Set([...frame.querySelectorAll('g.feature')].map((g) => g.dataset.feature));
+
+  /** Draws again with `name` expanded, keeps it and its new boxes in view, and focuses `focus` (a box's name). */
+  async function expand(name, announce) {
+    const before = shownNames();
+    if (!(await reload(name))) return;
+    const fresh = [...frame.querySelectorAll('g.feature')].filter((g) => !before.has(g.dataset.feature));
+    const opened = boxOf(name);
+    keepInView(opened, fresh);
+    if (status && fresh.length > 0) status.textContent = fresh.length + ' more feature' + (fresh.length === 1 ? '' : 's') + ' shown' + (announce ? ' ' + announce : '');
+    // From a "more" box (gone now): the first new box that can be focused, so that Tab goes on through them.
+    const first = announce ? fresh.find((g) => g.querySelector('a')) : null;
+    const link = (first || opened)?.querySelector('a');
+    if (link) link.focus({ preventScroll: true });
+  }
+
   function toggle(g) {
     const name = g.dataset.feature;
     if (g.classList.contains('collapsed')) {
       const wasClosed = state.close.includes(name);
       state.close = without(state.close, name);
       if (!wasClosed) state.open = [...without(state.open, name), name];
-    } else if (g.hasAttribute('data-open')) {
-      const wasOpened = state.open.includes(name);
-      state.open = without(state.open, name);
-      if (!wasOpened) state.close = [...without(state.close, name), name];
-    } else {
+      expand(name, '');
       return;
     }
+    if (!g.hasAttribute('data-open')) return;
+    const wasOpened = state.open.includes(name);
+    state.open = without(state.open, name);
+    if (!wasOpened) state.close = [...without(state.close, name), name];
     reload(name).then(() => {
       const again = boxOf(name);
       const link = again && again.querySelector('a');
       if (link) link.focus({ preventScroll: true });
     });
+  }
+
+  /** A "+n more" box: its parent shows all its children (the server's limit of 1 000 aside). */
+  function showMore(g) {
+    const name = g.dataset.moreOf;
+    state.close = without(state.close, name);
+    state.open = [...without(state.open, name), name];
+    expand(name, 'under ' + name);
   }
 
   // ---- pointer: drag to pan, pinch or wheel to zoom; a drag is not a click --------------------
@@ -215,6 +302,8 @@
       reload(null).then(fit);
       return;
     }
+    const more = link.closest('g.more');
+    if (more) { showMore(more); return; }
     const g = link.closest('g.feature');
     if (g) toggle(g);
   });
@@ -340,5 +429,14 @@
   if (tools) tools.hidden = false;
   adopt();
   fit();
-  window.addEventListener('resize', apply);
+  // The page drew for a desktop frame; a phone's (or a wider) frame gets the drawing folded for it.
+  let fitTimer;
+  const refit = () => {
+    const mine = frameFit();
+    if (!mine || mine === state.fit) return;
+    state.fit = mine;
+    reload(null).then(fit);
+  };
+  refit();
+  window.addEventListener('resize', () => { apply(); clearTimeout(fitTimer); fitTimer = setTimeout(refit, 300); });
 })();
