@@ -157,7 +157,8 @@ describe('the feature diagram readable at fit (issue 37, item 4)', { skip: large
       return b ? { left: b.left, top: b.top, right: b.right, bottom: b.bottom } : null;
     });
     assert.ok(focused && inside(focused, frame), `a new box is focused and in the frame (${JSON.stringify(focused)})`);
-    assert.ok(after.fresh.filter((b) => inside(b, frame)).length >= 20, 'the frame shows a block of the new boxes');
+    const inFrame = after.fresh.filter((b) => inside(b, frame)).length;
+    assert.ok(inFrame >= 20, `the frame shows a block of the new boxes (${inFrame} in ${JSON.stringify(frame)}, first ${JSON.stringify(after.fresh[0])})`);
     assert.ok((await measure(page)).smallestLabel >= 10 - 0.01, 'at the label floor or above');
     assert.match(await page.textContent('#diagram-status') ?? '', new RegExp(`${folded - 4} more features shown`));
     await page.screenshot({ path: screenshotPath('diagram-fit-linux-more') });

@@ -30,8 +30,8 @@ const GOLDEN: Record<string, Record<string, string>> = {
     anomalies: '1d44bdb0ebe95a07f60431abba1f1a05ae2737e4027f3e807b3344033841d274 5865',
     subtree: '193481417231a8876a73cbea7f9018d4321865ec21e5fe7111e3eba518f36f98 3807',
     depth1: 'dd00767554a6a10b9b9edad65605fe573e4acd230bdc88061acf3936e4228e9f 5436',
-    fit: '6e7091c71edcf23057c668d09a313dad980e913879855bc95801791113a77c9a 5917',
-    phone: '64e283c748aa265b65970b53aa812847a66f696220608fc7a92b315f37a04515 5894',
+    fit: '8e57204f64b16a2a01fc5b1bcd8a44f3531ad66c23f2db8a74e02c216b0bc497 5899',
+    phone: '6b363b0089e73cb67a210536cabb3b442ad85ea867305ad2ad6fdd8941b8fca9 5876',
   },
   'real/test_resources/parsing/boolean_level/cardinality.uvl': {
     default: '8f6c5c40c4bda684393d7a4f83fd602b49a5d7af1ea503cc8d21ab87f77f261a 3621',
@@ -65,7 +65,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     anomalies: '11903038dc1000f731caa2bbc5fa06562eca6b6c04acae2a9e9a4e6c495f131e 179093',
     depth1: '67d9ad6e2d3557fed69f680a0c1aa4a2613cca66e8f62e34abb2e3e94c1409de 175062',
     fit: 'ec9ed744a988d0d7005b900c9caa317bf02d8ac119cade9135288fdecbbf3062 15656',
-    phone: '7b47389b0883690551538879368ab0871c706f745ab8efa1e7d512e7bb581103 161742',
+    phone: '00959b08b8481b147b2440bd627fca48b97c8d58ca7d2854a417a78e5955cc0c 166815',
   },
   'real/Feature_Models/Operating_Systems/KConfig/uClinux-distribution.uvl': {
     default: '7733364ffbe3a416ab4aaa53eb1f9bf5bd97c1aea250ce0e0e89b9a5b61927c9 647745',
@@ -73,7 +73,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     anomalies: '0143db9b8914eece098453d5845ebd8787b2488804d1be00a237db0c5425061b 661986',
     subtree: 'cbd0849383b816ebeab498480176d6dc15159eb4a15e3f32f4ac9165590a8cad 3682',
     depth1: '81eaeed336aa662d4765e3a192027a8a3729840c984461f59f350be330dd75b9 215876',
-    fit: '3ccabc8d1db4f97986558d01eb69399a2d79c7f4a0eca813c6f9bd03c942006d 12025',
+    fit: '69a3b6a2cd03698bbcdcc5157ac47968e157fd819292d3166558da2184b6cfdc 12150',
     phone: '107f8fdfd7653f88ad739540e9f64fe657d7d8758a3e35d177f06a3f39a8cf47 290230',
   },
 };

@@ -7,7 +7,7 @@
 // diagram would be kilometres wide. Here: the options and the query; which features are shown and
 // where is diagram.layout.ts, the SVG of boxes, edges, group marks and legend diagram.svg.ts.
 import type { Feature, UvlModel } from '../../../packages/uvl/src/index.ts';
-import { featureNamed, indexTree, layOut, shownTree, shortenLabels, wrapRuns, BOX_H, CHAR_W, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
+import { featureNamed, indexTree, layOut, shownTree, shortenLabels, wrapRuns, BOX_H, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
 import { childEdges, featureElement, legend, svgDocument, upLinks, LEGEND_W, type Marking } from './diagram.svg.ts';
 
 export { featureNamed } from './diagram.layout.ts';
@@ -162,15 +162,10 @@ function drawOnce(plan: Plan, limits: ShownLimits, fit: { width: number; height:
 }
 
 /**
- * The longest label that lets `depth + 1` columns, their gaps and a count fit `width` units:
- * longer ones are shortened in the middle (at least 12 characters are kept). Finite only in a
- * narrow frame: generated names of 27 characters fill a phone's 380 units in two columns.
+ * Label lengths tried, longest first, when a level does not fit across: longer labels are
+ * shortened in the middle. Generated names of 27 characters fill a phone's 400 units in two columns.
  */
-function labelCharsFor(depth: number, width: number): number {
-  const columns = Math.min(depth, 12) + 1;
-  const room = width - 2 * PAD - (columns - 1) * 56 - 60;
-  return Math.max(12, Math.floor(room / columns / CHAR_W) - 2);
-}
+const LABEL_STEPS = [Infinity, 48, 40, 32, 28, 24, 20, 16, 14, 12];
 
 /** Levels below `top` (iteratively: trees can be deeper than the stack likes). */
 function heightOf(top: Feature): number {
@@ -194,23 +189,26 @@ function fitLimits(plan: Plan, limits: ShownLimits, fit: { width: number; height
   const w = fit.width / FLOOR_SCALE;
   const h = fit.height / FLOOR_SCALE;
   const base = { ...limits, opened: new Set<string>() };
-  const fits = (depth: number, fold: number) => {
-    const d = drawOnce(plan, { ...base, maxDepth: depth, fold }, { width: w, height: h }, labelCharsFor(depth, w));
+  const fits = (depth: number, fold: number, chars: number) => {
+    const d = drawOnce(plan, { ...base, maxDepth: depth, fold }, { width: w, height: h }, chars);
     return d.width <= w && d.height <= h;
   };
   // A drawing that fits whole is drawn whole (most models): one layout, no search.
-  if (fits(limits.maxDepth, MAX_SHOWN_CHILDREN)) return { depth: limits.maxDepth, fold: MAX_SHOWN_CHILDREN, chars: labelCharsFor(limits.maxDepth, w) };
+  if (fits(limits.maxDepth, MAX_SHOWN_CHILDREN, Infinity)) return { depth: limits.maxDepth, fold: MAX_SHOWN_CHILDREN, chars: Infinity };
+  // The longest labels with which one child per feature fits across at this depth.
+  const charsFor = (depth: number) => LABEL_STEPS.find((c) => drawOnce(plan, { ...base, maxDepth: depth, fold: 1 }, { width: w, height: h }, c).width <= w) ?? 12;
   const deepest = Math.min(limits.maxDepth, heightOf(plan.top));
-  let best = { depth: 1, fold: 1, chars: labelCharsFor(1, w) };
+  let best = { depth: 1, fold: 1, chars: 12 };
   for (let depth = deepest; depth >= 1; depth--) {
+    const chars = charsFor(depth);
     let lo = 0;
     let hi = Math.min(1000, Math.ceil(h / ROW) * 12);
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (fits(depth, mid)) lo = mid; else hi = mid - 1;
+      if (fits(depth, mid, chars)) lo = mid; else hi = mid - 1;
     }
-    if (lo >= MIN_FOLD || (depth === 1 && lo >= 1)) return { depth, fold: lo, chars: labelCharsFor(depth, w) };
-    if (lo > best.fold || depth === 1) best = { depth, fold: Math.max(1, lo), chars: labelCharsFor(depth, w) };
+    if (lo >= MIN_FOLD || (depth === 1 && lo >= 1)) return { depth, fold: lo, chars };
+    if (lo > best.fold || depth === 1) best = { depth, fold: Math.max(1, lo), chars };
   }
   return best;
 }

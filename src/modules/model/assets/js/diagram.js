@@ -77,6 +77,13 @@
     return step(w) + 'x' + step(h);
   }
 
+  /** Whether an element of the drawing is wholly in the frame's view. */
+  function inView(el) {
+    const b = el.getBBox();
+    const { w, h } = frameSize();
+    return b.x >= view.x && b.y >= view.y && b.x + b.width <= view.x + w / view.k && b.y + b.height <= view.y + h / view.k;
+  }
+
   /** The smallest box (drawing units) around these elements. */
   function unionBox(elements) {
     let box = null;
@@ -90,28 +97,32 @@
 
   /**
    * After an expansion: the opened box and what it newly shows inside the frame (issue 37: a
-   * subtree opened above the visible frame). Zooms out to hold both, not below the label floor;
-   * when they do not fit, the new boxes alone; when those do not fit either, their top left.
+   * subtree opened above the visible frame). Zooms out to hold both, not below the label floor.
+   * Down: both, else the new boxes, else their top (a subtree is centred on its opened box).
+   * Across: both, else the start among the opened box's and the new boxes' left edges that shows
+   * the most new boxes (the opened box's on a tie, so that it can be closed again).
    */
   function keepInView(opened, fresh) {
+    const boxes = fresh.map((g) => g.getBBox());
     const news = unionBox(fresh);
-    const both = unionBox(opened ? [opened, ...fresh] : fresh);
-    if (!both) return;
+    const all = unionBox(opened ? [opened, ...fresh] : fresh);
+    if (!news || !all) return;
     const { w, h } = frameSize();
-    const scaleFor = (b) => Math.min(w / (b.x2 - b.x1 + 24), h / (b.y2 - b.y1 + 24));
-    const target = !news || scaleFor(both) >= FLOOR_SCALE ? both : news;
-    view.k = Math.max(FLOOR_SCALE, Math.min(view.k, scaleFor(target)));
+    view.k = Math.max(FLOOR_SCALE, Math.min(view.k, w / (all.x2 - all.x1 + 24), h / (all.y2 - all.y1 + 24)));
     const seen = { w: w / view.k, h: h / view.k };
     const m = 12 / view.k;
-    const axis = (from, to, start, length) => {
-      if (to - from + 2 * m > length || from - m < start) return from - m;
-      if (to + m > start + length) return to + m - length;
-      return start;
-    };
-    view.x = axis(target.x1, target.x2, view.x, seen.w);
-    view.y = axis(target.y1, target.y2, view.y, seen.h);
-    // The new boxes alone are in view: as much of the opened box (left of them) as the frame still holds.
-    if (target === news && both.x1 < view.x && news.x2 - news.x1 + 2 * m <= seen.w) view.x = Math.max(both.x1 - m, news.x2 + m - seen.w);
+    const fits = (from, to, length) => to - from + 2 * m <= length;
+    /** Moved as little as possible to show [from, to]. */
+    const reach = (start, length, from, to) => (from - m < start ? from - m : to + m > start + length ? to + m - length : start);
+    if (fits(all.y1, all.y2, seen.h)) view.y = reach(view.y, seen.h, all.y1, all.y2);
+    else if (fits(news.y1, news.y2, seen.h)) view.y = reach(view.y, seen.h, news.y1, news.y2);
+    else view.y = news.y1 - m;
+    if (fits(all.x1, all.x2, seen.w)) view.x = reach(view.x, seen.w, all.x1, all.x2);
+    else {
+      const shown = (x) => boxes.filter((b) => b.x >= x && b.x + b.width <= x + seen.w && b.y >= view.y && b.y + b.height <= view.y + seen.h).length;
+      const starts = [opened ? opened.getBBox().x : all.x1, boxes[0].x, news.x1].map((x) => x - m);
+      view.x = starts.reduce((best, x) => (shown(x) > shown(best) ? x : best));
+    }
     apply();
   }
 
@@ -207,7 +218,7 @@
     keepInView(opened, fresh);
     if (status && fresh.length > 0) status.textContent = fresh.length + ' more feature' + (fresh.length === 1 ? '' : 's') + ' shown' + (announce ? ' ' + announce : '');
     // From a "more" box (gone now): the first new box that can be focused, so that Tab goes on through them.
-    const first = announce ? fresh.find((g) => g.querySelector('a')) : null;
+    const first = announce ? fresh.find((g) => g.querySelector('a') && inView(g)) : null;
     const link = (first || opened)?.querySelector('a');
     if (link) link.focus({ preventScroll: true });
   }
