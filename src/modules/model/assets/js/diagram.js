@@ -9,7 +9,7 @@
   'use strict';
 
   const frame = document.getElementById('diagram-frame');
-  if (!frame || !frame.dataset.svgUrl) return;
+  if (!frame || !frame.dataset.svgUrl || !window.hubDiagramView) return;
   const tools = document.getElementById('diagram-tools');
   const status = document.getElementById('diagram-status');
   const state = JSON.parse(frame.dataset.state || '{}');
@@ -20,11 +20,8 @@
   const MAX_ADDRESS = 2000;
   const MIN_SCALE = 0.02;
   const MAX_SCALE = 8;
-  /**
-   * Fitting never shrinks a label below 10 px (12 units at 10/12; issue 37): a drawing larger than
-   * that shows its root's part, and the server folds the tree to the frame it is told (fit=WxH).
-   */
-  const FLOOR_SCALE = 10 / 12;
+  // Fitting and keeping an expansion in view, at the label floor (diagram-view.js, loaded first).
+  const geometry = window.hubDiagramView;
   /** Frames are told in steps of 40 px, so that nearby sizes share the server's cached drawing. */
   const FIT_STEP = 40;
 
@@ -53,19 +50,8 @@
   }
 
   function fit() {
-    const { w, h } = frameSize();
-    // Never larger than life: a small model sits at its own size, centred.
-    const k = Math.min(1, w / view.width, h / view.height);
-    view.k = Math.max(FLOOR_SCALE, k);
-    if (k >= FLOOR_SCALE) {
-      view.x = (view.width - w / view.k) / 2;
-      view.y = (view.height - h / view.k) / 2;
-    } else {
-      // Too large to read whole: the legend's corner and the root, at the floor.
-      const root = anchorOf(frame.querySelector('g.feature'));
-      view.x = 0;
-      view.y = root ? Math.max(0, Math.min(view.height - h / view.k, root.y - h / view.k / 2)) : 0;
-    }
+    const root = anchorOf(frame.querySelector('g.feature'));
+    Object.assign(view, geometry.fitted(view, frameSize(), root));
     apply();
   }
 
@@ -77,52 +63,10 @@
     return step(w) + 'x' + step(h);
   }
 
-  /** Whether an element of the drawing is wholly in the frame's view. */
-  function inView(el) {
-    const b = el.getBBox();
-    const { w, h } = frameSize();
-    return b.x >= view.x && b.y >= view.y && b.x + b.width <= view.x + w / view.k && b.y + b.height <= view.y + h / view.k;
-  }
+  const inView = (el) => geometry.inside(view, frameSize(), el.getBBox());
 
-  /** The smallest box (drawing units) around these elements. */
-  function unionBox(elements) {
-    let box = null;
-    for (const el of elements) {
-      const b = el.getBBox();
-      if (!box) box = { x1: b.x, y1: b.y, x2: b.x + b.width, y2: b.y + b.height };
-      else box = { x1: Math.min(box.x1, b.x), y1: Math.min(box.y1, b.y), x2: Math.max(box.x2, b.x + b.width), y2: Math.max(box.y2, b.y + b.height) };
-    }
-    return box;
-  }
-
-  /**
-   * After an expansion: the opened box and what it newly shows inside the frame (issue 37: a
-   * subtree opened above the visible frame). Zooms out to hold both, not below the label floor.
-   * Down: both, else the new boxes, else their top (a subtree is centred on its opened box).
-   * Across: both, else the start among the opened box's and the new boxes' left edges that shows
-   * the most new boxes (the opened box's on a tie, so that it can be closed again).
-   */
-  function keepInView(opened, fresh) {
-    const boxes = fresh.map((g) => g.getBBox());
-    const news = unionBox(fresh);
-    const all = unionBox(opened ? [opened, ...fresh] : fresh);
-    if (!news || !all) return;
-    const { w, h } = frameSize();
-    view.k = Math.max(FLOOR_SCALE, Math.min(view.k, w / (all.x2 - all.x1 + 24), h / (all.y2 - all.y1 + 24)));
-    const seen = { w: w / view.k, h: h / view.k };
-    const m = 12 / view.k;
-    const fits = (from, to, length) => to - from + 2 * m <= length;
-    /** Moved as little as possible to show [from, to]. */
-    const reach = (start, length, from, to) => (from - m < start ? from - m : to + m > start + length ? to + m - length : start);
-    if (fits(all.y1, all.y2, seen.h)) view.y = reach(view.y, seen.h, all.y1, all.y2);
-    else if (fits(news.y1, news.y2, seen.h)) view.y = reach(view.y, seen.h, news.y1, news.y2);
-    else view.y = news.y1 - m;
-    if (fits(all.x1, all.x2, seen.w)) view.x = reach(view.x, seen.w, all.x1, all.x2);
-    else {
-      const shown = (x) => boxes.filter((b) => b.x >= x && b.x + b.width <= x + seen.w && b.y >= view.y && b.y + b.height <= view.y + seen.h).length;
-      const starts = [opened ? opened.getBBox().x : all.x1, boxes[0].x, news.x1].map((x) => x - m);
-      view.x = starts.reduce((best, x) => (shown(x) > shown(best) ? x : best));
-    }
+  function keepInView(opened, fresh, keepOpened) {
+    Object.assign(view, geometry.keptInView(view, frameSize(), opened ? opened.getBBox() : null, fresh.map((g) => g.getBBox()), keepOpened));
     apply();
   }
 
@@ -215,7 +159,7 @@
     if (!(await reload(name))) return;
     const fresh = [...frame.querySelectorAll('g.feature')].filter((g) => !before.has(g.dataset.feature));
     const opened = boxOf(name);
-    keepInView(opened, fresh);
+    keepInView(opened, fresh, !announce);
     if (status && fresh.length > 0) status.textContent = fresh.length + ' more feature' + (fresh.length === 1 ? '' : 's') + ' shown' + (announce ? ' ' + announce : '');
     // From a "more" box (gone now): the first new box that can be focused, so that Tab goes on through them.
     const first = announce ? fresh.find((g) => g.querySelector('a') && inView(g)) : null;
