@@ -7,7 +7,7 @@
 // diagram would be kilometres wide. Here: the options and the query; which features are shown and
 // where is diagram.layout.ts, the SVG of boxes, edges, group marks and legend diagram.svg.ts.
 import type { Feature, UvlModel } from '../../../packages/uvl/src/index.ts';
-import { featureNamed, indexTree, layOut, shownTree, shortenLabels, wrapRuns, BOX_H, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
+import { featureNamed, indexTree, layOut, shownTree, shortenLabels, textWidth, wrapRuns, BOX_H, GAP, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
 import { childEdges, featureElement, legend, svgDocument, upLinks, LEGEND_W, type Marking } from './diagram.svg.ts';
 
 export { featureNamed } from './diagram.layout.ts';
@@ -197,7 +197,10 @@ function fitLimits(plan: Plan, limits: ShownLimits, fit: { width: number; height
   if (fits(limits.maxDepth, MAX_SHOWN_CHILDREN, Infinity)) return { depth: limits.maxDepth, fold: MAX_SHOWN_CHILDREN, chars: Infinity };
   // The longest labels with which one child per feature fits across at this depth.
   const charsFor = (depth: number) => LABEL_STEPS.find((c) => drawOnce(plan, { ...base, maxDepth: depth, fold: 1 }, { width: w, height: h }, c).width <= w) ?? 12;
-  const deepest = Math.min(limits.maxDepth, heightOf(plan.top));
+  // No deeper than columns of four-letter names fit across: a chain of 250 features would
+  // otherwise be searched level by level from 250 down.
+  const columns = Math.floor((w - 2 * PAD + GAP) / (textWidth('Name') + GAP));
+  const deepest = Math.max(1, Math.min(limits.maxDepth, heightOf(plan.top), columns - 1));
   let best = { depth: 1, fold: 1, chars: 12 };
   for (let depth = deepest; depth >= 1; depth--) {
     const chars = charsFor(depth);
