@@ -196,6 +196,17 @@ describe('feature diagram', () => {
     assert.equal(features(renderDiagram(model(text), { fit: { width: 1200, height: 800 } })).size, 19, 'a wide frame draws it whole');
   });
 
+  it('draws an opened feature whole on top of the fitted drawing, folding nothing else for it', () => {
+    const m = model(bigModel());
+    const fit = { width: 680, height: 600 };
+    const before = features(renderDiagram(m, { fit }));
+    const collapsed = [...before].find(([, classes]) => classes.includes('collapsed'))![0];
+    const after = features(renderDiagram(m, { fit, open: [collapsed] }));
+    for (const name of before.keys()) assert.ok(after.has(name), `${name} is still drawn after ${collapsed} opened`);
+    assert.ok(after.size > before.size, 'the opened feature shows its children');
+    assert.ok(!after.get(collapsed)!.includes('collapsed'));
+  });
+
   it('reads fit from the query as a frame in pixels, refusing others', () => {
     assert.deepEqual(parseDiagramQuery({ fit: '680x600' }), { fit: { width: 680, height: 600 } });
     for (const bad of ['680', '680x', 'x600', '100x600', '680x5000', '680.5x600', ['680x600', '680x600']]) {
