@@ -144,6 +144,7 @@ describe('the feature diagram readable at fit (issue 37, item 4)', { skip: large
     assert.ok(folded > 100, `the root's folded children are counted (${label})`);
     const names = await page.$$eval('#diagram-frame g.feature', (gs) => gs.map((g) => (g as SVGGElement).dataset.feature!));
     await page.locator(`${more} a`).focus();
+    assert.equal(await page.$eval(`${more} rect`, (r) => getComputedStyle(r).strokeWidth), '3px', 'the focused box is outlined');
     await page.keyboard.press('Enter');
     // The root has 1 004 children: all but the 4 beyond the drawing's limit of 1 000 children are drawn.
     await page.waitForFunction((n) => (document.querySelectorAll('#diagram-frame g.feature').length) > n, names.length);
