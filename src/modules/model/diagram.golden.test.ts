@@ -22,7 +22,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     subtree: 'cba84ea546cb14fed8c2a2602e174228228e93bddd33f19f5f020c42b5805ff2 4043',
     depth1: '116d9f66320ce172db07182d9e7f78c7165a66e9b09cccdf558f3698490117f1 3805',
     fit: 'e7014aa9cb173b20e5ee9f2e64cedd45c1cfba8bd9f53f818ef86609853b88c7 4467',
-    phone: '42aebe7aba24f3b682b15bb90f09be9831e110c049ee0f9c56a6c4cb319cbc0c 4454',
+    phone: '829142ab82b9e44a16c0fbd3abea08a8c19a7a20f76555362ce8836be16f4244 4375',
   },
   'real/test_resources/parsing/complex/bike.uvl': {
     default: '02b5704d627e2ac348ebcb8afcb5cf235a9630a16af8862fcf2037d1a4026fe5 5875',
@@ -31,7 +31,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     subtree: '193481417231a8876a73cbea7f9018d4321865ec21e5fe7111e3eba518f36f98 3807',
     depth1: 'dd00767554a6a10b9b9edad65605fe573e4acd230bdc88061acf3936e4228e9f 5436',
     fit: '8e57204f64b16a2a01fc5b1bcd8a44f3531ad66c23f2db8a74e02c216b0bc497 5899',
-    phone: '6b363b0089e73cb67a210536cabb3b442ad85ea867305ad2ad6fdd8941b8fca9 5876',
+    phone: 'cece96b8a73c3fcd12182f76bcc2a6e72898c093b6943577b9160c5eecb2bf0a 5743',
   },
   'real/test_resources/parsing/boolean_level/cardinality.uvl': {
     default: '8f6c5c40c4bda684393d7a4f83fd602b49a5d7af1ea503cc8d21ab87f77f261a 3621',
@@ -39,7 +39,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     anomalies: '0e71aaf51d414ab04a4c789ee3c4cfd0953b1d473cbbff6fc77ea007264c03d5 3518',
     depth1: '04eb103f8e078ada18e4e180706d2c3e43b7b822aee18a7cb28a20521d586e6d 3500',
     fit: 'c9d06dcd6d42bd046efce5c2f1eacea033ed3c1ba3fb90f9901401d5e3e84f70 3629',
-    phone: '2a6f5869d7ed2a73b855a12525509db394ab5c837cedd4856fe741e88802a3a7 3621',
+    phone: 'c33b459dec5c0363ba897633e0f305fd6d2603e0eca627ab39ee6839bcb228c2 3589',
   },
   'parser-tests/complex/Horcas2026_Pizza.uvl': {
     default: '473944eceb50777ab269f92986d2d7fa909444403fa9187e5ffa493fc3ed3a1c 7201',
@@ -48,7 +48,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     subtree: '723cfa449c56ff2c7e2c6e7c9397967bf97e2d5dc3144d481613f6a60daad040 3840',
     depth1: '3a6f66c14d050eccdd0392b036947d6ded267c3a6bb745683a84a9d291cbfa9f 5591',
     fit: '58f70103b02fa236c6b38345118cd4813d384d85145e7485f57c386f121731ee 7233',
-    phone: 'd9f27a3c1fb1285b48970d759d8af3f30e9ccefbfd1de4e3ea0f99b012fb8c5b 7202',
+    phone: 'f57117b985c1b23a204ab48de5a4cfa61b9af72c320f866a0082d3c3b8dcb864 7067',
   },
   'real/Decision_Models/DOPLER/dm_ASEJ1.csv.uvl': {
     default: 'f4620137a32e26b11ea8a296a97466af2c07cc3689abcea431eb19912ac6e6c0 30703',
@@ -57,7 +57,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     subtree: 'b62108a0e9ab467867e02a4ff8334411ffafce93ff9e8857725b755dabcc8c07 3394',
     depth1: '1ef739157b1b2afb122784565c67c6b043a155eced3cce8b654a82345a7932c0 4474',
     fit: 'f4a9aa75ecae99f4d24d6af40ca93c394f8c1df1f05ff9415c8d7555c4a908b5 10059',
-    phone: 'd4a3e4a0f2901320585670db309ee5eff0b447e6c9cb10ab366ec9bc3be1780b 4650',
+    phone: '944d08c2d5666f1ddb9025fb421a96242790cabba1e9431ee7ddbdac02b17557 7846',
   },
   'real/Feature_Models/Operating_Systems/BusyBox/Evolution/2008-01-02_19-55-04.uvl': {
     default: '3c48daefc8b3d7949122bb62fb90e485d9a76e94323534918591513e1a462a90 175187',
@@ -65,7 +65,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     anomalies: '11903038dc1000f731caa2bbc5fa06562eca6b6c04acae2a9e9a4e6c495f131e 179093',
     depth1: '67d9ad6e2d3557fed69f680a0c1aa4a2613cca66e8f62e34abb2e3e94c1409de 175062',
     fit: 'ec9ed744a988d0d7005b900c9caa317bf02d8ac119cade9135288fdecbbf3062 15656',
-    phone: '00959b08b8481b147b2440bd627fca48b97c8d58ca7d2854a417a78e5955cc0c 166815',
+    phone: '5ee56d3aac2f8ebdf8e9ea2bbd997a290dcac7a865a4b732b8a11a8de3144454 166712',
   },
   'real/Feature_Models/Operating_Systems/KConfig/uClinux-distribution.uvl': {
     default: '7733364ffbe3a416ab4aaa53eb1f9bf5bd97c1aea250ce0e0e89b9a5b61927c9 647745',
@@ -74,7 +74,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     subtree: 'cbd0849383b816ebeab498480176d6dc15159eb4a15e3f32f4ac9165590a8cad 3682',
     depth1: '81eaeed336aa662d4765e3a192027a8a3729840c984461f59f350be330dd75b9 215876',
     fit: '69a3b6a2cd03698bbcdcc5157ac47968e157fd819292d3166558da2184b6cfdc 12150',
-    phone: '107f8fdfd7653f88ad739540e9f64fe657d7d8758a3e35d177f06a3f39a8cf47 290230',
+    phone: 'cd3f6c3f6d8a133c3bc9194dda7597e4068bc982e672576aabfba89c1407b6b7 204943',
   },
 };
 

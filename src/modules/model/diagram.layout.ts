@@ -214,9 +214,57 @@ export interface Layout {
   y: (n: LaidNode) => number;
   /** Every box drawn, grid cells included, in tree order. */
   boxes: Placed[];
+  /** Where the edges to a node's children start. */
+  anchor: (n: LaidNode) => { x: number; y: number };
   /** The tree's width, and the extent of its rows (the tidy tree's coordinates across). */
   width: number;
   rowsSpan: number;
+}
+
+/** Every box at its place, a grid's cells column by column. */
+function placeBoxes(nodes: LaidNode[], x: (n: LaidNode) => number, y: (n: LaidNode) => number): Placed[] {
+  const boxes: Placed[] = [];
+  for (const n of nodes) {
+    if (!n.data.cells) { boxes.push({ shown: n.data, x: x(n), y: y(n) }); continue; }
+    const step = cellWidth(n.data) + CELL_GAP;
+    const top = y(n) - ((n.data.rows! - 1) * ROW) / 2;
+    n.data.cells.forEach((c, i) => {
+      boxes.push({ shown: c, x: x(n) + GRID_INSET + Math.floor(i / n.data.rows!) * step, y: top + (i % n.data.rows!) * ROW });
+    });
+  }
+  return boxes;
+}
+
+/** How far an outline's children sit right of their parent. */
+const INDENT = 30;
+
+/**
+ * The outline of a narrow frame (a phone's): each feature on a row of its own, its children on
+ * the rows below it, indented. A column per level costs a phone its second level (automotive's
+ * names are 27 characters); indented, two levels take 60 units more than one. The edges still
+ * fan out from the parent (from its box's lower left), so the group marks read as in the legend.
+ */
+export function layOutOutline(root: Shown, legendH: number): Layout {
+  const nodes = hierarchy(root, (d) => d.children).descendants() as LaidNode[];
+  const row = new Map<LaidNode, number>();
+  let next = 0;
+  const stack = [nodes[0]!];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    row.set(n, next);
+    next += spanOf(n.data);
+    for (let i = (n.children?.length ?? 0) - 1; i >= 0; i--) stack.push(n.children![i]!);
+  }
+  const x = (n: LaidNode) => PAD + n.depth * INDENT;
+  const y = (n: LaidNode) => legendH + PAD + BOX_H / 2 + (row.get(n)! + (spanOf(n.data) - 1) / 2) * ROW;
+  let width = 0;
+  for (const n of nodes) width = Math.max(width, x(n) + widthOf(n.data));
+  return {
+    nodes, x, y, boxes: placeBoxes(nodes, x, y),
+    anchor: (n) => ({ x: x(n) + 10, y: y(n) + BOX_H / 2 }),
+    width: width + PAD,
+    rowsSpan: (next - 1) * ROW,
+  };
 }
 
 /** Positions below a legend `legendH` high; each depth is a column as wide as its widest label (or grid). */
@@ -237,17 +285,9 @@ export function layOut(root: Shown, legendH: number): Layout {
   for (let d = 1; d < colWidth.length; d++) colX[d] = colX[d - 1]! + colWidth[d - 1]! + GAP;
   const x = (n: LaidNode) => colX[n.depth]!;
   const y = (n: LaidNode) => legendH + PAD + (n.x - minX) + BOX_H / 2;
-  const boxes: Placed[] = [];
-  for (const n of nodes) {
-    if (!n.data.cells) { boxes.push({ shown: n.data, x: x(n), y: y(n) }); continue; }
-    const step = cellWidth(n.data) + CELL_GAP;
-    const top = y(n) - ((n.data.rows! - 1) * ROW) / 2;
-    n.data.cells.forEach((c, i) => {
-      boxes.push({ shown: c, x: x(n) + GRID_INSET + Math.floor(i / n.data.rows!) * step, y: top + (i % n.data.rows!) * ROW });
-    });
-  }
   return {
-    nodes, x, y, boxes,
+    nodes, x, y, boxes: placeBoxes(nodes, x, y),
+    anchor: (n) => ({ x: x(n) + nameWidth(n.data), y: y(n) }),
     width: colX[colWidth.length - 1]! + colWidth[colWidth.length - 1]! + PAD,
     rowsSpan: maxX - minX,
   };

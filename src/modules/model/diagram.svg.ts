@@ -103,8 +103,7 @@ function gridEdges(grid: LaidNode, px: number, py: number, layout: Layout, edges
 
 /** The edges from a shown feature to its shown children (path data) and their marks, group by group. */
 export function childEdges(n: LaidNode, layout: Layout, edges: string[], decorations: string[]): void {
-  const px = layout.x(n) + nameWidth(n.data);
-  const py = layout.y(n);
+  const { x: px, y: py } = layout.anchor(n);
   const byGroup = new Map<number, LaidNode[]>();
   for (const c of n.children ?? []) {
     if (c.data.cells) { gridEdges(c, px, py, layout, edges, decorations); continue; }

@@ -184,16 +184,24 @@ describe('feature diagram', () => {
     assert.equal(features(renderDiagram(flat)).size, 401);
   });
 
-  it('shortens long labels in the middle in a narrow frame and drops levels that do not fit', () => {
+  it('shortens long labels in the middle in a frame too narrow for their columns; a phone gets an outline with whole names', () => {
     const long = (i: number) => `N_379925076__F_${String(i).padStart(12, '0')}`;
     const text = `features\n    ${long(0)}\n        mandatory\n${[1, 2, 3].map((i) => `            ${long(i)}\n                optional\n${[1, 2, 3, 4, 5].map((j) => `                    ${long(i * 10 + j)}\n`).join('')}`).join('')}`;
-    const svg = renderDiagram(model(text), { fit: { width: 320, height: 560 } });
-    const [w] = /width="(\d+)"/.exec(svg)!.slice(1).map(Number);
-    assert.ok(w * FLOOR_SCALE <= 320, `${w} units fit a phone's frame at the floor`);
-    assert.match(svg, /<title>N_379925076__F_000000000001 \(5 more features below: open\)<\/title>/, 'the title keeps the whole name');
-    assert.match(svg, />N_3799[^<]*…[^<]*000001<\/text>/, 'both ends of the name are kept');
-    assert.equal(features(svg).size, 4, 'the root and its children; their children counted');
-    assert.equal(features(renderDiagram(model(text), { fit: { width: 1200, height: 800 } })).size, 19, 'a wide frame draws it whole');
+    const medium = renderDiagram(model(text), { fit: { width: 480, height: 560 } });
+    const [w] = /width="(\d+)"/.exec(medium)!.slice(1).map(Number);
+    assert.ok(w * FLOOR_SCALE <= 480, `${w} units fit the frame at the floor`);
+    assert.match(medium, />N_3799[^<]*…[^<]*0000\d\d<\/text>/, 'both ends of a shortened name are kept');
+    assert.match(medium, /<title>N_379925076__F_000000000011<\/title>/, 'the title keeps the whole name');
+    // A phone: each feature on its own row, children indented below their parent, names whole.
+    const phone = renderDiagram(model(text), { fit: { width: 320, height: 560 } });
+    assert.doesNotMatch(phone, /…/);
+    const at = (name: string) => /<rect x="(\d+)" y="([\d.]+)"/.exec(phone.slice(phone.indexOf(`data-feature="${name}"`)))!.slice(1).map(Number);
+    const [rootX, rootY] = at(long(0));
+    const [childX, childY] = at(long(1));
+    const [grandX, grandY] = at(long(11));
+    assert.ok(childX > rootX && grandX > childX && childY > rootY && grandY > childY, 'indented below the parent');
+    assert.equal(features(phone).size, 19, 'two levels on a phone, whole');
+    assert.equal(features(renderDiagram(model(text), { fit: { width: 1200, height: 800 } })).size, 19, 'a wide frame draws it whole too');
   });
 
   it('draws an opened feature whole on top of the fitted drawing, folding nothing else for it', () => {

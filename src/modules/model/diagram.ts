@@ -7,7 +7,7 @@
 // diagram would be kilometres wide. Here: the options and the query; which features are shown and
 // where is diagram.layout.ts, the SVG of boxes, edges, group marks and legend diagram.svg.ts.
 import type { Feature, UvlModel } from '../../../packages/uvl/src/index.ts';
-import { featureNamed, indexTree, layOut, shownTree, shortenLabels, textWidth, wrapRuns, BOX_H, GAP, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
+import { featureNamed, indexTree, layOut, layOutOutline, shownTree, shortenLabels, textWidth, wrapRuns, BOX_H, GAP, MAX_SHOWN_CHILDREN, PAD, ROW, type Layout, type Shown, type ShownLimits } from './diagram.layout.ts';
 import { childEdges, featureElement, legend, svgDocument, upLinks, LEGEND_W, type Marking } from './diagram.svg.ts';
 
 export { featureNamed } from './diagram.layout.ts';
@@ -156,10 +156,13 @@ function drawOnce(plan: Plan, limits: ShownLimits, fit: { width: number; height:
   const legendH = drawnLegend.height + (plan.withUpLinks ? 18 : 0);
   if (Number.isFinite(labelChars)) shortenLabels(shown.root, labelChars);
   if (fit) wrapRuns(shown.root, Math.max(4, Math.floor((fit.height - legendH - 2 * PAD - BOX_H) / ROW) + 1));
-  const layout = layOut(shown.root, legendH);
+  const layout = fit && fit.width < OUTLINE_BELOW ? layOutOutline(shown.root, legendH) : layOut(shown.root, legendH);
   const height = legendH + PAD * 2 + layout.rowsSpan + BOX_H;
   return { shown, layout, legend: drawnLegend, upLinksY, width: Math.max(layout.width, legendWidth), height };
 }
+
+/** Frames narrower than this (units at the floor; 467 px) are drawn as an outline: a phone's is about 400. */
+const OUTLINE_BELOW = 560;
 
 /**
  * Label lengths tried, longest first, when a level does not fit across: longer labels are
