@@ -89,7 +89,7 @@ describe('the feature diagram readable at fit (issue 37, item 4)', { skip: large
         assert.ok(fit.smallestOther >= 9 - 0.01, `the legend's text at least 9 px (smallest ${fit.smallestOther})`);
         assert.ok(inside(fit.drawing, fit.frame), `the drawing ${JSON.stringify(fit.drawing)} is inside the frame ${JSON.stringify(fit.frame)} at fit`);
         const ratio = fit.drawing.height / fit.drawing.width;
-        // A line was 1 005 boxes high and one wide (linux, ratio about 60); automotive on a phone is 4 boxes two levels wide (0.21).
+        // A line was 1 005 boxes high and one wide (linux, ratio about 60).
         assert.ok(ratio > 0.15 && ratio < 4, `a block, not a line: height / width ${ratio.toFixed(2)}`);
         assert.ok(fit.features >= 4, `${fit.features} features drawn`);
         assert.ok(fit.counts + fit.more > 0, 'what is not drawn is counted');
