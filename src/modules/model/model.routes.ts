@@ -8,6 +8,7 @@ import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
+import { PAGE_FIT } from './feature-tree.ts';
 import { datasetModelRoutes } from './dataset-models.ts';
 import { factLabel } from './fact-label.ts';
 import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
@@ -77,7 +78,8 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     countOnSuccess(request, (cookie) => ctx.services.hubfile.recordView(id, viewer(request), cookie));
     // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
     const asked = parseDiagramQuery(request.query);
-    const diagramQuery = { ...asked, depth: service().pageDepth(data, asked) };
+    // Drawn for the frame of a desktop page until the page's script tells its own (diagram.js).
+    const diagramQuery = { ...asked, depth: service().pageDepth(data, asked), fit: asked.fit ?? PAGE_FIT };
     // The page's links stay on the page: ?root=<name>#diagram.
     const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
     const svgQuery = new URLSearchParams();
@@ -93,7 +95,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
       diagram,
       diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
+      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [], fit: `${diagramQuery.fit.width}x${diagramQuery.fit.height}` }),
       source: service().sourceWindow(data),
       modeltool: ctx.isEnabled('modeltool'),
       // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).

@@ -95,7 +95,7 @@ async function source(d: ModelDeps, fileId: number, viewerId: number | null): Pr
 /** The drawing for these options and this analysis state, drawn once per combination. */
 export function draw(d: ModelDeps, src: ModelSource, query: DiagramQuery, analysis: AnalysisState, linkSuffix = ''): string {
   const state = analysis.kind === 'finished' ? `finished:${analysis.status}` : 'uncoloured';
-  const key = JSON.stringify([query.root ?? null, query.depth ?? null, query.open ?? [], query.close ?? [], linkSuffix, state, src.file.name]);
+  const key = JSON.stringify([query.root ?? null, query.depth ?? null, query.open ?? [], query.close ?? [], query.fit ?? null, linkSuffix, state, src.file.name]);
   return d.cache.diagram(src.derived, key, () => renderDiagram(src.model, {
     ...query, linkSuffix, anomalies: anomaliesOf(analysis), title: `Feature diagram of ${src.file.name}`,
   }));
