@@ -14,8 +14,10 @@ export type ConfiguratorOp =
   /**
    * A step by SAT propagation; counted only when the worker holds the model compiled (it never
    * compiles for a step: the answer is then `"remaining": null, "remaining_status": "not counted"`).
+   * With `since` (the decisions of the state the caller holds) a consistent answer gives
+   * `changed` instead of `features` (configurator.diff.ts).
    */
-  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
+  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] } }
   /** Compiles the model within the budget and keeps it warm (in the background, for the count). */
   | { op: 'compile' }
   | { op: 'commonality' }

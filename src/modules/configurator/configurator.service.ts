@@ -21,6 +21,9 @@ import * as repo from './configurator.repository.ts';
 import { sampleObjectKey } from './sample-stream.ts';
 import { sampleCitation, type SampleCitation } from './configurator.citation.ts';
 
+/** A configure step; `since`: the decisions of the state the caller holds (the answer is then what changed). */
+export type ConfigureRequest = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] } };
+
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;
 /** Cheap test for an `imports` section: only such a model needs the worker to name its imports first. */
@@ -135,7 +138,7 @@ function busyAnswer(d: ConfiguratorDeps): Answer {
 }
 
 /** One configure step: the propagation answer at once, counted when the model is compiled (section 6a); never stored. */
-export async function configure(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: { selected: string[]; deselected: string[]; why?: string }): Promise<Answer> {
+export async function configure(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, request: ConfigureRequest): Promise<Answer> {
   const found = await visible(d, fileId, viewerId, requester);
   if (!found) return { kind: 'not-found' };
   return configureStep(d, { requester, lane: found.lane }, found.file, found.source, request);

@@ -10,6 +10,7 @@ import {
 } from '../../../packages/analysis/src/index.ts';
 import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 import { MemoryDeadline } from './memory-deadline.ts';
+import { changedStates, RecentStates, type DecisionSet, type States } from './configurator.diff.ts';
 
 /**
  * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
@@ -37,6 +38,8 @@ interface WarmModel {
   configurator?: Configurator;
   /** Feature indices in the order of their names, sorted once: a sample lists each configuration's names sorted. */
   byName?: Int32Array;
+  /** The states of the last steps: a step with `since` answers what changed from them. */
+  recent: RecentStates;
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
@@ -66,7 +69,7 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
   const parsed = parseWithImports(job, new Set());
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) throw new JobFailure(`The model is not valid UVL: ${errors.slice(0, 5).join('; ')}`);
-  const entry: WarmModel = { model: parsed.model, text: job.model.text };
+  const entry: WarmModel = { model: parsed.model, text: job.model.text, recent: new RecentStates() };
   warm.set(job.model.sha256, entry);
   while (warm.size > WARM_MODELS) warm.delete(warm.keys().next().value!);
   return entry;
@@ -176,10 +179,30 @@ function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'config
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
   const counted = entry.compiled !== undefined;
+  // Before the step: the engine patches its models from the last step's decisions to the next's.
+  const base = job.since && statesUnder(entry, job.since, deadline);
   const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: counted ? job.timeoutMs : 0 });
-  const answer = result.consistent && !counted ? { ...result, remaining: null, remaining_status: 'not counted' } : result;
+  if (result.consistent) entry.recent.remember(decisions, result.features);
+  let answer: object = result.consistent && !counted ? { ...result, remaining: null, remaining_status: 'not counted' } : result;
+  if (base && result.consistent) {
+    const { features, ...rest } = answer as typeof result;
+    answer = { ...rest, changed: changedStates(base, features) };
+  }
   if (job.why === undefined || !result.consistent) return answer;
   return { ...answer, why: entry.configurator.why(decisions, job.why, { deadline }) };
+}
+
+/**
+ * The states under the decisions of the state a page holds: kept from a recent step, else
+ * propagated again (uncounted); undefined when they have no configuration (the full answer then).
+ */
+function statesUnder(entry: WarmModel, since: DecisionSet, deadline: Deadline): States | undefined {
+  const kept = entry.recent.get(since);
+  if (kept) return kept;
+  const result = entry.configurator!.configure({ selected: [...since.selected], deselected: [...since.deselected] }, { deadline, countTimeoutMs: 0 });
+  if (!result.consistent) return undefined;
+  entry.recent.remember(since, result.features);
+  return result.features;
 }
 
 /** The job's budget, ended early when the main thread sets the job's cancel flag (a shared word). */

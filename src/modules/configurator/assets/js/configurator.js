@@ -25,10 +25,12 @@
   let states = {};
   let probability = {};
   let decisions = { selected: [], deselected: [] };
-  /** Earlier steps, each with the server's answer: undo shows it again without asking (a large model's step takes a while). */
+  /**
+   * Earlier steps: their decisions, the server's answer (count, status) and the states the next
+   * step changed, as they were before it. Undo puts them back without asking the server (a large
+   * model's step takes a while); a few dozen states per step, so every step is kept.
+   */
   const history = [];
-  /** Answers kept for undo (each holds every feature's state: about 0.6 MB for automotive2_4); older steps are asked again. */
-  const KEPT_ANSWERS = 20;
 
   const el = (tag, attrs = {}, text) => {
     const node = document.createElement(tag);
@@ -132,6 +134,16 @@
 
   const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
 
+  /** Repaints the drawn rows of the features whose state changed (all rows when most did). */
+  function paintChanged(changes) {
+    const names = Object.keys(changes);
+    if (names.length > 200) return paintAll();
+    for (const name of names) {
+      const li = treeEl.querySelector(`li[data-feature="${CSS.escape(name)}"]`);
+      if (li) paint(li);
+    }
+  }
+
   // ---- decisions -----------------------------------------------------------------------------
 
   function showConflict(conflict) {
@@ -157,24 +169,38 @@
 
   let lastAnswer = null;
 
-  /** Shows a consistent answer for `next`; `remember` puts the current step on the undo history. */
+  /**
+   * Shows a consistent answer for `next`; `remember` puts the current step on the undo history.
+   * The page's steps name the state it holds (`since`) and get what changed (`changed`, issue 37):
+   * a few dozen states instead of all 18,616 of automotive2_4. A full answer (`features`: the
+   * first step) is applied as the changes it makes.
+   */
   function apply(next, answer, remember) {
     conflictEl.hidden = true;
-    if (remember) {
-      history.push({ decisions, answer: lastAnswer });
-      const older = history.length - 1 - KEPT_ANSWERS;
-      if (older >= 0) history[older].answer = null;
-    }
+    const changes = answer.changed ?? changesTo(answer.features);
+    const before = {};
+    for (const name in changes) before[name] = states[name] ?? 'open';
+    if (remember) history.push({ decisions, answer: lastAnswer, changes: before });
     decisions = { selected: [...next.selected], deselected: [...next.deselected] };
-    lastAnswer = answer;
-    states = answer.features;
+    lastAnswer = { ...answer, features: undefined, changed: undefined };
+    Object.assign(states, changes);
     lastRemaining = answer.remaining;
     undoButton.disabled = history.length === 0;
     showRemaining();
     void address.show(decisions);
-    paintAll();
+    paintChanged(changes);
     recountLater();
   }
+
+  /** The states of a full answer that differ from those shown. */
+  function changesTo(features) {
+    const changes = {};
+    for (const name in features) if (states[name] !== features[name]) changes[name] = features[name];
+    return changes;
+  }
+
+  /** The decisions of the state the page shows, when it shows one: a step then gets what changed. */
+  const sinceNow = () => (lastAnswer ? { since: decisions } : {});
 
   /** While the model compiles, the same step is asked again now and then: its count comes once the compile is done. */
   const RECOUNT_MS = 3000;
@@ -185,9 +211,9 @@
     const asked = decisions;
     recount = setTimeout(async () => {
       if (pending || decisions !== asked) return recountLater();
-      const answer = await post(asked).catch(() => null);
+      const answer = await post({ ...asked, since: asked }).catch(() => null);
       if (!answer?.consistent || decisions !== asked) return;
-      lastAnswer = answer;
+      lastAnswer = { ...answer, changed: undefined };
       lastRemaining = answer.remaining;
       showRemaining();
       recountLater();
@@ -219,7 +245,7 @@
   async function decideNow(next, remember) {
     remainingEl.textContent = 'Propagating…';
     try {
-      const answer = await post(next);
+      const answer = await post({ ...next, ...sinceNow() });
       if (!answer.consistent) {
         showConflict(answer.conflict);
         showRemaining();
@@ -270,7 +296,7 @@
     box.hidden = false;
     box.textContent = 'Explaining…';
     try {
-      const answer = await post({ ...decisions, why: li.dataset.feature });
+      const answer = await post({ ...decisions, why: li.dataset.feature, since: decisions });
       box.textContent = '';
       box.append(el('span', {}, `${li.dataset.feature} is ${answer.why.state} because of:`), reasonList(answer.why.why || []));
     } catch (error) {
@@ -292,8 +318,7 @@
     if (pending) return;
     const step = history.pop();
     if (!step) return;
-    if (step.answer) apply(step.decisions, step.answer, false);
-    else void decide(step.decisions, false);
+    apply(step.decisions, { ...step.answer, changed: step.changes }, false);
   });
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
@@ -339,33 +364,9 @@
     li.querySelector('button[data-act="select"]').focus();
   });
 
-  // ---- exports -----------------------------------------------------------------------------
+  // ---- exports (export.js) ------------------------------------------------------------------
 
-  function download(name, type, text) {
-    const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  }
-
-  const xmlEscape = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-  const names = () => Object.keys(states).sort();
-
-  section.querySelector('#cfg-tools').addEventListener('click', (event) => {
-    const kind = event.target.closest('[data-export]')?.dataset.export;
-    if (!kind) return;
-    const base = section.dataset.fileName.replace(/\.uvl$/i, '');
-    if (kind === 'json') {
-      download(`${base}.configuration.json`, 'application/json', `${JSON.stringify({ file: section.dataset.fileName, doi: section.dataset.doi || null, ...decisions, remaining: lastRemaining, features: states }, null, 2)}\n`);
-    } else if (kind === 'csv') {
-      download(`${base}.configuration.csv`, 'text/csv', `feature,state\n${names().map((n) => `${/[",\n]/.test(n) ? `"${n.replace(/"/g, '""')}"` : n},${states[n]}`).join('\n')}\n`);
-    } else {
-      const manual = { selected: 'selected', deselected: 'unselected' };
-      const automatic = { forced: 'selected', excluded: 'unselected' };
-      const lines = names().map((n) => `\t<feature automatic="${automatic[states[n]] || 'undefined'}" manual="${manual[states[n]] || 'undefined'}" name="${xmlEscape(n)}"/>`);
-      download(`${base}.configuration.xml`, 'application/xml', `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<configuration>\n${lines.join('\n')}\n</configuration>\n`);
-    }
-  });
+  window.configuratorExport.attach(section, () => ({ decisions, states, remaining: lastRemaining }));
 
   // ---- start -------------------------------------------------------------------------------
 
