@@ -196,6 +196,11 @@ export function computedHere(d: ConfiguratorDeps): number {
   return d.jobs.computed;
 }
 
+/** Compiled forms this instance's workers loaded from the store, and compiled. */
+export function formsHere(d: ConfiguratorDeps): { loaded: number; compiled: number } {
+  return { loaded: d.jobs.formsLoaded, compiled: d.jobs.formsCompiled };
+}
+
 /** Jobs of this instance that their cancel flag stopped before their end. */
 export function stoppedEarlyHere(d: ConfiguratorDeps): number {
   return d.jobs.stoppedEarly;
@@ -207,7 +212,7 @@ export async function stop(d: ConfiguratorDeps): Promise<void> {
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, formsHere, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

@@ -5,8 +5,8 @@
 import { parentPort } from 'node:worker_threads';
 import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
-  BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf, rowsOfNames, twiseSample,
-  UnknownFeatureError, type CompiledModel,
+  BitRows, compiledFormBytes, compiledFromBytes, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf,
+  rowsOfNames, StoredFormError, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
 import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 import { MemoryDeadline } from './memory-deadline.ts';
@@ -48,6 +48,33 @@ const warm = new Map<string, WarmModel>();
 class JobFailure extends Error {}
 /** The model did not compile within the budget: remembered by the main thread, never tried again. */
 class BudgetFailure extends JobFailure {}
+/** The job needs the compiled form, which is stored: the main thread sends it (`need-form`). */
+class NeedForm extends Error {}
+
+/** A form this job compiled, sent with its reply to be stored (configurator.forms.ts). */
+let compiledNow: Uint8Array | undefined;
+/** The stored form this job was sent could not be read (another layout): said in the reply, so that it is compiled again. */
+let formRefused = false;
+
+/**
+ * Loads the stored compiled form the job carries; asks for it when the main thread said it is
+ * stored. False when there is none, or the bytes are refused (another layout): then compiled.
+ */
+function loadStored(entry: WarmModel, job: ConfiguratorJob): boolean {
+  if (entry.compiled) return true;
+  if (!job.form) {
+    if (job.formStored) throw new NeedForm();
+    return false;
+  }
+  try {
+    entry.compiled = compiledFromBytes(entry.model, job.form, entry.text);
+    return true;
+  } catch (error) {
+    if (!(error instanceof StoredFormError)) throw error;
+    formRefused = true;
+    return false;
+  }
+}
 
 /**
  * Parses the model with the imports the main thread sent (paths inside the dataset, relative to
@@ -76,7 +103,7 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
 }
 
 function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
-  if (entry.compiled) return entry.compiled;
+  if (loadStored(entry, job)) return entry.compiled!;
   const deadline = new MemoryDeadline(job.timeoutMs, COMPILE_MEMORY_BYTES);
   entry.compiled = compileModel(entry.model, { text: entry.text, deadline }) ?? undefined;
   if (deadline.overMemory) entry.compiled = undefined;
@@ -85,6 +112,7 @@ function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
       ? `The model could not be compiled within the memory budget of ${COMPILE_MEMORY_BYTES >> 20} MB.`
       : `The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
   }
+  compiledNow = compiledFormBytes(entry.compiled);
   return entry.compiled;
 }
 
@@ -178,7 +206,8 @@ function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'config
   entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled?.count(assumptions) ?? null });
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
-  const counted = entry.compiled !== undefined;
+  // A stored form is loaded (never a compile here): the step is counted at once.
+  const counted = loadStored(entry, job);
   // Before the step: the engine patches its models from the last step's decisions to the next's.
   const base = job.since && statesUnder(entry, job.since, deadline);
   const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: counted ? job.timeoutMs : 0 });
@@ -260,13 +289,18 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
 
 parentPort!.on('message', (job: ConfiguratorJob) => {
   let reply: ConfiguratorReply;
+  compiledNow = undefined;
+  formRefused = false;
   try {
     reply = run(job);
+    if (reply.kind === 'done' && compiledNow) reply.form = compiledNow;
+    if (reply.kind === 'done' && formRefused) reply.formRefused = true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const kind = error instanceof UnknownFeatureError ? 'bad-value' : error instanceof BudgetFailure ? 'budget' : 'failed';
-    reply = { id: job.id, kind, message };
+    reply = error instanceof NeedForm ? { id: job.id, kind: 'need-form' } : { id: job.id, kind, message };
   }
-  // A sample's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
-  parentPort!.postMessage(reply, reply.kind === 'done' && reply.sample ? [reply.sample.buffer as ArrayBuffer] : []);
+  // A sample's and a form's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
+  const transfer = reply.kind === 'done' ? [reply.sample?.buffer, reply.form?.buffer].filter((b): b is ArrayBuffer => b !== undefined) : [];
+  parentPort!.postMessage(reply, transfer);
 });
