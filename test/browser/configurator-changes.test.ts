@@ -1,5 +1,5 @@
 // Browser journey of issue 37, item 1: the configurator's page asks for what changed (`since`)
-// and applies it. On a generated model of 61 features: the first step is a full answer, each
+// and applies it. On a generated model of 61 features: the first step is a compact answer (a letter per feature), each
 // decision after it sends the state the page holds and gets `changed` only; what the page shows
 // after decisions, an undo (no request) and a reload of its address equals the API's full answer
 // for the same decisions.
@@ -54,7 +54,8 @@ describe('the configurator applies changed states in Chromium', { skip }, () => 
     await expectShown({ selected: [], deselected: [] }, 'the first answer');
     await until(() => steps.length >= 1);
     assert.equal(steps[0]!.body.since, undefined, 'the first step holds no state');
-    assert.ok(steps[0]!.answer.features, 'and gets the full answer');
+    assert.equal(steps[0]!.body.compact, true, 'and asks for the compact answer');
+    assert.equal(steps[0]!.answer.states.length, 61, 'one letter per feature');
 
     // F0_0 excludes F1_1 (a constraint); then a decision in another group; each answer is changes only.
     await page.click('#cfg-tree li[data-feature="F0_0"] > .cfg-row button[data-act="select"]');

@@ -1,6 +1,7 @@
 // A configure step's answer as what changed (issue 37, item 1): on several models, along random
 // decisions, the `changed` of a step that names the state it comes from (`since`), applied to
-// that state, equals the full answer's `features`, with the same count; also when `since` is a
+// that state, equals the full answer's `features`, with the same count, as does the compact first
+// step (a letter per feature in the tree's order); also when `since` is a
 // state the worker no longer keeps (propagated again), with `why`, and through a conflict.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { storeModel } from '../model/model.test-support.ts';
 import { corpusSkipReason, findCorpus } from '../../../packages/uvl/src/corpus.support.ts';
 import { applyChanges, changedStates, decisionsKey, type States } from './configurator.diff.ts';
-import { generatedModel, PRINTER_UVL } from './configurator.test-support.ts';
+import { generatedModel, PRINTER_UVL, waitForResult } from './configurator.test-support.ts';
 
 const corpus = findCorpus();
 /** Corpus models of a few hundred features with cross-tree constraints, when the corpus is there. */
@@ -84,6 +85,22 @@ for (const dialect of testDialects()) {
           states = full.features;
         }
         assert.ok(changedAtAll > 0, `${label}: the decisions changed states`);
+      }
+    });
+
+    it('gives the first step as one letter per feature in the tree\'s order, the full answer\'s states', async () => {
+      const letters: Record<string, string> = { s: 'selected', d: 'deselected', f: 'forced', x: 'excluded', o: 'open' };
+      for (const { label, fileId } of models) {
+        const tree = await waitForResult(`${server.baseUrl}/configurator/${fileId}/tree.json`);
+        const order: string[] = tree.features.map(([name]: [string]) => name);
+        const open = Object.entries((await configure(fileId, {})).features as States).filter(([, s]) => s === 'open').map(([n]) => n);
+        const decisions = { selected: open.slice(0, 1), deselected: open.slice(-1) };
+        const full = await configure(fileId, decisions);
+        const compact = await configure(fileId, { ...decisions, compact: true });
+        assert.equal(compact.features, undefined, label);
+        assert.equal(compact.remaining, full.remaining, label);
+        assert.equal(compact.states.length, order.length, `${label}: a letter per feature`);
+        assert.deepEqual(Object.fromEntries(order.map((name, i) => [name, letters[compact.states[i]]])), full.features, label);
       }
     });
 

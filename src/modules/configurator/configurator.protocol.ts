@@ -15,9 +15,10 @@ export type ConfiguratorOp =
    * A step by SAT propagation; counted only when the worker holds the model compiled (it never
    * compiles for a step: the answer is then `"remaining": null, "remaining_status": "not counted"`).
    * With `since` (the decisions of the state the caller holds) a consistent answer gives
-   * `changed` instead of `features` (configurator.diff.ts).
+   * `changed` instead of `features` (configurator.diff.ts); with `compact` (and no `since`), `states`:
+   * one letter per feature in the order of the page's tree.
    */
-  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] } }
+  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] }; compact?: boolean }
   /** Compiles the model within the budget and keeps it warm (in the background, for the count). */
   | { op: 'compile' }
   | { op: 'commonality' }

@@ -67,9 +67,9 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   const who = (request: { user?: { id: number } | null; ip: string }) => [viewerOf(request), requesterOf(request)] as const;
 
   app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] } };
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] }; compact?: boolean };
     // JSON arrays hold each name whole (a name may hold a comma): no list syntax to read here.
-    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why };
+    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why, compact: body.compact === true };
     // The page's steps say which state they hold, and get what changed (issue 37, item 1).
     const since = body.since && { selected: distinctNames(body.since.selected), deselected: distinctNames(body.since.deselected) };
     return send(reply, await service.configure(fileIdOf(request), ...who(request), since ? { ...decisions, since } : decisions));

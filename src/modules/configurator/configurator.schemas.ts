@@ -41,6 +41,10 @@ export const configureSchema = {
         },
         additionalProperties: false,
       },
+      compact: {
+        type: 'boolean',
+        description: 'Without `since`: a consistent answer gives `states`, one letter per feature in the order of the model page\'s tree (`s` selected, `d` deselected, `f` forced, `x` excluded, `o` open), instead of `features`.',
+      },
     },
   },
   response: {

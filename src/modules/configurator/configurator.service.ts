@@ -22,7 +22,7 @@ import { sampleObjectKey } from './sample-stream.ts';
 import { sampleCitation, type SampleCitation } from './configurator.citation.ts';
 
 /** A configure step; `since`: the decisions of the state the caller holds (the answer is then what changed). */
-export type ConfigureRequest = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] } };
+export type ConfigureRequest = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] }; compact?: boolean };
 
 /** Files the service knows the content of: stored files never change, so the hash is kept. */
 const KNOWN_FILES = 1000;

@@ -10,7 +10,7 @@ import type { Placement } from './configurator.pool.ts';
 import type { ModelSource } from './configurator.protocol.ts';
 import { answerOf, call, type Answer } from './configurator.calls.ts';
 
-type Decisions = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] } };
+type Decisions = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] }; compact?: boolean };
 
 const NOT_COUNTED = '"remaining_status":"not counted"';
 

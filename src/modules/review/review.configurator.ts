@@ -57,14 +57,14 @@ export async function reviewConfiguratorRoutes(app: FastifyInstance, ctx: Module
   // Reading only, as the API's configure: no CSRF token (a reviewer may have no session).
   app.post('/review/:token/model/:fileId/configure', {
     config: { csrf: false, json: true, readOnly: true },
-    schema: { body: { type: 'object', properties: { selected: names, deselected: names, why: { type: 'string' }, since: { type: 'object', properties: { selected: names, deselected: names }, additionalProperties: false } } } },
+    schema: { body: { type: 'object', properties: { selected: names, deselected: names, why: { type: 'string' }, since: { type: 'object', properties: { selected: names, deselected: names }, additionalProperties: false }, compact: { type: 'boolean' } } } },
   }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] } };
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] }; compact?: boolean };
     const distinct = (list?: string[]) => [...new Set((list ?? []).filter((s) => s !== ''))];
     // The page's steps name the state it holds and get what changed (issue 37, item 1), as on the API.
     const since = body.since && { selected: distinct(body.since.selected), deselected: distinct(body.since.deselected) };
-    const decisions = { selected: distinct(body.selected), deselected: distinct(body.deselected), why: body.why };
+    const decisions = { selected: distinct(body.selected), deselected: distinct(body.deselected), why: body.why, compact: body.compact === true };
     return send(reply, await configurator().configure(fileId, ownerId, requesterOf(request), since ? { ...decisions, since } : decisions));
   });
 }

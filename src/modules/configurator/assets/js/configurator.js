@@ -21,6 +21,7 @@
   const OPEN_LEVELS = 2;
 
   let features = []; // [name, parent, group] in pre-order
+  let treeOrder = []; // the names alone, in the same order (compact answers list states so)
   const childrenOf = new Map();
   let states = {};
   let probability = {};
@@ -177,12 +178,12 @@
    */
   function apply(next, answer, remember) {
     conflictEl.hidden = true;
-    const changes = answer.changed ?? changesTo(answer.features);
+    const changes = window.configuratorAnswers.changesOf(answer, states, treeOrder);
     const before = {};
     for (const name in changes) before[name] = states[name] ?? 'open';
     if (remember) history.push({ decisions, answer: lastAnswer, changes: before });
     decisions = { selected: [...next.selected], deselected: [...next.deselected] };
-    lastAnswer = { ...answer, features: undefined, changed: undefined };
+    lastAnswer = { ...answer, features: undefined, changed: undefined, states: undefined };
     Object.assign(states, changes);
     lastRemaining = answer.remaining;
     undoButton.disabled = history.length === 0;
@@ -192,15 +193,11 @@
     recountLater();
   }
 
-  /** The states of a full answer that differ from those shown. */
-  function changesTo(features) {
-    const changes = {};
-    for (const name in features) if (states[name] !== features[name]) changes[name] = features[name];
-    return changes;
-  }
-
-  /** The decisions of the state the page shows, when it shows one: a step then gets what changed. */
-  const sinceNow = () => (lastAnswer ? { since: decisions } : {});
+  /**
+   * The decisions of the state the page shows, when it shows one: a step then gets what changed;
+   * the first step asks for the compact answer (a letter per feature, in the tree's order).
+   */
+  const sinceNow = () => (lastAnswer ? { since: decisions } : { compact: true });
 
   /** While the model compiles, the same step is asked again now and then: its count comes once the compile is done. */
   const RECOUNT_MS = 3000;
@@ -375,6 +372,7 @@
       if (busy) remainingEl.textContent = 'Busy with your earlier requests: the tree is asked for again in a moment…';
     });
     features = tree.features;
+    treeOrder = features.map(([name]) => name);
     features.forEach(([, parent], i) => { if (parent >= 0) (childrenOf.get(parent) || childrenOf.set(parent, []).get(parent)).push(i); });
     if (features.length === 0) { remainingEl.textContent = 'The model has no features.'; return; }
     treeEl.append(rowOf(0));
