@@ -13,7 +13,8 @@ export interface JobWatch { cancel: Int32Array; onProgress: (p: ConfiguratorProg
 /** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
 export type Answer =
   | { kind: 'done'; json: string }
-  | { kind: 'stored'; body: StoredBody }
+  /** `tag`: an entity tag for a result that never changes for its content (the page's tree and probabilities): 304 when the client has it. */
+  | { kind: 'stored'; body: StoredBody; tag?: string }
   /** A sample kept packed in the file store (sample-stream.ts sends it as JSON or CSV). */
   | { kind: 'sample'; body: Readable }
   /** `progress`: a t-wise sample being computed on this instance, as its worker last reported. */

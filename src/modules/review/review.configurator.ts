@@ -46,12 +46,13 @@ export async function reviewConfiguratorRoutes(app: FastifyInstance, ctx: Module
 
   app.get('/review/:token/model/:fileId/tree.json', { config: { json: true } }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    return send(reply, await configurator().tree(fileId, ownerId, requesterOf(request)));
+    return send(reply, await configurator().tree(fileId, ownerId, requesterOf(request)), request.headers['accept-encoding']);
   });
 
   app.get('/review/:token/model/:fileId/probabilities.json', { config: { json: true } }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    return send(reply, await configurator().probabilities(fileId, ownerId, requesterOf(request)), request.headers['accept-encoding']);
+    const byName = (request.query as { order?: string }).order === 'name';
+    return send(reply, await configurator().probabilities(fileId, ownerId, requesterOf(request), byName), request.headers['accept-encoding']);
   });
 
   // Reading only, as the API's configure: no CSRF token (a reviewer may have no session).

@@ -133,6 +133,12 @@
     return `${(p * 100).toFixed(1)}%`;
   }
 
+  /** The probabilities' page form: values in the order of the names sorted, the engine's texts of the extreme ones. */
+  function byName(p) {
+    const names = [...treeOrder].sort();
+    return { probability: Object.fromEntries(names.map((name, i) => [name, p.probability[i]])), shown: p.shown, bins: p.bins };
+  }
+
   const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
 
   /** Repaints the drawn rows of the features whose state changed (all rows when most did). */
@@ -390,8 +396,9 @@
       conflictEl.textContent = unreadable;
       conflictEl.hidden = false;
     }
-    poll(urls.probabilities).then((p) => {
-      probability = p;
+    // Without the names (the tree has them): in the order of the names sorted (issue 37).
+    poll(`${urls.probabilities}?order=name`).then((p) => {
+      probability = p.order === 'name' ? byName(p) : p;
       paintAll();
       // The fact label's plot was drawn before the commonality was stored: drawn again now.
       const plot = document.getElementById('commonality-plot-img');
