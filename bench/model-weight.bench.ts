@@ -5,7 +5,10 @@
 // - "first visit, cold hub": a new browser (empty cache) right after publishing; nothing of the
 //   model is parsed or compiled yet in any worker;
 // - "first visit": another new browser, the hub having served the model before;
-// - "warm visit": that browser opens the page again (its HTTP cache kept).
+// - "warm visit": that browser opens the page again (its HTTP cache kept);
+// - "first visit, restarted hub": a new browser on a second hub started on the same database and
+//   file store (its workers hold nothing: they parse the model and, where the hub stores compiled
+//   forms, load the form instead of compiling it).
 // For each: bytes over the wire (Chromium's encoded lengths, headers included) and decoded, the
 // time until the tree is drawn and until the configurator is ready; then the answers of a few
 // decisions (encoded and decoded size, time). Prints figures, asserts nothing.
@@ -107,6 +110,14 @@ try {
   await visit(page, url, 'warm visit');
   await decisions(page);
   await context.close();
+  const again = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir, env: { ANALYSIS_WORKERS: '0', LOG_LEVEL: 'warn' } });
+  try {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await visit(await fresh.newPage(), `${again.baseUrl}/model/${fileId}/`, 'first visit, restarted hub');
+    await fresh.close();
+  } finally {
+    await again.close();
+  }
 } finally {
   await browser?.close();
   await server.close();
