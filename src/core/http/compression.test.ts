@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModel } from '../../modules/model/model.test-support.ts';
+import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { COMPRESS_MIN_BYTES } from './compression.ts';
 
 /** A model whose tree and configure answers are tens of KB: 400 optional features under the root. */
@@ -53,7 +53,7 @@ describe('compressed answers', () => {
   let fileId: number;
   before(async () => {
     server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    ({ fileId } = await storeModel(server, { content: WIDE_MODEL, name: 'wide.uvl' }));
+    ({ fileId } = await storeModelFile(server, { label: 'Model', content: WIDE_MODEL, name: 'wide.uvl' }));
   });
   after(async () => { await server?.close(); });
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModel } from '../model/model.test-support.ts';
+import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { corpusSkipReason, findCorpus } from '../../../packages/uvl/src/corpus.support.ts';
 import { applyChanges, changedStates, decisionsKey, type States } from './configurator.diff.ts';
 import { generatedModel, PRINTER_UVL, waitForResult } from './configurator.test-support.ts';
@@ -48,7 +48,7 @@ for (const dialect of testDialects()) {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
       const texts: [string, string][] = [['printer', PRINTER_UVL], ['generated (61 groups)', generatedModel(12)]];
       for (const path of corpus ? CORPUS_MODELS : []) texts.push([path.split('/').at(-1)!, corpus!.read(path)]);
-      for (const [label, content] of texts) models.push({ label, fileId: (await storeModel(server, { content, name: 'model.uvl' })).fileId });
+      for (const [label, content] of texts) models.push({ label, fileId: (await storeModelFile(server, { label: 'Model', content, name: 'model.uvl' })).fileId });
     });
     after(async () => server?.close());
 

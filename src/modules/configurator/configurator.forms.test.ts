@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModel } from '../model/model.test-support.ts';
+import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { compiledFormKey } from './configurator.forms.ts';
 import { generatedModel, waitForResult } from './configurator.test-support.ts';
 
@@ -24,7 +24,7 @@ describe(`compiled forms stored and loaded [${dialect.name}]`, () => {
   let fileId = 0;
   before(async () => {
     a = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    ({ fileId } = await storeModel(a, { content: MODEL, name: 'groups.uvl' }));
+    ({ fileId } = await storeModelFile(a, { label: 'Model', content: MODEL, name: 'groups.uvl' }));
   });
   after(async () => {
     await b?.close();

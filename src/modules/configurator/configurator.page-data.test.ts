@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { storeModel } from '../model/model.test-support.ts';
+import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { PRINTER_UVL, waitForResult } from './configurator.test-support.ts';
 
 /** A printer with a rarely chosen extra: its probability is shown as a power of ten. */
@@ -16,7 +16,7 @@ describe('the model page\'s tree and probabilities', () => {
   let fileId = 0;
   before(async () => {
     server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
-    ({ fileId } = await storeModel(server, { content: RARE_UVL, name: 'rare.uvl' }));
+    ({ fileId } = await storeModelFile(server, { label: 'Model', content: RARE_UVL, name: 'rare.uvl' }));
   });
   after(async () => server?.close());
 
