@@ -115,6 +115,9 @@ try {
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await visit(await fresh.newPage(), `${again.baseUrl}/model/${fileId}/`, 'first visit, restarted hub');
     await fresh.close();
+    // Where the hub stores compiled forms (issue 37, item 1): how its workers got theirs.
+    const forms = (again.hub.ctx.services.configurator as { formsHere?: () => { loaded: number; compiled: number } }).formsHere?.();
+    console.log(forms ? `    restarted hub: compiled forms loaded from the store ${forms.loaded}, compiled ${forms.compiled}` : '    restarted hub: stores no compiled forms');
   } finally {
     await again.close();
   }
