@@ -49,18 +49,7 @@
     return json;
   }
 
-  /** A 202-then-200 URL polled until ready (Retry-After), `onWait` told each time. */
-  async function poll(url, onWait) {
-    for (let tries = 1; ; tries++) {
-      const res = await fetch(url, { headers: { accept: 'application/json' } });
-      if (res.status === 200) return res.json();
-      const json = await res.json().catch(() => ({}));
-      // 429: this visitor's share of heavy jobs is taken (extensions section 10); ask again when told.
-      if (res.status !== 202 && res.status !== 429) throw new Error(json.message || `The server answered ${res.status}.`);
-      onWait?.(tries, res.status === 429);
-      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') || 2)));
-    }
-  }
+  const { poll } = window.configuratorAnswers;
 
   // ---- the tree ------------------------------------------------------------------------------
 
@@ -200,10 +189,13 @@
   }
 
   /**
-   * The decisions of the state the page shows, when it shows one: a step then gets what changed;
-   * the first step asks for the compact answer (a letter per feature, in the tree's order).
+   * The decisions of the state the page shows, when it shows one: a step then gets what changed.
+   * The first step, and a step from a long configuration (`since` would send its decisions a
+   * second time: 18,616 names after "complete at random"), ask for the compact answer instead (a
+   * letter per feature in the tree's order, a few KB compressed as well).
    */
-  const sinceNow = () => (lastAnswer ? { since: decisions } : { compact: true });
+  const SINCE_MAX_DECISIONS = 500;
+  const sinceNow = () => (lastAnswer && decisions.selected.length + decisions.deselected.length <= SINCE_MAX_DECISIONS ? { since: decisions } : { compact: true });
 
   /** While the model compiles, the same step is asked again now and then: its count comes once the compile is done. */
   const RECOUNT_MS = 3000;
@@ -214,7 +206,7 @@
     const asked = decisions;
     recount = setTimeout(async () => {
       if (pending || decisions !== asked) return recountLater();
-      const answer = await post({ ...asked, since: asked }).catch(() => null);
+      const answer = await post({ ...asked, ...sinceNow() }).catch(() => null);
       if (!answer?.consistent || decisions !== asked) return;
       lastAnswer = { ...answer, changed: undefined };
       lastRemaining = answer.remaining;
@@ -299,7 +291,7 @@
     box.hidden = false;
     box.textContent = 'Explaining…';
     try {
-      const answer = await post({ ...decisions, why: li.dataset.feature, since: decisions });
+      const answer = await post({ ...decisions, why: li.dataset.feature, ...sinceNow() });
       box.textContent = '';
       box.append(el('span', {}, `${li.dataset.feature} is ${answer.why.state} because of:`), reasonList(answer.why.why || []));
     } catch (error) {
