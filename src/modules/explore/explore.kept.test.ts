@@ -1,10 +1,13 @@
 // What explore keeps: the page rendered for visitors who are not logged in (explore.routes.ts),
 // where each address shows its own query and filters, each session its own CSRF token, and a
-// logged-in visitor gets the page made for them.
+// logged-in visitor gets the page made for them; and search answers on SQLite while nothing was
+// written (explore.answers.ts), whichever instance writes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { uploadDataset } from '../../../test/support/uploads.ts';
 
 const tokenOf = (html: string) => /name="csrf-token" content="([^"]+)"/.exec(html)?.[1];
 const queryValue = (html: string) => /id="query" name="query" value="([^"]*)"/.exec(html)?.[1];
@@ -55,3 +58,46 @@ describe('the explore page for visitors who are not logged in', () => {
   });
 });
 
+describe('search answers kept on SQLite while nothing is written', () => {
+  let server: TestServer;
+  const searchQueries: string[] = [];
+  before(async () => { server = await startTestServer({ seed: true, onQuery: (sql) => { if (/from "explore_search"/i.test(sql)) searchQueries.push(sql); } }); });
+  after(async () => { await server.close(); });
+
+  const search = async (body: unknown) => {
+    const res = await fetch(`${server.baseUrl}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(res.status, 200);
+    return (await res.json()) as { title: string }[];
+  };
+  const titles = async (query: string) => (await search({ query })).map((r) => r.title);
+
+  it('answers a repeated search without its queries, and a different one with them', async () => {
+    const first = await search({ query: 'sample' });
+    assert.ok(first.length > 0);
+    const before = searchQueries.length;
+    assert.ok(before > 0, 'the search index was queried');
+    assert.deepEqual(await search({ query: 'sample' }), first);
+    assert.equal(searchQueries.length, before, 'the same search again runs no query');
+    assert.ok((await search({ query: 'sample', sorting: 'oldest' })).length > 0);
+    assert.equal(searchQueries.length, before + 1, 'another search runs its own');
+  });
+
+  it('shows a dataset published on this instance at once', async () => {
+    assert.deepEqual(await titles('okapi'), []);
+    const { client } = await newUser(server, 'Okapi');
+    await uploadDataset(client, 'Okapi models', [['okapi.uvl', 'features\n    Okapi\n']]);
+    assert.deepEqual(await titles('okapi'), ['Okapi models']);
+  });
+
+  it('shows a dataset published by another instance on the same database at once', async () => {
+    assert.deepEqual(await titles('quagga'), []);
+    const other = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir });
+    try {
+      const { client } = await newUser(other, 'Quagga');
+      await uploadDataset(client, 'Quagga models', [['quagga.uvl', 'features\n    Quagga\n']]);
+    } finally {
+      await other.close();
+    }
+    assert.deepEqual(await titles('quagga'), ['Quagga models']);
+  });
+});

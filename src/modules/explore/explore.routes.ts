@@ -6,6 +6,7 @@ import { ReusablePageCache } from '../../core/http/reusable-page.ts';
 import { PUBLICATION_TYPES } from '../../core/publication-types.ts';
 import type { SearchRequest } from './explore.service.ts';
 import { queryWords } from './explore.normalize.ts';
+import { SearchAnswers } from './explore.answers.ts';
 
 /** The address parameters of the model filter panel (GET /explore?features_min=10&…). */
 export const MODEL_FILTER_PARAMS = [
@@ -137,10 +138,12 @@ export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): P
     return reply.sendReusablePage(page);
   });
 
+  const answers = new SearchAnswers(ctx.db);
   // Read-only: no CSRF token required (decisions section 3).
   app.post('/explore', { config: { csrf: false, json: true } }, async (request, reply) => {
     const text = typeof request.body === 'string' ? request.body : '';
-    const results = await ctx.services.explore.search(parseSearchBody(readSearchBody(request.headers['content-type'], text)));
-    return reply.type('application/json; charset=utf-8').send(results);
+    const search = parseSearchBody(readSearchBody(request.headers['content-type'], text));
+    const json = await answers.answer(search, () => ctx.services.explore.search(search));
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 }
