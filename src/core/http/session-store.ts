@@ -109,9 +109,14 @@ export class DatabaseSessionStore implements SessionStore {
     // A new session that showed no page has no secret yet; its row holds the derived one all the same.
     this.deriveCsrfSecret(session as Session & { sessionId?: string });
     const anonymous = this.isAnonymous(sid, session);
+    if (anonymous && this.rowless.has(session)) {
+      // A new session that holds nothing but its secret: nothing to write, no turn to wait for.
+      this.writes.set(session, 'rowless');
+      return callback();
+    }
     const write = !anonymous ? this.save(sid, session)
       // A session that was logged out in place (its user removed) loses its row.
-      : this.rowless.has(session) ? Promise.resolve() : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
+      : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
     write.then(() => {
       this.writes.set(session, anonymous ? 'rowless' : 'row');
       callback();

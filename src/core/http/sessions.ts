@@ -8,10 +8,10 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './session-store.ts';
 import { SessionIdPool, type NewSession } from './session-ids.ts';
-import { anonymousNotFound, type ErrorPages, hintCookieOptions } from './error-pages.ts';
+import { anonymousNotFound, type ErrorPages, HINT_COOKIE_OPTIONS } from './error-pages.ts';
 import { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
-import { cookieIsSecure, registerCookieSecurity } from './cookie-security.ts';
+import { cookieIsSecure, fixedCookie, registerCookieSecurity } from './cookie-security.ts';
 
 /**
  * A session cookie `secure` value that @fastify/session does not read as "HTTPS only, else
@@ -139,12 +139,13 @@ function markCookiesSecure(app: FastifyInstance): void {
 
 /** After the plugin has saved the session: the hint follows whether a row is left. */
 function writeSessionHints(app: FastifyInstance, store: DatabaseSessionStore): void {
+  const setHintCookie = fixedCookie(ANONYMOUS_HINT_COOKIE, HINT_COOKIE_OPTIONS);
   app.addHook('onSend', (request, reply, payload, done) => {
     const write = store.writeOf(request.session);
     if (write === undefined) return done(null, payload);
     const hinted = request.cookies?.[ANONYMOUS_HINT_COOKIE] === '1';
     if (write === 'rowless' && !hinted) {
-      reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', hintCookieOptions(request));
+      setHintCookie(request, reply, '1');
     } else if (write === 'row' && hinted) {
       reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/', secure: cookieIsSecure(request) });
     }
