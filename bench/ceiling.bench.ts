@@ -9,7 +9,7 @@
 // runs too, and each page is measured in alternation, bare, base, bare, this, bare, for three
 // rounds (BENCH_ROUNDS), with the median share of both; the two compare within the same minutes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { freePort } from '../test/support/ports.ts';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,13 +67,40 @@ interface Page {
   status: number;
 }
 
-async function measure(url: string, headers: Record<string, string> = {}, status = 200, method: 'GET' | 'POST' = 'GET', body?: string): Promise<{ rps: number; bad: number }> {
+/**
+ * CPU time (user and system, ms) the process has used so far, read from /proc; undefined where
+ * there is none. Per request it stays meaningful on a machine that others load, where requests/s
+ * do not: a server that waits for the processor serves fewer requests but spends the same on each.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, in clock ticks (USER_HZ, 100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured {
+  rps: number;
+  bad: number;
+  /** The server's CPU time per answered request (µs), when /proc tells. */
+  cpuUs?: number;
+}
+
+async function measure(url: string, pid: number | undefined, page: Partial<Page> = {}): Promise<Measured> {
+  const { headers = {}, status = 200, method = 'GET', body } = page;
   let bad = 0;
+  const cpuBefore = cpuMs(pid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url, headers, method, body, connections: CONNECTIONS, duration: DURATION }, (error, r) => (error ? reject(error) : resolve(r)));
     instance.on('response', (_client: unknown, statusCode: number) => { if (statusCode !== status) bad++; });
   });
-  return { rps: result.requests.average, bad: bad + result.errors + result.timeouts };
+  const cpuAfter = cpuMs(pid);
+  const cpuUs = cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : undefined;
+  return { rps: result.requests.average, bad: bad + result.errors + result.timeouts, cpuUs };
 }
 
 async function startBare(): Promise<{ url: string; child: ChildProcess }> {
@@ -153,49 +180,74 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const cell = (value: number, width = 8): string => value.toFixed(0).padStart(width);
 const percent = (value: number): string => `${value.toFixed(1).padStart(5)} %`;
 
-/** One page of one hub between two runs of the bare server: its share of their mean. */
-async function shareOf(bareUrl: string, hub: Started, page: Page, before?: number): Promise<{ before: number; rps: number; after: number; share: number; bad: number }> {
-  const first = before ?? (await measure(bareUrl)).rps;
-  const hubRun = await measure(hub.base + page.path, page.headers, page.status, page.method, page.body);
-  const after = (await measure(bareUrl)).rps;
-  return { before: first, rps: hubRun.rps, after, share: (100 * hubRun.rps) / ((first + after) / 2), bad: hubRun.bad };
+type Bare = Awaited<ReturnType<typeof startBare>>;
+
+interface Share {
+  before: Measured;
+  hub: Measured;
+  after: Measured;
+  /** Requests/s as a share of the mean of the bare runs around. */
+  share: number;
+  /** The bare server's CPU time per request as a share of the hub's (when /proc tells). */
+  cpuShare?: number;
 }
 
+/** One page of one hub between two runs of the bare server: its share of their mean. */
+async function shareOf(bare: Bare, hub: Started, page: Page, before?: Measured): Promise<Share> {
+  const first = before ?? await measure(bare.url, bare.child.pid);
+  const hubRun = await measure(hub.base + page.path, hub.child.pid, page);
+  const after = await measure(bare.url, bare.child.pid);
+  const bareCpu = first.cpuUs !== undefined && after.cpuUs !== undefined ? (first.cpuUs + after.cpuUs) / 2 : undefined;
+  return {
+    before: first, hub: hubRun, after,
+    share: (100 * hubRun.rps) / ((first.rps + after.rps) / 2),
+    cpuShare: bareCpu !== undefined && hubRun.cpuUs ? (100 * bareCpu) / hubRun.cpuUs : undefined,
+  };
+}
+
+const cpuCell = (m: Share): string => `${(m.hub.cpuUs === undefined ? '-' : m.hub.cpuUs.toFixed(0)).padStart(6)} ${(m.cpuShare === undefined ? '-' : m.cpuShare.toFixed(1)).padStart(5)} %`;
+const medianOf = (values: (number | undefined)[]): string => {
+  const known = values.filter((v): v is number => v !== undefined);
+  return known.length === 0 ? '-' : median(known).toFixed(known[0]! > 100 ? 0 : 1);
+};
+
 /** This checkout's hub alone: bare, hub, bare for each page and round. */
-async function runOne(bareUrl: string, hub: Started, pages: Page[]): Promise<void> {
-  console.log(`${'page'.padEnd(46)} ${'bare'.padStart(8)} ${'hub'.padStart(8)} ${'bare'.padStart(8)}   share`);
+async function runOne(bare: Bare, hub: Started, pages: Page[]): Promise<void> {
+  console.log(`${'page'.padEnd(46)} ${'bare'.padStart(8)} ${'hub'.padStart(8)} ${'bare'.padStart(8)}   share   cpu µs/req  cpu share`);
   for (const page of pages) {
-    const shares: number[] = [];
+    const shares: Share[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const m = await shareOf(bareUrl, hub, page);
-      shares.push(m.share);
-      const errors = m.bad > 0 ? `   (${m.bad} unexpected answers)` : '';
+      const m = await shareOf(bare, hub, page);
+      shares.push(m);
+      const errors = m.hub.bad > 0 ? `   (${m.hub.bad} unexpected answers)` : '';
       const label = ROUNDS > 1 ? `${page.label} #${round}` : page.label;
-      console.log(`${label.padEnd(46)} ${cell(m.before)} ${cell(m.rps)} ${cell(m.after)}   ${percent(m.share)}${errors}`);
+      console.log(`${label.padEnd(46)} ${cell(m.before.rps)} ${cell(m.hub.rps)} ${cell(m.after.rps)}   ${percent(m.share)}   ${cpuCell(m)}${errors}`);
     }
-    if (ROUNDS > 1) console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(26)}   ${percent(median(shares))}`);
+    if (ROUNDS > 1) {
+      console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(26)}   ${percent(median(shares.map((m) => m.share)))}   ${medianOf(shares.map((m) => m.hub.cpuUs)).padStart(6)} ${medianOf(shares.map((m) => m.cpuShare)).padStart(5)} %`);
+    }
   }
 }
 
 /**
  * BENCH_BASE_DIR: the base checkout's hub and this one in alternation, each between two runs of
  * the bare server (bare, base, bare, this, bare, base, …), the bare run between them shared, for
- * BENCH_ROUNDS rounds (default 3), then the median share of each.
+ * BENCH_ROUNDS rounds (default 3), then the median share of each, by requests/s and by CPU time
+ * per request (the bare server's as a share of the hub's).
  */
-async function runAlternating(bareUrl: string, base: Started, hub: Started, pages: { base: Page; hub: Page }[]): Promise<void> {
-  console.log(`${'page'.padEnd(46)} ${'bare'.padStart(7)} ${'base'.padStart(7)} ${'bare'.padStart(7)} ${'this'.padStart(7)} ${'bare'.padStart(7)}    base     this`);
+async function runAlternating(bare: Bare, base: Started, hub: Started, pages: { base: Page; hub: Page }[]): Promise<void> {
+  console.log(`${'page'.padEnd(46)} ${'bare'.padStart(7)} ${'base'.padStart(7)} ${'bare'.padStart(7)} ${'this'.padStart(7)} ${'bare'.padStart(7)}    base     this   base cpu µs/req, share   this cpu µs/req, share`);
   for (const page of pages) {
-    const baseShares: number[] = [];
-    const hubShares: number[] = [];
+    const rounds: { b: Share; h: Share }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const b = await shareOf(bareUrl, base, page.base);
-      const h = await shareOf(bareUrl, hub, page.hub, b.after);
-      baseShares.push(b.share);
-      hubShares.push(h.share);
-      const bad = b.bad + h.bad > 0 ? `   (${b.bad} / ${h.bad} unexpected answers)` : '';
-      console.log(`${`${page.hub.label} #${round}`.padEnd(46)} ${cell(b.before, 7)} ${cell(b.rps, 7)} ${cell(b.after, 7)} ${cell(h.rps, 7)} ${cell(h.after, 7)}  ${percent(b.share)}  ${percent(h.share)}${bad}`);
+      const b = await shareOf(bare, base, page.base);
+      const h = await shareOf(bare, hub, page.hub, b.after);
+      rounds.push({ b, h });
+      const bad = b.hub.bad + h.hub.bad > 0 ? `   (${b.hub.bad} / ${h.hub.bad} unexpected answers)` : '';
+      console.log(`${`${page.hub.label} #${round}`.padEnd(46)} ${cell(b.before.rps, 7)} ${cell(b.hub.rps, 7)} ${cell(b.after.rps, 7)} ${cell(h.hub.rps, 7)} ${cell(h.after.rps, 7)}  ${percent(b.share)}  ${percent(h.share)}   ${cpuCell(b).padStart(22)}   ${cpuCell(h).padStart(22)}${bad}`);
     }
-    console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(39)}  ${percent(median(baseShares))}  ${percent(median(hubShares))}`);
+    const of = (pick: (r: { b: Share; h: Share }) => number | undefined) => medianOf(rounds.map(pick));
+    console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(39)}  ${percent(median(rounds.map((r) => r.b.share)))}  ${percent(median(rounds.map((r) => r.h.share)))}   ${`${of((r) => r.b.hub.cpuUs).padStart(6)} ${of((r) => r.b.cpuShare).padStart(5)} %`.padStart(22)}   ${`${of((r) => r.h.hub.cpuUs).padStart(6)} ${of((r) => r.h.cpuShare).padStart(5)} %`.padStart(22)}`);
   }
 }
 
@@ -208,12 +260,12 @@ async function run(name: string, databaseUrls: { base?: string; hub: string }, o
     const select = (p: Page) => PAGES.test(p.label) && (only ?? (() => true))(p);
     const pages = (await pagesOf(hub.base)).filter(select);
     console.log(`\n== hub on ${name}: ${DURATION} s per measurement, ${CONNECTIONS} connections`);
-    if (BASE_CHECKOUT === undefined || databaseUrls.base === undefined) return await runOne(bare.url, hub, pages);
+    if (BASE_CHECKOUT === undefined || databaseUrls.base === undefined) return await runOne(bare, hub, pages);
     const base = await startHub(BASE_CHECKOUT, databaseUrls.base);
     started.push(base);
     // Each hub's own returning visitor (its cookies) and asset revalidation (its ETag).
     const basePages = (await pagesOf(base.base)).filter(select);
-    await runAlternating(bare.url, base, hub, pages.map((page, i) => ({ hub: page, base: basePages[i]! })));
+    await runAlternating(bare, base, hub, pages.map((page, i) => ({ hub: page, base: basePages[i]! })));
   } finally {
     for (const hub of started) {
       await stop(hub.child);
