@@ -14,8 +14,8 @@ import type { SearchRequest } from './explore.service.ts';
 const KEPT_SEARCHES = 256;
 /** Longer requests are not kept (the key is the whole request). */
 const MAX_KEY = 2048;
-/** Larger answers (a blank search without a limit over many datasets) are not kept. */
-const MAX_KEPT_ANSWER = 256 * 1024;
+/** Larger answers (a blank search without a limit over many datasets) are not kept: at most 16 MB in all. */
+const MAX_KEPT_ANSWER = 64 * 1024;
 
 export class SearchAnswers {
   private readonly kept = new LruMap<string, { stamp: number; json: string }>(KEPT_SEARCHES);
