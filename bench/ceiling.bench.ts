@@ -22,6 +22,8 @@ import { buildIsCurrent } from '../scripts/build-state.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Seconds each hub serves a page, unmeasured, before its rounds. */
+const WARM_UP = Math.max(1, Math.round(DURATION / 3));
 /** Each page measured this many times (bare, hub, bare each; 3 by default with BENCH_BASE_DIR); with more than one, the median share is printed too. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? (process.env.BENCH_BASE_DIR ? 3 : 1)));
 /** Only the pages whose label matches this regular expression (case-insensitive), e.g. BENCH_PAGES='first visit'. */
@@ -206,15 +208,24 @@ async function shareOf(bare: Bare, hub: Started, page: Page, before?: Measured):
 }
 
 const cpuCell = (m: Share): string => `${(m.hub.cpuUs === undefined ? '-' : m.hub.cpuUs.toFixed(0)).padStart(6)} ${(m.cpuShare === undefined ? '-' : m.cpuShare.toFixed(1)).padStart(5)} %`;
-const medianOf = (values: (number | undefined)[]): string => {
+const medianOf = (values: (number | undefined)[], digits: number): string => {
   const known = values.filter((v): v is number => v !== undefined);
-  return known.length === 0 ? '-' : median(known).toFixed(known[0]! > 100 ? 0 : 1);
+  return known.length === 0 ? '-' : median(known).toFixed(digits);
 };
+
+/** Each hub serves the page for a while, unmeasured, before its first round: the rounds compare compiled code, not the compiler. */
+async function warmUp(hub: Started, page: Page): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    autocannon({ url: hub.base + page.path, headers: page.headers, method: page.method, body: page.body, connections: CONNECTIONS, duration: WARM_UP },
+      (error) => (error ? reject(error) : resolve()));
+  });
+}
 
 /** This checkout's hub alone: bare, hub, bare for each page and round. */
 async function runOne(bare: Bare, hub: Started, pages: Page[]): Promise<void> {
   console.log(`${'page'.padEnd(46)} ${'bare'.padStart(8)} ${'hub'.padStart(8)} ${'bare'.padStart(8)}   share   cpu µs/req  cpu share`);
   for (const page of pages) {
+    await warmUp(hub, page);
     const shares: Share[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const m = await shareOf(bare, hub, page);
@@ -224,7 +235,7 @@ async function runOne(bare: Bare, hub: Started, pages: Page[]): Promise<void> {
       console.log(`${label.padEnd(46)} ${cell(m.before.rps)} ${cell(m.hub.rps)} ${cell(m.after.rps)}   ${percent(m.share)}   ${cpuCell(m)}${errors}`);
     }
     if (ROUNDS > 1) {
-      console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(26)}   ${percent(median(shares.map((m) => m.share)))}   ${medianOf(shares.map((m) => m.hub.cpuUs)).padStart(6)} ${medianOf(shares.map((m) => m.cpuShare)).padStart(5)} %`);
+      console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(26)}   ${percent(median(shares.map((m) => m.share)))}   ${medianOf(shares.map((m) => m.hub.cpuUs), 0).padStart(6)} ${medianOf(shares.map((m) => m.cpuShare), 1).padStart(5)} %`);
     }
   }
 }
@@ -238,6 +249,8 @@ async function runOne(bare: Bare, hub: Started, pages: Page[]): Promise<void> {
 async function runAlternating(bare: Bare, base: Started, hub: Started, pages: { base: Page; hub: Page }[]): Promise<void> {
   console.log(`${'page'.padEnd(46)} ${'bare'.padStart(7)} ${'base'.padStart(7)} ${'bare'.padStart(7)} ${'this'.padStart(7)} ${'bare'.padStart(7)}    base     this   base cpu µs/req, share   this cpu µs/req, share`);
   for (const page of pages) {
+    await warmUp(base, page.base);
+    await warmUp(hub, page.hub);
     const rounds: { b: Share; h: Share }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const b = await shareOf(bare, base, page.base);
@@ -246,8 +259,8 @@ async function runAlternating(bare: Bare, base: Started, hub: Started, pages: { 
       const bad = b.hub.bad + h.hub.bad > 0 ? `   (${b.hub.bad} / ${h.hub.bad} unexpected answers)` : '';
       console.log(`${`${page.hub.label} #${round}`.padEnd(46)} ${cell(b.before.rps, 7)} ${cell(b.hub.rps, 7)} ${cell(b.after.rps, 7)} ${cell(h.hub.rps, 7)} ${cell(h.after.rps, 7)}  ${percent(b.share)}  ${percent(h.share)}   ${cpuCell(b).padStart(22)}   ${cpuCell(h).padStart(22)}${bad}`);
     }
-    const of = (pick: (r: { b: Share; h: Share }) => number | undefined) => medianOf(rounds.map(pick));
-    console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(39)}  ${percent(median(rounds.map((r) => r.b.share)))}  ${percent(median(rounds.map((r) => r.h.share)))}   ${`${of((r) => r.b.hub.cpuUs).padStart(6)} ${of((r) => r.b.cpuShare).padStart(5)} %`.padStart(22)}   ${`${of((r) => r.h.hub.cpuUs).padStart(6)} ${of((r) => r.h.cpuShare).padStart(5)} %`.padStart(22)}`);
+    const of = (pick: (r: { b: Share; h: Share }) => number | undefined, digits = 1) => medianOf(rounds.map(pick), digits);
+    console.log(`${'  median of the rounds'.padEnd(46)} ${''.padStart(39)}  ${percent(median(rounds.map((r) => r.b.share)))}  ${percent(median(rounds.map((r) => r.h.share)))}   ${`${of((r) => r.b.hub.cpuUs, 0).padStart(6)} ${of((r) => r.b.cpuShare).padStart(5)} %`.padStart(22)}   ${`${of((r) => r.h.hub.cpuUs, 0).padStart(6)} ${of((r) => r.h.cpuShare).padStart(5)} %`.padStart(22)}`);
   }
 }
 
