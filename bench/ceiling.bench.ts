@@ -216,7 +216,7 @@ const medianOf = (values: (number | undefined)[], digits: number): string => {
 /** Each hub serves the page for a while, unmeasured, before its first round: the rounds compare compiled code, not the compiler. */
 async function warmUp(hub: Started, page: Page): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    autocannon({ url: hub.base + page.path, headers: page.headers, method: page.method, body: page.body, connections: CONNECTIONS, duration: WARM_UP },
+    autocannon({ url: hub.base + page.path, headers: page.headers, method: page.method ?? 'GET', body: page.body, connections: CONNECTIONS, duration: WARM_UP },
       (error) => (error ? reject(error) : resolve()));
   });
 }
