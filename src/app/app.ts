@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 50 } });
   await registerViews(app, config);
   refuseNulCharacters(app);
-  decoratePages(app, { nav, userMenu, scripts }, sessions.csrfTokens);
+  decoratePages(app, { nav, userMenu, scripts }, sessions);
 
   for (const module of modules) await module.setup?.(app, ctx);
   installGuards(app);
