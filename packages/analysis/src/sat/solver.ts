@@ -11,6 +11,27 @@ import { Deadline } from '../deadline.ts';
 
 export type SolveStatus = 'sat' | 'unsat' | 'timeout';
 
+/**
+ * What a propagator of constraints that are not clauses (XOR rows: sat/xor-gauss.ts) sees of the
+ * solver. Literals are internal (2v for v, 2v+1 for -v).
+ */
+export interface PropagatorHost {
+  readonly trailSize: number;
+  trailLit(i: number): number;
+  /** 1 true, -1 false, 0 unassigned. */
+  value(lit: number): number;
+  /** Sets `lit` true at the current level; `reason` holds it and the negation of each other literal that implies it (all false now). */
+  imply(lit: number, reason: Int32Array): void;
+}
+
+/** Told every assignment in trail order (from where it stopped), and when the trail is cut back. */
+export interface ExtraPropagator {
+  /** Processes the trail to its end; returns a clause all of whose literals are false (a conflict), or null. */
+  propagate(host: PropagatorHost): Int32Array | null;
+  /** The trail keeps its first `size` entries only (called before they are unassigned). */
+  backtrack(size: number, host: PropagatorHost): void;
+}
+
 class Clause {
   lits: Int32Array;
   learnt: boolean;
@@ -88,6 +109,14 @@ export class SatSolver {
   private conflictCore: number[] = [];
   /** Conflicts so far: the search looks at the clock every 256 of them. */
   private conflicts = 0;
+  /** Constraints that are not clauses (XOR rows), propagated after the clauses. */
+  private extra: ExtraPropagator | null = null;
+  private readonly host: PropagatorHost = ((s: SatSolver): PropagatorHost => ({
+    get trailSize(): number { return s.trailSize; },
+    trailLit: (i) => s.trail[i]!,
+    value: (lit) => s.litVal[lit]!,
+    imply: (lit, reason) => s.assign(lit, new Clause(reason, false)),
+  }))(this);
 
   constructor(numVars = 0) {
     this.ensureVars(numVars);
@@ -164,6 +193,12 @@ export class SatSolver {
   setDecisionVar(v: number, decide: boolean): void {
     this.nonDecision[v] = decide ? 0 : 1;
     if (decide && this.heapIndex[v]! < 0 && this.litVal[v << 1] === 0) this.heapInsert(v);
+  }
+
+  /** Propagates constraints that are not clauses beside the clauses (one propagator; null removes it). */
+  setPropagator(p: ExtraPropagator | null): void {
+    this.cancelUntil(0);
+    this.extra = p;
   }
 
   /** Sets the phase tried first for a variable (true: positive). */
@@ -257,6 +292,7 @@ export class SatSolver {
   private cancelUntil(lvl: number): void {
     if (this.levels <= lvl) return;
     const stop = this.trailLim[lvl]!;
+    if (this.extra !== null) this.extra.backtrack(stop, this.host);
     for (let i = this.trailSize - 1; i >= stop; i--) {
       const lit = this.trail[i]!;
       const v = lit >> 1;
@@ -271,8 +307,28 @@ export class SatSolver {
     this.levels = lvl;
   }
 
-  /** Unit propagation; returns the conflicting clause or null. */
+  /** Unit propagation of the clauses and of the extra propagator until neither sets anything; returns the conflicting clause or null. */
   private propagate(): Clause | null {
+    if (this.extra === null) return this.propagateClauses();
+    for (;;) {
+      const confl = this.propagateClauses();
+      if (confl !== null) return confl;
+      const before = this.trailSize;
+      const lits = this.extra.propagate(this.host);
+      if (lits !== null) {
+        this.qhead = this.trailSize;
+        // A conflict found late (none of its literals set at this level): analysed where it arose.
+        let top = 0;
+        for (let i = 0; i < lits.length; i++) top = Math.max(top, this.level[lits[i]! >> 1]!);
+        if (top < this.levels) this.cancelUntil(top);
+        return new Clause(lits, false);
+      }
+      if (this.trailSize === before) return null;
+    }
+  }
+
+  /** Unit propagation of the clauses; returns the conflicting clause or null. */
+  private propagateClauses(): Clause | null {
     const litVal = this.litVal;
     while (this.qhead < this.trailSize) {
       const p = this.trail[this.qhead++]!;
