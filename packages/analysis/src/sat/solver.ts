@@ -20,8 +20,12 @@ export interface PropagatorHost {
   trailLit(i: number): number;
   /** 1 true, -1 false, 0 unassigned. */
   value(lit: number): number;
-  /** Sets `lit` true at the current level; `reason` holds it and the negation of each other literal that implies it (all false now). */
-  imply(lit: number, reason: Int32Array): void;
+  /**
+   * Sets `lit` true at the current level; `reason` holds it and the negation of each other
+   * literal that implies it (all false now), or makes that clause when conflict analysis first
+   * needs it (lazily: most reasons are never read).
+   */
+  imply(lit: number, reason: Int32Array | (() => Int32Array)): void;
 }
 
 /** Told every assignment in trail order (from where it stopped), and when the trail is cut back. */
@@ -38,6 +42,8 @@ class Clause {
   activity = 0;
   lbd = 0;
   removed = false;
+  /** A reason made when first read (extra propagator): `lits` is empty until then. */
+  lazy: (() => Int32Array) | null = null;
   constructor(lits: Int32Array, learnt: boolean) {
     this.lits = lits;
     this.learnt = learnt;
@@ -46,6 +52,16 @@ class Clause {
 
 const TRUE = 1;
 const FALSE = -1;
+const EMPTY = new Int32Array(0);
+
+/** A clause's literals, made first if it is a lazy reason. */
+function litsOf(c: Clause): Int32Array {
+  if (c.lazy !== null) {
+    c.lits = c.lazy();
+    c.lazy = null;
+  }
+  return c.lits;
+}
 
 const toInternal = (dimacs: number): number => (dimacs > 0 ? dimacs << 1 : ((-dimacs) << 1) | 1);
 const toDimacs = (lit: number): number => (lit & 1 ? -(lit >> 1) : lit >> 1);
@@ -109,13 +125,21 @@ export class SatSolver {
   private conflictCore: number[] = [];
   /** Conflicts so far: the search looks at the clock every 256 of them. */
   private conflicts = 0;
+  /** Variables decided after the others (deferDecisions), and the first of them that may be unassigned. */
+  private deferred = new Int32Array(0);
+  private deferredAt = 0;
   /** Constraints that are not clauses (XOR rows), propagated after the clauses. */
   private extra: ExtraPropagator | null = null;
   private readonly host: PropagatorHost = ((s: SatSolver): PropagatorHost => ({
     get trailSize(): number { return s.trailSize; },
     trailLit: (i) => s.trail[i]!,
     value: (lit) => s.litVal[lit]!,
-    imply: (lit, reason) => s.assign(lit, new Clause(reason, false)),
+    imply: (lit, reason) => {
+      if (typeof reason !== 'function') return s.assign(lit, new Clause(reason, false));
+      const c = new Clause(EMPTY, false);
+      c.lazy = reason;
+      s.assign(lit, c);
+    },
   }))(this);
 
   constructor(numVars = 0) {
@@ -199,6 +223,17 @@ export class SatSolver {
   setPropagator(p: ExtraPropagator | null): void {
     this.cancelUntil(0);
     this.extra = p;
+  }
+
+  /**
+   * Variables decided only once every other decision variable is set, in this order (the free
+   * variables XOR rows set last: sat/xor-gauss.ts).
+   */
+  deferDecisions(vars: readonly number[]): void {
+    for (const v of vars) this.ensureVars(v);
+    for (const v of vars) this.nonDecision[v] = 1;
+    this.deferred = Int32Array.from(vars);
+    this.deferredAt = 0;
   }
 
   /** Sets the phase tried first for a variable (true: positive). */
@@ -293,6 +328,7 @@ export class SatSolver {
     if (this.levels <= lvl) return;
     const stop = this.trailLim[lvl]!;
     if (this.extra !== null) this.extra.backtrack(stop, this.host);
+    this.deferredAt = 0;
     for (let i = this.trailSize - 1; i >= stop; i--) {
       const lit = this.trail[i]!;
       const v = lit >> 1;
@@ -418,7 +454,7 @@ export class SatSolver {
     const current = this.decisionLevel;
     do {
       if (c!.learnt) this.bumpClause(c!);
-      const lits = c!.lits;
+      const lits = litsOf(c!);
       for (let k = 0; k < lits.length; k++) {
         const q = lits[k]!;
         if (p !== -1 && q === p) continue;
@@ -447,7 +483,7 @@ export class SatSolver {
       const r = this.reason[q >> 1];
       let redundant = r !== null;
       if (r) {
-        const rl = r.lits;
+        const rl = litsOf(r);
         for (let m = 0; m < rl.length; m++) {
           const x = rl[m]!;
           const xv = x >> 1;
@@ -489,7 +525,7 @@ export class SatSolver {
       if (r === null) {
         if (this.level[v]! > 0) core.push(toDimacs(x));
       } else {
-        const rl = r.lits;
+        const rl = litsOf(r);
         for (let k = 0; k < rl.length; k++) {
           const w = rl[k]! >> 1;
           if (w !== v && this.level[w]! > 0) seen[w] = 1;
@@ -599,6 +635,10 @@ export class SatSolver {
     while (this.heapSize > 0) {
       const v = this.heapPop();
       if (this.nonDecision[v]) continue;
+      if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
+    }
+    for (; this.deferredAt < this.deferred.length; this.deferredAt++) {
+      const v = this.deferred[this.deferredAt]!;
       if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
     }
     for (let v = 1; v <= this.numVars; v++) {

@@ -77,10 +77,16 @@ export class XorGauss implements ExtraPropagator {
    * They are put in reduced row echelon form here; rows that are sums of others are dropped, and
    * `inconsistent` tells when the rows themselves contradict (0 = 1).
    */
-  constructor(numVars: number, rows: readonly XorRow[]) {
+  constructor(numVars: number, rows: readonly XorRow[], options: { cost?: ArrayLike<number> } = {}) {
     const colOf = new Int32Array(numVars + 1).fill(-1);
-    const varOf: number[] = [];
+    let varOf: number[] = [];
     for (const row of rows) for (const v of row.vars) if (colOf[v]! < 0) { colOf[v] = varOf.length; varOf.push(v); }
+    // Columns in increasing cost: the first free column of a row becomes its basic one.
+    const cost = options.cost;
+    if (cost) {
+      varOf = varOf.map((v, i) => [v, i] as const).sort((a, b) => cost[a[0]]! - cost[b[0]]! || a[1] - b[1]).map(([v]) => v);
+      varOf.forEach((v, c) => { colOf[v] = c; });
+    }
     this.cols = varOf.length;
     this.words = Math.max(1, Math.ceil(this.cols / 32));
     this.colOf = colOf;
@@ -199,7 +205,7 @@ export class XorGauss implements ExtraPropagator {
       const touched = k >= 0 ? this.pivot(r, c, k) : [r];
       for (const t of touched) {
         this.stamp[t] = epoch;
-        const found = this.update(t, host, conflict === null);
+        const found = this.update(t, host, conflict === null, c);
         if (found !== null) conflict = found;
       }
     }
@@ -211,7 +217,7 @@ export class XorGauss implements ExtraPropagator {
       list[j++] = row;
       if (this.stamp[row] === epoch) continue;
       this.stamp[row] = epoch;
-      const found = this.update(row, host, conflict === null);
+      const found = this.update(row, host, conflict === null, c);
       if (found !== null) conflict = found;
     }
     list.length = j;
@@ -250,7 +256,7 @@ export class XorGauss implements ExtraPropagator {
    * Row r after a change: two unassigned columns watched, or its last one set, or checked. When
    * not `act`, a row that would set or check something waits in `pending` instead.
    */
-  private update(r: number, host: PropagatorHost, act: boolean): Int32Array | null {
+  private update(r: number, host: PropagatorHost, act: boolean, latest = -1): Int32Array | null {
     const W = this.words;
     const base = r * W;
     const m = this.matrix;
@@ -282,22 +288,46 @@ export class XorGauss implements ExtraPropagator {
     }
     let sum = this.rhs[r]!;
     for (let w = 0; w < W; w++) sum ^= parity32(m[base + w]! & this.value[w]!);
+    // `latest`, the column being processed, is the last assigned one of the row when it holds it.
+    const latestHere = latest >= 0 && this.has(r, latest) ? latest : -1;
     if (a < 0) {
-      // Every column assigned: satisfied or a conflict.
+      // Every column assigned: satisfied or a conflict. The watches are to be the two assigned
+      // last (the first to be unassigned); after setting its last column they already are.
+      if (sum === 0 && latestHere >= 0 && (w0 === latestHere || w1 === latestHere) && this.has(r, w0) && this.has(r, w1)) return null;
       const [x, y] = this.latestTwo(r);
       this.setWatches(r, x, y);
-      return sum === 0 ? null : this.explain(r, -1, host);
+      return sum === 0 ? null : this.explain(r, -1);
     }
     // One left: it must make the row's parity right.
     const v = this.varOf[a]!;
     const lit = sum === 1 ? v << 1 : (v << 1) | 1;
-    this.setWatches(r, a, this.latestTwo(r)[0]);
+    this.setWatches(r, a, latestHere >= 0 ? latestHere : this.latestTwo(r)[0]);
     const val = host.value(lit);
     if (val === 1) return null;
-    const clause = this.explain(r, lit, host);
-    if (val === -1) return clause;
-    host.imply(lit, clause);
+    if (val === -1) return this.explain(r, lit);
+    // The reason is read from the row as it is now (later eliminations change the row).
+    const row = this.matrix.slice(base, base + W);
+    host.imply(lit, () => this.reasonOf(row, lit, host));
     return null;
+  }
+
+  private has(r: number, col: number): boolean {
+    return col >= 0 && (this.matrix[r * this.words + (col >>> 5)]! & (1 << (col & 31))) !== 0;
+  }
+
+  /** `lit`, then the negation of the current literal of every other variable of `row` (a copy of a row). */
+  private reasonOf(row: Uint32Array, lit: number, host: PropagatorHost): Int32Array {
+    const out = [lit];
+    for (let w = 0; w < row.length; w++) {
+      let u = row[w]!;
+      while (u !== 0) {
+        const v = this.varOf[w * 32 + lowBit(u)]!;
+        u &= u - 1;
+        if (v === lit >> 1) continue;
+        out.push(host.value(v << 1) === 1 ? (v << 1) | 1 : v << 1);
+      }
+    }
+    return Int32Array.from(out);
   }
 
   private open(r: number, col: number): boolean {
@@ -325,7 +355,7 @@ export class XorGauss implements ExtraPropagator {
   }
 
   /** `first` (when not -1) then the negation of every assigned column's literal in row r. */
-  private explain(r: number, first: number, host: PropagatorHost): Int32Array {
+  private explain(r: number, first: number): Int32Array {
     const W = this.words;
     const base = r * W;
     const out: number[] = first >= 0 ? [first] : [];
@@ -339,7 +369,6 @@ export class XorGauss implements ExtraPropagator {
         out.push((this.value[w]! & (1 << (col & 31))) !== 0 ? (v << 1) | 1 : v << 1);
       }
     }
-    void host;
     return Int32Array.from(out);
   }
 }
