@@ -12,8 +12,7 @@
 // extend to a solution.
 
 import { Deadline } from '../deadline.ts';
-import { SatSolver } from '../sat/solver.ts';
-import { XorGauss, type XorRow } from '../sat/xor-gauss.ts';
+import { bit, Cell } from './approx-cell.ts';
 
 export interface ApproxOptions {
   epsilon?: number;
@@ -108,7 +107,6 @@ export class Hash {
   }
 }
 
-const bit = (row: Uint32Array, i: number): boolean => (row[i >>> 5]! & (1 << (i & 31))) !== 0;
 
 /**
  * The rows in reduced row echelon form (Gauss-Jordan over GF(2)), pivots taken in column order:
@@ -136,77 +134,6 @@ export function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; piv
   }
   for (let r = next; r < work.length; r++) if (bit(work[r]!, n)) return null; // 0 = 1
   return out;
-}
-
-/** A solver of the formula and the first m rows: the cell's solutions are its models. */
-export class Cell {
-  readonly solver: SatSolver;
-  /** The rows contradict one another: the cell is empty. */
-  readonly empty: boolean;
-  /** The support in increasing order: blocking clauses come sorted (the solver sorts by insertion, quadratic on a reversed clause of 6 000 literals). */
-  private readonly blocking: number[];
-
-  constructor(numVars: number, clauses: readonly (readonly number[])[], support: readonly number[], rows: readonly Uint32Array[], featureVars: number) {
-    this.blocking = [...support].sort((a, b) => a - b);
-    this.solver = new SatSolver(numVars);
-    for (const c of clauses) this.solver.addClause(c);
-    for (let v = featureVars + 1; v <= numVars; v++) this.solver.setDecisionVar(v, false);
-    const n = support.length;
-    const xors: XorRow[] = rows.map((row) => {
-      const vars: number[] = [];
-      for (let i = 0; i < n; i++) if (bit(row, i)) vars.push(support[i]!);
-      return { vars, parity: bit(row, n) };
-    });
-    const free = freeVariables(numVars, clauses, support);
-    const cost = new Int32Array(numVars + 1).fill(1);
-    for (const v of free) cost[v] = 0;
-    const gauss = new XorGauss(numVars, xors, { cost });
-    this.empty = gauss.inconsistent;
-    if (this.empty) return;
-    this.solver.setPropagator(gauss);
-    this.solver.deferDecisions(free);
-    // Features on first: a free leaf is open only under a selected parent.
-    for (let v = 1; v <= featureVars; v++) this.solver.setPhase(v, true);
-  }
-
-  /** Solutions, distinct on the support, up to `limit`; null on timeout. */
-  count(limit: number, deadline: Deadline): number | null {
-    let found = 0;
-    if (this.empty) return 0;
-    while (found < limit) {
-      const status = this.solver.solve([], deadline);
-      if (status === 'timeout') return null;
-      if (status === 'unsat') break;
-      found++;
-      const clause: number[] = [];
-      for (const v of this.blocking) clause.push(this.solver.modelValue(v) ? -v : v);
-      if (!this.solver.addClause(clause)) break;
-    }
-    return found;
-  }
-}
-
-/**
- * Support variables that are free once every other variable is set and propagated: each occurs
- * in one polarity only, in clauses with no other such variable (an optional leaf: only "v implies
- * its parent"). A clause holding one is then satisfied by the others, or unit propagation has set
- * it, so the open ones take any values. They are decided last and are the rows' basic variables
- * first: the XORs set them at the end, where no clause objects (dense rows set the variables they
- * are left with, and variables that clauses constrain would conflict nearly always).
- */
-export function freeVariables(numVars: number, clauses: readonly (readonly number[])[], support: readonly number[]): number[] {
-  const pos = new Int32Array(numVars + 1);
-  const neg = new Int32Array(numVars + 1);
-  for (const c of clauses) for (const l of c) (l > 0 ? pos : neg)[Math.abs(l)]++;
-  const candidate = new Uint8Array(numVars + 1);
-  for (const v of support) if (pos[v] === 0 || neg[v] === 0) candidate[v] = 1;
-  const shared = new Uint8Array(numVars + 1);
-  for (const c of clauses) {
-    let k = 0;
-    for (const l of c) if (candidate[Math.abs(l)]) k++;
-    if (k > 1) for (const l of c) shared[Math.abs(l)] = 1;
-  }
-  return support.filter((v) => candidate[v] && !shared[v]);
 }
 
 /** The formula every cell shares. */

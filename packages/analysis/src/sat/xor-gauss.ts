@@ -126,6 +126,43 @@ export class XorGauss implements ExtraPropagator {
     return Array.from(this.basicOf, (c) => this.varOf[c]!);
   }
 
+  /**
+   * The rank of the rows restricted to the columns of `vars`: the rows whose basic column is one
+   * of them are independent there (no other row holds it), plus the rank of the others there.
+   */
+  rankOver(vars: readonly number[]): number {
+    const W = this.words;
+    const mask = new Uint32Array(W);
+    for (const v of vars) {
+      const c = this.colOf[v]!;
+      if (c >= 0) mask[c >>> 5]! |= 1 << (c & 31);
+    }
+    let rank = 0;
+    const rest: Uint32Array[] = [];
+    for (let r = 0; r < this.rowCount; r++) {
+      const b = this.basicOf[r]!;
+      if (mask[b >>> 5]! & (1 << (b & 31))) { rank++; continue; }
+      const row = new Uint32Array(W);
+      let any = 0;
+      for (let w = 0; w < W; w++) any |= row[w] = this.matrix[r * W + w]! & mask[w]!;
+      if (any !== 0) rest.push(row);
+    }
+    // Gaussian elimination of the others.
+    for (let i = 0; i < rest.length; i++) {
+      const row = rest[i]!;
+      let w = 0;
+      while (w < W && row[w] === 0) w++;
+      if (w === W) continue;
+      rank++;
+      const pivotBit = row[w]! & -row[w]!;
+      for (let j = i + 1; j < rest.length; j++) {
+        const other = rest[j]!;
+        if (other[w]! & pivotBit) for (let x = w; x < W; x++) other[x]! ^= row[x]!;
+      }
+    }
+    return rank;
+  }
+
   /** Independent rows kept (the rank). */
   get rank(): number {
     return this.rowCount;
