@@ -45,8 +45,9 @@ export class Cell {
   /** Per free variable, the clauses it occurs in. */
   private readonly occurs: (readonly number[])[][];
   private readonly isSupport: Uint8Array;
-  /** Models found, and the classes' sizes summed (the solutions). */
+  /** Models found, and log2 of the largest class one stood for. */
   models = 0;
+  largestClass = 0;
 
   constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: readonly Uint32Array[], featureVars: number) {
     this.solver = new SatSolver(numVars);
@@ -95,6 +96,7 @@ export class Cell {
         }
       }
       const dimension = opened.length - this.gauss.rankOver(opened);
+      this.largestClass = Math.max(this.largestClass, dimension);
       found += dimension >= 30 ? limit : 2 ** dimension;
       const clause: number[] = [];
       for (let v = 1; v < open.length; v++) if (this.isSupport[v] && !open[v]) clause.push(value(v) ? -v : v);

@@ -144,11 +144,15 @@ interface Formula {
   featureVars: number;
   iteration: number;
   onCell?: ApproxOptions['onCell'];
+  /** log2 of the largest class of solutions a model stood for (count/approx-cell.ts): the count is at least 2^this. */
+  largestClass: number;
 }
 
 function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline): number | null {
   const started = Date.now();
-  const size = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars).count(limit, deadline);
+  const cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars);
+  const size = cell.count(limit, deadline);
+  f.largestClass = Math.max(f.largestClass, cell.largestClass);
   f.onCell?.(f.iteration, m, size, Date.now() - started);
   return size;
 }
@@ -232,13 +236,15 @@ export function approxCount(numVars: number, clauses: readonly (readonly number[
   const method = `ApproxMC (random XOR constraints by Gauss-Jordan elimination, ${iterations} iterations, cell threshold ${threshold})`;
   const result = (value: bigint, exact: boolean): ApproxCount => ({ value, log10: bigLog10(value), epsilon, delta, exact, iterations, threshold, method: exact ? 'exact (fewer solutions than the cell threshold)' : method });
 
-  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell };
+  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell, largestClass: 0 };
   const whole = cellSize(formula, new Hash(support.length, random), 0, threshold, deadline);
   if (whole === null) return null;
   if (whole < threshold) return result(BigInt(whole), true);
 
   const estimates: bigint[] = [];
-  let start = 1;
+  // Where the first search starts: any m gives the same cell (they only shrink as m grows), so
+  // this only saves probes. The count is at least the first model's class.
+  let start = Math.max(1, formula.largestClass);
   for (let i = 0; i < iterations; i++) {
     formula.iteration = i + 1;
     const found = searchCell(formula, new Hash(support.length, random), start, threshold, deadline);

@@ -278,10 +278,12 @@ export class XorGauss implements ExtraPropagator {
     const word = k >>> 5;
     const bit = 1 << (k & 31);
     const touched = [r];
+    let lo = 0;
+    while (m[base + lo] === 0) lo++;
     for (let t = 0; t < this.rowCount; t++) {
       if (t === r || (m[t * W + word]! & bit) === 0) continue;
       const tb = t * W;
-      for (let w = 0; w < W; w++) m[tb + w]! ^= m[base + w]!;
+      for (let w = lo; w < W; w++) m[tb + w]! ^= m[base + w]!;
       this.rhs[t]! ^= this.rhs[r]!;
       touched.push(t);
     }
@@ -330,7 +332,13 @@ export class XorGauss implements ExtraPropagator {
     if (a < 0) {
       // Every column assigned: satisfied or a conflict. The watches are to be the two assigned
       // last (the first to be unassigned); after setting its last column they already are.
-      if (sum === 0 && latestHere >= 0 && (w0 === latestHere || w1 === latestHere) && this.has(r, w0) && this.has(r, w1)) return null;
+      // Satisfied: watching the column assigned last is enough (any backtracking that frees a
+      // column of the row frees it), the other watch stays if it is in the row.
+      if (sum === 0 && latestHere >= 0) {
+        const other = w0 === latestHere ? w1 : w0;
+        this.setWatches(r, latestHere, this.has(r, other) ? other : -1);
+        return null;
+      }
       const [x, y] = this.latestTwo(r);
       this.setWatches(r, x, y);
       return sum === 0 ? null : this.explain(r, -1);
@@ -410,33 +418,41 @@ export class XorGauss implements ExtraPropagator {
   }
 }
 
-/** The rows as bit sets in reduced row echelon form with their pivots; null when inconsistent. */
+/**
+ * The rows as bit sets in reduced row echelon form with their pivots (taken in column order);
+ * null when inconsistent. Each row addition starts at the pivot row's first non-zero word.
+ */
 function reduce(rows: readonly XorRow[], colOf: Int32Array, cols: number, W: number): { bits: Uint32Array; rhs: number; pivot: number }[] | null {
-  const work = rows.map((row) => {
-    const bits = new Uint32Array(W);
-    for (const v of row.vars) bits[colOf[v]! >>> 5]! ^= 1 << (colOf[v]! & 31);
-    return { bits, rhs: row.parity ? 1 : 0, pivot: -1 };
+  const n = rows.length;
+  const m = new Uint32Array(Math.max(1, n * W));
+  const rhs = new Uint8Array(n);
+  rows.forEach((row, r) => {
+    for (const v of row.vars) m[r * W + (colOf[v]! >>> 5)]! ^= 1 << (colOf[v]! & 31);
+    rhs[r] = row.parity ? 1 : 0;
   });
-  const out: typeof work = [];
+  const order = Array.from({ length: n }, (_, r) => r); // order[i]: the row in position i
+  const out: { bits: Uint32Array; rhs: number; pivot: number }[] = [];
   let next = 0;
-  for (let col = 0; col < cols && next < work.length; col++) {
+  for (let col = 0; col < cols && next < n; col++) {
     const word = col >>> 5;
     const bit = 1 << (col & 31);
     let found = -1;
-    for (let r = next; r < work.length; r++) if (work[r]!.bits[word]! & bit) { found = r; break; }
+    for (let i = next; i < n; i++) if (m[order[i]! * W + word]! & bit) { found = i; break; }
     if (found < 0) continue;
-    [work[next], work[found]] = [work[found]!, work[next]!];
-    const p = work[next]!;
-    for (let r = 0; r < work.length; r++) {
-      const t = work[r]!;
-      if (r === next || !(t.bits[word]! & bit)) continue;
-      for (let w = 0; w < W; w++) t.bits[w]! ^= p.bits[w]!;
-      t.rhs ^= p.rhs;
+    [order[next], order[found]] = [order[found]!, order[next]!];
+    const p = order[next]! * W;
+    let lo = 0;
+    while (m[p + lo] === 0) lo++;
+    for (let i = 0; i < n; i++) {
+      const t = order[i]! * W;
+      if (i === next || !(m[t + word]! & bit)) continue;
+      for (let w = lo; w < W; w++) m[t + w]! ^= m[p + w]!;
+      rhs[order[i]!]! ^= rhs[order[next]!]!;
     }
-    p.pivot = col;
-    out.push(p);
+    out.push({ bits: m.subarray(p, p + W), rhs: rhs[order[next]!]!, pivot: col });
     next++;
   }
-  for (let r = next; r < work.length; r++) if (work[r]!.rhs === 1) return null;
-  return out;
+  for (let i = next; i < n; i++) if (rhs[order[i]!] === 1) return null;
+  // rhs of the kept rows may have changed after they were pushed: read them again.
+  return out.map((o, i) => ({ bits: o.bits, rhs: rhs[order[i]!]!, pivot: o.pivot }));
 }
