@@ -35,6 +35,28 @@ export function freeVariables(numVars: number, clauses: readonly (readonly numbe
   return support.filter((v) => candidate[v] && !shared[v]);
 }
 
+/**
+ * The free variables, then (greedily, in the support's order) every other support variable that
+ * shares no clause with one already taken. What counts for the classes is only that no two of
+ * them share a clause: one whose clauses are all true without it takes either value, and which
+ * of them are so depends on the other variables alone.
+ */
+export function independentVariables(numVars: number, clauses: readonly (readonly number[])[], support: readonly number[]): number[] {
+  const taken = new Uint8Array(numVars + 1);
+  const blocked = new Uint8Array(numVars + 1);
+  const occurs: (readonly number[])[][] = Array.from({ length: numVars + 1 }, () => []);
+  for (const c of clauses) for (const l of c) occurs[Math.abs(l)]!.push(c);
+  const out: number[] = [];
+  const take = (v: number) => {
+    taken[v] = 1;
+    out.push(v);
+    for (const c of occurs[v]!) for (const l of c) blocked[Math.abs(l)] = 1;
+  };
+  for (const v of freeVariables(numVars, clauses, support)) take(v);
+  for (const v of support) if (!taken[v] && !blocked[v]) take(v);
+  return out;
+}
+
 /** A solver of the formula and the first m rows: the cell's solutions are its models. */
 export class Cell {
   readonly solver: SatSolver;
@@ -59,7 +81,7 @@ export class Cell {
       for (let i = 0; i < n; i++) if (bit(row, i)) vars.push(support[i]!);
       return { vars, parity: bit(row, n) };
     });
-    this.free = freeVariables(numVars, clauses, support);
+    this.free = independentVariables(numVars, clauses, support);
     const cost = new Int32Array(numVars + 1).fill(1);
     for (const v of this.free) cost[v] = 0;
     this.occurs = Array.from({ length: numVars + 1 }, () => []);
