@@ -44,10 +44,10 @@ function solverOf(inst: Instance): SatSolver | null {
 }
 
 describe('XOR rows with Gauss-Jordan elimination', () => {
-  test('the models enumerated are exactly those of the clauses and the XORs (3 000 random instances of 3 to 12 variables)', () => {
+  test('the models enumerated are exactly those of the clauses and the XORs (1 500 random instances of 3 to 12 variables)', () => {
     const random = generator(7);
     let withModels = 0;
-    for (let k = 0; k < 3000; k++) {
+    for (let k = 0; k < 1500; k++) {
       const inst = randomInstance(random, 3 + (k % 10));
       const expected = new Set<number>();
       for (let a = 0; a < 1 << inst.n; a++) if (satisfies(inst, a)) expected.add(a);
@@ -64,12 +64,12 @@ describe('XOR rows with Gauss-Jordan elimination', () => {
       assert.equal(found.size, expected.size, `instance ${k}: ${JSON.stringify(inst)}`);
       if (expected.size > 0) withModels++;
     }
-    assert.ok(withModels > 500, `${withModels} satisfiable instances`);
+    assert.ok(withModels > 250, `${withModels} satisfiable instances`);
   });
 
   test('under assumptions: sat exactly when brute force finds a model, the failed assumptions suffice', () => {
     const random = generator(11);
-    for (let k = 0; k < 1500; k++) {
+    for (let k = 0; k < 800; k++) {
       const inst = randomInstance(random, 4 + (k % 9));
       const solver = solverOf(inst);
       if (solver === null) continue;
