@@ -3,6 +3,7 @@
 // on an independent support of the variant features (a core or dead feature has one value in
 // every configuration, and a feature that is a function of the others adds no configuration).
 
+import { freeVariables } from './count/approx-cell.ts';
 import { approxCount, type ApproxCount, type ApproxOptions } from './count/approx.ts';
 import { independentSupport } from './count/independent-support.ts';
 import { Deadline } from './deadline.ts';
@@ -26,7 +27,10 @@ export function estimateConfigurations(enc: EncodedModel, options: EstimateOptio
   for (let v = enc.featureVars; v >= 1; v--) if (!options.backbone || options.backbone[v] === 0) variant.push(v);
   const clauses = modelClauses(enc);
   const narrowing = Deadline.after(deadline.remainingMs() / 5);
-  const support = independentSupport(enc.numVars, clauses, variant, { deadline: narrowing, featureVars: enc.featureVars });
+  // A variant free variable (count/approx-cell.ts) flips alone in some configuration: no other
+  // variable determines it, so it is in every independent support and needs no check.
+  const known = new Set(freeVariables(enc.numVars, clauses, variant));
+  const support = independentSupport(enc.numVars, clauses, variant, { deadline: narrowing, featureVars: enc.featureVars, known });
   return approxCount(enc.numVars, clauses, support, { ...options, deadline, featureVars: enc.featureVars });
 }
 

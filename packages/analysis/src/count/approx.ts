@@ -5,15 +5,14 @@
 // The median of t such estimates, each with its own hash, is within a factor (1 + ε) of the
 // true count with probability at least 1 - δ.
 //
-// The XORs are clauses for our CDCL solver: each row is a chain of small XORs (three counted
-// variables and two chain variables per link, 16 clauses of 5 literals), each clause guarded by
-// the row's selector, so the first m rows are switched on by assuming m selectors and one solver
-// serves every m of an iteration. Solutions are told apart on the counted variables only (the
-// blocking clauses name nothing else), so chain and other auxiliary variables never multiply the
-// count: it is the number of distinct assignments of `support` that extend to a solution.
+// The XORs are not clauses: the CDCL solver propagates them natively by Gauss-Jordan elimination
+// over GF(2) (sat/xor-gauss.ts), a fresh solver per cell with the first m rows. Solutions are told
+// apart on the counted variables only (the blocking clauses name nothing else), so auxiliary
+// variables never multiply the count: it is the number of distinct assignments of `support` that
+// extend to a solution.
 
 import { Deadline } from '../deadline.ts';
-import { SatSolver } from '../sat/solver.ts';
+import { bit, Cell } from './approx-cell.ts';
 
 export interface ApproxOptions {
   epsilon?: number;
@@ -41,7 +40,6 @@ export interface ApproxCount {
 
 export const DEFAULT_EPSILON = 0.8;
 export const DEFAULT_DELTA = 0.2;
-const LINK = 3;
 
 /**
  * Cell threshold of ApproxMC2: 1 + 9.84 (1 + ε/(1+ε)) (1 + 1/ε)^2. With it one iteration's
@@ -109,7 +107,6 @@ export class Hash {
   }
 }
 
-const bit = (row: Uint32Array, i: number): boolean => (row[i >>> 5]! & (1 << (i & 31))) !== 0;
 
 /**
  * The rows in reduced row echelon form (Gauss-Jordan over GF(2)), pivots taken in column order:
@@ -139,72 +136,6 @@ export function echelon(rows: Uint32Array[], n: number): { row: Uint32Array; piv
   return out;
 }
 
-/** A solver of the formula and the first m rows: the cell's solutions are its models. */
-export class Cell {
-  readonly solver: SatSolver;
-
-  constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: { row: Uint32Array; pivot: number }[], featureVars: number) {
-    this.solver = new SatSolver(numVars);
-    for (const c of clauses) this.solver.addClause(c);
-    for (let v = featureVars + 1; v <= numVars; v++) this.solver.setDecisionVar(v, false);
-    const n = support.length;
-    for (const { row, pivot } of rows) {
-      const vars: number[] = [];
-      for (let i = 0; i < n; i++) if (i !== pivot && bit(row, i)) vars.push(support[i]!);
-      vars.push(support[pivot]!); // last: the chain sets it from the others
-      this.addRow(vars, bit(row, n));
-      // The pivot follows from the others through its row: branching on it is wasted.
-      this.solver.setDecisionVar(support[pivot]!, false);
-    }
-  }
-
-  /** x1 ^ ... ^ xk = parity, as links: c1 = x1^x2^x3, c2 = c1^x4^x5^x6, ..., the last one = parity. */
-  private addRow(vars: number[], parity: boolean): void {
-    let chain = 0;
-    for (let i = 0; i < vars.length; i += LINK) {
-      const part = vars.slice(i, i + LINK);
-      if (chain !== 0) part.push(chain);
-      if (i + LINK >= vars.length) {
-        this.addXor(part, parity);
-      } else {
-        const next = this.solver.newVar();
-        this.solver.setDecisionVar(next, false);
-        part.push(next);
-        this.addXor(part, false); // next is the XOR so far
-        chain = next;
-      }
-    }
-  }
-
-  /** XOR of `vars` = parity, as the 2^(k-1) clauses forbidding each wrong assignment. */
-  private addXor(vars: number[], parity: boolean): void {
-    const k = vars.length;
-    for (let mask = 0; mask < 1 << k; mask++) {
-      let ones = 0;
-      for (let j = 0; j < k; j++) if (mask & (1 << j)) ones++;
-      if ((ones % 2 === 1) === parity) continue; // a right assignment
-      const clause: number[] = [];
-      for (let j = 0; j < k; j++) clause.push(mask & (1 << j) ? -vars[j]! : vars[j]!);
-      this.solver.addClause(clause);
-    }
-  }
-
-  /** Solutions, distinct on the support, up to `limit`; null on timeout. */
-  count(limit: number, deadline: Deadline): number | null {
-    let found = 0;
-    while (found < limit) {
-      const status = this.solver.solve([], deadline);
-      if (status === 'timeout') return null;
-      if (status === 'unsat') break;
-      found++;
-      const clause: number[] = [];
-      for (const v of this.support) clause.push(this.solver.modelValue(v) ? -v : v);
-      if (!this.solver.addClause(clause)) break;
-    }
-    return found;
-  }
-}
-
 /** The formula every cell shares. */
 interface Formula {
   numVars: number;
@@ -213,12 +144,15 @@ interface Formula {
   featureVars: number;
   iteration: number;
   onCell?: ApproxOptions['onCell'];
+  /** log2 of the largest class of solutions a model stood for (count/approx-cell.ts): the count is at least 2^this. */
+  largestClass: number;
 }
 
 function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline): number | null {
   const started = Date.now();
-  const rows = echelon(hash.first(m), f.support.length);
-  const size = rows === null ? 0 : new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars).count(limit, deadline);
+  const cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars);
+  const size = cell.count(limit, deadline);
+  f.largestClass = Math.max(f.largestClass, cell.largestClass);
   f.onCell?.(f.iteration, m, size, Date.now() - started);
   return size;
 }
@@ -299,16 +233,18 @@ export function approxCount(numVars: number, clauses: readonly (readonly number[
   const threshold = cellThreshold(epsilon);
   const iterations = iterationCount(delta);
   const random = generator(options.seed ?? 1);
-  const method = `ApproxMC (random XOR constraints as CNF, ${iterations} iterations, cell threshold ${threshold})`;
+  const method = `ApproxMC (random XOR constraints by Gauss-Jordan elimination, ${iterations} iterations, cell threshold ${threshold})`;
   const result = (value: bigint, exact: boolean): ApproxCount => ({ value, log10: bigLog10(value), epsilon, delta, exact, iterations, threshold, method: exact ? 'exact (fewer solutions than the cell threshold)' : method });
 
-  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell };
+  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell, largestClass: 0 };
   const whole = cellSize(formula, new Hash(support.length, random), 0, threshold, deadline);
   if (whole === null) return null;
   if (whole < threshold) return result(BigInt(whole), true);
 
   const estimates: bigint[] = [];
-  let start = 1;
+  // Where the first search starts: any m gives the same cell (they only shrink as m grows), so
+  // this only saves probes. The count is at least the first model's class.
+  let start = Math.max(1, formula.largestClass);
   for (let i = 0; i < iterations; i++) {
     formula.iteration = i + 1;
     const found = searchCell(formula, new Hash(support.length, random), start, threshold, deadline);

@@ -10,9 +10,10 @@ import { SatSolver } from '../sat/solver.ts';
 /**
  * The candidates minus those found to be functions of the rest, greedily in the given order. A
  * check that runs past `perCheckMs` (or the deadline) keeps its variable: keeping one is always
- * sound, only slower to hash. `featureVars`: variables above it are never branched on.
+ * sound, only slower to hash. `featureVars`: variables above it are never branched on. `known`:
+ * candidates known to be in every independent support (kept unchecked).
  */
-export function independentSupport(numVars: number, clauses: readonly (readonly number[])[], candidates: readonly number[], options: { deadline?: Deadline; perCheckMs?: number; featureVars?: number } = {}): number[] {
+export function independentSupport(numVars: number, clauses: readonly (readonly number[])[], candidates: readonly number[], options: { deadline?: Deadline; perCheckMs?: number; featureVars?: number; known?: ReadonlySet<number> } = {}): number[] {
   const deadline = options.deadline ?? Deadline.none();
   const solver = new SatSolver(2 * numVars);
   const copy = (lit: number) => (lit > 0 ? lit + numVars : lit - numVars);
@@ -37,6 +38,7 @@ export function independentSupport(numVars: number, clauses: readonly (readonly 
   const kept = new Set(candidates);
   for (const x of candidates) {
     if (deadline.expired()) break;
+    if (options.known?.has(x)) continue;
     const assumptions: number[] = [];
     for (const y of kept) if (y !== x) assumptions.push(equal.get(y)!);
     assumptions.push(x, -copy(x));

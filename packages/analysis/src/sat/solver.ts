@@ -11,12 +11,17 @@ import { Deadline } from '../deadline.ts';
 
 export type SolveStatus = 'sat' | 'unsat' | 'timeout';
 
+export type { ExtraPropagator, PropagatorHost } from './propagator.ts';
+import type { ExtraPropagator, PropagatorHost } from './propagator.ts';
+
 class Clause {
   lits: Int32Array;
   learnt: boolean;
   activity = 0;
   lbd = 0;
   removed = false;
+  /** A reason made when first read (extra propagator): `lits` is empty until then. */
+  lazy: (() => Int32Array) | null = null;
   constructor(lits: Int32Array, learnt: boolean) {
     this.lits = lits;
     this.learnt = learnt;
@@ -25,6 +30,16 @@ class Clause {
 
 const TRUE = 1;
 const FALSE = -1;
+const EMPTY = new Int32Array(0);
+
+/** A clause's literals, made first if it is a lazy reason. */
+function litsOf(c: Clause): Int32Array {
+  if (c.lazy !== null) {
+    c.lits = c.lazy();
+    c.lazy = null;
+  }
+  return c.lits;
+}
 
 const toInternal = (dimacs: number): number => (dimacs > 0 ? dimacs << 1 : ((-dimacs) << 1) | 1);
 const toDimacs = (lit: number): number => (lit & 1 ? -(lit >> 1) : lit >> 1);
@@ -88,6 +103,22 @@ export class SatSolver {
   private conflictCore: number[] = [];
   /** Conflicts so far: the search looks at the clock every 256 of them. */
   private conflicts = 0;
+  /** Variables decided after the others (deferDecisions), and the first of them that may be unassigned. */
+  private deferred = new Int32Array(0);
+  private deferredAt = 0;
+  /** Constraints that are not clauses (XOR rows), propagated after the clauses. */
+  private extra: ExtraPropagator | null = null;
+  private readonly host: PropagatorHost = ((s: SatSolver): PropagatorHost => ({
+    get trailSize(): number { return s.trailSize; },
+    trailLit: (i) => s.trail[i]!,
+    value: (lit) => s.litVal[lit]!,
+    imply: (lit, reason) => {
+      if (typeof reason !== 'function') return s.assign(lit, new Clause(reason, false));
+      const c = new Clause(EMPTY, false);
+      c.lazy = reason;
+      s.assign(lit, c);
+    },
+  }))(this);
 
   constructor(numVars = 0) {
     this.ensureVars(numVars);
@@ -164,6 +195,23 @@ export class SatSolver {
   setDecisionVar(v: number, decide: boolean): void {
     this.nonDecision[v] = decide ? 0 : 1;
     if (decide && this.heapIndex[v]! < 0 && this.litVal[v << 1] === 0) this.heapInsert(v);
+  }
+
+  /** Propagates constraints that are not clauses beside the clauses (one propagator; null removes it). */
+  setPropagator(p: ExtraPropagator | null): void {
+    this.cancelUntil(0);
+    this.extra = p;
+  }
+
+  /**
+   * Variables decided only once every other decision variable is set, in this order (the free
+   * variables XOR rows set last: sat/xor-gauss.ts).
+   */
+  deferDecisions(vars: readonly number[]): void {
+    for (const v of vars) this.ensureVars(v);
+    for (const v of vars) this.nonDecision[v] = 1;
+    this.deferred = Int32Array.from(vars);
+    this.deferredAt = 0;
   }
 
   /** Sets the phase tried first for a variable (true: positive). */
@@ -257,6 +305,8 @@ export class SatSolver {
   private cancelUntil(lvl: number): void {
     if (this.levels <= lvl) return;
     const stop = this.trailLim[lvl]!;
+    if (this.extra !== null) this.extra.backtrack(stop, this.host);
+    this.deferredAt = 0;
     for (let i = this.trailSize - 1; i >= stop; i--) {
       const lit = this.trail[i]!;
       const v = lit >> 1;
@@ -271,8 +321,28 @@ export class SatSolver {
     this.levels = lvl;
   }
 
-  /** Unit propagation; returns the conflicting clause or null. */
+  /** Unit propagation of the clauses and of the extra propagator until neither sets anything; returns the conflicting clause or null. */
   private propagate(): Clause | null {
+    if (this.extra === null) return this.propagateClauses();
+    for (;;) {
+      const confl = this.propagateClauses();
+      if (confl !== null) return confl;
+      const before = this.trailSize;
+      const lits = this.extra.propagate(this.host);
+      if (lits !== null) {
+        this.qhead = this.trailSize;
+        // A conflict found late (none of its literals set at this level): analysed where it arose.
+        let top = 0;
+        for (let i = 0; i < lits.length; i++) top = Math.max(top, this.level[lits[i]! >> 1]!);
+        if (top < this.levels) this.cancelUntil(top);
+        return new Clause(lits, false);
+      }
+      if (this.trailSize === before) return null;
+    }
+  }
+
+  /** Unit propagation of the clauses; returns the conflicting clause or null. */
+  private propagateClauses(): Clause | null {
     const litVal = this.litVal;
     while (this.qhead < this.trailSize) {
       const p = this.trail[this.qhead++]!;
@@ -362,7 +432,7 @@ export class SatSolver {
     const current = this.decisionLevel;
     do {
       if (c!.learnt) this.bumpClause(c!);
-      const lits = c!.lits;
+      const lits = litsOf(c!);
       for (let k = 0; k < lits.length; k++) {
         const q = lits[k]!;
         if (p !== -1 && q === p) continue;
@@ -391,7 +461,7 @@ export class SatSolver {
       const r = this.reason[q >> 1];
       let redundant = r !== null;
       if (r) {
-        const rl = r.lits;
+        const rl = litsOf(r);
         for (let m = 0; m < rl.length; m++) {
           const x = rl[m]!;
           const xv = x >> 1;
@@ -433,7 +503,7 @@ export class SatSolver {
       if (r === null) {
         if (this.level[v]! > 0) core.push(toDimacs(x));
       } else {
-        const rl = r.lits;
+        const rl = litsOf(r);
         for (let k = 0; k < rl.length; k++) {
           const w = rl[k]! >> 1;
           if (w !== v && this.level[w]! > 0) seen[w] = 1;
@@ -543,6 +613,10 @@ export class SatSolver {
     while (this.heapSize > 0) {
       const v = this.heapPop();
       if (this.nonDecision[v]) continue;
+      if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
+    }
+    for (; this.deferredAt < this.deferred.length; this.deferredAt++) {
+      const v = this.deferred[this.deferredAt]!;
       if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
     }
     for (let v = 1; v <= this.numVars; v++) {
