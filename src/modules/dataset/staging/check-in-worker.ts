@@ -19,8 +19,9 @@ export interface CheckReply {
 
 /**
  * Heap of one worker: the parser's model of the largest accepted file (MAX_FEATURES, 200,000
- * features). Measured: the parse of linux-2.6.33.3 (6,467 features) and automotive2_4 (18,616)
- * stays near 100 MB; a generated 200,000-feature model about 400 MB (see the module README).
+ * features). Measured on the modeltool's worker, which parses as this one does and converts too:
+ * the largest corpus models add about 100 MB of resident memory, a generated 200,000-feature
+ * model about 300 MB (with a 384 MB heap limit).
  */
 const WORKER_MEMORY_MB = 512;
 /** A parse past this is stopped: the file gets an error instead of holding a worker. */
