@@ -21,7 +21,7 @@ interface JobBase {
 export type ModelPageJob = JobBase & (
   | { op: 'page'; query: DiagramQuery; anomalies?: DiagramAnomalies; linkSuffix: string; title: string; inlineLines: number; featureIde: boolean }
   | { op: 'diagram'; query: DiagramQuery; anomalies?: DiagramAnomalies; title: string }
-  | { op: 'lines'; from: number; to: number }
+  | { op: 'lines' }
   | { op: 'features'; q: string }
 );
 
@@ -44,7 +44,7 @@ export interface PageView {
 export type ModelPageReply =
   | { id: number; kind: 'page'; view: PageView }
   | { id: number; kind: 'diagram'; svg: string }
-  | { id: number; kind: 'lines'; total: number; to: number; lines: string[] }
+  | { id: number; kind: 'lines'; lines: string[] }
   | { id: number; kind: 'features'; features: FoundFeature[] }
   | { id: number; kind: 'syntax-errors'; errors: string[] }
   | { id: number; kind: 'query-error'; message: string }
@@ -76,6 +76,7 @@ export const modelPageWorker: WorkerKind<ModelPageJob, ModelPageReply> = {
 type Answer = Exclude<ModelPageReply, { kind: 'page' }> | Extract<ModelPageReply, { kind: 'page' }> | CrashReply;
 /** Answers kept: the page's and the drawings' strings, a few hundred KB each on the largest models. */
 const KEPT_ANSWERS = 64;
+const KEPT_SOURCES = 4;
 /** Lanes are chosen from a count of feature lines; texts up to this size are not counted (surely small). */
 const SURELY_SMALL_CHARS = 16 * 1024;
 
@@ -83,6 +84,8 @@ let ids = 0;
 
 export class ModelPages {
   private readonly answers = new LruMap<string, Answer>(KEPT_ANSWERS);
+  /** Whole highlighted sources, a few MB each on the largest models: only the last few models' lines. */
+  private readonly sources = new LruMap<string, Answer>(KEPT_SOURCES);
   private readonly inFlight = new Map<string, Promise<Answer>>();
   /** Lanes by text key: counting feature lines of a large text is itself a few milliseconds. */
   private readonly lanes = new LruMap<string, Lane>(1000);
@@ -95,7 +98,7 @@ export class ModelPages {
 
   /** The answer kept for `question` (a key naming the model and what is asked), if any. */
   known(question: string): Answer | undefined {
-    return this.answers.get(question);
+    return this.answers.get(question) ?? this.sources.get(question);
   }
 
   /** Whether a job answering `question` runs or waits now. */
@@ -108,7 +111,7 @@ export class ModelPages {
    * (TooManyJobs, a 429, beyond its share). Crash replies are not kept: asked again, it runs again.
    */
   ask(question: string, requester: string, job: JobOf): Promise<Answer> {
-    const known = this.answers.get(question);
+    const known = this.known(question);
     if (known) return Promise.resolve(known);
     const running = this.inFlight.get(question);
     if (running) return running;
@@ -118,7 +121,8 @@ export class ModelPages {
       flexible: true,
     });
     const answer = submitted.then((reply) => {
-      if (reply.kind !== 'crash') this.answers.set(question, reply);
+      if (reply.kind === 'lines') this.sources.set(question, reply);
+      else if (reply.kind !== 'crash') this.answers.set(question, reply);
       return reply;
     }).finally(() => this.inFlight.delete(question));
     this.inFlight.set(question, answer);

@@ -63,12 +63,10 @@ function run(job: ModelPageJob): ModelPageReply {
     case 'diagram':
       if (derived.errors.length > 0) return { id: job.id, kind: 'syntax-errors', errors: derived.errors };
       return { id: job.id, kind: 'diagram', svg: renderDiagram(derived.model, { ...job.query, anomalies: job.anomalies, title: job.title }) };
-    case 'lines': {
+    case 'lines':
+      // Every line at once: the serving thread keeps them and answers each later range itself.
       derived.lines ??= highlightLines(job.text);
-      const all = derived.lines;
-      const last = Math.min(job.to, all.length);
-      return { id: job.id, kind: 'lines', total: all.length, to: last, lines: job.from > last ? [] : all.slice(job.from - 1, last) };
-    }
+      return { id: job.id, kind: 'lines', lines: derived.lines };
     case 'features':
       return { id: job.id, kind: 'features', features: derived.errors.length > 0 ? [] : findFeatures(derived.model, job.q) };
   }

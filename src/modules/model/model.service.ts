@@ -158,8 +158,11 @@ export function sourceWindow(view: PageView): SourceWindow {
 /** Highlighted lines `from`..`to` (1-based, inclusive, clipped to the file) of a visible file. */
 export async function lineRange(d: ModelDeps, fileId: number, viewerId: number | null, from: number, to: number, requester: string) {
   const src = await source(d, fileId, viewerId);
-  const answer = expect(await d.pages.ask(JSON.stringify([src.key, 'lines', from, to]), requester, { op: 'lines', key: src.key, text: src.text, from, to }), 'lines');
-  return { from, to: answer.to, total: answer.total, lines: answer.lines };
+  // One job highlights every line (4 MB of HTML for the largest corpus model), kept here: the
+  // page's chunks, asked as they scroll into view, then cost no job of the visitor's share.
+  const all = expect(await d.pages.ask(JSON.stringify([src.key, 'lines']), requester, { op: 'lines', key: src.key, text: src.text }), 'lines').lines;
+  const last = Math.min(to, all.length);
+  return { from, to: last, total: all.length, lines: from > last ? [] : all.slice(from - 1, last) };
 }
 
 /** Features of a visible file whose name contains `query`, with their paths (feature-tree.ts). */
