@@ -174,6 +174,24 @@ for (const dialect of testDialects()) {
       assert.equal((await c.get('/profile/summary')).status, 302, 'and the visitor is anonymous again');
     });
 
+    it('starts no session for a first visit whose answer shows no form (a search\'s JSON); its first page does', async () => {
+      const c = new TestClient(server.baseUrl);
+      const search = await c.post('/explore', { json: { query: '' }, csrf: false });
+      assert.equal(search.status, 200);
+      assert.deepEqual(search.headers.getSetCookie(), [], 'no session cookie, no hint');
+      const page = await c.get('/login');
+      assert.ok(page.setCookies.get('session'), 'a page carries a CSRF token, so its session is kept');
+      const token = /name="csrf-token" content="([^"]+)"/.exec(page.text)?.[1];
+      assert.ok(token);
+      // The token is the session's: a form posted with it is checked as a form.
+      const again = await c.post('/explore', { json: { query: '' }, csrf: false });
+      assert.equal(again.headers.getSetCookie().length, 0, 'a returning visitor keeps the cookie it has');
+      const wrong = await c.post('/login', { form: { email: 'user1@example.com', password: 'not it', csrf_token: token! } });
+      assert.equal(wrong.status, 200, 'a CSRF failure would be a 400');
+      const noToken = await new TestClient(server.baseUrl).post('/login', { form: { email: 'user1@example.com', password: '1234' }, csrf: false });
+      assert.equal(noToken.status, 400, 'a first visit\'s form without a token is still refused');
+    });
+
     it('serves a returning anonymous visitor without a session query while its hint cookie is set; a login removes the hint', async () => {
       const c = new TestClient(server.baseUrl);
       const first = await c.get('/login');

@@ -17,6 +17,7 @@ import { registerSessions } from '../core/http/sessions.ts';
 import { installGuards, registerCsrfPlugin } from '../core/http/guards.ts';
 import { decoratePages, registerViews } from '../core/http/pages.ts';
 import { refuseNulCharacters } from '../core/http/nul-refusals.ts';
+import { registerCompression } from '../core/http/compression.ts';
 import { loadModules } from './modules.ts';
 
 export interface BuildOptions {
@@ -58,6 +59,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerSecurityHeaders(app, config);
   serveAssets(app, config, modules);
+  // Before any route: the plugin hooks each route as it is declared (issue 37, item 1).
+  await registerCompression(app);
   const nav = modules.flatMap((m) => (m.nav ? [m.nav] : [])).sort((a, b) => a.order - b.order);
   const userMenu = modules.flatMap((m) => m.userMenu ?? []).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
@@ -68,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 50 } });
   await registerViews(app, config);
   refuseNulCharacters(app);
-  decoratePages(app, { nav, userMenu, scripts }, sessions.csrfTokens);
+  decoratePages(app, { nav, userMenu, scripts }, sessions);
 
   for (const module of modules) await module.setup?.(app, ctx);
   installGuards(app);

@@ -9,6 +9,7 @@ export { cnfBackbone, type Backbone } from './ops/backbone.ts';
 export { Deadline, DeadlineExceeded } from './deadline.ts';
 export { classifyEdit, type ClassifyEditOptions, type EditClassification, type EditKind } from './ops/edit-class.ts';
 export { compileModel, CompiledModel, type Assumptions, type Commonality, type CompileOptions, type Configuration, type NarrowTables } from './compile/compiled-model.ts';
+export { compiledFormBytes, compiledFromBytes, StoredFormError } from './compile/stored-form.ts';
 export { Configurator, UnknownFeatureError, type ConfiguratorOptions, type ConfigureOptions } from './configure/configurator.ts';
 export { compiledCounter, type ConfigurationCounter } from './configure/counter.ts';
 export type { ConfigureResult, Decisions, FeatureState, WhyResult } from './configure/types.ts';

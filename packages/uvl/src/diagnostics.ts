@@ -19,6 +19,7 @@ export type DiagnosticCode =
   | 'empty-model' // a warning: the model declares no features
   | 'unknown-feature' // a warning: a constraint names something that is not a feature
   | 'duplicate-feature' // a warning: a feature name declared twice
+  | 'impossible-cardinality' // a warning: a group cardinality no selection meets, or below zero
   | 'not-text'; // the bytes are not UTF-8 text (one error for the whole file)
 
 export interface Diagnostic {

@@ -31,6 +31,15 @@ describe('model warnings', () => {
     assert.deepEqual(r.warnings, ['Line 7:20 - `X` is declared twice (first on line 4): the analysis takes both as one feature']);
   });
 
+  test('a group cardinality no selection meets, or written below zero, at the group', () => {
+    const group = (card: string) => checkUvl(lines('features', '    R', `        ${card}`, '            A', '            B', '            C')).warnings;
+    assert.deepEqual(group('[3..1]'), ['Line 3:8 - the group cardinality of `R` [3..1] has its upper bound below its lower bound: the parent can never be selected']);
+    assert.deepEqual(group('[4..5]'), ['Line 3:8 - the group cardinality of `R` [4..5] asks for at least 4 of its 3 features: the parent can never be selected']);
+    assert.deepEqual(group('[-5..3]'), ['Line 3:8 - the group cardinality of `R` [-5..3] has a bound below zero, read as zero']);
+    assert.deepEqual(group('[3]'), []);
+    assert.deepEqual(group('[1..*]'), []);
+  });
+
   test('warnings in source order, the parser warnings among them', () => {
     const text = lines('features', '    R', '        optional', '            X', '            X', 'constraints', '    Nope');
     const diagnostics = modelWarnings(parseUvl(text).model);

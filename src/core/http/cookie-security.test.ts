@@ -5,6 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient, type TestResponse } from '../../../test/support/client.ts';
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fixedCookie } from './cookie-security.ts';
 
 describe('cookies in production', () => {
   let server: TestServer;
@@ -46,6 +49,21 @@ describe('cookies in production', () => {
     const names = new Set(seen.map((raw) => raw.slice(0, raw.indexOf('='))));
     for (const name of ['session', 'session_anonymous', 'view_cookie', 'download_cookie', 'file_download_cookie']) {
       assert.ok(names.has(name), `the walk saw the cookie ${name} (saw ${[...names].join(', ')})`);
+    }
+  });
+});
+
+describe('cookies serialized once', () => {
+  test('a fixed cookie is written as reply.setCookie writes it, Secure by the same rule', () => {
+    const options = { maxAge: 63072000, path: '/', httpOnly: true, sameSite: 'lax' as const };
+    const write = fixedCookie('view_cookie', options);
+    const cases: [boolean, string, boolean][] = [[false, 'http', false], [false, 'https', true], [true, 'http', true]];
+    for (const [production, protocol, secure] of cases) {
+      const headers: string[] = [];
+      const request = { server: { cookiesAlwaysSecure: production }, protocol } as unknown as FastifyRequest;
+      const reply = { header: (name: string, value: string) => { assert.equal(name, 'set-cookie'); headers.push(value); } } as unknown as FastifyReply;
+      write(request, reply, 'a1b2c3d4-0000-4000-8000-000000000000');
+      assert.deepEqual(headers, [fastifyCookie.serialize('view_cookie', 'a1b2c3d4-0000-4000-8000-000000000000', { ...options, secure })], `${production} ${protocol}`);
     }
   });
 });

@@ -182,9 +182,7 @@ export function newSessionCookie(options: Omit<AnonymousSessions['cookie'], 'max
     return `session=${encodeURIComponent(signed)}${attributes}`;
   };
 }
-const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS / 1000 };
 
-/** The hint cookie's options: it lives as long as the anonymous session it describes. */
-export function hintCookieOptions(request: FastifyRequest) {
-  return { ...HINT_COOKIE_OPTIONS, secure: cookieIsSecure(request) };
-}
+/** The hint cookie lives as long as the anonymous session it describes. */
+export const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS / 1000 };
+

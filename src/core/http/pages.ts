@@ -5,8 +5,7 @@ import nunjucks from 'nunjucks';
 import { projectPath, type Config } from '../config.ts';
 import type { NavEntry } from '../modules.ts';
 import { registerTemplateFilters } from './filters.ts';
-import { CSRF_SESSION_KEY } from './session-store.ts';
-import type { CsrfTokens } from './csrf-tokens.ts';
+import type { Sessions } from './sessions.ts';
 import { cutAtMarkers, slotMarker, type ReusablePage } from './reusable-page.ts';
 
 /** Templates are found under core's views and under src/modules (`<module>/views/...`). */
@@ -29,12 +28,12 @@ export interface Layout {
 }
 
 /** `reply.page`, `reply.pageIsReusable`, `reply.renderReusablePage` and `reply.sendReusablePage`. */
-export function decoratePages(app: FastifyInstance, layout: Layout, csrfTokens: CsrfTokens): void {
+export function decoratePages(app: FastifyInstance, layout: Layout, sessions: Pick<Sessions, 'csrfTokens' | 'csrfSecretOf'>): void {
   const { nav, userMenu, scripts } = layout;
   const csrfTokenOf = (reply: FastifyReply): string => {
-    const secret = (reply.request.session as unknown as Record<string, unknown> | undefined)?.[CSRF_SESSION_KEY];
-    // Every session gets its secret when it is loaded (deriveCsrfSecret); the plugin makes one otherwise.
-    return typeof secret === 'string' ? csrfTokens.tokenFor(secret) : reply.generateCsrf();
+    // A session gets its secret when it is loaded or, new, when its first page asks here (sessions.ts).
+    const secret = sessions.csrfSecretOf(reply.request);
+    return secret !== undefined ? sessions.csrfTokens.tokenFor(secret) : reply.generateCsrf();
   };
 
   app.decorateRequest('user', null);

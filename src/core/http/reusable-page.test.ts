@@ -11,6 +11,16 @@ describe('reusable pages', () => {
     assert.throws(() => page.fill({ views: 1 }), /csrf_token/);
   });
 
+  it('sends the same bytes again for the same values, and new ones as soon as a value changes', () => {
+    const page = cutAtMarkers(`<meta content="${slotMarker('csrf_token')}"><b>${slotMarker('views')}</b>`);
+    const first = page.fill({ csrf_token: 'one', views: 1 });
+    assert.equal(page.fill({ csrf_token: 'one', views: '1' }), first, 'the answer already made');
+    assert.equal(page.fill({ csrf_token: 'one', views: 2 }).toString('utf8'), '<meta content="one"><b>2</b>');
+    assert.equal(page.fill({ csrf_token: 'two', views: 2 }).toString('utf8'), '<meta content="two"><b>2</b>');
+    assert.equal(page.fill({ csrf_token: 'one', views: 1 }).toString('utf8'), first.toString('utf8'));
+    assert.equal(first.toString('utf8'), '<meta content="one"><b>1</b>', 'an answer made is never changed');
+  });
+
   it('does not take text that looks like a marker without the process nonce for one', () => {
     const page = cutAtMarkers('<p>\u0002abc:views\u0003</p>');
     assert.equal(page.fill({}).toString('utf8'), '<p>\u0002abc:views\u0003</p>');

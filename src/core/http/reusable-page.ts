@@ -18,15 +18,29 @@ export class ReusablePage {
     this.slots = pieces.filter((_, i) => i % 2 === 1);
   }
 
+  /**
+   * The last answer and the slot values it was filled with: a visitor who comes back while the
+   * counts stand still is sent the same bytes again, rather than a new copy of the whole page
+   * (a copy per answer was a sixth of a returning visitor's time, in the garbage collector).
+   * Answers are never changed once made, so one can be sent any number of times.
+   */
+  private last: { values: string[]; page: Buffer } | undefined;
+
   /** The page with each slot's value, HTML-escaped (a slot stands where text would be). */
   fill(values: Readonly<Record<string, string | number>>): Buffer {
-    const parts: Buffer[] = [this.texts[0]!];
-    for (let i = 0; i < this.slots.length; i++) {
-      const value = values[this.slots[i]!];
-      if (value === undefined) throw new Error(`No value for the page slot "${this.slots[i]}"`);
-      parts.push(Buffer.from(escapeHtml(String(value)), 'utf8'), this.texts[i + 1]!);
+    const texts: string[] = [];
+    for (const slot of this.slots) {
+      const value = values[slot];
+      if (value === undefined) throw new Error(`No value for the page slot "${slot}"`);
+      texts.push(String(value));
     }
-    return Buffer.concat(parts);
+    const last = this.last;
+    if (last !== undefined && texts.every((text, i) => text === last.values[i])) return last.page;
+    const parts: Buffer[] = [this.texts[0]!];
+    texts.forEach((text, i) => parts.push(Buffer.from(escapeHtml(text), 'utf8'), this.texts[i + 1]!));
+    const page = Buffer.concat(parts);
+    this.last = { values: texts, page };
+    return page;
   }
 }
 

@@ -64,15 +64,16 @@ export class DatabaseSessionStore implements SessionStore {
 
   private readonly deriveSecret = (sid: string): string => createHmac('sha256', this.csrfKey).update(sid).digest('base64url').slice(0, 24);
 
-  /**
-   * Gives a session that has no CSRF secret yet the derived one (before any handler runs);
-   * `isNew`: the request carried no cookie of this session, so no row can exist for it.
-   */
-  deriveCsrfSecret(session: Session & { sessionId?: string }, isNew: boolean): void {
+  /** Gives a session that has no CSRF secret yet the derived one. */
+  deriveCsrfSecret(session: Session & { sessionId?: string }): void {
     const data = session as unknown as Record<string, unknown>;
     if (!session.sessionId || data[CSRF_SESSION_KEY] !== undefined) return;
     data[CSRF_SESSION_KEY] = this.anonymousCsrfSecret(session.sessionId);
-    if (isNew) this.rowless.add(session);
+  }
+
+  /** A session made for this request (it carried no cookie of it): no row can exist for it. */
+  markNew(session: Session): void {
+    this.rowless.add(session);
   }
 
   /** Whether the session holds nothing but its derived CSRF secret. */
@@ -105,10 +106,17 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   set(sid: string, session: Session, callback: (err?: unknown) => void): void {
+    // A new session that showed no page has no secret yet; its row holds the derived one all the same.
+    this.deriveCsrfSecret(session as Session & { sessionId?: string });
     const anonymous = this.isAnonymous(sid, session);
+    if (anonymous && this.rowless.has(session)) {
+      // A new session that holds nothing but its secret: nothing to write, no turn to wait for.
+      this.writes.set(session, 'rowless');
+      return callback();
+    }
     const write = !anonymous ? this.save(sid, session)
       // A session that was logged out in place (its user removed) loses its row.
-      : this.rowless.has(session) ? Promise.resolve() : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
+      : this.db.deleteFrom('session').where('sid', '=', sid).execute().then(() => {});
     write.then(() => {
       this.writes.set(session, anonymous ? 'rowless' : 'row');
       callback();

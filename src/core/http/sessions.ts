@@ -6,12 +6,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
-import { ANONYMOUS_HINT_COOKIE, DatabaseSessionStore, RememberingSigner } from './session-store.ts';
+import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './session-store.ts';
 import { SessionIdPool, type NewSession } from './session-ids.ts';
-import { anonymousNotFound, type ErrorPages, hintCookieOptions } from './error-pages.ts';
+import { anonymousNotFound, type ErrorPages, HINT_COOKIE_OPTIONS } from './error-pages.ts';
 import { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
-import { cookieIsSecure, registerCookieSecurity } from './cookie-security.ts';
+import { cookieIsSecure, fixedCookie, registerCookieSecurity } from './cookie-security.ts';
 
 /**
  * A session cookie `secure` value that @fastify/session does not read as "HTTPS only, else
@@ -24,6 +24,11 @@ const SECURE_OVER_ANY_CONNECTION = 'always' as unknown as boolean;
 export interface Sessions {
   store: DatabaseSessionStore;
   csrfTokens: CsrfTokens;
+  /**
+   * The CSRF secret of the request's session, given to it now when it is new (its first page
+   * shows a token, so the answer sets the session's cookie); `undefined` without a session.
+   */
+  csrfSecretOf(request: FastifyRequest): string | undefined;
 }
 
 /** Registers the cookie and session plugins and their hooks; the early 404 answers with `errorPages`. */
@@ -66,13 +71,29 @@ export async function registerSessions(app: FastifyInstance, config: Config, db:
     },
   });
   writeSessionHints(app, store);
-  // A new session gets the CSRF secret derived from its id, so that it needs no row while it holds nothing else.
+  // A session loaded from its cookie that holds no CSRF secret (a row written without one) gets the
+  // one derived from its id. A new session gets it only when something needs it (csrfSecretOf): an
+  // answer that shows no form (a search's JSON, a download, a redirect) then sets no cookie at all.
   app.addHook('onRequest', (request, _reply, done) => {
     const session = request.session;
-    if (session?.sessionId) store.deriveCsrfSecret(session, request.cookies.session !== session.encryptedSessionId);
+    if (!session?.sessionId) return done();
+    if (isNewSession(request)) store.markNew(session);
+    else store.deriveCsrfSecret(session);
     done();
   });
-  return { store, csrfTokens };
+  const csrfSecretOf = (request: FastifyRequest): string | undefined => {
+    const session = request.session;
+    if (!session?.sessionId) return undefined;
+    store.deriveCsrfSecret(session);
+    const secret = (session as unknown as Record<string, unknown>)[CSRF_SESSION_KEY];
+    return typeof secret === 'string' ? secret : undefined;
+  };
+  return { store, csrfTokens, csrfSecretOf };
+}
+
+/** The request carried no cookie of its session: the session plugin made it for this request. */
+function isNewSession(request: FastifyRequest): boolean {
+  return request.cookies.session !== request.session.encryptedSessionId;
 }
 
 /**
@@ -118,12 +139,13 @@ function markCookiesSecure(app: FastifyInstance): void {
 
 /** After the plugin has saved the session: the hint follows whether a row is left. */
 function writeSessionHints(app: FastifyInstance, store: DatabaseSessionStore): void {
+  const setHintCookie = fixedCookie(ANONYMOUS_HINT_COOKIE, HINT_COOKIE_OPTIONS);
   app.addHook('onSend', (request, reply, payload, done) => {
     const write = store.writeOf(request.session);
     if (write === undefined) return done(null, payload);
     const hinted = request.cookies?.[ANONYMOUS_HINT_COOKIE] === '1';
     if (write === 'rowless' && !hinted) {
-      reply.setCookie(ANONYMOUS_HINT_COOKIE, '1', hintCookieOptions(request));
+      setHintCookie(request, reply, '1');
     } else if (write === 'row' && hinted) {
       reply.clearCookie(ANONYMOUS_HINT_COOKIE, { path: '/', secure: cookieIsSecure(request) });
     }

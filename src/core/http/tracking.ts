@@ -5,19 +5,24 @@
 // that failed or was refused is never counted.
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
-import { cookieIsSecure } from './cookie-security.ts';
+import { fixedCookie } from './cookie-security.ts';
 
 export const TRACKING_COOKIE_MAX_AGE = 63072000;
 
 /** Cookie values we issue are UUIDs; anything else a client sends is replaced (the column holds 64 characters). */
 const COOKIE_VALUE = /^[A-Za-z0-9-]{8,64}$/;
 
+const TRACKING_COOKIE_OPTIONS = { maxAge: TRACKING_COOKIE_MAX_AGE, path: '/', httpOnly: true, sameSite: 'lax' as const };
+const trackingCookies = new Map<string, ReturnType<typeof fixedCookie>>();
+
 export function trackingCookie(request: FastifyRequest, reply: FastifyReply, name: string): string {
   const existing = request.cookies[name];
   if (existing && COOKIE_VALUE.test(existing)) return existing;
   const value = randomUUID();
+  let setCookie = trackingCookies.get(name);
+  if (setCookie === undefined) trackingCookies.set(name, setCookie = fixedCookie(name, TRACKING_COOKIE_OPTIONS));
   // Secure in production, elsewhere whenever the visitor came over HTTPS (cookie-security.ts).
-  reply.setCookie(name, value, { maxAge: TRACKING_COOKIE_MAX_AGE, path: '/', httpOnly: true, sameSite: 'lax', secure: cookieIsSecure(request) });
+  setCookie(request, reply, value);
   return value;
 }
 

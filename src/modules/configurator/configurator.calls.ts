@@ -13,7 +13,8 @@ export interface JobWatch { cancel: Int32Array; onProgress: (p: ConfiguratorProg
 /** What a request gets: the answer, `pending` (202), a bad value (400) or a failure (422). */
 export type Answer =
   | { kind: 'done'; json: string }
-  | { kind: 'stored'; body: StoredBody }
+  /** `tag`: an entity tag for a result that never changes for its content (the page's tree and probabilities): 304 when the client has it. */
+  | { kind: 'stored'; body: StoredBody; tag?: string }
   /** A sample kept packed in the file store (sample-stream.ts sends it as JSON or CSV). */
   | { kind: 'sample'; body: Readable }
   /** `progress`: a t-wise sample being computed on this instance, as its worker last reported. */
@@ -29,24 +30,47 @@ export interface SampleProgress { covered: number; total: number; elapsed_s: num
 /** Who asks (the fair queues' key: account, else client address). */
 export type Requester = string;
 
+/** The jobs that count or sample on the compiled form: a stored one is loaded for them (configurator.forms.ts). */
+const USES_FORM = new Set(['configure', 'compile', 'commonality', 'uniform']);
+
 /**
  * Runs one job through the scheduler; a worker that does not hold the model gets it again with
- * its text (and imports). `busy` when the requester holds its share of jobs already.
+ * its text (and imports), one that does not hold it compiled with its stored compiled form when
+ * there is one. A form the job compiled is stored. `busy` when the requester holds its share of
+ * jobs already.
  */
 export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, watch?: JobWatch): Promise<PoolReply> {
-  const job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, cancel: watch?.cancel, ...op } as ConfiguratorJob;
-  const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at, watch?.onProgress);
-  if (reply.kind !== 'need-text') return reply;
-  const text = await d.ctx.services.hubfile.readText(file);
-  if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
-  const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
-  return runJob(d.ctx.scheduler, { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } }, d.hardLimitMs, at, watch?.onProgress);
+  const formStored = USES_FORM.has(op.op) && await d.forms.has(source.sha256);
+  let job = { id: ++d.jobs.ids, model: source, timeoutMs: d.timeoutMs, cancel: watch?.cancel, formStored, ...op } as ConfiguratorJob;
+  // At most: the text, then the form.
+  for (let round = 0; round < 3; round++) {
+    const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at, watch?.onProgress);
+    if (reply.kind === 'need-text') {
+      const text = await d.ctx.services.hubfile.readText(file);
+      if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
+      const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
+      job = { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } };
+    } else if (reply.kind === 'need-form') {
+      // Gone since (a store restored without it): the job goes on without, and compiles if it must.
+      const form = await d.forms.read(source.sha256);
+      if (form) d.jobs.formsLoaded++;
+      job = { ...job, id: ++d.jobs.ids, form, formStored: form !== undefined };
+    } else {
+      if (reply.kind === 'done' && reply.formRefused) d.forms.refused(source.sha256);
+      if (reply.kind === 'done' && reply.form) {
+        d.jobs.formsCompiled++;
+        d.forms.save(source.sha256, reply.form);
+      }
+      return reply;
+    }
+  }
+  return { id: job.id, kind: 'failed', message: 'The model could not be read.' };
 }
 
 export function answerOf(reply: PoolReply): Answer {
   if (reply.kind === 'done') return { kind: 'done', json: reply.json };
   if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
   if (reply.kind === 'busy') return { kind: 'busy', message: reply.message, retryAfterS: reply.retryAfterS };
-  return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' ? 'The model could not be read.' : reply.message };
+  return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' || reply.kind === 'need-form' ? 'The model could not be read.' : reply.message };
 }
 

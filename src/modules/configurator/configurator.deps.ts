@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { ModuleContext } from '../../core/modules.ts';
 import { createResultCache } from './configurator.cache.ts';
 import { CompileMemory } from './configurator.compiles.ts';
+import { StoredForms } from './configurator.forms.ts';
 import { SampleWatches } from './configurator.watch.ts';
 
 /** A file's content key and imports: stored files never change, so both are kept. */
@@ -20,6 +21,9 @@ export class JobState {
   computed = 0;
   /** Jobs whose worker stopped early on their cancel flag (the cancel test reads it). */
   stoppedEarly = 0;
+  /** Compiled forms sent to workers from the store, and compiled by them (the stored-form test reads them). */
+  formsLoaded = 0;
+  formsCompiled = 0;
   /** Set by stop(): nothing more is computed, and what finishes meanwhile is given back. */
   stopped = false;
   /** The stored results being computed, which stop() waits for. */
@@ -37,6 +41,8 @@ export interface ConfiguratorDeps {
   staleMs: number;
   /** Which models compiled, are compiling, or did not compile within the budget (stored). */
   compiles: CompileMemory;
+  /** Compiled forms in the file store, by content: loaded instead of compiled again. */
+  forms: StoredForms;
   /** By file id, at most KNOWN_FILES (configurator.service.ts). */
   knownFiles: Map<number, KnownFile>;
   /** Finished results by key, as the bytes sent. */
@@ -56,6 +62,7 @@ export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
     hardLimitMs,
     staleMs: hardLimitMs + 30_000,
     compiles: new CompileMemory(ctx.db),
+    forms: new StoredForms(ctx.store, (error, sha256) => ctx.log.warn({ err: error, sha256 }, 'configurator: storing a compiled form failed')),
     knownFiles: new Map(),
     finished: createResultCache((error) => ctx.log.warn({ err: error }, 'configurator: compressing a stored result failed')),
     jobs: new JobState(),

@@ -14,8 +14,11 @@ export type ConfiguratorOp =
   /**
    * A step by SAT propagation; counted only when the worker holds the model compiled (it never
    * compiles for a step: the answer is then `"remaining": null, "remaining_status": "not counted"`).
+   * With `since` (the decisions of the state the caller holds) a consistent answer gives
+   * `changed` instead of `features` (configurator.diff.ts); with `compact` (and no `since`), `states`:
+   * one letter per feature in the order of the page's tree.
    */
-  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string }
+  | { op: 'configure'; selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] }; compact?: boolean }
   /** Compiles the model within the budget and keeps it warm (in the background, for the count). */
   | { op: 'compile' }
   | { op: 'commonality' }
@@ -28,6 +31,13 @@ export type ConfiguratorOp =
 
 export type ConfiguratorJob = {
   id: number; model: ModelSource; timeoutMs: number;
+  /**
+   * The model's compiled form is in the store (configurator.forms.ts): a worker that does not hold
+   * it compiled asks for it (`need-form`) instead of compiling, and a step then counts at once.
+   */
+  formStored?: boolean;
+  /** The stored compiled form's bytes, sent when the worker asked for them. */
+  form?: Uint8Array;
   /** On a SharedArrayBuffer: set to 1 by the main thread to stop the job (a cancelled sample); the worker's deadline reads it. */
   cancel?: Int32Array;
 } & ConfiguratorOp;
@@ -39,10 +49,14 @@ export type ConfiguratorReply =
   /**
    * The answer as JSON text, serialized in the worker (a commonality of a large model is tens of MB); `summary` likewise.
    * A sample comes as `sample` instead (packages/analysis sample/compact.ts, `json` empty): its JSON may pass 400 MB.
+   * `form`: the compiled form's bytes when this job compiled the model, to be stored; `formRefused`:
+   * the stored form sent could not be read (it is compiled again).
    */
-  | { id: number; kind: 'done'; json: string; summary?: string; sample?: Uint8Array; compiled?: boolean }
+  | { id: number; kind: 'done'; json: string; summary?: string; sample?: Uint8Array; compiled?: boolean; form?: Uint8Array; formRefused?: boolean }
   /** The worker does not hold this model: send the job again with its text. */
   | { id: number; kind: 'need-text' }
+  /** The worker does not hold the model compiled and was told its form is stored: send the job again with the form. */
+  | { id: number; kind: 'need-form' }
   /** The model imports files not sent yet: the main thread reads them from the dataset and asks again. */
   | { id: number; kind: 'need-imports'; paths: string[] }
   /** `bad-value`: a 400 (an unknown feature name); `failed`: the model; `budget`: not compiled within the budget. */

@@ -9,6 +9,7 @@ import type { Answer } from './configurator.calls.ts';
 import { binsOfSummary, histogramSvg } from './histogram.ts';
 import { sampleResponse } from './sample-stream.ts';
 import { chooseEncoding } from '../../core/http/assets.ts';
+import { clientHasCurrent } from '../../core/http/conditional.ts';
 import { requesterOf } from '../../core/scheduler/index.ts';
 import { sharedConfigurationRoutes } from './configurator.shares.ts';
 
@@ -47,6 +48,11 @@ function send(reply: FastifyReply, answer: Answer, csv = false, acceptEncoding?:
     }
     case 'stored': {
       if (csv) return reply.type('text/csv; charset=utf-8').send(sampleCsv(JSON.parse(answer.body.bytes.toString('utf8'))));
+      // The page's tree and probabilities never change for their content: a visit after the first revalidates them (304, no body).
+      if (answer.tag) {
+        reply.header('cache-control', 'no-cache').header('etag', `"${answer.tag}"`);
+        if (clientHasCurrent(reply.request, answer.tag, 0)) return reply.code(304).send();
+      }
       // Bytes encoded (and compressed) once when the result was first read: sent as they are, with their length.
       const encoding = chooseEncoding(acceptEncoding, answer.body);
       reply.header('vary', 'accept-encoding');
@@ -67,10 +73,12 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
   const who = (request: { user?: { id: number } | null; ip: string }) => [viewerOf(request), requesterOf(request)] as const;
 
   app.post('/api/v1/files/:file_id/configure', { schema: configureSchema, config: { csrf: false, json: true, readOnly: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] }; compact?: boolean };
     // JSON arrays hold each name whole (a name may hold a comma): no list syntax to read here.
-    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why };
-    return send(reply, await service.configure(fileIdOf(request), ...who(request), decisions));
+    const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected), why: body.why, compact: body.compact === true };
+    // The page's steps say which state they hold, and get what changed (issue 37, item 1).
+    const since = body.since && { selected: distinctNames(body.since.selected), deselected: distinctNames(body.since.deselected) };
+    return send(reply, await service.configure(fileIdOf(request), ...who(request), since ? { ...decisions, since } : decisions));
   });
 
   app.get('/api/v1/files/:file_id/commonality', { schema: commonalitySchema }, async (request, reply) =>
@@ -78,11 +86,13 @@ export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContex
 
   // The page's tree (not part of the API): built in the worker, which then holds the model warm.
   app.get('/configurator/:file_id(^\\d+$)/tree.json', { config: { json: true } }, async (request, reply) =>
-    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), ...who(request))));
+    send(reply, await service.tree(Number((request.params as { file_id: string }).file_id), ...who(request)), false, request.headers['accept-encoding']));
 
-  // The page's probabilities: the commonality without its (huge) exact counts.
-  app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) =>
-    send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), ...who(request)), false, request.headers['accept-encoding']));
+  // The page's probabilities: the commonality without its (huge) exact counts; `order=name`: without the names (probabilities.ts).
+  app.get('/configurator/:file_id(^\\d+$)/probabilities.json', { config: { json: true } }, async (request, reply) => {
+    const byName = (request.query as { order?: string }).order === 'name';
+    return send(reply, await service.probabilities(Number((request.params as { file_id: string }).file_id), ...who(request), byName), false, request.headers['accept-encoding']);
+  });
 
   // The fact label's plot: drawn from the stored commonality (a message while it is computed).
   app.get('/configurator/:file_id(^\\d+$)/commonality.svg', { config: { json: true } }, async (request, reply) => {

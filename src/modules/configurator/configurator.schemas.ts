@@ -32,10 +32,23 @@ export const configureSchema = {
       selected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
       deselected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
       why: { type: 'string', description: 'A feature whose state to explain.' },
+      since: {
+        type: 'object',
+        description: 'The decisions of the state the caller holds: a consistent answer then gives `changed` (the features whose state differs from that state\'s) instead of `features`.',
+        properties: {
+          selected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
+          deselected: { type: 'array', items: { type: 'string' }, maxItems: 100_000 },
+        },
+        additionalProperties: false,
+      },
+      compact: {
+        type: 'boolean',
+        description: 'Without `since`: a consistent answer gives `states`, one letter per feature in the order of the model page\'s tree (`s` selected, `d` deselected, `f` forced, `x` excluded, `o` open), instead of `features`.',
+      },
     },
   },
   response: {
-    200: open('{"consistent": true, "remaining": "5120", "features": {"Engine": "forced"}, "why": {"feature", "state", "why": [...]}} or {"consistent": false, "conflict": {"decisions": [...], "constraints": [...]}}'),
+    200: open('{"consistent": true, "remaining": "5120", "features": {"Engine": "forced"}, "why": {"feature", "state", "why": [...]}}; with `since`, `"changed": {"Turbo": "excluded"}` instead of `features`; or {"consistent": false, "conflict": {"decisions": [...], "constraints": [...]}}'),
     ...errors(400, 401, 404, 422, 429),
   },
 } as const;

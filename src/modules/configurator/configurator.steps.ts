@@ -10,7 +10,7 @@ import type { Placement } from './configurator.pool.ts';
 import type { ModelSource } from './configurator.protocol.ts';
 import { answerOf, call, type Answer } from './configurator.calls.ts';
 
-type Decisions = { selected: string[]; deselected: string[]; why?: string };
+type Decisions = { selected: string[]; deselected: string[]; why?: string; since?: { selected: string[]; deselected: string[] }; compact?: boolean };
 
 const NOT_COUNTED = '"remaining_status":"not counted"';
 
@@ -25,7 +25,7 @@ function startCompile(d: ConfiguratorDeps, at: Placement, file: StoredFile, sour
   const work = call(d, { ...at, long: true, flexible: false }, file, source, { op: 'compile' }).then(async (reply) => {
     if (reply.kind === 'done') return d.compiles.set(sha, { state: 'compiled' });
     // A stop or a full share is no verdict on the model: a later step tries again.
-    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || reply.kind === 'need-text' || reply.kind === 'need-imports') return d.compiles.set(sha, { state: 'unknown' });
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || reply.kind === 'need-text' || reply.kind === 'need-imports' || reply.kind === 'need-form') return d.compiles.set(sha, { state: 'unknown' });
     // Not valid UVL: every step says so itself; remembered here only, it is no compile failure.
     if (reply.kind === 'failed' || reply.kind === 'bad-value') return d.compiles.set(sha, { state: 'failed', message: reply.message });
     // Out of its budget of time (`budget`, or the hard limit) or memory (a crash): stored, never tried again.
@@ -39,7 +39,8 @@ function startCompile(d: ConfiguratorDeps, at: Placement, file: StoredFile, sour
 
 export async function configureStep(d: ConfiguratorDeps, at: Placement, file: StoredFile, source: ModelSource, decisions: Decisions): Promise<Answer> {
   const before = await d.compiles.stateOf(source.sha256);
-  if (before.state === 'unknown') startCompile(d, at, file, source);
+  // A stored compiled form is loaded by the step itself (configurator.forms.ts): nothing to compile.
+  if (before.state === 'unknown' && !(await d.forms.has(source.sha256))) startCompile(d, at, file, source);
   // Flexible: while the model's seat compiles, the step takes another seat and answers by propagation.
   const reply = await call(d, { ...at, flexible: true }, file, source, { op: 'configure', ...decisions });
   if (reply.kind !== 'done') return answerOf(reply);
@@ -50,7 +51,8 @@ export async function configureStep(d: ConfiguratorDeps, at: Placement, file: St
   // Not counted here: the model is compiling, failed, or compiled on a seat this step did not get
   // (that seat may also have let it go: a compile there answers at once when it still holds it).
   const after = await d.compiles.stateOf(source.sha256);
-  if (after.state === 'compiled') startCompile(d, at, file, source);
+  // Also when the step was to load a stored form that its worker could not read: compiled again.
+  if (after.state === 'compiled' || (after.state === 'unknown' && !(await d.forms.has(source.sha256)))) startCompile(d, at, file, source);
   const counting = (await d.compiles.stateOf(source.sha256)).state === 'compiling';
   return { kind: 'done', json: counting ? reply.json.replace(NOT_COUNTED, '"remaining_status":"counting"') : reply.json };
 }

@@ -5,11 +5,12 @@
 import { parentPort } from 'node:worker_threads';
 import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
-  BitRows, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf, rowsOfNames, twiseSample,
-  UnknownFeatureError, type CompiledModel,
+  BitRows, compiledFormBytes, compiledFromBytes, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf,
+  rowsOfNames, StoredFormError, twiseSample, UnknownFeatureError, type CompiledModel,
 } from '../../../packages/analysis/src/index.ts';
 import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 import { MemoryDeadline } from './memory-deadline.ts';
+import { changedStates, RecentStates, type DecisionSet, type States } from './configurator.diff.ts';
 
 /**
  * Cells (configurations × features) of one uniform sample: 10 000 configurations of automotive2_4
@@ -37,6 +38,10 @@ interface WarmModel {
   configurator?: Configurator;
   /** Feature indices in the order of their names, sorted once: a sample lists each configuration's names sorted. */
   byName?: Int32Array;
+  /** The states of the last steps: a step with `since` answers what changed from them. */
+  recent: RecentStates;
+  /** Feature names in the order of the page's tree (`tree`), for compact answers. */
+  treeOrder?: string[];
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
@@ -45,6 +50,33 @@ const warm = new Map<string, WarmModel>();
 class JobFailure extends Error {}
 /** The model did not compile within the budget: remembered by the main thread, never tried again. */
 class BudgetFailure extends JobFailure {}
+/** The job needs the compiled form, which is stored: the main thread sends it (`need-form`). */
+class NeedForm extends Error {}
+
+/** A form this job compiled, sent with its reply to be stored (configurator.forms.ts). */
+let compiledNow: Uint8Array | undefined;
+/** The stored form this job was sent could not be read (another layout): said in the reply, so that it is compiled again. */
+let formRefused = false;
+
+/**
+ * Loads the stored compiled form the job carries; asks for it when the main thread said it is
+ * stored. False when there is none, or the bytes are refused (another layout): then compiled.
+ */
+function loadStored(entry: WarmModel, job: ConfiguratorJob): boolean {
+  if (entry.compiled) return true;
+  if (!job.form) {
+    if (job.formStored) throw new NeedForm();
+    return false;
+  }
+  try {
+    entry.compiled = compiledFromBytes(entry.model, job.form, entry.text);
+    return true;
+  } catch (error) {
+    if (!(error instanceof StoredFormError)) throw error;
+    formRefused = true;
+    return false;
+  }
+}
 
 /**
  * Parses the model with the imports the main thread sent (paths inside the dataset, relative to
@@ -66,14 +98,14 @@ function warmModel(job: ConfiguratorJob): WarmModel | undefined {
   const parsed = parseWithImports(job, new Set());
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   if (errors.length > 0 || !parsed.model) throw new JobFailure(`The model is not valid UVL: ${errors.slice(0, 5).join('; ')}`);
-  const entry: WarmModel = { model: parsed.model, text: job.model.text };
+  const entry: WarmModel = { model: parsed.model, text: job.model.text, recent: new RecentStates() };
   warm.set(job.model.sha256, entry);
   while (warm.size > WARM_MODELS) warm.delete(warm.keys().next().value!);
   return entry;
 }
 
 function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
-  if (entry.compiled) return entry.compiled;
+  if (loadStored(entry, job)) return entry.compiled!;
   const deadline = new MemoryDeadline(job.timeoutMs, COMPILE_MEMORY_BYTES);
   entry.compiled = compileModel(entry.model, { text: entry.text, deadline }) ?? undefined;
   if (deadline.overMemory) entry.compiled = undefined;
@@ -82,6 +114,7 @@ function compiledOf(entry: WarmModel, job: ConfiguratorJob): CompiledModel {
       ? `The model could not be compiled within the memory budget of ${COMPILE_MEMORY_BYTES >> 20} MB.`
       : `The model could not be compiled within the time budget of ${Math.round(job.timeoutMs / 1000)} s.`);
   }
+  compiledNow = compiledFormBytes(entry.compiled);
   return entry.compiled;
 }
 
@@ -175,11 +208,56 @@ function configure(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'config
   entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled?.count(assumptions) ?? null });
   const decisions = { selected: job.selected, deselected: job.deselected };
   const deadline = Deadline.after(job.timeoutMs);
-  const counted = entry.compiled !== undefined;
+  // A stored form is loaded (never a compile here): the step is counted at once.
+  const counted = loadStored(entry, job);
+  // Before the step: the engine patches its models from the last step's decisions to the next's.
+  const base = job.since && statesUnder(entry, job.since, deadline);
   const result = entry.configurator.configure(decisions, { deadline, countTimeoutMs: counted ? job.timeoutMs : 0 });
-  const answer = result.consistent && !counted ? { ...result, remaining: null, remaining_status: 'not counted' } : result;
+  if (result.consistent) entry.recent.remember(decisions, result.features);
+  let answer: object = result.consistent && !counted ? { ...result, remaining: null, remaining_status: 'not counted' } : result;
+  if (base && result.consistent) {
+    const { features, ...rest } = answer as typeof result;
+    answer = { ...rest, changed: changedStates(base, features) };
+  } else if (job.compact && result.consistent) {
+    entry.treeOrder ??= tree(entry.model).features.map(([name]) => name);
+    const { features, ...rest } = answer as typeof result;
+    const states = compactStates(entry.treeOrder, features);
+    answer = states === undefined ? answer : { ...rest, states };
+  }
   if (job.why === undefined || !result.consistent) return answer;
   return { ...answer, why: entry.configurator.why(decisions, job.why, { deadline }) };
+}
+
+/** Letters of the compact answer, one per state. */
+const LETTERS: Record<string, string> = { selected: 's', deselected: 'd', forced: 'f', excluded: 'x', open: 'o' };
+
+/**
+ * Every feature's state as one letter, in the order of the page's tree: the page's first step
+ * (automotive2_4: 18,616 letters instead of 613 KB of names and states). Undefined when the tree
+ * and the states do not name the same features (the full answer then).
+ */
+function compactStates(order: string[], features: Record<string, string>): string | undefined {
+  if (order.length !== Object.keys(features).length) return undefined;
+  let letters = '';
+  for (const name of order) {
+    const letter = LETTERS[features[name]!];
+    if (letter === undefined) return undefined;
+    letters += letter;
+  }
+  return letters;
+}
+
+/**
+ * The states under the decisions of the state a page holds: kept from a recent step, else
+ * propagated again (uncounted); undefined when they have no configuration (the full answer then).
+ */
+function statesUnder(entry: WarmModel, since: DecisionSet, deadline: Deadline): States | undefined {
+  const kept = entry.recent.get(since);
+  if (kept) return kept;
+  const result = entry.configurator!.configure({ selected: [...since.selected], deselected: [...since.deselected] }, { deadline, countTimeoutMs: 0 });
+  if (!result.consistent) return undefined;
+  entry.recent.remember(since, result.features);
+  return result.features;
 }
 
 /** The job's budget, ended early when the main thread sets the job's cancel flag (a shared word). */
@@ -237,13 +315,18 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
 
 parentPort!.on('message', (job: ConfiguratorJob) => {
   let reply: ConfiguratorReply;
+  compiledNow = undefined;
+  formRefused = false;
   try {
     reply = run(job);
+    if (reply.kind === 'done' && compiledNow) reply.form = compiledNow;
+    if (reply.kind === 'done' && formRefused) reply.formRefused = true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const kind = error instanceof UnknownFeatureError ? 'bad-value' : error instanceof BudgetFailure ? 'budget' : 'failed';
-    reply = { id: job.id, kind, message };
+    reply = error instanceof NeedForm ? { id: job.id, kind: 'need-form' } : { id: job.id, kind, message };
   }
-  // A sample's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
-  parentPort!.postMessage(reply, reply.kind === 'done' && reply.sample ? [reply.sample.buffer as ArrayBuffer] : []);
+  // A sample's and a form's bytes are handed over, not copied (23 MB for 10 000 configurations of automotive2_4).
+  const transfer = reply.kind === 'done' ? [reply.sample?.buffer, reply.form?.buffer].filter((b): b is ArrayBuffer => b !== undefined) : [];
+  parentPort!.postMessage(reply, transfer);
 });

@@ -2,9 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest } from '../../core/http/errors.ts';
+import { ReusablePageCache } from '../../core/http/reusable-page.ts';
 import { PUBLICATION_TYPES } from '../../core/publication-types.ts';
 import type { SearchRequest } from './explore.service.ts';
 import { queryWords } from './explore.normalize.ts';
+import { SearchAnswers } from './explore.answers.ts';
 
 /** The address parameters of the model filter panel (GET /explore?features_min=10&…). */
 export const MODEL_FILTER_PARAMS = [
@@ -87,6 +89,31 @@ export function readSearchBody(contentType: string | undefined, text: string): u
   return value;
 }
 
+const EXPLORE_TEMPLATE = 'explore/views/index.njk';
+/** Explore pages kept rendered, by address (most have none or a shared filter's few parameters). */
+const KEPT_EXPLORE_PAGES = 64;
+/** Longer addresses (a long query) are rendered each time rather than kept. */
+const MAX_KEPT_URL = 512;
+
+/** What the explore page shows: the query and model filters of its address prefill the form. */
+function explorePageData(ctx: ModuleContext, params: Record<string, unknown>): Record<string, unknown> {
+  const { query } = params;
+  // The model filters of a shared address prefill the panel; the script checks nothing more
+  // than the search does (a bad value shows the search's message).
+  const modelFilters = ctx.isEnabled('analysis')
+    ? Object.fromEntries(MODEL_FILTER_PARAMS.map((name) => [name, typeof params[name] === 'string' ? (params[name] as string).slice(0, 200) : '']))
+    : null;
+  return {
+    title: 'Explore',
+    modelFilters,
+    modelFiltersOpen: modelFilters !== null && Object.values(modelFilters).some((v) => v !== ''),
+    modelPages: ctx.isEnabled('model'),
+    query: typeof query === 'string' ? query : '',
+    publicationTypes: PUBLICATION_TYPES.map(([value, label]) => ({ value, label })),
+    pageSize: PAGE_SIZE,
+  };
+}
+
 export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   // Startup upkeep of the index (issue 5): fills it when empty, catches up on missed writes.
   const synced = await ctx.services.explore.syncIndex();
@@ -97,29 +124,26 @@ export async function exploreRoutes(app: FastifyInstance, ctx: ModuleContext): P
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  // The page depends on its address alone (and on the visitor, when logged in): for visitors who
+  // are not, it is rendered once per address and kept, its CSRF token a slot (core/http/reusable-page.ts).
+  const kept = new ReusablePageCache(KEPT_EXPLORE_PAGES);
   app.get('/explore', async (request, reply) => {
-    const params = request.query as Record<string, unknown>;
-    const { query } = params;
-    // The model filters of a shared address prefill the panel; the script checks nothing more
-    // than the search does (a bad value shows the search's message).
-    const modelFilters = ctx.isEnabled('analysis')
-      ? Object.fromEntries(MODEL_FILTER_PARAMS.map((name) => [name, typeof params[name] === 'string' ? (params[name] as string).slice(0, 200) : '']))
-      : null;
-    return reply.page('explore/views/index.njk', {
-      title: 'Explore',
-      modelFilters,
-      modelFiltersOpen: modelFilters !== null && Object.values(modelFilters).some((v) => v !== ''),
-      modelPages: ctx.isEnabled('model'),
-      query: typeof query === 'string' ? query : '',
-      publicationTypes: PUBLICATION_TYPES.map(([value, label]) => ({ value, label })),
-      pageSize: PAGE_SIZE,
-    });
+    const reusable = reply.pageIsReusable() && request.url.length <= MAX_KEPT_URL;
+    const keptPage = reusable ? kept.get(request.url) : undefined;
+    if (keptPage !== undefined) return reply.sendReusablePage(keptPage);
+    const data = explorePageData(ctx, request.query as Record<string, unknown>);
+    if (!reusable) return reply.page(EXPLORE_TEMPLATE, data);
+    const page = await reply.renderReusablePage(EXPLORE_TEMPLATE, data);
+    kept.set(request.url, page);
+    return reply.sendReusablePage(page);
   });
 
+  const answers = new SearchAnswers(ctx.db);
   // Read-only: no CSRF token required (decisions section 3).
   app.post('/explore', { config: { csrf: false, json: true } }, async (request, reply) => {
     const text = typeof request.body === 'string' ? request.body : '';
-    const results = await ctx.services.explore.search(parseSearchBody(readSearchBody(request.headers['content-type'], text)));
-    return reply.type('application/json; charset=utf-8').send(results);
+    const search = parseSearchBody(readSearchBody(request.headers['content-type'], text));
+    const json = await answers.answer(search, () => ctx.services.explore.search(search));
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 }

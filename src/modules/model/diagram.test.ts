@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
-import { COLLAPSE_THRESHOLD, DiagramQueryError, parseDiagramQuery, renderDiagram } from './diagram.ts';
+import { COLLAPSE_THRESHOLD, DiagramQueryError, FLOOR_SCALE, parseDiagramQuery, renderDiagram } from './diagram.ts';
 import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
 import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
 
@@ -111,7 +111,8 @@ describe('feature diagram', () => {
     assert.ok(!shown.has('F_0_0_0_0'), 'depth 4 is collapsed');
     assert.ok(shown.get('F_0_0_0')!.includes('collapsed'));
     assert.ok(svg.includes('<a href="?root=F_0_0_0">'), 'a collapsed node links to its subtree');
-    assert.match(svg, /F_0_0_0 ▸ 7/);
+    // The hidden subtree's size is a count beside the box (it was "F_0_0_0 ▸ 7" in the label).
+    assert.match(svg, /data-feature="F_0_0_0"><a [^>]*><title>F_0_0_0 \(7 more features below: open\)<\/title><rect [^>]*\/><text [^>]*>F_0_0_0<\/text><rect class="count"[^>]*\/><text class="count"[^>]*>\+7<\/text>/);
     // Fully open on request.
     assert.equal(features(renderDiagram(m, { depth: 10 })).size, 1 + 7 + 49 + 343 + 2401);
   });
@@ -157,6 +158,67 @@ describe('feature diagram', () => {
     assert.deepEqual(parseDiagramQuery({ depth: '2', root: 'Engine' }), { depth: 2, root: 'Engine' });
     for (const bad of [{ depth: 'x' }, { depth: '-1' }, { depth: '1.5' }, { depth: '1001' }, { depth: ['1', '2'] }, { root: '' }, { root: ['A', 'B'] }]) {
       assert.throws(() => parseDiagramQuery(bad), DiagramQueryError, JSON.stringify(bad));
+    }
+  });
+
+  it('folds a flat model to a frame: a "+n more" box, wrapped columns, every text at least 11 units, the drawing within the frame at the floor', () => {
+    // A root with 400 childless children: at fit it was a column 10 400 units high.
+    const flat = model(`features\n    Root\n        optional\n${Array.from({ length: 400 }, (_, i) => `            Child_${i}\n`).join('')}`);
+    const fit = { width: 680, height: 600 };
+    const svg = renderDiagram(flat, { fit });
+    const [w, h] = /width="(\d+)" height="(\d+)"/.exec(svg)!.slice(1).map(Number);
+    assert.ok(w * FLOOR_SCALE <= fit.width && h * FLOOR_SCALE <= fit.height, `${w} x ${h} units fit 680 x 600 px at the floor`);
+    const shown = features(svg);
+    assert.ok(shown.size > 40 && shown.size < 400, `${shown.size} features drawn`);
+    const more = /<g class="more" data-more-of="Root"><a href="\?root=Root"><title>(\d+) more children of Root: show them<\/title>.*?>\+(\d+) more<\/text>/.exec(svg);
+    assert.ok(more && more[1] === more[2], 'the folded children are one "+n more" box');
+    assert.equal(shown.size - 1 + Number(more![1]), 400, 'every child is drawn or counted');
+    const columns = new Set([...svg.matchAll(/<g class="feature" data-feature="Child_\d+"><title>[^<]*<\/title><rect x="(\d+)"/g)].map((m) => m[1]));
+    assert.ok(columns.size >= 2, `the children wrap into ${columns.size} columns`);
+    for (const m of svg.matchAll(/font-size="(\d+)"/g)) assert.ok(Number(m[1]) >= 11, `font-size ${m[1]}`);
+    // Opened by name (the "+n more" box's click): every child, still wrapped.
+    const opened = renderDiagram(flat, { fit, open: ['Root'] });
+    assert.equal(features(opened).size, 401);
+    assert.doesNotMatch(opened, /class="more"/);
+    // Without a frame nothing folds: the contract's drawing (diagram.svg) is unchanged in what it shows.
+    assert.equal(features(renderDiagram(flat)).size, 401);
+  });
+
+  it('shortens long labels in the middle in a frame too narrow for their columns; a phone gets an outline with whole names', () => {
+    const long = (i: number) => `N_379925076__F_${String(i).padStart(12, '0')}`;
+    const text = `features\n    ${long(0)}\n        mandatory\n${[1, 2, 3].map((i) => `            ${long(i)}\n                optional\n${[1, 2, 3, 4, 5].map((j) => `                    ${long(i * 10 + j)}\n`).join('')}`).join('')}`;
+    const medium = renderDiagram(model(text), { fit: { width: 480, height: 560 } });
+    const [w] = /width="(\d+)"/.exec(medium)!.slice(1).map(Number);
+    assert.ok(w * FLOOR_SCALE <= 480, `${w} units fit the frame at the floor`);
+    assert.match(medium, />N_3799[^<]*…[^<]*0000\d\d<\/text>/, 'both ends of a shortened name are kept');
+    assert.match(medium, /<title>N_379925076__F_000000000011<\/title>/, 'the title keeps the whole name');
+    // A phone: each feature on its own row, children indented below their parent, names whole.
+    const phone = renderDiagram(model(text), { fit: { width: 320, height: 560 } });
+    assert.doesNotMatch(phone, /…/);
+    const at = (name: string) => /<rect x="(\d+)" y="([\d.]+)"/.exec(phone.slice(phone.indexOf(`data-feature="${name}"`)))!.slice(1).map(Number);
+    const [rootX, rootY] = at(long(0));
+    const [childX, childY] = at(long(1));
+    const [grandX, grandY] = at(long(11));
+    assert.ok(childX > rootX && grandX > childX && childY > rootY && grandY > childY, 'indented below the parent');
+    assert.equal(features(phone).size, 19, 'two levels on a phone, whole');
+    assert.equal(features(renderDiagram(model(text), { fit: { width: 1200, height: 800 } })).size, 19, 'a wide frame draws it whole too');
+  });
+
+  it('draws an opened feature whole on top of the fitted drawing, folding nothing else for it', () => {
+    const m = model(bigModel());
+    const fit = { width: 680, height: 600 };
+    const before = features(renderDiagram(m, { fit }));
+    const collapsed = [...before].find(([, classes]) => classes.includes('collapsed'))![0];
+    const after = features(renderDiagram(m, { fit, open: [collapsed] }));
+    for (const name of before.keys()) assert.ok(after.has(name), `${name} is still drawn after ${collapsed} opened`);
+    assert.ok(after.size > before.size, 'the opened feature shows its children');
+    assert.ok(!after.get(collapsed)!.includes('collapsed'));
+  });
+
+  it('reads fit from the query as a frame in pixels, refusing others', () => {
+    assert.deepEqual(parseDiagramQuery({ fit: '680x600' }), { fit: { width: 680, height: 600 } });
+    for (const bad of ['680', '680x', 'x600', '100x600', '680x5000', '680.5x600', ['680x600', '680x600']]) {
+      assert.throws(() => parseDiagramQuery({ fit: bad }), DiagramQueryError, JSON.stringify(bad));
     }
   });
 

@@ -11,6 +11,13 @@ import { COLLAPSE_THRESHOLD, COLLAPSED_DEPTH, featureNamed } from './diagram.ts'
  */
 export const PAGE_SHOWN_LIMIT = 250;
 
+/**
+ * The diagram's frame on a desktop page (1280 px wide, in steps of 40 px as the page's script
+ * tells its own): the page's drawing is folded to fit it, so it opens readable without a second
+ * request; a phone's script asks for its own frame.
+ */
+export const PAGE_FIT = { width: 680, height: 600 };
+
 /** Features per depth below the root (index 0: the root alone). */
 function levelSizes(root: Feature): number[] {
   const sizes: number[] = [];

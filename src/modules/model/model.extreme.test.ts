@@ -91,7 +91,8 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     // Drawn with the first MAX_SHOWN_CHILDREN children and the count of the rest (it was 47 MB of SVG).
     const svg = await client.get(`/model/${file.id}/diagram.svg`);
     assert.equal([...svg.text.matchAll(/data-feature="/g)].length, MAX_SHOWN_CHILDREN + 1);
-    assert.match(svg.text, new RegExp(`>Root ▸ ${WIDE - MAX_SHOWN_CHILDREN}</text>`));
+    // The rest is a "+n more" box now (issue 37, item 4; it was "Root ▸ n" in the root's label).
+    assert.match(svg.text, new RegExp(`data-more-of="Root">.*>\\+${WIDE - MAX_SHOWN_CHILDREN} more</text>`));
     const page = await preparedPage(client, `/model/${file.id}/`);
     assert.ok(page.text.length < 1024 * 1024, `${page.text.length} bytes of page`);
     const last = await client.get(`/model/${file.id}/diagram.svg?root=F${WIDE - 1}`);

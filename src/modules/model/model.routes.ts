@@ -9,6 +9,7 @@ import { requesterOf } from '../../core/scheduler/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
+import { PAGE_FIT } from './feature-tree.ts';
 import { datasetModelRoutes } from './dataset-models.ts';
 import { factLabel } from './fact-label.ts';
 import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
@@ -78,9 +79,11 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
     const data = await service().page(id, viewer(request));
     countOnSuccess(request, (cookie) => ctx.services.hubfile.recordView(id, viewer(request), cookie));
     const asked = parseDiagramQuery(request.query);
+    // Drawn for the frame of a desktop page until the page's script tells its own (diagram.js).
+    const pageQuery = { ...asked, fit: asked.fit ?? PAGE_FIT };
     // Parsed, highlighted and drawn in a worker (model-page.jobs.ts); a large model's page does not
     // wait for it: it says the model is being prepared and its script polls `prepared.json`.
-    const view = await service().pageView(data, asked, ctx.isEnabled('modeltool'), requesterOf(request));
+    const view = await service().pageView(data, pageQuery, ctx.isEnabled('modeltool'), requesterOf(request));
     const common = {
       title: `${data.modelTitle} (${data.file.name})`,
       data,
@@ -94,7 +97,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       return reply.page('model/views/model.njk', { ...common, preparing: { url: preparedUrl }, errors: [], warnings: { shown: [], more: 0 }, configurator: false, featureIde: null });
     }
     // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
-    const diagramQuery = { ...asked, depth: view.depth };
+    const diagramQuery = { ...pageQuery, depth: view.depth, fit: pageQuery.fit };
     const svgQuery = new URLSearchParams();
     if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
     if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
@@ -108,7 +111,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
       // The page's links stay on the page: ?root=<name>#diagram.
       diagram: view.diagram,
       diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
-      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [] }),
+      diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [], fit: `${diagramQuery.fit.width}x${diagramQuery.fit.height}` }),
       source: service().sourceWindow(view),
       // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).
       featureIde: view.featureIde,
@@ -120,7 +123,9 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
   // loads the page), 202 with Retry-After meanwhile, 429 with Retry-After beyond the requester's share.
   app.get('/model/:file_id(^\\d+$)/prepared.json', { config: { json: true } }, async (request, reply) => forFile(request, async (id) => {
     reply.header('cache-control', 'no-store');
-    const ready = await service().prepared(id, viewer(request), parseDiagramQuery(request.query), ctx.isEnabled('modeltool'), requesterOf(request));
+    // The same question as the page's: its frame's fit by default.
+    const asked = parseDiagramQuery(request.query);
+    const ready = await service().prepared(id, viewer(request), { ...asked, fit: asked.fit ?? PAGE_FIT }, ctx.isEnabled('modeltool'), requesterOf(request));
     if (ready) return { ready: true };
     return reply.code(202).header('retry-after', '1').send({ ready: false, status: 'pending' });
   }));

@@ -90,7 +90,7 @@ function expect<K extends ModelPageReply['kind']>(answer: Awaited<ReturnType<Mod
 /** The page's question about a model: its diagram's query and colouring, and what else it shows. */
 function pageQuestion(src: ModelSource, query: DiagramQuery, analysis: AnalysisState, featureIde: boolean): { question: string; job: JobOf } {
   const state = analysis.kind === 'finished' ? `finished:${analysis.status}` : 'uncoloured';
-  const q = { root: query.root, depth: query.depth, open: query.open, close: query.close };
+  const q = { root: query.root, depth: query.depth, open: query.open, close: query.close, fit: query.fit };
   return {
     question: JSON.stringify([src.key, 'page', q, state, featureIde, src.file.name]),
     job: {
@@ -195,7 +195,7 @@ export async function diagram(d: ModelDeps, fileId: number, viewerId: number | n
   const src = await source(d, fileId, viewerId);
   const analysis = await analysisOf(d, src.file.id, viewerId);
   const state = analysis.kind === 'finished' ? `finished:${analysis.status}` : 'uncoloured';
-  const q = { root: query.root, depth: query.depth, open: query.open, close: query.close };
+  const q = { root: query.root, depth: query.depth, open: query.open, close: query.close, fit: query.fit };
   const question = JSON.stringify([src.key, 'diagram', q, state, src.file.name]);
   const job = { op: 'diagram' as const, key: src.key, text: src.text, query: q, anomalies: anomaliesOf(analysis), title: `Feature diagram of ${src.file.name}` };
   return expect(await d.pages.ask(question, requester, job), 'diagram').svg;

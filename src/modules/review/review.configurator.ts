@@ -46,22 +46,26 @@ export async function reviewConfiguratorRoutes(app: FastifyInstance, ctx: Module
 
   app.get('/review/:token/model/:fileId/tree.json', { config: { json: true } }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    return send(reply, await configurator().tree(fileId, ownerId, requesterOf(request)));
+    return send(reply, await configurator().tree(fileId, ownerId, requesterOf(request)), request.headers['accept-encoding']);
   });
 
   app.get('/review/:token/model/:fileId/probabilities.json', { config: { json: true } }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    return send(reply, await configurator().probabilities(fileId, ownerId, requesterOf(request)), request.headers['accept-encoding']);
+    const byName = (request.query as { order?: string }).order === 'name';
+    return send(reply, await configurator().probabilities(fileId, ownerId, requesterOf(request), byName), request.headers['accept-encoding']);
   });
 
   // Reading only, as the API's configure: no CSRF token (a reviewer may have no session).
   app.post('/review/:token/model/:fileId/configure', {
     config: { csrf: false, json: true, readOnly: true },
-    schema: { body: { type: 'object', properties: { selected: names, deselected: names, why: { type: 'string' } } } },
+    schema: { body: { type: 'object', properties: { selected: names, deselected: names, why: { type: 'string' }, since: { type: 'object', properties: { selected: names, deselected: names }, additionalProperties: false }, compact: { type: 'boolean' } } } },
   }, async (request, reply) => {
     const { fileId, ownerId } = await target(request);
-    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string };
+    const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[]; why?: string; since?: { selected?: string[]; deselected?: string[] }; compact?: boolean };
     const distinct = (list?: string[]) => [...new Set((list ?? []).filter((s) => s !== ''))];
-    return send(reply, await configurator().configure(fileId, ownerId, requesterOf(request), { selected: distinct(body.selected), deselected: distinct(body.deselected), why: body.why }));
+    // The page's steps name the state it holds and get what changed (issue 37, item 1), as on the API.
+    const since = body.since && { selected: distinct(body.since.selected), deselected: distinct(body.since.deselected) };
+    const decisions = { selected: distinct(body.selected), deselected: distinct(body.deselected), why: body.why, compact: body.compact === true };
+    return send(reply, await configurator().configure(fileId, ownerId, requesterOf(request), since ? { ...decisions, since } : decisions));
   });
 }

@@ -114,6 +114,11 @@ export class CompiledModel {
     return this.names.length;
   }
 
+  /** The reduced literal each feature variable equals (index 1..features): stored-form.ts writes it with the form. */
+  get featureLiterals(): Int32Array {
+    return this.literalOf;
+  }
+
   /** The variable (1..features) of a feature name, or undefined. */
   variableOf(name: string): number | undefined {
     return this.varOf.get(name);

@@ -21,14 +21,17 @@
   const OPEN_LEVELS = 2;
 
   let features = []; // [name, parent, group] in pre-order
+  let treeOrder = []; // the names alone, in the same order (compact answers list states so)
   const childrenOf = new Map();
   let states = {};
   let probability = {};
   let decisions = { selected: [], deselected: [] };
-  /** Earlier steps, each with the server's answer: undo shows it again without asking (a large model's step takes a while). */
+  /**
+   * Earlier steps: their decisions, the server's answer (count, status) and the states the next
+   * step changed, as they were before it. Undo puts them back without asking the server (a large
+   * model's step takes a while); a few dozen states per step, so every step is kept.
+   */
   const history = [];
-  /** Answers kept for undo (each holds every feature's state: about 0.6 MB for automotive2_4); older steps are asked again. */
-  const KEPT_ANSWERS = 20;
 
   const el = (tag, attrs = {}, text) => {
     const node = document.createElement(tag);
@@ -46,18 +49,7 @@
     return json;
   }
 
-  /** A 202-then-200 URL polled until ready (Retry-After), `onWait` told each time. */
-  async function poll(url, onWait) {
-    for (let tries = 1; ; tries++) {
-      const res = await fetch(url, { headers: { accept: 'application/json' } });
-      if (res.status === 200) return res.json();
-      const json = await res.json().catch(() => ({}));
-      // 429: this visitor's share of heavy jobs is taken (extensions section 10); ask again when told.
-      if (res.status !== 202 && res.status !== 429) throw new Error(json.message || `The server answered ${res.status}.`);
-      onWait?.(tries, res.status === 429);
-      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') || 2)));
-    }
-  }
+  const { poll } = window.configuratorAnswers;
 
   // ---- the tree ------------------------------------------------------------------------------
 
@@ -130,7 +122,23 @@
     return `${(p * 100).toFixed(1)}%`;
   }
 
+  /** The probabilities' page form: values in the order of the names sorted, the engine's texts of the extreme ones. */
+  function byName(p) {
+    const names = [...treeOrder].sort();
+    return { probability: Object.fromEntries(names.map((name, i) => [name, p.probability[i]])), shown: p.shown, bins: p.bins };
+  }
+
   const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
+
+  /** Repaints the drawn rows of the features whose state changed (all rows when most did). */
+  function paintChanged(changes) {
+    const names = Object.keys(changes);
+    if (names.length > 200) return paintAll();
+    for (const name of names) {
+      const li = treeEl.querySelector(`li[data-feature="${CSS.escape(name)}"]`);
+      if (li) paint(li);
+    }
+  }
 
   // ---- decisions -----------------------------------------------------------------------------
 
@@ -157,24 +165,37 @@
 
   let lastAnswer = null;
 
-  /** Shows a consistent answer for `next`; `remember` puts the current step on the undo history. */
+  /**
+   * Shows a consistent answer for `next`; `remember` puts the current step on the undo history.
+   * The page's steps name the state it holds (`since`) and get what changed (`changed`, issue 37):
+   * a few dozen states instead of all 18,616 of automotive2_4. A full answer (`features`: the
+   * first step) is applied as the changes it makes.
+   */
   function apply(next, answer, remember) {
     conflictEl.hidden = true;
-    if (remember) {
-      history.push({ decisions, answer: lastAnswer });
-      const older = history.length - 1 - KEPT_ANSWERS;
-      if (older >= 0) history[older].answer = null;
-    }
+    const changes = window.configuratorAnswers.changesOf(answer, states, treeOrder);
+    const before = {};
+    for (const name in changes) before[name] = states[name] ?? 'open';
+    if (remember) history.push({ decisions, answer: lastAnswer, changes: before });
     decisions = { selected: [...next.selected], deselected: [...next.deselected] };
-    lastAnswer = answer;
-    states = answer.features;
+    lastAnswer = { ...answer, features: undefined, changed: undefined, states: undefined };
+    Object.assign(states, changes);
     lastRemaining = answer.remaining;
     undoButton.disabled = history.length === 0;
     showRemaining();
     void address.show(decisions);
-    paintAll();
+    paintChanged(changes);
     recountLater();
   }
+
+  /**
+   * The decisions of the state the page shows, when it shows one: a step then gets what changed.
+   * The first step, and a step from a long configuration (`since` would send its decisions a
+   * second time: 18,616 names after "complete at random"), ask for the compact answer instead (a
+   * letter per feature in the tree's order, a few KB compressed as well).
+   */
+  const SINCE_MAX_DECISIONS = 500;
+  const sinceNow = () => (lastAnswer && decisions.selected.length + decisions.deselected.length <= SINCE_MAX_DECISIONS ? { since: decisions } : { compact: true });
 
   /** While the model compiles, the same step is asked again now and then: its count comes once the compile is done. */
   const RECOUNT_MS = 3000;
@@ -185,9 +206,9 @@
     const asked = decisions;
     recount = setTimeout(async () => {
       if (pending || decisions !== asked) return recountLater();
-      const answer = await post(asked).catch(() => null);
+      const answer = await post({ ...asked, ...sinceNow() }).catch(() => null);
       if (!answer?.consistent || decisions !== asked) return;
-      lastAnswer = answer;
+      lastAnswer = { ...answer, changed: undefined };
       lastRemaining = answer.remaining;
       showRemaining();
       recountLater();
@@ -219,7 +240,7 @@
   async function decideNow(next, remember) {
     remainingEl.textContent = 'Propagating…';
     try {
-      const answer = await post(next);
+      const answer = await post({ ...next, ...sinceNow() });
       if (!answer.consistent) {
         showConflict(answer.conflict);
         showRemaining();
@@ -270,7 +291,7 @@
     box.hidden = false;
     box.textContent = 'Explaining…';
     try {
-      const answer = await post({ ...decisions, why: li.dataset.feature });
+      const answer = await post({ ...decisions, why: li.dataset.feature, ...sinceNow() });
       box.textContent = '';
       box.append(el('span', {}, `${li.dataset.feature} is ${answer.why.state} because of:`), reasonList(answer.why.why || []));
     } catch (error) {
@@ -292,8 +313,7 @@
     if (pending) return;
     const step = history.pop();
     if (!step) return;
-    if (step.answer) apply(step.decisions, step.answer, false);
-    else void decide(step.decisions, false);
+    apply(step.decisions, { ...step.answer, changed: step.changes }, false);
   });
   document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
 
@@ -339,33 +359,9 @@
     li.querySelector('button[data-act="select"]').focus();
   });
 
-  // ---- exports -----------------------------------------------------------------------------
+  // ---- exports (export.js) ------------------------------------------------------------------
 
-  function download(name, type, text) {
-    const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  }
-
-  const xmlEscape = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-  const names = () => Object.keys(states).sort();
-
-  section.querySelector('#cfg-tools').addEventListener('click', (event) => {
-    const kind = event.target.closest('[data-export]')?.dataset.export;
-    if (!kind) return;
-    const base = section.dataset.fileName.replace(/\.uvl$/i, '');
-    if (kind === 'json') {
-      download(`${base}.configuration.json`, 'application/json', `${JSON.stringify({ file: section.dataset.fileName, doi: section.dataset.doi || null, ...decisions, remaining: lastRemaining, features: states }, null, 2)}\n`);
-    } else if (kind === 'csv') {
-      download(`${base}.configuration.csv`, 'text/csv', `feature,state\n${names().map((n) => `${/[",\n]/.test(n) ? `"${n.replace(/"/g, '""')}"` : n},${states[n]}`).join('\n')}\n`);
-    } else {
-      const manual = { selected: 'selected', deselected: 'unselected' };
-      const automatic = { forced: 'selected', excluded: 'unselected' };
-      const lines = names().map((n) => `\t<feature automatic="${automatic[states[n]] || 'undefined'}" manual="${manual[states[n]] || 'undefined'}" name="${xmlEscape(n)}"/>`);
-      download(`${base}.configuration.xml`, 'application/xml', `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<configuration>\n${lines.join('\n')}\n</configuration>\n`);
-    }
-  });
+  window.configuratorExport.attach(section, () => ({ decisions, states, remaining: lastRemaining }));
 
   // ---- start -------------------------------------------------------------------------------
 
@@ -374,6 +370,7 @@
       if (busy) remainingEl.textContent = 'Busy with your earlier requests: the tree is asked for again in a moment…';
     });
     features = tree.features;
+    treeOrder = features.map(([name]) => name);
     features.forEach(([, parent], i) => { if (parent >= 0) (childrenOf.get(parent) || childrenOf.set(parent, []).get(parent)).push(i); });
     if (features.length === 0) { remainingEl.textContent = 'The model has no features.'; return; }
     treeEl.append(rowOf(0));
@@ -391,8 +388,9 @@
       conflictEl.textContent = unreadable;
       conflictEl.hidden = false;
     }
-    poll(urls.probabilities).then((p) => {
-      probability = p;
+    // Without the names (the tree has them): in the order of the names sorted (issue 37).
+    poll(`${urls.probabilities}?order=name`).then((p) => {
+      probability = p.order === 'name' ? byName(p) : p;
       paintAll();
       // The fact label's plot was drawn before the commonality was stored: drawn again now.
       const plot = document.getElementById('commonality-plot-img');

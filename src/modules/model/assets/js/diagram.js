@@ -9,7 +9,7 @@
   'use strict';
 
   const frame = document.getElementById('diagram-frame');
-  if (!frame || !frame.dataset.svgUrl) return;
+  if (!frame || !frame.dataset.svgUrl || !window.hubDiagramView) return;
   const tools = document.getElementById('diagram-tools');
   const status = document.getElementById('diagram-status');
   const state = JSON.parse(frame.dataset.state || '{}');
@@ -20,6 +20,10 @@
   const MAX_ADDRESS = 2000;
   const MIN_SCALE = 0.02;
   const MAX_SCALE = 8;
+  // Fitting and keeping an expansion in view, at the label floor (diagram-view.js, loaded first).
+  const geometry = window.hubDiagramView;
+  /** Frames are told in steps of 40 px, so that nearby sizes share the server's cached drawing. */
+  const FIT_STEP = 40;
 
   const svg = () => frame.querySelector('svg.feature-diagram');
   const frameSize = () => ({ w: frame.clientWidth || 1, h: frame.clientHeight || 1 });
@@ -46,11 +50,23 @@
   }
 
   function fit() {
+    const root = anchorOf(frame.querySelector('g.feature'));
+    Object.assign(view, geometry.fitted(view, frameSize(), root));
+    apply();
+  }
+
+  /** The frame's size as the server is told it (fit=WxH), in steps; null for a frame not laid out yet. */
+  function frameFit() {
     const { w, h } = frameSize();
-    // Never larger than life: a small model sits at its own size, centred.
-    view.k = Math.max(MIN_SCALE, Math.min(1, w / view.width, h / view.height));
-    view.x = (view.width - w / view.k) / 2;
-    view.y = (view.height - h / view.k) / 2;
+    if (w < 200 || h < 200) return null;
+    const step = (v) => Math.min(4000, Math.floor(v / FIT_STEP) * FIT_STEP);
+    return step(w) + 'x' + step(h);
+  }
+
+  const inView = (el) => geometry.inside(view, frameSize(), el.getBBox());
+
+  function keepInView(opened, fresh, keepOpened) {
+    Object.assign(view, geometry.keptInView(view, frameSize(), opened ? opened.getBBox() : null, fresh.map((g) => g.getBBox()), keepOpened));
     apply();
   }
 
@@ -89,6 +105,7 @@
     const q = new URLSearchParams();
     if (state.root) q.set('root', state.root);
     if (state.depth !== null && state.depth !== undefined) q.set('depth', String(state.depth));
+    if (state.fit) q.set('fit', state.fit);
     for (const name of state.open) q.append('open', name);
     for (const name of state.close) q.append('close', name);
     return q;
@@ -125,8 +142,9 @@
       // The diagram's own keys only: the configurator keeps its decisions in the same address
       // (select, deselect, config), and an address past MAX_ADDRESS is not written (issue 37).
       const page = new URL(window.location.href);
-      for (const key of ['root', 'depth', 'open', 'close']) page.searchParams.delete(key);
-      for (const [key, value] of query()) page.searchParams.append(key, value);
+      // fit is the frame's, not the view's: a shared link is drawn for the frame that opens it.
+      for (const key of ['root', 'depth', 'open', 'close', 'fit']) page.searchParams.delete(key);
+      for (const [key, value] of query()) if (key !== 'fit') page.searchParams.append(key, value);
       if (page.href.length <= MAX_ADDRESS) window.history.replaceState(window.history.state, '', page);
       return true;
     } catch (e) {
@@ -139,24 +157,48 @@
 
   const without = (list, name) => list.filter((n) => n !== name);
 
+  const shownNames = () => new Set([...frame.querySelectorAll('g.feature')].map((g) => g.dataset.feature));
+
+  /** Draws again with `name` expanded, keeps it and its new boxes in view, and focuses `focus` (a box's name). */
+  async function expand(name, announce) {
+    const before = shownNames();
+    if (!(await reload(name))) return;
+    const fresh = [...frame.querySelectorAll('g.feature')].filter((g) => !before.has(g.dataset.feature));
+    const opened = boxOf(name);
+    keepInView(opened, fresh, !announce);
+    if (status && fresh.length > 0) status.textContent = fresh.length + ' more feature' + (fresh.length === 1 ? '' : 's') + ' shown' + (announce ? ' ' + announce : '');
+    // From a "more" box (gone now): the first new box that can be focused, so that Tab goes on through them.
+    const first = announce ? fresh.find((g) => g.querySelector('a') && inView(g)) : null;
+    const link = (first || opened)?.querySelector('a');
+    if (link) link.focus({ preventScroll: true });
+  }
+
   function toggle(g) {
     const name = g.dataset.feature;
     if (g.classList.contains('collapsed')) {
       const wasClosed = state.close.includes(name);
       state.close = without(state.close, name);
       if (!wasClosed) state.open = [...without(state.open, name), name];
-    } else if (g.hasAttribute('data-open')) {
-      const wasOpened = state.open.includes(name);
-      state.open = without(state.open, name);
-      if (!wasOpened) state.close = [...without(state.close, name), name];
-    } else {
+      expand(name, '');
       return;
     }
+    if (!g.hasAttribute('data-open')) return;
+    const wasOpened = state.open.includes(name);
+    state.open = without(state.open, name);
+    if (!wasOpened) state.close = [...without(state.close, name), name];
     reload(name).then(() => {
       const again = boxOf(name);
       const link = again && again.querySelector('a');
       if (link) link.focus({ preventScroll: true });
     });
+  }
+
+  /** A "+n more" box: its parent shows all its children (the server's limit of 1 000 aside). */
+  function showMore(g) {
+    const name = g.dataset.moreOf;
+    state.close = without(state.close, name);
+    state.open = [...without(state.open, name), name];
+    expand(name, 'under ' + name);
   }
 
   // ---- pointer: drag to pan, pinch or wheel to zoom; a drag is not a click --------------------
@@ -221,6 +263,8 @@
       reload(null).then(fit);
       return;
     }
+    const more = link.closest('g.more');
+    if (more) { showMore(more); return; }
     const g = link.closest('g.feature');
     if (g) toggle(g);
   });
@@ -352,5 +396,14 @@
   if (tools) tools.hidden = false;
   adopt();
   fit();
-  window.addEventListener('resize', apply);
+  // The page drew for a desktop frame; a phone's (or a wider) frame gets the drawing folded for it.
+  let fitTimer;
+  const refit = () => {
+    const mine = frameFit();
+    if (!mine || mine === state.fit) return;
+    state.fit = mine;
+    reload(null).then(fit);
+  };
+  refit();
+  window.addEventListener('resize', () => { apply(); clearTimeout(fitTimer); fitTimer = setTimeout(refit, 300); });
 })();
