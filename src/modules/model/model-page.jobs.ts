@@ -108,14 +108,16 @@ export class ModelPages {
 
   /**
    * The answer to `question`: kept, or the job in flight for it, or a new job for `requester`
-   * (TooManyJobs, a 429, beyond its share). Crash replies are not kept: asked again, it runs again.
+   * (TooManyJobs, a 429, beyond its share; with `waitForRoom` it waits for one of the requester's
+   * jobs to end instead). Crash replies are not kept: asked again, it runs again.
    */
-  ask(question: string, requester: string, job: JobOf): Promise<Answer> {
+  ask(question: string, requester: string, job: JobOf, waitForRoom = false): Promise<Answer> {
     const known = this.known(question);
     if (known) return Promise.resolve(known);
     const running = this.inFlight.get(question);
     if (running) return running;
-    const submitted = this.scheduler.submit(modelPageWorker, {
+    const submit = waitForRoom ? this.scheduler.submitWhenRoom.bind(this.scheduler) : this.scheduler.submit.bind(this.scheduler);
+    const submitted = submit(modelPageWorker, {
       requester, lane: this.laneOf(job.key, job.text), job: { ...job, id: ++ids } as ModelPageJob, hardLimitMs: HARD_LIMIT_MS, placement: job.key,
       // Its seat busy with a compile, it takes another rather than wait (the parse is made again there).
       flexible: true,

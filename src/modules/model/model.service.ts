@@ -160,7 +160,7 @@ export async function lineRange(d: ModelDeps, fileId: number, viewerId: number |
   const src = await source(d, fileId, viewerId);
   // One job highlights every line (4 MB of HTML for the largest corpus model), kept here: the
   // page's chunks, asked as they scroll into view, then cost no job of the visitor's share.
-  const all = expect(await d.pages.ask(JSON.stringify([src.key, 'lines']), requester, { op: 'lines', key: src.key, text: src.text }), 'lines').lines;
+  const all = expect(await d.pages.ask(JSON.stringify([src.key, 'lines']), requester, { op: 'lines', key: src.key, text: src.text }, true), 'lines').lines;
   const last = Math.min(to, all.length);
   return { from, to: last, total: all.length, lines: from > last ? [] : all.slice(from - 1, last) };
 }
@@ -168,7 +168,7 @@ export async function lineRange(d: ModelDeps, fileId: number, viewerId: number |
 /** Features of a visible file whose name contains `query`, with their paths (feature-tree.ts). */
 export async function findFeatures(d: ModelDeps, fileId: number, viewerId: number | null, query: string, requester: string): Promise<FoundFeature[]> {
   const src = await source(d, fileId, viewerId);
-  return expect(await d.pages.ask(JSON.stringify([src.key, 'features', query]), requester, { op: 'features', key: src.key, text: src.text, q: query }), 'features').features;
+  return expect(await d.pages.ask(JSON.stringify([src.key, 'features', query]), requester, { op: 'features', key: src.key, text: src.text, q: query }, true), 'features').features;
 }
 
 /** What the model page shows of a visible file: its text, titles, dataset link and analysis (no parse). */
@@ -198,7 +198,10 @@ export async function diagram(d: ModelDeps, fileId: number, viewerId: number | n
   const q = { root: query.root, depth: query.depth, open: query.open, close: query.close, fit: query.fit };
   const question = JSON.stringify([src.key, 'diagram', q, state, src.file.name]);
   const job = { op: 'diagram' as const, key: src.key, text: src.text, query: q, anomalies: anomaliesOf(analysis), title: `Feature diagram of ${src.file.name}` };
-  return expect(await d.pages.ask(question, requester, job), 'diagram').svg;
+  // The page's own redraws (its frame's fit, a box opened) come while the visitor's configurator
+  // holds jobs too: they wait for the visitor's turn rather than being refused (still one queue
+  // per visitor, round robin, at most its share running).
+  return expect(await d.pages.ask(question, requester, job, true), 'diagram').svg;
 }
 
 export function createModelService(ctx: ModuleContext) {
