@@ -118,7 +118,9 @@ export class ModelPages {
     if (running) return running;
     const submit = waitForRoom ? this.scheduler.submitWhenRoom.bind(this.scheduler) : this.scheduler.submit.bind(this.scheduler);
     const submitted = submit(modelPageWorker, {
-      requester, lane: this.laneOf(job.key, job.text), job: { ...job, id: ++ids } as ModelPageJob, hardLimitMs: HARD_LIMIT_MS, placement: job.key,
+      // A share of its own beside the visitor's other heavy jobs: the page's drawings must not take
+      // the configurator's turns on the same page (a configure answered 429 in the browser journeys).
+      requester: `model-page:${requester}`, lane: this.laneOf(job.key, job.text), job: { ...job, id: ++ids } as ModelPageJob, hardLimitMs: HARD_LIMIT_MS, placement: job.key,
       // Its seat busy with a compile, it takes another rather than wait (the parse is made again there).
       flexible: true,
     });

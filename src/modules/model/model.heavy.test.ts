@@ -13,7 +13,8 @@ import { preparedPage, storeModel } from './model.test-support.ts';
 const LARGE = ['features', '    Root', '        optional', ...Array.from({ length: 20 }, (_, g) => [
   `            G${g}`, '                optional', ...Array.from({ length: 1000 }, (_, i) => `                    F${g}_${i}`),
 ]).flat(), ''].join('\n');
-const ANONYMOUS = 'address:127.0.0.1';
+/** The page's jobs of an anonymous visitor on this machine: a share of their own (model-page.jobs.ts). */
+const ANONYMOUS = 'model-page:address:127.0.0.1';
 
 describe('the model page of a large model, prepared off the serving thread', () => {
   let server: TestServer;
