@@ -48,18 +48,18 @@ describe('WorkerSlot', () => {
   it('turns a thrown error, an exit and an overrun into crashes, and replaces the worker', async () => {
     const s = slot();
     const before = threadOf(await s.run(job('reply'), HARD_LIMIT));
-    assert.deepEqual(await s.run(job('throw'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'error broken on purpose in throw' });
+    assert.deepEqual(await s.run(job('throw'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'error broken on purpose in throw', cause: 'error' });
     const afterThrow = threadOf(await s.run(job('reply'), HARD_LIMIT));
     assert.notEqual(afterThrow, before);
-    assert.deepEqual(await s.run(job('exit'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'exit 3 in exit' });
+    assert.deepEqual(await s.run(job('exit'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'exit 3 in exit', cause: 'exit' });
     const afterExit = threadOf(await s.run(job('reply'), HARD_LIMIT));
     assert.notEqual(afterExit, afterThrow);
-    assert.deepEqual(await s.run(job('hang'), 200), { kind: 'crash', id: ids, message: 'overran 7 in hang' });
+    assert.deepEqual(await s.run(job('hang'), 200), { kind: 'crash', id: ids, message: 'overran 7 in hang', cause: 'overrun' });
     assert.notEqual(threadOf(await s.run(job('reply'), HARD_LIMIT)), afterExit);
   });
 
   it('gives the worker its resource limits', async () => {
-    assert.deepEqual(await slot().run(job('oom'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'error memory in oom' });
+    assert.deepEqual(await slot().run(job('oom'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'error memory in oom', cause: 'out-of-memory' });
   });
 
   it('stops an idle worker, and only with idleMs', async () => {
@@ -84,7 +84,7 @@ describe('WorkerSlot', () => {
     const running = s.run(job('wait'), HARD_LIMIT);
     await new Promise((resolve) => setTimeout(resolve, 50));
     s.stop('stopped by the test');
-    assert.deepEqual(await running, { kind: 'crash', id: ids, message: 'stopped by the test' });
+    assert.deepEqual(await running, { kind: 'crash', id: ids, message: 'stopped by the test', cause: 'stopped' });
     assert.equal((await s.run(job('reply'), HARD_LIMIT)).kind, 'done');
   });
 
@@ -99,7 +99,7 @@ describe('WorkerSlot', () => {
     const ended = await running as { kind: string; id: number; message: string };
     assert.deepEqual([ended.kind, ended.id], ['crash', ids - 1]);
     assert.match(ended.message, /^exit [01] in wait$/);
-    assert.deepEqual(await queued, { kind: 'crash', id: ids, message: 'closed by the test' });
-    assert.deepEqual(await s.run(job('reply'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'closed by the test' });
+    assert.deepEqual(await queued, { kind: 'crash', id: ids, message: 'closed by the test', cause: 'stopped' });
+    assert.deepEqual(await s.run(job('reply'), HARD_LIMIT), { kind: 'crash', id: ids, message: 'closed by the test', cause: 'stopped' });
   });
 });

@@ -5,11 +5,21 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startTypeScriptWorker } from './worker.ts';
 
+/**
+ * Why a job has no reply of its worker. `out-of-memory`: its worker hit its heap limit;
+ * `error`: an exception the worker did not catch; `exit`: the worker exited (or was terminated)
+ * under it; `overrun`: past its hard limit; `stopped`: its scheduler or slot was closed or its
+ * kind stopped (the job may not even have started). Only the first two say something of the
+ * job's own work; the rest are the machinery's, which a caller storing a verdict must tell apart.
+ */
+export type CrashCause = 'out-of-memory' | 'error' | 'exit' | 'overrun' | 'stopped';
+
 /** The reply of a job whose worker failed, exited, overran its limit or was stopped. */
 export interface CrashReply {
   kind: 'crash';
   id: number;
   message: string;
+  cause?: CrashCause;
 }
 
 /** What a crash reply says, per cause; each is told the job it ends. */
@@ -87,7 +97,7 @@ export class WorkerSlot<Job extends Message, Reply extends Message, Progress ext
   }
 
   private runNow(job: Job, hardLimitMs: number, onProgress?: (message: Progress) => void): Promise<Reply | CrashReply> {
-    if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: job.id, message: this.closedMessage });
+    if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: job.id, message: this.closedMessage, cause: 'stopped' });
     clearTimeout(this.idle);
     const { crash, isProgress } = this.options;
     const worker = (this.worker ??= startTypeScriptWorker(this.options.script, { resourceLimits: this.options.resourceLimits }));
@@ -105,16 +115,16 @@ export class WorkerSlot<Job extends Message, Reply extends Message, Progress ext
         else this.idleStop();
         resolve(reply);
       };
-      const crashed = (message: string) => finish({ kind: 'crash', id: job.id, message }, true);
+      const crashed = (message: string, cause: CrashCause) => finish({ kind: 'crash', id: job.id, message, cause }, true);
       const onMessage = (message: Reply | Progress) => {
         if (message.id !== job.id) return;
         if (isProgress?.(message)) onProgress?.(message);
         else finish(message as Reply, false);
       };
-      const onError = (error: Error & { code?: string }) => crashed(crash.error(error, job));
-      const onExit = (code: number) => crashed(crash.exit(code, job));
-      const guard = setTimeout(() => crashed(crash.overrun(job)), hardLimitMs);
-      this.stopCurrent = crashed;
+      const onError = (error: Error & { code?: string }) => crashed(crash.error(error, job), error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'error');
+      const onExit = (code: number) => crashed(crash.exit(code, job), 'exit');
+      const guard = setTimeout(() => crashed(crash.overrun(job), 'overrun'), hardLimitMs);
+      this.stopCurrent = (message) => crashed(message, 'stopped');
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);

@@ -3,7 +3,8 @@
 import { after, before } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
+import { preparedPage, storeModel } from '../../src/modules/model/model.test-support.ts';
+import { TestClient } from '../support/client.ts';
 import { corpusSkipReason, findCorpus } from '../../packages/uvl/src/corpus.support.ts';
 import { browserSkipReason, launchBrowser } from './support.ts';
 
@@ -23,6 +24,9 @@ export function useLargestModel(): { readonly server: TestServer; readonly brows
     server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '0' } });
     browser = await launchBrowser();
     ({ fileId } = await storeModel(server, { content: corpus!.read(LARGEST), name: 'automotive2_4.uvl' }));
+    // A large model's page says it is being prepared until a worker has parsed and drawn it (the
+    // model module's model-page.jobs.ts): prepared once here, the journeys load it whole.
+    await preparedPage(new TestClient(server.baseUrl), `/model/${fileId}/`);
   });
   after(async () => {
     await browser?.close();

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
+import { preparedPage, storeModel } from '../../src/modules/model/model.test-support.ts';
+import { TestClient } from '../support/client.ts';
 import { findCorpus } from '../../packages/uvl/src/corpus.support.ts';
 import { launchBrowser, screenshotPath, watchPageErrors } from './support.ts';
 import { LARGEST, largestModelSkip } from './largest-model.ts';
@@ -68,6 +69,8 @@ describe('the feature diagram readable at fit (issue 37, item 4)', { skip: large
     const corpus = findCorpus()!;
     ids.automotive = (await storeModel(server, { content: corpus.read(LARGEST), name: 'automotive2_4.uvl' })).fileId;
     ids.linux = (await storeModel(server, { content: corpus.read(LINUX), name: 'linux-2.6.33.3.uvl' })).fileId;
+    // Large models' pages say they are being prepared until a worker drew them (model-page.jobs.ts): prepared once here.
+    for (const id of Object.values(ids)) await preparedPage(new TestClient(server.baseUrl), `/model/${id}/`);
   });
   after(async () => {
     await browser?.close();

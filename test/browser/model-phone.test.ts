@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { storeModel } from '../../src/modules/model/model.test-support.ts';
+import { preparedPage, storeModel } from '../../src/modules/model/model.test-support.ts';
+import { TestClient } from '../support/client.ts';
 import { findCorpus } from '../../packages/uvl/src/corpus.support.ts';
 import { projectPath } from '../../src/core/config.ts';
 import { launchBrowser, watchPageErrors } from './support.ts';
@@ -47,6 +48,8 @@ describe('the model page of automotive2_4 on a phone (issue 37, item 3)', { skip
     server = await startTestServer({ seed: true, env: { ANALYSIS_WORKERS: '1' } });
     browser = await launchBrowser();
     ({ fileId } = await storeModel(server, { content: findCorpus()!.read(LARGEST), name: 'automotive2_4.uvl' }));
+    // Prepared once (the model module's model-page.jobs.ts): the page then loads whole, not its progress state.
+    await preparedPage(new TestClient(server.baseUrl), `/model/${fileId}/`);
     const started = Date.now();
     for (;;) {
       const body = await (await fetch(`${server.baseUrl}/model/${fileId}/analysis.json`)).json() as { status?: string };

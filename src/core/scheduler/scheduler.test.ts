@@ -112,13 +112,25 @@ describe('Scheduler', () => {
     await strict.reply;
   });
 
+  it('answers a closed scheduler\'s running, queued and later jobs as stopped, whatever their worker\'s exit said', async () => {
+    const { scheduler } = setup({ small: 1, large: 1 });
+    const job = (id: number) => ({ id, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 });
+    const running = scheduler.submit(kind, { requester: 'a', lane: 'large', job: job(96), hardLimitMs: 60_000 });
+    const queued = scheduler.submit(kind, { requester: 'b', lane: 'large', job: job(95), hardLimitMs: 60_000 });
+    while (scheduler.started === 0) await new Promise((resolve) => setImmediate(resolve));
+    scheduler.close('closing');
+    // The running job's worker is terminated (its exit): a module storing verdicts must not read it as the job's failure.
+    const later = scheduler.submit(kind, { requester: 'c', lane: 'small', job: job(94), hardLimitMs: 60_000 });
+    assert.deepEqual([await running, await queued, await later].map((r) => r.kind === 'crash' && r.cause), ['stopped', 'stopped', 'stopped']);
+  });
+
   it('stops one kind of job (a module stops): running and queued ones answer a crash, the scheduler goes on', async () => {
     const { scheduler, submit, openAll } = setup({ small: 1, large: 1 });
     const running = scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 98, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
     const queued = scheduler.submit(kind, { requester: 'b', lane: 'large', job: { id: 97, shared: new Int32Array(new SharedArrayBuffer(4 * 128)), gate: 1 }, hardLimitMs: 60_000 });
     while (scheduler.started === 0) await new Promise((resolve) => setImmediate(resolve));
     scheduler.stopKind('gate', 'stopping the gates');
-    assert.deepEqual([await running, await queued].map((r) => r.kind === 'crash' && r.message), ['stopping the gates', 'stopping the gates']);
+    assert.deepEqual([await running, await queued].map((r) => r.kind === 'crash' && [r.message, r.cause]), [['stopping the gates', 'stopped'], ['stopping the gates', 'stopped']]);
     assert.equal(scheduler.heldBy('a') + scheduler.heldBy('b'), 0);
     const after = submit('c', 'large');
     openAll();

@@ -128,7 +128,7 @@ export class Scheduler {
   submit<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
     kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
   ): Promise<Reply | CrashReply> {
-    if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: submission.job.id, message: this.closedMessage });
+    if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: submission.job.id, message: this.closedMessage, cause: 'stopped' });
     if (!this.hasRoom(submission.requester)) throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
     this.held.set(submission.requester, this.heldBy(submission.requester) + 1);
     return new Promise((resolve) => {
@@ -161,14 +161,14 @@ export class Scheduler {
     for (const lane of ['small', 'large'] as const) {
       for (const [requester, queue] of this.queues[lane]) {
         const kept = queue.filter((q) => q.kind.name !== name);
-        for (const q of queue) if (q.kind.name === name) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message });
+        for (const q of queue) if (q.kind.name === name) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message, cause: 'stopped' });
         if (kept.length > 0) this.queues[lane].set(requester, kept);
         else this.queues[lane].delete(requester);
       }
       for (const seat of this.seats[lane]) {
         const running = seat.busy;
         if (running?.kind.name !== name) continue;
-        this.finish(running.requester, running, { kind: 'crash', id: running.submission.job.id, message });
+        this.finish(running.requester, running, { kind: 'crash', id: running.submission.job.id, message, cause: 'stopped' });
         // Closed, so that a job it has not begun yet does not start its worker; the next job of the kind starts another.
         seat.workers.get(name)?.close(message);
         seat.workers.delete(name);
@@ -181,7 +181,7 @@ export class Scheduler {
     this.closedMessage = message;
     for (const lane of ['small', 'large'] as const) {
       for (const [requester, queue] of this.queues[lane]) {
-        for (const q of queue) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message });
+        for (const q of queue) this.finish(requester, q, { kind: 'crash', id: q.submission.job.id, message, cause: 'stopped' });
       }
       this.queues[lane].clear();
       for (const seat of this.seats[lane]) for (const w of seat.workers.values()) w.close(message);
@@ -237,9 +237,11 @@ export class Scheduler {
       worker = new WorkerSlot(kind.options);
       seat.workers.set(kind.name, worker);
     }
-    const message = (error: unknown) => ({ kind: 'crash', id: submission.job.id, message: `The job could not be sent to its worker: ${String(error)}` });
+    const message = (error: unknown): CrashReply => ({ kind: 'crash', id: submission.job.id, message: `The job could not be sent to its worker: ${String(error)}`, cause: 'error' });
     void worker.run(submission.job, submission.hardLimitMs, submission.onProgress).catch(message).then((reply) => {
       const running = seat.busy!;
+      // A worker closed by close() answers as its exit: said as what it is, the server stopping.
+      if (this.closedMessage !== undefined && reply.kind === 'crash') reply = { ...reply, cause: 'stopped' };
       seat.busy = undefined;
       this.ended[seat.lane]++;
       this.finish(requester, running, reply);

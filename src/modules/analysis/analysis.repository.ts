@@ -133,6 +133,21 @@ export async function release(db: Db, instance: string, id: number): Promise<voi
     .where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').execute();
 }
 
+/**
+ * A claimed row whose run ended without a verdict on the model (its worker crashed, exited or
+ * overran): pending again, its attempt counted, so that it is analysed again at once; a row
+ * already tried MAX_ATTEMPTS times is finished with `failure` instead.
+ */
+export async function retryOrFail(db: Db, instance: string, row: { id: number; sha256: string; attempts: number }, failure: Outcome): Promise<void> {
+  if (row.attempts >= MAX_ATTEMPTS) {
+    await finish(db, instance, row, failure, null);
+    return;
+  }
+  await db.updateTable('model_analysis')
+    .set({ status: 'pending', claimed_by: null, claimed_at: null, result: null })
+    .where('id', '=', row.id).where('claimed_by', '=', instance).where('status', '=', 'running').execute();
+}
+
 /** What a finished run stores: the result columns of model_analysis, with a final status. */
 export type Outcome = Pick<ModelAnalysisTable, 'error' | 'result' | (typeof COPIED)[number]> & {
   status: Exclude<StoredStatus, 'pending' | 'running'>;

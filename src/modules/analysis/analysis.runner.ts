@@ -10,6 +10,7 @@ import { ScheduledAnalysis } from './analysis.pool.ts';
 import type { ProgressMessage, WorkerJob, WorkerReply } from './analysis.protocol.ts';
 import * as repo from './analysis.repository.ts';
 import { pauseHere } from '../../core/test-pause.ts';
+import type { CrashReply } from '../../core/worker-slot.ts';
 
 /** How often an idle instance looks for work queued by another instance. */
 export const POLL_MS = 3_000;
@@ -17,7 +18,7 @@ export const POLL_MS = 3_000;
 const HEARTBEAT_MS = 15_000;
 const STALE_MS = 90_000;
 
-type Reply = WorkerReply | { kind: 'crash'; message: string };
+type Reply = WorkerReply | CrashReply;
 /** A worker's last word on a model: its result, or why there is none. */
 type FinalReply = Exclude<Reply, { kind: 'need' }>;
 
@@ -72,7 +73,8 @@ async function claimLoop(d: AnalysisDeps): Promise<void> {
   try {
     do {
       r.kickAgain = false;
-      while (!r.stopped && r.free.length > 0) {
+      // A closed scheduler (the app is stopping; the runner's own stop comes after) runs nothing more.
+      while (!r.stopped && !d.ctx.scheduler.closed && r.free.length > 0) {
         const row = await repo.claimNext(d.ctx.db, d.instance, new Date(Date.now() - STALE_MS).toISOString());
         if (!row) break;
         if (r.stopped) {
@@ -115,8 +117,9 @@ async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAn
     return;
   }
   const reply = await runJob(d, row, slot, stored, text);
-  if (d.runner.stopped) {
-    // The server is stopping: not the model's fault; the next instance or start takes it again.
+  if (d.runner.stopped || d.ctx.scheduler.closed || (reply.kind === 'crash' && reply.cause === 'stopped')) {
+    // The server is stopping (its scheduler closes before the runner's stop hook runs) or the
+    // kind's workers were stopped: not the model's fault; this or the next instance takes it again.
     await repo.release(db, d.instance, row.id);
     return;
   }
@@ -125,9 +128,22 @@ async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAn
     await repo.finish(db, d.instance, row, outcome, namesText);
   } else if (reply.kind === 'invalid') {
     await repo.finish(db, d.instance, row, failure(`The model is not valid UVL: ${reply.errors.slice(0, 5).join('; ')}`), null);
+  } else if (reply.kind === 'crash' && isMachinery(reply)) {
+    // A worker that exited, failed outside the engine or overran its hard limit (a loaded machine
+    // starts and runs it slowly) says nothing certain of the model: it is analysed again, and
+    // only a model that ends so MAX_ATTEMPTS times in a row is given up.
+    await repo.retryOrFail(db, d.instance, row, failure(`The analysis stopped ${repo.MAX_ATTEMPTS} times without a result (last: ${reply.message}) and was given up.`));
   } else {
     await repo.finish(db, d.instance, row, failure(reply.message), null);
   }
+}
+
+/**
+ * Crashes that are the machinery's: all but the worker's heap limit (the model's size, the same
+ * on every try). An engine exception is a `kind: 'error'` reply, stored as the engine's failure.
+ */
+function isMachinery(reply: CrashReply): boolean {
+  return reply.cause !== 'out-of-memory';
 }
 
 /** The worker's final reply for one model, giving it the imported files it asks for, round after round. */

@@ -7,6 +7,7 @@ import { claimLedger } from './staging/staging.repository.ts';
 import { StagingArea } from './staging/staging.ts';
 import { StagingInstances } from './staging/instances.ts';
 import { StagedChecks } from './staging/staged-checks.ts';
+import { checkOff } from './staging/check-in-worker.ts';
 import { CompareModels } from './lifecycle/compare-models.ts';
 import { DatasetParts } from './pages/dataset.parts.ts';
 import { VisitRecords } from './pages/visit-records.ts';
@@ -49,7 +50,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
     loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
     staging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures),
     apiStaging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures, 'temp/.api/'),
-    stagedChecks: new StagedChecks(),
+    stagedChecks: new StagedChecks((bytes, requester) => checkOff(ctx.scheduler, requester, bytes)),
     compareModels: new CompareModels(),
     parts: new DatasetParts(),
     records: new VisitRecords(ctx.db),

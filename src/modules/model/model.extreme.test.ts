@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { preparedPage } from './model.test-support.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
 import { uploadDataset } from '../../../test/support/uploads.ts';
@@ -92,7 +93,7 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     assert.equal([...svg.text.matchAll(/data-feature="/g)].length, MAX_SHOWN_CHILDREN + 1);
     // The rest is a "+n more" box now (issue 37, item 4; it was "Root ▸ n" in the root's label).
     assert.match(svg.text, new RegExp(`data-more-of="Root">.*>\\+${WIDE - MAX_SHOWN_CHILDREN} more</text>`));
-    const page = await client.get(`/model/${file.id}/`);
+    const page = await preparedPage(client, `/model/${file.id}/`);
     assert.ok(page.text.length < 1024 * 1024, `${page.text.length} bytes of page`);
     const last = await client.get(`/model/${file.id}/diagram.svg?root=F${WIDE - 1}`);
     assert.match(last.text, new RegExp(`data-feature="F${WIDE - 1}"`));
@@ -107,7 +108,7 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     };
     const updated = await server.hub.db.updateTable('model_analysis').set({ status: 'done', result: JSON.stringify(result) }).where('sha256', '=', createHash('sha256').update(wideText(WIDE), 'utf8').digest('hex')).executeTakeFirst();
     assert.equal(Number(updated.numUpdatedRows), 1);
-    const labelled = await client.get(`/model/${file.id}/`);
+    const labelled = await preparedPage(client, `/model/${file.id}/`);
     assert.equal(labelled.status, 200);
     assert.match(labelled.text, /data-analysis-state="finished"/);
     assert.equal((await client.get(`/model/${file.id}/analysis.json`)).status, 200);

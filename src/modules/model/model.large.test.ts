@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { corpusSkipReason, findCorpus } from '../../../packages/uvl/src/corpus.support.ts';
 import { flattenModel, parseUvl } from '../../../packages/uvl/src/index.ts';
-import { storeModel } from './model.test-support.ts';
+import { preparedPage, storeModel } from './model.test-support.ts';
 import { CHUNK_LINES, INLINE_LINES } from './model.service.ts';
 import { LABEL_LIST_LIMIT } from './fact-label.ts';
 
@@ -50,7 +50,7 @@ describe('the model page of automotive2_4', { skip: corpus ? false : corpusSkipR
     const updated = await server.hub.db.updateTable('model_analysis').set({ status: 'done', result: JSON.stringify(result) }).where('sha256', '=', sha256).executeTakeFirst();
     assert.equal(Number(updated.numUpdatedRows), 1);
 
-    const done = await client().get(`/model/${fileId}/`);
+    const done = await preparedPage(client(), `/model/${fileId}/`);
     assert.equal(done.status, 200);
     assert.match(done.text, /data-analysis-state="finished"/);
     console.log(`# automotive2_4 model page: ${(pending.text.length / 1024).toFixed(0)} KB pending, ${(done.text.length / 1024).toFixed(0)} KB with every feature core`);
@@ -61,7 +61,7 @@ describe('the model page of automotive2_4', { skip: corpus ? false : corpusSkipR
   });
 
   it('holds the first source lines and placeholders for the rest, served on demand with their highlighting', async () => {
-    const page = await client().get(`/model/${fileId}/`);
+    const page = await preparedPage(client(), `/model/${fileId}/`);
     const total = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     assert.match(page.text, new RegExp(`id="L${INLINE_LINES}"`));
     assert.doesNotMatch(page.text, new RegExp(`id="L${INLINE_LINES + 1}"`));
@@ -89,7 +89,7 @@ describe('the model page of automotive2_4', { skip: corpus ? false : corpusSkipR
   });
 
   it('opens the diagram two levels deep on the page, while diagram.svg keeps depth 3; open and close work in place', async () => {
-    const page = await client().get(`/model/${fileId}/`);
+    const page = await preparedPage(client(), `/model/${fileId}/`);
     const shown = [...page.text.matchAll(/<g class="[^"]*" data-feature="/g)].length;
     assert.ok(shown > 10 && shown <= 250, `${shown} features drawn in the page`);
     assert.match(page.text, new RegExp(`href="/model/${fileId}/diagram.svg\\?depth=2"`));

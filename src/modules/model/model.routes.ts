@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
 import { countOnSuccess, recordWhenBuilt } from '../../core/http/tracking.ts';
+import { requesterOf } from '../../core/scheduler/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, parseDiagramQuery } from './diagram.ts';
@@ -19,6 +20,7 @@ function failure(error: unknown, raw: string): unknown {
   if (error instanceof DiagramQueryError) return badRequest(error.message);
   if (!(error instanceof ModelError)) return error;
   if (error.kind === 'syntax-errors') return new HttpError(422, 'unprocessable', error.message);
+  if (error.kind === 'unavailable') return new HttpError(503, 'unavailable', error.message);
   return notFound(error.kind === 'unknown-file' ? `There is no file with id ${raw}.` : error.message);
 }
 
@@ -76,52 +78,74 @@ export async function modelRoutes(app: FastifyInstance, ctx: ModuleContext): Pro
   app.get('/model/:file_id(^\\d+$)/', { onSend: recordWhenBuilt('view_cookie') }, async (request, reply) => forFile(request, async (id) => {
     const data = await service().page(id, viewer(request));
     countOnSuccess(request, (cookie) => ctx.services.hubfile.recordView(id, viewer(request), cookie));
-    // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
     const asked = parseDiagramQuery(request.query);
     // Drawn for the frame of a desktop page until the page's script tells its own (diagram.js).
-    const diagramQuery = { ...asked, depth: service().pageDepth(data, asked), fit: asked.fit ?? PAGE_FIT };
-    // The page's links stay on the page: ?root=<name>#diagram.
-    const diagram = data.errors.length > 0 ? null : service().draw(data, diagramQuery, data.analysis, '#diagram');
+    const pageQuery = { ...asked, fit: asked.fit ?? PAGE_FIT };
+    // Parsed, highlighted and drawn in a worker (model-page.jobs.ts); a large model's page does not
+    // wait for it: it says the model is being prepared and its script polls `prepared.json`.
+    const view = await service().pageView(data, pageQuery, ctx.isEnabled('modeltool'), requesterOf(request));
+    const common = {
+      title: `${data.modelTitle} (${data.file.name})`,
+      data,
+      label: labelOf(data.analysis),
+      running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
+      modeltool: ctx.isEnabled('modeltool'),
+      editor: ctx.isEnabled('editor'),
+    };
+    if (!view) {
+      const preparedUrl = `/model/${id}/prepared.json${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`;
+      return reply.page('model/views/model.njk', { ...common, preparing: { url: preparedUrl }, errors: [], warnings: { shown: [], more: 0 }, configurator: false, featureIde: null });
+    }
+    // The page opens the largest models less deep than diagram.svg (feature-tree.ts, PAGE_SHOWN_LIMIT).
+    const diagramQuery = { ...pageQuery, depth: view.depth, fit: pageQuery.fit };
     const svgQuery = new URLSearchParams();
     if (diagramQuery.root !== undefined) svgQuery.set('root', diagramQuery.root);
     if (diagramQuery.depth !== undefined) svgQuery.set('depth', String(diagramQuery.depth));
     for (const name of diagramQuery.open ?? []) svgQuery.append('open', name);
     for (const name of diagramQuery.close ?? []) svgQuery.append('close', name);
     return reply.page('model/views/model.njk', {
-      title: `${data.modelTitle} (${data.file.name})`,
-      data,
-      rootName: data.model.root?.name ?? null,
-      label: labelOf(data.analysis),
-      running: data.analysis.kind === 'pending' ? (data.analysis.running ?? []).map((op) => op.replace('_', ' ')) : [],
-      diagram,
+      ...common,
+      errors: view.errors,
+      warnings: view.warnings,
+      rootName: view.rootName,
+      // The page's links stay on the page: ?root=<name>#diagram.
+      diagram: view.diagram,
       diagramUrl: `/model/${id}/diagram.svg${svgQuery.size > 0 ? `?${svgQuery}` : ''}`,
       diagramState: JSON.stringify({ root: diagramQuery.root ?? null, depth: diagramQuery.depth ?? null, open: diagramQuery.open ?? [], close: diagramQuery.close ?? [], fit: `${diagramQuery.fit.width}x${diagramQuery.fit.height}` }),
-      source: service().sourceWindow(data),
-      modeltool: ctx.isEnabled('modeltool'),
+      source: service().sourceWindow(view),
       // Issue 27: what the FeatureIDE export loses, listed beside the Export menu (modeltool serves the export).
-      featureIde: data.errors.length > 0 || !ctx.isEnabled('modeltool') ? null : service().featureIdeLosses(data),
-      configurator: ctx.isEnabled('configurator') && data.errors.length === 0,
-      // The editor (extensions section 12) opens a copy of the model; it is optional.
-      editor: ctx.isEnabled('editor'),
+      featureIde: view.featureIde,
+      configurator: ctx.isEnabled('configurator') && view.errors.length === 0,
     });
   }));
 
+  // The page's poll while its data is prepared: 200 {"ready": true} once it is (the script then
+  // loads the page), 202 with Retry-After meanwhile, 429 with Retry-After beyond the requester's share.
+  app.get('/model/:file_id(^\\d+$)/prepared.json', { config: { json: true } }, async (request, reply) => forFile(request, async (id) => {
+    reply.header('cache-control', 'no-store');
+    // The same question as the page's: its frame's fit by default.
+    const asked = parseDiagramQuery(request.query);
+    const ready = await service().prepared(id, viewer(request), { ...asked, fit: asked.fit ?? PAGE_FIT }, ctx.isEnabled('modeltool'), requesterOf(request));
+    if (ready) return { ready: true };
+    return reply.code(202).header('retry-after', '1').send({ ready: false, status: 'pending' });
+  }));
+
   app.get('/model/:file_id(^\\d+$)/diagram.svg', { config: { json: true } }, async (request, reply) => forFile(request, async (id) => {
-    const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query));
+    const svg = await service().diagram(id, viewer(request), parseDiagramQuery(request.query), requesterOf(request));
     return reply.type('image/svg+xml; charset=utf-8').send(svg);
   }));
 
   // Source lines on demand: the page holds the first ones and fetches the rest (model.service.ts, INLINE_LINES).
   app.get('/model/:file_id(^\\d+$)/lines', { config: { json: true } }, async (request) => forFile(request, async (id) => {
     const { from, to } = parseLineRange(request.query);
-    return service().lineRange(id, viewer(request), from, to);
+    return service().lineRange(id, viewer(request), from, to, requesterOf(request));
   }));
 
   // Features by name, with the path from the root: the diagram's search opens that path in place.
   app.get('/model/:file_id(^\\d+$)/features.json', { config: { json: true } }, async (request) => forFile(request, async (id) => {
     const q = (request.query as { q?: unknown }).q;
     if (typeof q !== 'string' || q.length > 200) throw badRequest('q must be the text to find in feature names, given once (at most 200 characters).');
-    return { query: q, features: await service().findFeatures(id, viewer(request), q) };
+    return { query: q, features: await service().findFeatures(id, viewer(request), q, requesterOf(request)) };
   }));
 
   app.get('/model/:file_id(^\\d+$)/analysis.json', { config: { json: true } }, async (request, reply) => {

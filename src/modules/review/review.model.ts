@@ -36,17 +36,19 @@ export async function anonymousModel(ctx: ModuleContext, datasetId: number, owne
   const asked = parseDiagramQuery(query);
   const analysis = data.analysis;
   const label = analysis.kind === 'finished' ? factLabel(analysis.result) : analysis.kind === 'pending' && analysis.partial ? factLabel(analysis.partial) : null;
-  const source = model.sourceWindow(data);
+  // Parsed and drawn in a worker of the scheduler, waited for (queued as the link's dataset).
+  const view = await model.pageViewWaiting(data, asked, false, `review:${datasetId}`);
+  const source = model.sourceWindow(view);
   return {
     fileId,
     title: data.modelTitle,
     fileName: data.file.name,
     sizeHuman: data.file.sizeHuman,
-    rootName: data.model.root?.name ?? null,
-    errors: data.errors,
+    rootName: view.rootName,
+    errors: view.errors,
     analysis: analysis.kind,
     label,
-    diagram: data.errors.length > 0 ? null : model.draw(data, { ...asked, depth: model.pageDepth(data, asked) }, analysis, '#diagram'),
+    diagram: view.diagram,
     lines: source.inline,
     totalLines: source.total,
   };

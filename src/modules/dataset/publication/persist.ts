@@ -8,7 +8,6 @@ import type { ObjectPlacement, PendingObject } from '../../../core/storage/index
 import type { FileOriginal } from '../../hubfile/index.ts';
 import { conversionOf, originalNameBeside, sha256, type StagedOriginal } from '../staging/converted-upload.ts';
 import * as repo from '../dataset.repository.ts';
-import { checkModelBytes } from '../model-check.ts';
 import type { FeatureModelInput, MetadataInput } from '../upload-form.ts';
 import { DEFAULT_LICENSE } from '../licenses.ts';
 import type { ModelOrigin, PreparedModel } from '../dataset.types.ts';
@@ -33,9 +32,10 @@ export interface PersistExtra {
  * Reads and parses a model file once: syntax check, feature count, MD5 and size. A model
  * converted from another format (issue 27) brings its staged original, described here.
  */
-export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string, staged?: StagedOriginal) {
+export async function prepare(d: DatasetDeps, input: FeatureModelInput, origin: ModelOrigin, name: string, staged?: StagedOriginal, requester = 'background:dataset') {
   const bytes = 'file' in origin ? await readFile(origin.file) : await readStored(d.ctx.store, origin.key);
-  const check = d.stagedChecks.fullCheck(bytes);
+  // Parsed in a worker of the scheduler (check-in-worker.ts), queued as the uploader's job.
+  const check = await d.stagedChecks.fullCheck(bytes, requester);
   const model: PreparedModel = {
     input, origin, name, size: bytes.length,
     checksum: createHash('md5').update(bytes).digest('hex'),

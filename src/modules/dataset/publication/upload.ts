@@ -50,7 +50,7 @@ export async function saveStagedUpload(
     const prepared: PreparedModel[] = [];
     for (const [i, fm] of input.featureModels.entries()) {
       const staged = claim.files[i]!;
-      const { model, check } = await prepare(d, fm, { key: staged.key }, staged.name, staged.original);
+      const { model, check } = await prepare(d, fm, { key: staged.key }, staged.name, staged.original, `account:${userId}`);
       // A model with syntax errors is refused, with its errors (decisions section 7).
       if (!check.valid) errors[fieldOf(fm)] = check.errors.map((e) => `${staged.name}: ${e}`);
       prepared.push(model);

@@ -7,7 +7,6 @@ import { nowIso } from '../../../core/db/database.ts';
 import * as repo from '../dataset.repository.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
 import { safeModelName } from '../staging/staging.ts';
-import { checkModelText } from '../model-check.ts';
 import { MAX_FEATURE_MODELS } from '../upload-form.ts';
 import { DEFAULT_LICENSE } from '../licenses.ts';
 import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts';
@@ -101,7 +100,7 @@ export async function addFile(d: DatasetDeps, datasetId: number, userId: number,
     const { model, check } = await prepare(d, {
       index: 0, uvlFilename: name, title: name.replace(/\.uvl$/i, ''), description: '', publicationType: 'none',
       publicationDoi: null, tags: null, version: null, authors: [],
-    }, { key: stored.key }, name, stored.original);
+    }, { key: stored.key }, name, stored.original, `account:${userId}`);
     if (!check.valid) {
       throw badRequest(`${name} is not a valid UVL model.`, { message: `${name} is not a valid UVL model.`, errors: check.errors });
     }
@@ -148,7 +147,8 @@ export async function removeFile(d: DatasetDeps, datasetId: number, userId: numb
   if (!file || file.datasetId !== datasetId) throw notFound('File not found', { message: 'File not found' });
   if (row.dataset_doi !== null) throw conflict(PUBLISHED, { message: PUBLISHED });
   const text = (await d.ctx.services.hubfile.readText(file)) ?? '';
-  const features = checkModelText(text).features;
+  // Counted by the check the upload made (kept by content), else in a worker of the scheduler.
+  const features = (await d.stagedChecks.fullCheck(Buffer.from(text, 'utf8'), `account:${userId}`)).features;
   await d.ctx.db.transaction().execute(async (trx) => {
     await holdAgainstDeposit(trx, row);
     await d.ctx.services.featuremodel.deleteFeatureModel(trx, file.featureModelId);

@@ -5,6 +5,8 @@
 // The same holds for the conversion report of a staged original (FeatureIDE, SPLOT, Glencoe) and
 // the full check the upload makes (extensions section 10): a 25 MB FeatureIDE file was converted
 // again at every visit of the upload page (9-14 s each) and again when the draft was saved.
+// Checks and conversions are made by the functions given (in workers of the scheduler:
+// check-in-worker.ts, convert-in-worker.ts); a check that could not be made is not remembered.
 import { createHash } from 'node:crypto';
 import { limitDiagnostics } from '../../../../packages/uvl/src/index.ts';
 import { checkModelBytes, type ModelCheck } from '../model-check.ts';
@@ -41,12 +43,18 @@ function remember<V>(map: Map<string, V>, key: string, value: V, limit = MAX_CHE
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** Makes the check of a model's bytes for a requester (the scheduler's fair queues' key). */
+export type Checker = (bytes: Uint8Array, requester: string) => Promise<ModelCheck & { unchecked?: true }>;
+
 export class StagedChecks {
   private readonly checks = new Map<string, CountedCheck>();
   private readonly fullChecks = new Map<string, ModelCheck>();
   private readonly conversions = new Map<string, Conversion>();
   /** Reads and checks actually made (not answered from memory), for tests. */
   readonly made = { checks: 0, conversions: 0, fullChecks: 0 };
+
+  /** Without a checker (unit tests), the check is made on the calling thread. */
+  constructor(private readonly checker: Checker = async (bytes) => checkModelBytes(bytes)) {}
 
   /**
    * The format and loss report of a staged original, from memory when the same name and bytes were
@@ -63,25 +71,25 @@ export class StagedChecks {
   }
 
   /** The whole check of a model (every error and warning, for the upload): kept when its lists are short. */
-  fullCheck(bytes: Uint8Array): ModelCheck {
+  async fullCheck(bytes: Uint8Array, requester: string): Promise<ModelCheck> {
     const key = sha256Of(bytes);
     const known = this.fullChecks.get(key);
     if (known) return known;
     this.made.fullChecks++;
-    const check = checkModelBytes(bytes);
-    return check.errors.length + check.warnings.length <= 2 * MAX_LISTED ? remember(this.fullChecks, key, check) : check;
+    const { unchecked, ...check } = await this.checker(bytes, requester);
+    return !unchecked && check.errors.length + check.warnings.length <= 2 * MAX_LISTED ? remember(this.fullChecks, key, check) : check;
   }
 
   /** The check of these bytes, from memory when the same bytes were checked before. */
-  check(bytes: Uint8Array): CountedCheck {
+  async check(bytes: Uint8Array, requester: string): Promise<CountedCheck> {
     const key = sha256Of(bytes);
     const known = this.checks.get(key);
     if (known) return known;
     this.made.checks++;
-    const result = checkModelBytes(bytes);
+    const result = await this.checker(bytes, requester);
     const errors = limitDiagnostics(result.errors, MAX_LISTED);
     const warnings = limitDiagnostics(result.warnings, MAX_LISTED);
     const listed = { valid: result.valid, errors: errors.shown, errors_more: errors.more, warnings: warnings.shown, warnings_more: warnings.more, features: result.features };
-    return remember(this.checks, key, listed);
+    return result.unchecked ? listed : remember(this.checks, key, listed);
   }
 }

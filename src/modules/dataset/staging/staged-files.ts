@@ -17,7 +17,7 @@ export async function readStored(store: FileStore, key: string): Promise<Buffer>
 }
 
 async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, file: StagedFile): Promise<StagedCheck & { features: number }> {
-  const { features, ...check } = d.stagedChecks.check(await readStored(d.ctx.store, file.key));
+  const { features, ...check } = await d.stagedChecks.check(await readStored(d.ctx.store, file.key), `account:${userId}`);
   const original = file.original ?? await area.originalOf(userId, file.name);
   const conversion = original && await d.stagedChecks.conversion(original.name, await readStored(d.ctx.store, original.key),
     (name, bytes) => conversionOff(d.ctx.scheduler, userId, name, bytes));

@@ -44,3 +44,28 @@ describe('staged models converted and checked once', () => {
     assert.deepEqual(made(), { checks: before.checks + 2, conversions: before.conversions + 2, fullChecks: before.fullChecks + 1 });
   });
 });
+
+describe('staged models checked off the serving thread', () => {
+  let server: TestServer;
+  before(async () => {
+    // No analysis: the only heavy jobs are the staging's and the upload's.
+    server = await startTestServer({ seed: false, env: { ANALYSIS_WORKERS: '0' } });
+  });
+  after(async () => { await server?.close(); });
+
+  it('checks a staged UVL model and the upload\'s model as jobs of the scheduler, once each', async () => {
+    const { client } = await newUser(server, 'Checker');
+    const scheduler = server.hub.ctx.scheduler;
+    const started = scheduler.started;
+    const staged = await stage(client, 'checked.uvl', Buffer.from('features\n    Checked\n        optional\n            Part\n'));
+    assert.equal(staged.status, 200, JSON.stringify(staged.json));
+    assert.equal(staged.json.valid, true);
+    // Before, the check parsed the model on the serving thread: no job.
+    assert.equal(scheduler.started, started + 1, 'the staging check is one job');
+    assert.equal((await client.get('/dataset/upload')).status, 200);
+    assert.equal(scheduler.started, started + 1, 'the upload page reads the remembered check');
+    const saved = await client.post('/dataset/upload', { form: uploadForm([staged.json.filename]) });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(scheduler.started, started + 2, 'the upload\'s full check is one job');
+  });
+});

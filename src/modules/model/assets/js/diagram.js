@@ -119,7 +119,13 @@
     const mine = ++loads;
     frame.setAttribute('aria-busy', 'true');
     try {
-      const response = await fetch(frame.dataset.svgUrl + '?' + query(), { credentials: 'same-origin' });
+      let response = await fetch(frame.dataset.svgUrl + '?' + query(), { credentials: 'same-origin' });
+      // Drawn in a worker of the scheduler: a 429 (this visitor's other heavy requests, the
+      // configurator's and the source's among them, hold their share) is waited out, as its Retry-After says.
+      for (let tries = 0; response.status === 429 && tries < 10 && mine === loads; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30, Number(response.headers.get('retry-after')) || 2) * 1000));
+        response = await fetch(frame.dataset.svgUrl + '?' + query(), { credentials: 'same-origin' });
+      }
       if (!response.ok) throw new Error(String(response.status));
       const text = await response.text();
       if (mine !== loads) return false;
@@ -301,7 +307,13 @@
   async function search(text) {
     const mine = ++searchSeq;
     if (text.trim() === '') { results.hidden = true; results.replaceChildren(); return []; }
-    const response = await fetch(frame.dataset.featuresUrl + '?q=' + encodeURIComponent(text), { credentials: 'same-origin' });
+    let response = await fetch(frame.dataset.featuresUrl + '?q=' + encodeURIComponent(text), { credentials: 'same-origin' });
+    // Searched in a worker of the scheduler: a 429 is waited out (Retry-After) while the search is still the latest.
+    for (let tries = 0; response.status === 429 && tries < 10 && mine === searchSeq; tries++) {
+      if (status) status.textContent = 'Searching… (waiting for your other requests on this model)';
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30, Number(response.headers.get('retry-after')) || 2) * 1000));
+      response = await fetch(frame.dataset.featuresUrl + '?q=' + encodeURIComponent(text), { credentials: 'same-origin' });
+    }
     if (!response.ok || mine !== searchSeq) return [];
     const body = await response.json();
     results.replaceChildren(...body.features.map((f) => {

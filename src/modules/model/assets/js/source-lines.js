@@ -35,8 +35,19 @@
     if (loading.has(chunk)) return loading.get(chunk);
     const from = Number(chunk.dataset.from);
     const to = Number(chunk.dataset.to);
-    const done = fetch(url + '?from=' + from + '&to=' + to, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
+    // The lines are highlighted in a worker of the scheduler: 429 (the visitor's other heavy
+    // requests hold their share) is waited out as its Retry-After says, then asked again.
+    const ask = () => fetch(url + '?from=' + from + '&to=' + to, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then((response) => {
+        if (response.ok) return response.json();
+        if (response.status === 429) {
+          const wait = Math.min(30, Number(response.headers.get('retry-after')) || 2);
+          chunk.textContent = 'Lines ' + from + '–' + to + ' wait for your other requests on large models…';
+          return new Promise((resolve) => setTimeout(resolve, wait * 1000)).then(ask);
+        }
+        return Promise.reject(new Error(String(response.status)));
+      });
+    const done = ask()
       .then((body) => {
         const rows = document.createDocumentFragment();
         body.lines.forEach((html, i) => rows.append(lineElement(from + i, html)));

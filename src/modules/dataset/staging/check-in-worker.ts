@@ -1,0 +1,59 @@
+// The checks of staged and uploaded model files off the serving thread (extensions section 10):
+// each is a job of core's scheduler in a worker of the `check` kind, queued per requester (the
+// uploader's account) like every other heavy job. A check waits for room rather than answering
+// 429: the upload page stages several files at once, and the upload checks each of its models.
+import type { CrashReply } from '../../../core/worker-slot.ts';
+import type { Lane, Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
+import type { ModelCheck } from '../model-check.ts';
+
+export interface CheckJob {
+  id: number;
+  bytes: Uint8Array;
+}
+
+export interface CheckReply {
+  id: number;
+  kind: 'done';
+  check: ModelCheck;
+}
+
+/**
+ * Heap of one worker: the parser's model of the largest accepted file (MAX_FEATURES, 200,000
+ * features). Measured on the modeltool's worker, which parses as this one does and converts too:
+ * the largest corpus models add about 100 MB of resident memory, a generated 200,000-feature
+ * model about 300 MB (with a 384 MB heap limit).
+ */
+const WORKER_MEMORY_MB = 512;
+/** A parse past this is stopped: the file gets an error instead of holding a worker. */
+const HARD_LIMIT_MS = 120_000;
+/** Files up to this size take the small lane: about 1,000 features of UVL. */
+const SMALL_BYTES = 64 * 1024;
+
+export const checkWorker: WorkerKind<CheckJob, CheckReply> = {
+  name: 'check',
+  memoryMb: WORKER_MEMORY_MB,
+  options: {
+    script: new URL('./check.worker.ts', import.meta.url),
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
+    idleMs: 60_000,
+    crash: {
+      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `checking it ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `checking it failed: ${error.message}`,
+      exit: (code) => `checking it stopped (exit code ${code})`,
+      overrun: () => `checking it took longer than ${HARD_LIMIT_MS / 1000} s`,
+    },
+  },
+};
+
+let ids = 0;
+
+/** A check that could not be made: an error naming why, never remembered (StagedChecks). */
+export function uncheckedOf(reply: CrashReply): ModelCheck & { unchecked: true } {
+  return { valid: false, errors: [`The model could not be checked: ${reply.message}. Try again.`], warnings: [], features: 0, unchecked: true };
+}
+
+/** Checks `bytes` in a worker for `requester` (an account, or a background key), waiting for room. */
+export async function checkOff(scheduler: Scheduler, requester: string, bytes: Uint8Array): Promise<ModelCheck> {
+  const lane: Lane = bytes.byteLength <= SMALL_BYTES ? 'small' : 'large';
+  const reply = await scheduler.submitWhenRoom(checkWorker, { requester, lane, job: { id: ++ids, bytes }, hardLimitMs: HARD_LIMIT_MS });
+  return reply.kind === 'crash' ? uncheckedOf(reply) : reply.check;
+}
