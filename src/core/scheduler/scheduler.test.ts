@@ -78,6 +78,19 @@ describe('Scheduler', () => {
     await Promise.all(held.map((j) => j.reply));
   });
 
+  it('lets at most 4 submitWhenRoom calls wait per requester: the next one is refused with TooManyJobs', async () => {
+    const { scheduler, submit, openAll } = setup({ small: 1, large: 2 });
+    const held = [1, 2, 3, 4].map(() => submit('a', 'large'));
+    const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+    Atomics.store(shared, 1, 1);
+    const wait = (id: number) => scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 60_000 });
+    const waiting = [60, 61, 62, 63].map(wait);
+    await assert.rejects(wait(64), TooManyJobs);
+    openAll();
+    await Promise.all(held.map((j) => j.reply));
+    for (const reply of await Promise.all(waiting)) assert.equal(reply.kind, 'done');
+  });
+
   it('runs a small model\'s job while the large lane is busy and queued: it never waits behind large ones', async () => {
     const { scheduler, submit, open, openAll } = setup({ small: 1, large: 1 });
     const large = [submit('a', 'large'), submit('a', 'large'), submit('b', 'large'), submit('b', 'large')];

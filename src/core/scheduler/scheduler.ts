@@ -142,12 +142,18 @@ export class Scheduler {
 
   /**
    * As submit, but waits for room instead of refusing: for work a request cannot do without and
-   * that comes in bursts from one requester (the upload page's list of staged conversions).
+   * that comes in bursts from one requester (the upload page's list of staged conversions). At most
+   * `perRequester` calls wait per requester; beyond them it throws TooManyJobs as submit does.
    */
   async submitWhenRoom<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
     kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
   ): Promise<Reply | CrashReply> {
     while (this.closedMessage === undefined && !this.hasRoom(submission.requester)) {
+      // Waiting is bounded as the share is: beyond as many waiting calls as jobs held, a 429, so
+      // that one requester's burst of requests cannot pile up held connections without end.
+      if ((this.waiters.get(submission.requester)?.length ?? 0) >= this.options.perRequester) {
+        throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
+      }
       await new Promise<void>((resolve) => this.waiters.set(submission.requester, [...(this.waiters.get(submission.requester) ?? []), resolve]));
     }
     return this.submit(kind, submission);
