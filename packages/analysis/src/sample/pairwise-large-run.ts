@@ -4,6 +4,7 @@
 // model's own literals. Configurations go straight into bit rows in the order of the sorted
 // feature names (40 000 configurations of automotive2_4 are 93 MB so; as models, 745 MB).
 
+import { ModelPatcher } from '../configure/model-patch.ts';
 import type { Deadline } from '../deadline.ts';
 import type { SatSolver } from '../sat/solver.ts';
 import { BitRows } from './compact.ts';
@@ -14,6 +15,8 @@ import { popcount } from './tuple-bits.ts';
 
 export interface LargeOptions {
   solver: SatSolver;
+  /** The formula's clauses (for patching models, configure/model-patch.ts). */
+  clauses: number[][];
   n: number;
   /** The backbone: index v 1 core, -1 dead, 0 variant. */
   value: Int8Array;
@@ -53,7 +56,7 @@ export function largePairwise(options: LargeOptions): LargeResult | null {
     const refused = `not sampled: pairwise coverage of ${space.m} classes of variant features needs ${Math.round(bits / 8 / 2 ** 20)} MB of bits, more than allowed`;
     return { rows: new BitRows(n, 1), refused, covered: 0, open: 0, lowerBound: { size: 0, method: 'none: not sampled' }, literals: { compactFeatures: space.m, fixed: space.fixed } };
   }
-  const state = largeState(solver, space, options.random, deadline);
+  const state = largeState(solver, space, options.random, deadline, new ModelPatcher(solver.variables, options.clauses));
   lap('setup');
   const rows = new BitRows(n, 1024);
   let stopped: LargeResult['stopped'];

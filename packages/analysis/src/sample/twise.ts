@@ -204,7 +204,7 @@ function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptio
   const position = new Int32Array(n + 1);
   byPosition.forEach((v, p) => (position[v] = p));
   const run = largePairwise({
-    solver, n, value: backbone.value, position, deadline, random: seededRandom(result.seed ^ 0x27d4eb2f), maxCells: options.maxCells,
+    solver, clauses: [...enc.tree, ...enc.definitions, ...enc.constraints.flatMap((k) => k.clauses)], n, value: backbone.value, position, deadline, random: seededRandom(result.seed ^ 0x27d4eb2f), maxCells: options.maxCells,
     maxBits: options.maxBits ?? LARGE_MAX_BITS, onProgress: options.onProgress, progressMs: options.progressMs ?? PROGRESS_MS, lap,
   });
   if (run === null) return incomplete('the time ran out before the pairs to cover were known');
