@@ -81,6 +81,8 @@ export interface TwiseResult {
   greedy_size?: number;
   /** Why the sample is incomplete, when it is. */
   note?: string;
+  /** Which limit stopped it, when one did: the tables' memory (`maxBits`: not sampled) or `maxCells`. */
+  limit?: 'memory' | 'cells';
   /** Each configuration: the sorted names of its selected features. */
   configurations: string[][];
   /** Every feature, sorted (the CSV header). */
@@ -132,7 +134,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   if (t === 2 && n >= (options.largeFrom ?? LARGE_FROM)) return largeSample(enc, result, options, lap, incomplete);
   const bits = TupleBits.bitsFor(t, L);
   if (2 * bits + TupleBits.bitsFor(2, L) > (options.maxBits ?? DEFAULT_MAX_BITS)) {
-    return incomplete(`not sampled: ${t}-wise coverage of ${n} features needs ${Math.round((2 * bits) / 8 / 2 ** 20)} MB of bits, more than allowed`);
+    return { ...incomplete(`not sampled: ${t}-wise coverage of ${n} features needs ${Math.round((2 * bits) / 8 / 2 ** 20)} MB of bits, more than allowed`), limit: 'memory' };
   }
 
   const solver = satSolver(enc);
@@ -208,7 +210,7 @@ function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptio
     maxBits: options.maxBits ?? LARGE_MAX_BITS, onProgress: options.onProgress, progressMs: options.progressMs ?? PROGRESS_MS, lap,
   });
   if (run === null) return incomplete('the time ran out before the pairs to cover were known');
-  if (run.refused) return incomplete(run.refused);
+  if (run.refused) return { ...incomplete(run.refused), limit: 'memory' };
   const { rows } = run;
   result.size = rows.count;
   result.greedy_size = rows.count;
@@ -219,7 +221,7 @@ function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptio
     const note = run.stopped === 'cells'
       ? `stopped at ${rows.count} configurations: ${rows.count + 1} configurations of ${n} features would pass the limit of ${options.maxCells} cells (configurations x features); the sample covers only part of the valid interactions`
       : 'the time ran out: the sample covers only part of the valid interactions';
-    Object.assign(result, { complete: false, interactions: null, unresolved: run.open, note });
+    Object.assign(result, { complete: false, interactions: null, unresolved: run.open, note }, run.stopped === 'cells' ? { limit: 'cells' } : {});
   } else result.interactions = run.covered;
   if (options.packed) result.packed = rows;
   else {
