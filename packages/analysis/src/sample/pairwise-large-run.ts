@@ -31,10 +31,14 @@ export interface LargeOptions {
   onProgress?: (progress: { covered: number; total: number; configurations: number }) => void;
   progressMs: number;
   lap: (name: string) => void;
+  /** Keep the configurations as models too (for the improvement, on models small enough for it). */
+  keepModels?: boolean;
 }
 
 export interface LargeResult {
   rows: BitRows;
+  /** With keepModels: the configurations as models (index v: 1 or -1). */
+  models?: Int8Array[];
   /** Why the model was not sampled at all, when it was not. */
   refused?: string;
   /** Why the sample stopped short, when it did. */
@@ -61,8 +65,10 @@ export function largePairwise(options: LargeOptions): LargeResult | null {
   const rows = new BitRows(n, 1024);
   let stopped: LargeResult['stopped'];
   let reported = performance.now();
+  const models: Int8Array[] | undefined = options.keepModels ? [] : undefined;
   const add = (model: Int8Array) => {
     markCovered(state, model);
+    models?.push(model);
     const positions: number[] = [];
     for (let v = 1; v <= n; v++) if (model[v] === 1) positions.push(options.position[v]!);
     rows.addPositions(positions);
@@ -106,7 +112,7 @@ export function largePairwise(options: LargeOptions): LargeResult | null {
   // Core and dead features pair among themselves and with every variant literal: one configuration at least.
   if (lowerBound.size === 0 && covered > 0) Object.assign(lowerBound, { size: 1, method: 'a valid interaction needs a configuration' });
   lap('lower_bound');
-  return { rows, stopped, covered, open, lowerBound, literals: { compactFeatures: space.m, fixed: space.fixed } };
+  return { rows, models, stopped, covered, open, lowerBound, literals: { compactFeatures: space.m, fixed: space.fixed } };
 }
 
 /**

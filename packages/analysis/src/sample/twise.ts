@@ -23,9 +23,9 @@ import { greedyIncompatibleBound } from './twise-bound.ts';
 import { TupleBits, litDimacs, litIndex, literalMask } from './tuple-bits.ts';
 import { buildConfiguration, type GreedyState } from './twise-greedy.ts';
 import { buildPairwiseConfiguration } from './twise-pairs.ts';
-import { improvePairwise } from './twise-improve.ts';
+import { improvePairwise, MAX_LITERALS as IMPROVE_MAX_LITERALS } from './twise-improve.ts';
 import { keepNeeded } from './twise-reduce.ts';
-import type { BitRows } from './compact.ts';
+import { BitRows } from './compact.ts';
 import { largePairwise } from './pairwise-large-run.ts';
 
 export interface TwiseOptions {
@@ -93,6 +93,8 @@ export interface TwiseResult {
 }
 
 const DEFAULT_MAX_BITS = 2 ** 31;
+/** Most passes of the pairwise improvement. */
+const IMPROVE_PASSES = 6;
 /** Pairwise from this many features on: the full tables (3 x (2n)^2 bits) and the improvement's counts stop fitting. */
 export const LARGE_FROM = 11_586;
 /** The large path's tables (two of (2m)^2 bits over m compact features, and the exclusions): 2 GB. */
@@ -172,7 +174,7 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   let models = keepNeeded(built, n, t).map((i) => built[i]!);
   lap('reduce');
   if (t === 2 && !timedOut && (options.improve ?? true)) {
-    models = improvePairwise({ solver, n, models, deadline, random: seededRandom(seed ^ 0x165667b1) });
+    models = improveInPasses(solver, n, models, deadline, seed);
     lap('improve');
   }
 
@@ -192,6 +194,21 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * The pairwise improvement in passes, while one still removes at least 1 % (automotive01: 986
+ * configurations from the large path's greedy, 839 after one pass, 816 after two).
+ */
+function improveInPasses(solver: SatSolver, n: number, start: Int8Array[], deadline: Deadline, seed: number): Int8Array[] {
+  const random = seededRandom(seed ^ 0x165667b1);
+  let models = start;
+  for (let pass = 0; pass < IMPROVE_PASSES && !deadline.expired(); pass++) {
+    const before = models.length;
+    models = improvePairwise({ solver, n, models, deadline, random });
+    if (before - models.length < Math.max(1, before / 100)) break;
+  }
+  return models;
+}
+
 /** Pairwise over a large model (pairwise-large-run.ts), into the same result shape. */
 function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptions, lap: (name: string) => void, incomplete: (note: string) => TwiseResult): TwiseResult {
   const deadline = options.deadline ?? Deadline.none();
@@ -207,13 +224,20 @@ function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptio
   byPosition.forEach((v, p) => (position[v] = p));
   const run = largePairwise({
     solver, clauses: [...enc.tree, ...enc.definitions, ...enc.constraints.flatMap((k) => k.clauses)], n, value: backbone.value, position, deadline, random: seededRandom(result.seed ^ 0x27d4eb2f), maxCells: options.maxCells,
+    keepModels: (options.improve ?? true) && 2 * n <= IMPROVE_MAX_LITERALS,
     maxBits: options.maxBits ?? LARGE_MAX_BITS, onProgress: options.onProgress, progressMs: options.progressMs ?? PROGRESS_MS, lap,
   });
   if (run === null) return incomplete('the time ran out before the pairs to cover were known');
   if (run.refused) return { ...incomplete(run.refused), limit: 'memory' };
-  const { rows } = run;
-  result.size = rows.count;
+  let { rows } = run;
   result.greedy_size = rows.count;
+  if (run.models && run.stopped === undefined && run.open === 0) {
+    const improved = improveInPasses(solver, n, run.models, deadline, result.seed);
+    lap('improve');
+    rows = new BitRows(n, improved.length);
+    for (const m of improved) rows.addPositions(vars.filter((v) => m[v] === 1).map((v) => position[v]!));
+  }
+  result.size = rows.count;
   result.covered = run.covered;
   result.lower_bound_method = run.lowerBound.method;
   if (run.covered > 0) result.lower_bound = run.lowerBound.size;
