@@ -11,7 +11,8 @@ import { popcount } from './tuple-bits.ts';
 /** Cliques grown, from the literals of highest degree. */
 const CLIQUES = 16;
 
-export function cliqueBound(exclusions: PairRows, covered: PairRows, size: Int32Array): { size: number; method: string } {
+/** Cliques of the exclusion rows over distinct features, grown greedily from the literals of highest degree. */
+export function exclusiveCliques(exclusions: PairRows, features: number, count = CLIQUES): number[][] {
   const L = exclusions.L;
   const W = exclusions.W;
   const degree = new Int32Array(L);
@@ -20,10 +21,10 @@ export function cliqueBound(exclusions: PairRows, covered: PairRows, size: Int32
     for (let w = 0; w < W; w++) degree[p]! += popcount(row[w]!);
   }
   const order = Array.from({ length: L }, (_, p) => p).sort((x, y) => degree[y]! - degree[x]! || x - y);
-  const usedFeature = new Uint8Array(size.length);
+  const usedFeature = new Uint8Array(features);
   const cliques: number[][] = [];
   for (const seed of order) {
-    if (cliques.length >= CLIQUES) break;
+    if (cliques.length >= count) break;
     if (usedFeature[seed >> 1]) continue;
     const candidates = exclusions.readRow(seed).slice();
     const clique = [seed];
@@ -36,6 +37,11 @@ export function cliqueBound(exclusions: PairRows, covered: PairRows, size: Int32
     for (const p of clique) usedFeature[p >> 1] = 1;
     cliques.push(clique);
   }
+  return cliques;
+}
+
+export function cliqueBound(exclusions: PairRows, covered: PairRows, size: Int32Array): { size: number; method: string } {
+  const cliques = exclusiveCliques(exclusions, size.length);
   let best = 0;
   let how = 'no covered pair';
   // One clique alone: its literals that are in some covered pair are in as many configurations.

@@ -17,6 +17,7 @@ import type { ModelPatcher } from '../configure/model-patch.ts';
 import type { Deadline } from '../deadline.ts';
 import type { SatSolver } from '../sat/solver.ts';
 import { compactDimacs, compactOf, type PairSpace } from './pair-literals.ts';
+import { exclusiveCliques } from './pairwise-large-bound.ts';
 import { PairRows } from './pair-rows.ts';
 import { popcount } from './tuple-bits.ts';
 
@@ -60,6 +61,19 @@ export interface LargeState {
   patched: number;
   /** Literals with open pairs, as of the last first pair. */
   openLiterals: number;
+  /**
+   * Per row, the words [lo, hi) outside which no pair is open: they only shrink, and late in the
+   * run a row's open partners (the children of one group) sit in a few words of the 1 001.
+   */
+  lo: Int32Array;
+  hi: Int32Array;
+  /**
+   * Two cliques of exclusive literals with the largest product (automotive2_4: the 231 and 167
+   * children of two alternative groups): each of their pairs needs a configuration of its own,
+   * so while one is open, a configuration starts from one (the greedy alone, starting from the
+   * literal with the most open pairs, covered no new one in a third of its configurations).
+   */
+  product: { from: number[]; to: Uint32Array } | null;
 }
 
 export function largeState(solver: SatSolver, space: PairSpace, random: () => number, deadline: Deadline, patcher?: ModelPatcher): LargeState {
@@ -71,7 +85,8 @@ export function largeState(solver: SatSolver, space: PairSpace, random: () => nu
     [perm[i], perm[j]] = [perm[j]!, perm[i]!];
   }
   perm.forEach((p, rank) => (tieRank[p] = rank));
-  const state: LargeState = { solver, space, covered: new PairRows(L), invalid: new PairRows(L), open: new Int32Array(L), tieRank, random, deadline, seen: new Uint8Array(L), patcher, base: null, patched: 0, openLiterals: L };
+  const state: LargeState = { solver, space, covered: new PairRows(L), invalid: new PairRows(L), open: new Int32Array(L), tieRank, random, deadline, seen: new Uint8Array(L), patcher, base: null, patched: 0, openLiterals: L,
+    lo: new Int32Array(L), hi: new Int32Array(L).fill(Math.ceil(L / 32)), product: null };
   // Invalid up front: a literal with itself, and what propagation excludes.
   for (let p = 0; p < L; p++) {
     const row = state.invalid.rowWords(p);
@@ -80,6 +95,12 @@ export function largeState(solver: SatSolver, space: PairSpace, random: () => nu
     let closed = 0;
     for (let w = 0; w < row.length; w++) closed += popcount(row[w]!);
     state.open[p] = L - closed;
+  }
+  const [a, b] = exclusiveCliques(space.exclusions, space.m, 16).sort((x, y) => y.length - x.length);
+  if (a && b && a.length > 1 && b.length > 1) {
+    const to = new Uint32Array(state.covered.W);
+    for (const q of b) to[q >>> 5]! |= 1 << (q & 31);
+    state.product = { from: a, to };
   }
   return state;
 }
@@ -106,12 +127,15 @@ export function markCovered(state: LargeState, model: Int8Array): number {
     mask[p >>> 5]! |= 1 << (p & 31);
   }
   let newly = 0;
+  const last = lastWordMask(2 * space.m);
   for (const p of on) {
     if (open[p] === 0) continue; // nothing open in the row: nothing to record
     const row = state.covered.rowWords(p);
     const inv = state.invalid.readRow(p);
     let added = 0;
-    for (let w = 0; w < W; w++) {
+    let lo = state.lo[p]!;
+    let hi = state.hi[p]!;
+    for (let w = lo; w < hi; w++) {
       const fresh = mask[w]! & ~(row[w]! | inv[w]!);
       if (fresh !== 0) {
         added += popcount(fresh);
@@ -120,8 +144,18 @@ export function markCovered(state: LargeState, model: Int8Array): number {
     }
     open[p]! -= added;
     newly += added;
+    const openAt = (w: number) => ~(row[w]! | inv[w]!) & (w === W - 1 ? last : ~0);
+    while (lo < hi && openAt(lo) === 0) lo++;
+    while (hi > lo && openAt(hi - 1) === 0) hi--;
+    state.lo[p] = lo;
+    state.hi[p] = hi;
   }
   return newly / 2;
+}
+
+/** The bits of the last word of a row that stand for literals. */
+function lastWordMask(L: number): number {
+  return L % 32 === 0 ? ~0 : (1 << (L % 32)) - 1;
 }
 
 export interface LargeBuilt {
@@ -176,25 +210,64 @@ function patchBase(state: LargeState, assumptions: number[]): Int8Array | null {
   return model;
 }
 
+/** An open pair of the product (the literal of the first clique with the most, its first partner); null when none is left. */
+function productPair(state: LargeState): [number, number] | null {
+  const product = state.product!;
+  let best = -1;
+  let bestCount = 0;
+  for (const a of product.from) {
+    if (state.open[a] === 0) continue;
+    const cov = state.covered.readRow(a);
+    const inv = state.invalid.readRow(a);
+    let count = 0;
+    for (let w = state.lo[a]!; w < state.hi[a]!; w++) count += popcount(product.to[w]! & ~(cov[w]! | inv[w]!));
+    if (count > bestCount) [best, bestCount] = [a, count];
+  }
+  if (best < 0) {
+    state.product = null;
+    return null;
+  }
+  const cov = state.covered.readRow(best);
+  const inv = state.invalid.readRow(best);
+  for (let w = state.lo[best]!; ; w++) {
+    const free = product.to[w]! & ~(cov[w]! | inv[w]!);
+    if (free === 0) continue;
+    const b = w * 32 + (31 - Math.clz32(free & -free));
+    return best < b ? [best, b] : [b, best];
+  }
+}
+
 /** The literal with the most open pairs, and its first open partner; null when nothing is open. */
 function firstPair(state: LargeState): [number, number] | null {
+  if (state.product) {
+    const pair = productPair(state);
+    if (pair) {
+      countOpenLiterals(state);
+      return pair;
+    }
+  }
   const { open, tieRank } = state;
   let a = -1;
-  state.openLiterals = 0;
+  countOpenLiterals(state);
   for (let p = 0; p < open.length; p++) {
-    if (open[p]! > 0) state.openLiterals++;
     if (open[p]! > 0 && (a < 0 || open[p]! > open[a]! || (open[p] === open[a] && tieRank[p]! < tieRank[a]!))) a = p;
   }
   if (a < 0) return null;
   const cov = state.covered.readRow(a);
   const inv = state.invalid.readRow(a);
-  for (let w = 0; w < cov.length; w++) {
+  for (let w = state.lo[a]!; w < state.hi[a]!; w++) {
     const free = ~(cov[w]! | inv[w]!);
     if (free === 0) continue;
     const b = w * 32 + (31 - Math.clz32(free & -free));
     if (b < open.length) return a < b ? [a, b] : [b, a];
   }
   throw new Error(`row ${a} counts open pairs but has none`);
+}
+
+function countOpenLiterals(state: LargeState): void {
+  let count = 0;
+  for (let p = 0; p < state.open.length; p++) if (state.open[p]! > 0) count++;
+  state.openLiterals = count;
 }
 
 /** Greedy values for the compact features with open pairs, taken by propagation. */
@@ -214,7 +287,8 @@ function chooseValues(state: LargeState, assumptions: number[], implied: number[
     const cov = covered.readRow(p);
     const inv = invalid.readRow(p);
     let total = 0;
-    for (let w = 0; w < W; w++) {
+    const hi = state.hi[p]!;
+    for (let w = state.lo[p]!; w < hi; w++) {
       const f = fixed[w]!;
       if (f !== 0) total += popcount(f & ~(cov[w]! | inv[w]!));
     }
