@@ -17,7 +17,6 @@ import type { ModelPatcher } from '../configure/model-patch.ts';
 import type { Deadline } from '../deadline.ts';
 import type { SatSolver } from '../sat/solver.ts';
 import { compactDimacs, compactOf, type PairSpace } from './pair-literals.ts';
-import { exclusiveCliques } from './pairwise-large-bound.ts';
 import { PairRows } from './pair-rows.ts';
 import { popcount } from './tuple-bits.ts';
 
@@ -67,13 +66,6 @@ export interface LargeState {
    */
   lo: Int32Array;
   hi: Int32Array;
-  /**
-   * Two cliques of exclusive literals with the largest product (automotive2_4: the 231 and 167
-   * children of two alternative groups): each of their pairs needs a configuration of its own,
-   * so while one is open, a configuration starts from one (the greedy alone, starting from the
-   * literal with the most open pairs, covered no new one in a third of its configurations).
-   */
-  product: { from: number[]; to: Uint32Array } | null;
 }
 
 export function largeState(solver: SatSolver, space: PairSpace, random: () => number, deadline: Deadline, patcher?: ModelPatcher): LargeState {
@@ -86,7 +78,7 @@ export function largeState(solver: SatSolver, space: PairSpace, random: () => nu
   }
   perm.forEach((p, rank) => (tieRank[p] = rank));
   const state: LargeState = { solver, space, covered: new PairRows(L), invalid: new PairRows(L), open: new Int32Array(L), tieRank, random, deadline, seen: new Uint8Array(L), patcher, base: null, patched: 0, openLiterals: L,
-    lo: new Int32Array(L), hi: new Int32Array(L).fill(Math.ceil(L / 32)), product: null };
+    lo: new Int32Array(L), hi: new Int32Array(L).fill(Math.ceil(L / 32)) };
   // Invalid up front: a literal with itself, and what propagation excludes.
   for (let p = 0; p < L; p++) {
     const row = state.invalid.rowWords(p);
@@ -95,12 +87,6 @@ export function largeState(solver: SatSolver, space: PairSpace, random: () => nu
     let closed = 0;
     for (let w = 0; w < row.length; w++) closed += popcount(row[w]!);
     state.open[p] = L - closed;
-  }
-  const [a, b] = exclusiveCliques(space.exclusions, space.m, 16).sort((x, y) => y.length - x.length);
-  if (a && b && a.length > 1 && b.length > 1) {
-    const to = new Uint32Array(state.covered.W);
-    for (const q of b) to[q >>> 5]! |= 1 << (q & 31);
-    state.product = { from: a, to };
   }
   return state;
 }
@@ -210,42 +196,8 @@ function patchBase(state: LargeState, assumptions: number[]): Int8Array | null {
   return model;
 }
 
-/** An open pair of the product (the literal of the first clique with the most, its first partner); null when none is left. */
-function productPair(state: LargeState): [number, number] | null {
-  const product = state.product!;
-  let best = -1;
-  let bestCount = 0;
-  for (const a of product.from) {
-    if (state.open[a] === 0) continue;
-    const cov = state.covered.readRow(a);
-    const inv = state.invalid.readRow(a);
-    let count = 0;
-    for (let w = state.lo[a]!; w < state.hi[a]!; w++) count += popcount(product.to[w]! & ~(cov[w]! | inv[w]!));
-    if (count > bestCount) [best, bestCount] = [a, count];
-  }
-  if (best < 0) {
-    state.product = null;
-    return null;
-  }
-  const cov = state.covered.readRow(best);
-  const inv = state.invalid.readRow(best);
-  for (let w = state.lo[best]!; ; w++) {
-    const free = product.to[w]! & ~(cov[w]! | inv[w]!);
-    if (free === 0) continue;
-    const b = w * 32 + (31 - Math.clz32(free & -free));
-    return best < b ? [best, b] : [b, best];
-  }
-}
-
 /** The literal with the most open pairs, and its first open partner; null when nothing is open. */
 function firstPair(state: LargeState): [number, number] | null {
-  if (state.product) {
-    const pair = productPair(state);
-    if (pair) {
-      countOpenLiterals(state);
-      return pair;
-    }
-  }
   const { open, tieRank } = state;
   let a = -1;
   countOpenLiterals(state);
