@@ -18,6 +18,7 @@ import { decisionSequence } from './configure-decisions.ts';
 import { parseUvl } from '../packages/uvl/src/index.ts';
 import { findCorpus } from '../packages/uvl/src/corpus.support.ts';
 import { fileLoader } from '../src/cli/uvl-files.ts';
+import { pairwiseSection } from './frontier-pairwise.ts';
 
 const corpus = findCorpus();
 if (!corpus) throw new Error('UVL corpus not found (set UVL_CORPUS or put it at ../shared/uvl-corpus)');
@@ -101,4 +102,16 @@ for (const path of paths) {
     process.stdout.write(`  operations (ms): ${JSON.stringify(result.timings_ms)}\n`);
   }
   if (parts.has('configure')) configureSteps(model, text);
+}
+
+const PAIRWISE_MODELS = [
+  ...DEFAULT_MODELS,
+  'real/Feature_Models/Automotive/Automotive01/automotive01.uvl',
+  'real/Feature_Models/Financial_Services/Financial_Services_01/Evolution/2018-04-23.uvl',
+];
+if (process.env.BENCH_PAIRWISE !== '0') {
+  for (const path of (process.env.BENCH_MODELS?.split(',') ?? PAIRWISE_MODELS).filter((p) => !process.env.BENCH_ONLY || p.includes(process.env.BENCH_ONLY))) {
+    process.stdout.write(`\n${path}\n`);
+    pairwiseSection(path, join(corpus.dir, path));
+  }
 }

@@ -109,6 +109,7 @@ interface SampleOptions {
   twise?: string;
   timeout?: string;
   json?: boolean;
+  progress?: boolean;
 }
 
 export function registerCompileCommands(uvl: Command): void {
@@ -137,6 +138,7 @@ export function registerCompileCommands(uvl: Command): void {
     .option('--deselect <features>', 'features deselected, comma-separated')
     .option('--twise <t>', 'a t-wise sample instead: every valid interaction of t = 1, 2 or 3 feature literals covered')
     .option('--timeout <seconds>', `time budget of --twise in seconds; past it the partial sample is returned, marked incomplete (default ${DEFAULT_TWISE_SECONDS})`)
+    .option('--progress', 'with --twise: a progress line on standard error every 10 s (configurations, interactions covered and open, memory)')
     .option('--json', 'one JSON object: {"kind", "seed", "n", "features", "configurations"}')
     .action((file: string, options: SampleOptions) => run(() => sampleCommand(file, options)));
 }
@@ -175,7 +177,7 @@ function commonalityCommand(file: string, options: { json?: boolean }): void {
 async function sampleCommand(file: string, options: SampleOptions): Promise<void> {
   if (options.twise !== undefined) {
     if (options.uniform !== undefined || options.select !== undefined || options.deselect !== undefined) fail('sample', '--twise takes no --uniform, --select or --deselect');
-    return runTwiseCommand(file, { t: options.twise, seed: options.seed, timeout: options.timeout, json: options.json });
+    return runTwiseCommand(file, { t: options.twise, seed: options.seed, timeout: options.timeout, json: options.json, progress: options.progress });
   }
   if (options.timeout !== undefined) fail('sample', '--timeout goes with --twise');
   if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N or --twise T');

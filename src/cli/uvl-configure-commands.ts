@@ -4,7 +4,11 @@
 
 import type { Command } from 'commander';
 import { formatDiagnostic, parseNameList, unquoteName, type UvlModel } from '../../packages/uvl/src/index.ts';
-import { compiledCounter, Configurator, Deadline, sampleCsv, twiseSample, UnknownFeatureError, type ConfigureResult, type TwiseResult, type WhyResult } from '../../packages/analysis/src/index.ts';
+import { writeSync } from 'node:fs';
+import {
+  compiledCounter, Configurator, csvHeader, csvRow, Deadline, jsonRow, packSample, readSampleHeader, sampleCsv, twiseSample, UnknownFeatureError,
+  type BitRows, type ConfigureResult, type TwiseResult, type WhyResult,
+} from '../../packages/analysis/src/index.ts';
 import { loadAndParse } from './uvl-files.ts';
 
 export const DEFAULT_TWISE_SECONDS = 600;
@@ -36,6 +40,8 @@ export interface TwiseCommandOptions {
   seed?: string;
   timeout?: string;
   json?: boolean;
+  /** Progress lines on standard error (every 10 s) while the sample is built. */
+  progress?: boolean;
 }
 
 /** The parsed model, or undefined after reporting why not (exit code 1). */
@@ -111,8 +117,17 @@ export function runTwiseCommand(file: string, options: TwiseCommandOptions): voi
   if (!(seconds > 0) || !Number.isFinite(seconds)) return badValue('sample', `--timeout must be a positive number of seconds, not '${timeoutText}'`, options.json);
   const loaded = loadModel('sample', file, options.json);
   if (!loaded) return;
-  const result = twiseSample(loaded.model, { t, seed, text: loaded.text, deadline: Deadline.after(seconds * 1000) });
-  if (options.json) {
+  const started = performance.now();
+  const onProgress = options.progress
+    ? (p: { covered: number; total: number; configurations: number }) => {
+        const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+        process.stderr.write(`${Math.round((performance.now() - started) / 1000)} s: ${p.configurations} configurations, ${p.covered} interactions covered, ${p.total - p.covered} open, ${rss} MB\n`);
+      }
+    : undefined;
+  // Large pairwise samples come as bit rows and are written one row at a time (automotive2_4: 40 000 rows of 18 616 cells).
+  const result = twiseSample(loaded.model, { t, seed, text: loaded.text, deadline: Deadline.after(seconds * 1000), packed: true, onProgress, progressMs: 10_000 });
+  if (result.packed) writePacked(result, result.packed, options.json === true);
+  else if (options.json) {
     const { features: _features, ...shape } = result;
     process.stdout.write(`${JSON.stringify(shape)}\n`);
   } else {
@@ -120,6 +135,23 @@ export function runTwiseCommand(file: string, options: TwiseCommandOptions): voi
     process.stderr.write(`${twiseSummary(result)}\n`);
   }
   process.exitCode = 0;
+}
+
+/** The sample's JSON (without `features`, as above) or CSV, written to standard output row by row. */
+function writePacked(result: TwiseResult, rows: BitRows, json: boolean): void {
+  // `configurations` (empty here) keeps its place among the members; packSample puts the rows there.
+  const { features: _features, packed: _packed, ...shape } = result;
+  const packed = packSample(shape, result.features, rows);
+  const { header, rowsAt } = readSampleHeader(packed)!;
+  const out = (text: string) => writeSync(1, text);
+  const quoted = json ? result.features.map((name) => JSON.stringify(name)) : [];
+  out(json ? header.prefix : csvHeader(result.features));
+  for (let r = 0; r < rows.count; r++) {
+    const at = rowsAt + r * rows.rowBytes;
+    out(json ? `${r > 0 ? ',' : ''}${jsonRow(quoted, packed, at)}` : csvRow(rows.width, packed, at));
+  }
+  if (json) out(`${header.suffix}\n`);
+  else process.stderr.write(`${twiseSummary(result)}\n`);
 }
 
 function twiseSummary(r: TwiseResult): string {

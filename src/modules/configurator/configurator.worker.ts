@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { flattenModel, formatDiagnostic, parseUvl, createReadAheadLoader, type Feature, type UvlModel } from '../../../packages/uvl/src/index.ts';
 import {
   BitRows, compiledFormBytes, compiledFromBytes, compileModel, Configurator, Deadline, ENGINE_VERSION, formatProbability, packSample, probabilityBins, probabilityOf,
-  rowsOfNames, StoredFormError, twiseSample, UnknownFeatureError, type CompiledModel,
+  rowsOfNames, StoredFormError, twiseSample, UnknownFeatureError, type CompiledModel, type TwiseResult,
 } from '../../../packages/analysis/src/index.ts';
 import { SAMPLE_CANCELLED, type ConfiguratorJob, type ConfiguratorReply } from './configurator.protocol.ts';
 import { MemoryDeadline } from './memory-deadline.ts';
@@ -18,6 +18,14 @@ import { changedStates, RecentStates, type DecisionSet, type States } from './co
  * on its way to the store, so a larger one (up to 2 billion cells with MAX_FEATURES) is refused.
  */
 const MAX_SAMPLE_CELLS = 200_000_000;
+
+/**
+ * Bits of a t-wise sample's coverage tables in a worker (256 MB, within its 512 MB budget). The
+ * engine's large pairwise path could take more (automotive2_4: 425 MB of tables, then about 40 000
+ * configurations, 745 million cells, in up to an hour): such a request is refused with the reason
+ * and the way to get the sample (the command line), not left to run out of memory or time.
+ */
+const MAX_TWISE_BITS = 2 ** 31;
 
 /**
  * Heap and external memory a compile may reach (the worker's kind declares 512 MB to the
@@ -280,11 +288,21 @@ function twise(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'twise' }>)
   const deadline = job.cancel ? new CancellableDeadline(Date.now() + job.timeoutMs, job.cancel) : Deadline.after(job.timeoutMs);
   // Progress goes to the main thread as the greedy builds configurations (the page shows it).
   const onProgress = ({ covered, total }: { covered: number; total: number }) => parentPort!.postMessage({ id: job.id, kind: 'progress', covered, total });
-  const sample = twiseSample(entry.model, { t: job.t, seed: job.seed, deadline, text: entry.text, onProgress });
+  const sample = twiseSample(entry.model, { t: job.t, seed: job.seed, deadline, text: entry.text, onProgress, maxBits: MAX_TWISE_BITS, maxCells: MAX_SAMPLE_CELLS });
   if (job.cancel && Atomics.load(job.cancel, 0) !== 0) throw new JobFailure(CANCELLED);
+  if (sample.limit) throw new JobFailure(overBudget(sample, sample.features.length));
   const result = { ...sample, engine_version: ENGINE_VERSION };
   const rows = rowsOfNames(result.features, result.configurations);
   return rows ? { id: job.id, kind: 'done', json: '', sample: packSample(result, result.features, rows) } : { id: job.id, kind: 'done', json: JSON.stringify(result) };
+}
+
+/** Why the hub does not give a t-wise sample that passes its limits, and how to get it. */
+function overBudget(sample: TwiseResult, features: number): string {
+  const cli = `Run \`hub uvl sample FILE --twise ${sample.t} --timeout 3600\` on the command line for the whole sample.`;
+  if (sample.limit === 'cells') {
+    return `The ${sample.t}-wise sample of this model is larger than the hub keeps: after ${sample.size} configurations of ${features} features it would pass the limit of ${MAX_SAMPLE_CELLS} cells (configurations × features) a sample may hold. ${cli}`;
+  }
+  return `The ${sample.t}-wise sample of this model needs more memory than the hub's workers have (${sample.note?.replace(/^not sampled: /, '').replace(/, more than allowed$/, '')}; the limit is ${MAX_TWISE_BITS / 8 / 2 ** 20} MB). ${cli}`;
 }
 
 /** The import paths the model still needs (none: the main thread has them all). */

@@ -14,7 +14,7 @@ import type { SatSolver } from '../sat/solver.ts';
 import { litDimacs, litIndex } from './tuple-bits.ts';
 
 /** 2 * 11 585 literals: 256 MB of counts. */
-const MAX_LITERALS = 23_170;
+export const MAX_LITERALS = 23_170;
 /** A configuration alone covering more pairs than this is not tried: moving them costs too many calls. */
 const MAX_UNIQUE = 400;
 /** Hosts tried per pair before the removal is given up. */

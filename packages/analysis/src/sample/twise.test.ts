@@ -9,7 +9,7 @@ import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { Deadline } from '../deadline.ts';
 import { bruteForceModel, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
 import { smallCorpusModels } from '../testing/corpus-models.support.ts';
-import { twiseSample } from './twise.ts';
+import { twiseSample, type TwiseOptions } from './twise.ts';
 
 function parse(text: string): UvlModel {
   const { model, diagnostics } = parseUvl(text);
@@ -31,10 +31,10 @@ function interactionsOf(mask: number, n: number, t: number, into: Set<number>): 
   pick(0, 0, t);
 }
 
-function checkSample(model: UvlModel, truth: BruteForceModel, t: 1 | 2 | 3, seed: number): string[] {
+function checkSample(model: UvlModel, truth: BruteForceModel, t: 1 | 2 | 3, seed: number, more: Partial<TwiseOptions> = {}): string[] {
   const out: string[] = [];
   const n = truth.names.length;
-  const result = twiseSample(model, { t, seed });
+  const result = twiseSample(model, { t, seed, ...more });
   const valid = new Set<number>();
   for (const m of truth.configurations) interactionsOf(m, n, t, valid);
   const covered = new Set<number>();
@@ -51,7 +51,7 @@ function checkSample(model: UvlModel, truth: BruteForceModel, t: 1 | 2 | 3, seed
   }
   if (result.lower_bound > result.size) out.push(`t=${t}: lower bound ${result.lower_bound} above size ${result.size}`);
   if (valid.size > 0 && result.lower_bound < 1) out.push(`t=${t}: lower bound ${result.lower_bound}`);
-  if (JSON.stringify(twiseSample(model, { t, seed }).configurations) !== JSON.stringify(result.configurations)) out.push(`t=${t}: not reproducible`);
+  if (JSON.stringify(twiseSample(model, { t, seed, ...more }).configurations) !== JSON.stringify(result.configurations)) out.push(`t=${t}: not reproducible`);
   return out;
 }
 
@@ -71,6 +71,26 @@ describe('t-wise sampling against brute force', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  // The path for large models (compact literals without core, dead and equivalent features,
+  // chunked tables), forced onto small ones: the same checks.
+  test('200 generated models and the small corpus models, pairwise on the large path', { timeout: 600_000 }, () => {
+    const rand = seededRandom(4242);
+    const wrong: string[] = [];
+    for (let i = 0; i < 200 && wrong.length < 5; i++) {
+      const g = randomModelText(rand, { features: 2 + Math.floor(rand() * 10), maxConstraints: 5 });
+      const model = parse(g.text);
+      const diffs = checkSample(model, bruteForceModel(model), 2, i, { largeFrom: 0 });
+      if (diffs.length > 0) wrong.push(`${diffs.join('\n')}\n${g.text}`);
+    }
+    if (corpus) {
+      for (const { path, model, truth } of smallCorpusModels(corpus)) {
+        if (truth.configurations.length > 20_000) continue;
+        for (const d of checkSample(model, truth, 2, 1, { largeFrom: 0 })) wrong.push(`${path}: ${d}`);
+      }
+    }
+    assert.deepEqual(wrong.slice(0, 5), []);
   });
 
   test('corpus models with at most 20 features, t = 2', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
