@@ -5,7 +5,7 @@
 // question, so a page seen again, or polled until ready, costs no job; a job in flight is shared
 // by everyone asking the same question.
 import { featureEstimate } from '../../../packages/uvl/src/index.ts';
-import { laneOf, type Lane, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
+import { budgetedKind, laneOf, type Lane, type Scheduler } from '../../core/scheduler/index.ts';
 import type { CrashReply } from '../../core/worker-slot.ts';
 import { LruMap } from '../../core/lru-map.ts';
 import type { DiagramAnomalies, DiagramQuery } from './diagram.ts';
@@ -58,20 +58,9 @@ const WORKER_MEMORY_MB = 512;
 /** A page's data past this is stopped: the page says so instead of holding a worker. */
 export const HARD_LIMIT_MS = 60_000;
 
-export const modelPageWorker: WorkerKind<ModelPageJob, ModelPageReply> = {
-  name: 'modelpage',
-  memoryMb: WORKER_MEMORY_MB,
-  options: {
-    script: new URL('./model-page.worker.ts', import.meta.url),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
-    idleMs: 60_000,
-    crash: {
-      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `reading the model ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `reading the model failed: ${error.message}`,
-      exit: (code) => `reading the model stopped (exit code ${code})`,
-      overrun: () => `reading the model took longer than ${HARD_LIMIT_MS / 1000} s`,
-    },
-  },
-};
+export const modelPageWorker = budgetedKind<ModelPageJob, ModelPageReply>({
+  name: 'modelpage', script: new URL('./model-page.worker.ts', import.meta.url), memoryMb: WORKER_MEMORY_MB, hardLimitMs: HARD_LIMIT_MS, doing: 'reading the model',
+});
 
 type Answer = Exclude<ModelPageReply, { kind: 'page' }> | Extract<ModelPageReply, { kind: 'page' }> | CrashReply;
 /** Answers kept: the page's and the drawings' strings, a few hundred KB each on the largest models. */

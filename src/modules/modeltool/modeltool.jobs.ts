@@ -4,7 +4,7 @@
 // (checks, downloads) are refused with 429 beyond their share; another module's calls (the cart's
 // zip, many models in turn) wait for room instead.
 import { featureEstimate } from '../../../packages/uvl/src/index.ts';
-import { laneOf, type Scheduler, type WorkerKind } from '../../core/scheduler/index.ts';
+import { budgetedKind, laneOf, type Scheduler } from '../../core/scheduler/index.ts';
 import type { CrashReply } from '../../core/worker-slot.ts';
 
 export interface ModeltoolJob {
@@ -38,20 +38,9 @@ const WORKER_MEMORY_MB = 384;
 /** A parse or conversion past this is stopped: the answer is an error, not a held worker. */
 export const HARD_LIMIT_MS = 120_000;
 
-export const modeltoolWorker: WorkerKind<ModeltoolJob, ModeltoolReply> = {
-  name: 'modeltool',
-  memoryMb: WORKER_MEMORY_MB,
-  options: {
-    script: new URL('./modeltool.worker.ts', import.meta.url),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
-    idleMs: 60_000,
-    crash: {
-      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `it ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `its worker failed: ${error.message}`,
-      exit: (code) => `its worker stopped (exit code ${code})`,
-      overrun: () => `it took longer than ${HARD_LIMIT_MS / 1000} s`,
-    },
-  },
-};
+export const modeltoolWorker = budgetedKind<ModeltoolJob, ModeltoolReply>({
+  name: 'modeltool', script: new URL('./modeltool.worker.ts', import.meta.url), memoryMb: WORKER_MEMORY_MB, hardLimitMs: HARD_LIMIT_MS, doing: 'the conversion',
+});
 
 let ids = 0;
 

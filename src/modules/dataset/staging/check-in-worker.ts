@@ -3,7 +3,7 @@
 // uploader's account) like every other heavy job. A check waits for room rather than answering
 // 429: the upload page stages several files at once, and the upload checks each of its models.
 import type { CrashReply } from '../../../core/worker-slot.ts';
-import type { Lane, Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
+import { budgetedKind, type Lane, type Scheduler } from '../../../core/scheduler/index.ts';
 import type { ModelCheck } from '../model-check.ts';
 
 export interface CheckJob {
@@ -29,20 +29,9 @@ const HARD_LIMIT_MS = 120_000;
 /** Files up to this size take the small lane: about 1,000 features of UVL. */
 const SMALL_BYTES = 64 * 1024;
 
-export const checkWorker: WorkerKind<CheckJob, CheckReply> = {
-  name: 'check',
-  memoryMb: WORKER_MEMORY_MB,
-  options: {
-    script: new URL('./check.worker.ts', import.meta.url),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
-    idleMs: 60_000,
-    crash: {
-      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `checking it ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `checking it failed: ${error.message}`,
-      exit: (code) => `checking it stopped (exit code ${code})`,
-      overrun: () => `checking it took longer than ${HARD_LIMIT_MS / 1000} s`,
-    },
-  },
-};
+export const checkWorker = budgetedKind<CheckJob, CheckReply>({
+  name: 'check', script: new URL('./check.worker.ts', import.meta.url), memoryMb: WORKER_MEMORY_MB, hardLimitMs: HARD_LIMIT_MS, doing: 'checking it',
+});
 
 let ids = 0;
 

@@ -2,7 +2,7 @@
 // each conversion is a job of core's scheduler, queued per requester (the uploader's account)
 // like every other heavy job. The answers are those of convertUpload and conversionOf.
 import type { CrashReply } from '../../../core/worker-slot.ts';
-import type { Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
+import { budgetedKind, type Scheduler } from '../../../core/scheduler/index.ts';
 import type { ModelFormat } from '../../../../packages/uvl/src/index.ts';
 import { ConversionError, formatTitle, type Conversion } from './converted-upload.ts';
 import { tooManyFeatures } from './staging-names.ts';
@@ -38,20 +38,9 @@ const HARD_LIMIT_MS = 120_000;
 /** Uploads up to this size take the small lane: about 1,000 features of FeatureIDE XML. */
 const SMALL_BYTES = 128 * 1024;
 
-export const convertWorker: WorkerKind<ConvertJob, ConvertReply> = {
-  name: 'convert',
-  memoryMb: WORKER_MEMORY_MB,
-  options: {
-    script: new URL('./convert.worker.ts', import.meta.url),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB },
-    idleMs: 60_000,
-    crash: {
-      error: (error) => error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `reading it ran out of memory (limit ${WORKER_MEMORY_MB} MB)` : `reading it failed: ${error.message}`,
-      exit: (code) => `reading it stopped (exit code ${code})`,
-      overrun: () => `reading it took longer than ${HARD_LIMIT_MS / 1000} s`,
-    },
-  },
-};
+export const convertWorker = budgetedKind<ConvertJob, ConvertReply>({
+  name: 'convert', script: new URL('./convert.worker.ts', import.meta.url), memoryMb: WORKER_MEMORY_MB, hardLimitMs: HARD_LIMIT_MS, doing: 'reading it',
+});
 
 let ids = 0;
 
