@@ -10,6 +10,7 @@
 // kept (assets.ts, configurator.cache.ts). Answers that carry a Content-Encoding already (assets,
 // stored results, sample streams) are sent as they are.
 import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
 import fastifyCompress from '@fastify/compress';
 
 /** Smaller answers go out as they are: compression would not save a packet. */
@@ -17,8 +18,21 @@ export const COMPRESS_MIN_BYTES = 1024;
 /** Bodies up to this size are compressed on the event loop (well under a millisecond at these settings). */
 const SYNC_BYTES = 16 * 1024;
 
+const isNodeStream = (payload: unknown): payload is Readable => typeof (payload as { pipe?: unknown } | null)?.pipe === 'function';
+
 /** Registered before the routes: the plugin adds its hook to each route as it is declared. */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
+  // The plugin compresses every stream, whatever its size (it cannot see one's length): a small
+  // file sent as a stream with its Content-Length (a download) is read into bytes first, so that it
+  // goes out as it is, its length kept, as every other answer under the threshold does. An app
+  // hook, so it runs before the plugin's route hooks.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const declared = Number(reply.getHeader('content-length'));
+    if (!isNodeStream(payload) || !(declared < COMPRESS_MIN_BYTES)) return payload;
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  });
   await app.register(fastifyCompress, {
     globalCompression: true,
     // Request bodies are read as they come, as before: only answers are compressed here.
