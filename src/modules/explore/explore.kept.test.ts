@@ -66,7 +66,8 @@ for (const dialect of testDialects()) describe(`search answers kept while nothin
   let server: TestServer;
   const searchQueries: string[] = [];
   before(async () => {
-    server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, onQuery: (sql) => { if (/from [`"]?explore_search\b/i.test(sql)) searchQueries.push(sql); } });
+    // No background analysis: its writes would change the stamp (and the facts) between two searches.
+    server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' }, onQuery: (sql) => { if (/from [`"]?explore_search\b/i.test(sql)) searchQueries.push(sql); } });
   });
   after(async () => { await server.close(); });
 
@@ -77,15 +78,19 @@ for (const dialect of testDialects()) describe(`search answers kept while nothin
   };
   const titles = async (query: string) => (await search({ query })).map((r) => r.title);
 
-  it('answers a repeated search without its queries on SQLite (with them elsewhere), and a different one with them', { skip: dialect.name !== 'sqlite' && 'only SQLite has a change stamp' }, async () => {
+  it('answers a repeated search without its queries on SQLite (with them elsewhere), and a different one with them', async () => {
     const first = await search({ query: 'sample' });
     assert.ok(first.length > 0);
     const before = searchQueries.length;
     assert.ok(before > 0, 'the search index was queried');
-    assert.deepEqual(await search({ query: 'sample' }), first);
-    assert.equal(searchQueries.length, before, 'the same search again runs no query');
+    // The same datasets (their models' analysis may finish in between, which changes their facts).
+    assert.deepEqual((await search({ query: 'sample' })).map((r) => r.title), first.map((r) => r.title));
+    // Only SQLite has a change stamp that says the index is unchanged: elsewhere the search runs again.
+    if (dialect.name === 'sqlite') assert.equal(searchQueries.length, before, 'the same search again runs no query');
+    else assert.ok(searchQueries.length > before, 'the same search again runs its queries');
+    const again = searchQueries.length;
     assert.ok((await search({ query: 'sample', sorting: 'oldest' })).length > 0);
-    assert.equal(searchQueries.length, before + 1, 'another search runs its own');
+    assert.ok(searchQueries.length > again, 'another search runs its own');
   });
 
   it('shows a dataset published on this instance at once', async () => {
