@@ -1,5 +1,6 @@
 // CSRF tokens for the layout's meta tag and forms (decisions section 3), made with the library
 // @fastify/csrf-protection verifies them with (same options: its defaults).
+import { randomBytes } from 'node:crypto';
 import Tokens from '@fastify/csrf';
 import { LruMap } from '../lru-map.ts';
 
@@ -21,4 +22,35 @@ export class CsrfTokens {
   }
 
   private readonly create = (secret: string): string => this.tokens.create(secret);
+}
+
+/**
+ * A token as a page that may go out compressed shows it: XORed with a fresh random pad, the pad
+ * beside it (`<pad>.<masked>`, base64url). A compressed page that holds the same secret on every
+ * answer next to text the visitor's address put there (the explore page's query) would let an
+ * observer of the answers' sizes guess the secret letter by letter (BREACH); a masked token differs
+ * on every answer. unmaskCsrfToken gives back the token the plugin verifies.
+ */
+export function maskCsrfToken(token: string): string {
+  const plain = Buffer.from(token, 'utf8');
+  const pad = randomBytes(plain.length);
+  for (let i = 0; i < plain.length; i++) plain[i]! ^= pad[i]!;
+  return `${pad.toString('base64url')}.${plain.toString('base64url')}`;
+}
+
+/** The token a masked one hides; any other value as it is (tokens hold no '.'). */
+export function unmaskCsrfToken(value: string): string {
+  const dot = value.indexOf('.');
+  if (dot < 0) return value;
+  const pad = Buffer.from(value.slice(0, dot), 'base64url');
+  const masked = Buffer.from(value.slice(dot + 1), 'base64url');
+  if (pad.length !== masked.length || pad.length === 0) return value;
+  for (let i = 0; i < masked.length; i++) masked[i]! ^= pad[i]!;
+  return masked.toString('utf8');
+}
+
+/** Whether an answer to this request may be compressed (its Accept-Encoding names br or gzip). */
+export function mayCompress(acceptEncoding: string | string[] | undefined): boolean {
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding ?? '';
+  return /\b(?:br|gzip)\b/i.test(header);
 }

@@ -1,6 +1,7 @@
 // The CSRF plugin and the guards every route passes: login required, anonymous only, CSRF token.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyCsrf from '@fastify/csrf-protection';
+import { unmaskCsrfToken } from './csrf-tokens.ts';
 
 /** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
 const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
@@ -9,14 +10,20 @@ export async function registerCsrfPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/session',
     getToken: (req: FastifyRequest) => {
-      if (multipartTokens.has(req)) return multipartTokens.get(req);
-      const body = req.body as Record<string, unknown> | undefined;
-      const fromBody = body && typeof body === 'object' ? body.csrf_token : undefined;
-      if (typeof fromBody === 'string') return fromBody;
-      const header = req.headers['x-csrftoken'] ?? req.headers['x-csrf-token'];
-      return typeof header === 'string' ? header : undefined;
+      const token = sentToken(req);
+      return token === undefined ? undefined : unmaskCsrfToken(token);
     },
   });
+}
+
+/** The token as the request sent it: a multipart field, the form's csrf_token, or the header. */
+function sentToken(req: FastifyRequest): string | undefined {
+  if (multipartTokens.has(req)) return multipartTokens.get(req);
+  const body = req.body as Record<string, unknown> | undefined;
+  const fromBody = body && typeof body === 'object' ? body.csrf_token : undefined;
+  if (typeof fromBody === 'string') return fromBody;
+  const header = req.headers['x-csrftoken'] ?? req.headers['x-csrf-token'];
+  return typeof header === 'string' ? header : undefined;
 }
 
 /** `request.checkCsrf(token)` for multipart forms, and the guards' preHandler. */

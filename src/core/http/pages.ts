@@ -7,6 +7,7 @@ import type { NavEntry } from '../modules.ts';
 import { registerTemplateFilters } from './filters.ts';
 import type { Sessions } from './sessions.ts';
 import { cutAtMarkers, slotMarker, type ReusablePage } from './reusable-page.ts';
+import { maskCsrfToken, mayCompress } from './csrf-tokens.ts';
 
 /** Templates are found under core's views and under src/modules (`<module>/views/...`). */
 export async function registerViews(app: FastifyInstance, config: Config): Promise<void> {
@@ -33,7 +34,9 @@ export function decoratePages(app: FastifyInstance, layout: Layout, sessions: Pi
   const csrfTokenOf = (reply: FastifyReply): string => {
     // A session gets its secret when it is loaded or, new, when its first page asks here (sessions.ts).
     const secret = sessions.csrfSecretOf(reply.request);
-    return secret !== undefined ? sessions.csrfTokens.tokenFor(secret) : reply.generateCsrf();
+    const token = secret !== undefined ? sessions.csrfTokens.tokenFor(secret) : reply.generateCsrf();
+    // A page that may go out compressed shows the token masked afresh (BREACH, csrf-tokens.ts).
+    return mayCompress(reply.request.headers['accept-encoding']) ? maskCsrfToken(token) : token;
   };
 
   app.decorateRequest('user', null);
