@@ -15,6 +15,15 @@ import fastifyCompress from '@fastify/compress';
 
 /** Smaller answers go out as they are: compression would not save a packet. */
 export const COMPRESS_MIN_BYTES = 1024;
+/** The encodings answers are compressed with, best first. */
+const ENCODINGS = ['br', 'gzip'] as const;
+const ACCEPTS_ONE = new RegExp(`\\b(?:${ENCODINGS.join('|')})\\b`, 'i');
+
+/** Whether an answer to this request may go out compressed (its Accept-Encoding names one of ENCODINGS). */
+export function mayCompress(acceptEncoding: string | string[] | undefined): boolean {
+  return ACCEPTS_ONE.test(Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding ?? '');
+}
+
 /** Bodies up to this size are compressed on the event loop (well under a millisecond at these settings). */
 const SYNC_BYTES = 16 * 1024;
 
@@ -40,6 +49,6 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     threshold: COMPRESS_MIN_BYTES,
     syncThreshold: SYNC_BYTES,
     // br first: on JSON of feature names it is a third smaller than gzip at a similar cost.
-    encodings: ['br', 'gzip'],
+    encodings: [...ENCODINGS],
   });
 }

@@ -2,7 +2,8 @@
 // docs/security.md), and a masked token is accepted as the token it hides; a tampered one is not.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskCsrfToken, mayCompress, unmaskCsrfToken } from './csrf-tokens.ts';
+import { maskCsrfToken, unmaskCsrfToken } from './csrf-tokens.ts';
+import { mayCompress } from './compression.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 

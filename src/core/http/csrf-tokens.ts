@@ -48,9 +48,3 @@ export function unmaskCsrfToken(value: string): string {
   for (let i = 0; i < masked.length; i++) masked[i]! ^= pad[i]!;
   return masked.toString('utf8');
 }
-
-/** Whether an answer to this request may be compressed (its Accept-Encoding names br or gzip). */
-export function mayCompress(acceptEncoding: string | string[] | undefined): boolean {
-  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding ?? '';
-  return /\b(?:br|gzip)\b/i.test(header);
-}

@@ -7,7 +7,8 @@ import type { NavEntry } from '../modules.ts';
 import { registerTemplateFilters } from './filters.ts';
 import type { Sessions } from './sessions.ts';
 import { cutAtMarkers, slotMarker, type ReusablePage } from './reusable-page.ts';
-import { maskCsrfToken, mayCompress } from './csrf-tokens.ts';
+import { maskCsrfToken } from './csrf-tokens.ts';
+import { mayCompress } from './compression.ts';
 
 /** Templates are found under core's views and under src/modules (`<module>/views/...`). */
 export async function registerViews(app: FastifyInstance, config: Config): Promise<void> {
