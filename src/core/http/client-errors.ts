@@ -28,7 +28,7 @@ function page(status: number, message: string): string {
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Error ${status} · UVL Hub</title>
+  <title>Error ${status} &middot; UVL Hub</title>
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/vendor/bootstrap/css/bootstrap.min.css">
   <link rel="stylesheet" href="/static/css/hub.css">
