@@ -13,19 +13,27 @@ function decode(svg: string): string | undefined {
   const width = side * scale;
   const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
   const path = /<path d="([^"]*)"/.exec(svg)![1]!;
-  // The whole path must be runs of one module's height: anything else would be drawn wrong here.
-  assert.match(path, /^(M\d+ \d+h\d+v1h-\d+z)+$/);
-  for (const match of path.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)) {
-    const x = Number(match[1]);
-    const y = Number(match[2]);
-    const length = Number(match[3]);
-    assert.equal(Number(match[4]), length);
+  // The whole path must be runs of one module's height: a row's first run starts with an absolute
+  // move to the middle of its row, each other run with a move along the row from the last one's end.
+  assert.match(path, /^(M\d+ \d+\.5h\d+(m\d+ 0h\d+)*)+$/);
+  assert.match(svg, /<path d="[^"]*" stroke="#000" stroke-width="1"\/>/);
+  let x = 0;
+  let y = 0;
+  for (const match of path.matchAll(/([Mm])(\d+) (\d+(?:\.5)?)h(\d+)/g)) {
+    if (match[1] === 'M') {
+      x = Number(match[2]);
+      y = Number(match[3]) - 0.5;
+    } else {
+      x += Number(match[2]);
+    }
+    const length = Number(match[4]);
     for (let dy = 0; dy < scale; dy++) {
       for (let dx = 0; dx < scale * length; dx++) {
         const at = ((y * scale + dy) * width + x * scale + dx) * 4;
         pixels[at] = pixels[at + 1] = pixels[at + 2] = 0;
       }
     }
+    x += length;
   }
   return jsQR(pixels, width, width)?.data;
 }
