@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
+import { BackgroundCheckpoints } from './checkpoints.ts';
 import { LruMap } from '../lru-map.ts';
 import pg from 'pg';
 import { createPool } from 'mysql2';
@@ -85,6 +86,9 @@ function sqliteChangeStamp(database: SQLite.Database): { stamp: () => number; wr
 
 const changeStamps = new WeakMap<Db, () => number>();
 
+/** The background checkpoints of a file database's connection (checkpoints.ts), for tests. */
+export const checkpointsOf = new WeakMap<Db, BackgroundCheckpoints>();
+
 /**
  * The database's change stamp (sqliteChangeStamp) when it has one: equal stamps read before two
  * queries mean nothing was written in between. `undefined` on PostgreSQL and MariaDB, where only
@@ -94,23 +98,38 @@ export function changeStamp(db: Db): number | undefined {
   return changeStamps.get(db)?.();
 }
 
+/** A SQLite file (or memory) database: WAL, statements kept, the change stamp, checkpoints in a worker. */
+function connectSqlite(url: string, log: { log?: (event: { query: { sql: string } }) => void }): Db {
+  const path = sqlitePath(url);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const changes = sqliteChangeStamp(database);
+  const checkpoints = path === ':memory:' ? undefined : new BackgroundCheckpoints(database, path);
+  cacheStatements(database, () => {
+    changes.wrote();
+    checkpoints?.wrote();
+  });
+  if (checkpoints) {
+    const close = database.close.bind(database);
+    database.close = (() => {
+      checkpoints.close();
+      return close();
+    }) as typeof database.close;
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
+  changeStamps.set(db, changes.stamp);
+  if (checkpoints) checkpointsOf.set(db, checkpoints);
+  return db;
+}
+
 export function connect(url: string, options: ConnectOptions = {}): Db {
   const dialect = dialectOf(url);
   const log = options.onQuery ? { log: (event: { query: { sql: string } }) => options.onQuery!(event.query.sql) } : {};
-  if (dialect === 'sqlite') {
-    const path = sqlitePath(url);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const database = new SQLite(path);
-    database.pragma('journal_mode = WAL');
-    database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
-    database.pragma('synchronous = NORMAL');
-    const changes = sqliteChangeStamp(database);
-    cacheStatements(database, changes.wrote);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
-    changeStamps.set(db, changes.stamp);
-    return db;
-  }
+  if (dialect === 'sqlite') return connectSqlite(url, log);
   if (dialect === 'postgres') {
     // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().
     const pool = new pg.Pool({ connectionString: url, max: 10 });
