@@ -6,7 +6,7 @@
 //
 // Most deletion steps find that the constraint is needed, which takes a model of the tree, the
 // anomaly and the rest of the core. A SAT call assigns every variable (linux-2.6.33.3: 13 000
-// with the selectors, about 3 ms each, two thirds of the explanations' time), yet such a model
+// with the selectors, 3 to 10 ms each, nine tenths of the explanations' time), yet such a model
 // is usually a few flips away from a model of the tree alone: so it is patched from one
 // (configure/model-patch.ts), and only when the patch fails is there a SAT call. Either way the
 // answer is a model checked against every clause, never a guess.
