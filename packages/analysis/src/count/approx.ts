@@ -12,6 +12,7 @@
 // extend to a solution.
 
 import { Deadline } from '../deadline.ts';
+import { parity32 } from '../sat/gf2.ts';
 import { bit, Cell } from './approx-cell.ts';
 
 export interface ApproxOptions {
@@ -148,10 +149,39 @@ interface Formula {
   largestClass: number;
 }
 
-function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline): number | null {
+/**
+ * Whether a model (index v: 1 true, -1 false) satisfies the rows: each row's bits over the
+ * support, packed like the rows, have the row's parity.
+ */
+function satisfies(model: Int8Array, support: readonly number[], rows: readonly Uint32Array[], packed: WeakMap<Int8Array, Uint32Array>): boolean {
+  const n = support.length;
+  let bits = packed.get(model);
+  if (bits === undefined) {
+    bits = new Uint32Array(Math.ceil((n + 1) / 32));
+    for (let i = 0; i < n; i++) if (model[support[i]!]! > 0) bits[i >>> 5]! |= 1 << (i & 31);
+    bits[n >>> 5]! |= 1 << (n & 31); // the parity bit: row · (x, 1) = 0 for a solution
+    packed.set(model, bits);
+  }
+  for (const row of rows) {
+    let p = 0;
+    for (let w = 0; w < row.length; w++) p ^= row[w]! & bits[w]!;
+    if (parity32(p) !== 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The size of cell m up to `limit`. Cells of one hash are nested (cell m holds cell m + 1), so
+ * the models found in the hash's other cells (`seen`) are counted here first when they satisfy
+ * its rows, and the solver only looks for the rest.
+ */
+function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline, seen: Int8Array[] = []): number | null {
   const started = Date.now();
-  const cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars);
-  const size = cell.count(limit, deadline);
+  const rows = hash.first(m);
+  const cell = new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars);
+  const packed = new WeakMap<Int8Array, Uint32Array>();
+  const size = cell.count(limit, deadline, seen, (model) => satisfies(model, f.support, rows, packed));
+  seen.push(...cell.found);
   f.largestClass = Math.max(f.largestClass, cell.largestClass);
   f.onCell?.(f.iteration, m, size, Date.now() - started);
   return size;
@@ -165,9 +195,10 @@ function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: De
  */
 function searchCell(f: Formula, hash: Hash, start: number, threshold: number, deadline: Deadline): { m: number; size: number } | null | undefined {
   const sizes = new Map<number, number>([[0, threshold]]);
+  const seen: Int8Array[] = [];
   const size = (m: number): number | null => {
     if (!sizes.has(m)) {
-      const s = cellSize(f, hash, m, threshold, deadline);
+      const s = cellSize(f, hash, m, threshold, deadline, seen);
       if (s === null) return null;
       sizes.set(m, s);
     }
