@@ -22,6 +22,8 @@ export interface ApproxOptions {
   deadline?: Deadline;
   /** Variables above this one are auxiliary, set by propagation from the ones below (never branched on). */
   featureVars?: number;
+  /** False: each cell searched afresh, without the models of the hash's other cells (tests: the sizes are the same). */
+  shareModels?: boolean;
   /** Told each cell counted: iteration (0 the unhashed check), rows m, solutions found (up to the threshold), milliseconds. */
   onCell?: (iteration: number, m: number, size: number | null, ms: number) => void;
 }
@@ -145,29 +147,55 @@ interface Formula {
   featureVars: number;
   iteration: number;
   onCell?: ApproxOptions['onCell'];
+  shareModels: boolean;
   /** log2 of the largest class of solutions a model stood for (count/approx-cell.ts): the count is at least 2^this. */
   largestClass: number;
 }
 
 /**
- * Whether a model (index v: 1 true, -1 false) satisfies the rows: each row's bits over the
- * support, packed like the rows, have the row's parity.
+ * Models found in the cells of one hash, each with the rows it was checked against: per row, 0
+ * not yet, 1 satisfied, 2 not. A model of cell m needs no check of its first m rows.
  */
-function satisfies(model: Int8Array, support: readonly number[], rows: readonly Uint32Array[], packed: WeakMap<Int8Array, Uint32Array>): boolean {
-  const n = support.length;
-  let bits = packed.get(model);
-  if (bits === undefined) {
-    bits = new Uint32Array(Math.ceil((n + 1) / 32));
-    for (let i = 0; i < n; i++) if (model[support[i]!]! > 0) bits[i >>> 5]! |= 1 << (i & 31);
-    bits[n >>> 5]! |= 1 << (n & 31); // the parity bit: row · (x, 1) = 0 for a solution
-    packed.set(model, bits);
+class Seen {
+  readonly models: Int8Array[] = [];
+  private readonly checked = new Map<Int8Array, Uint8Array>();
+
+  constructor(private readonly support: readonly number[], private readonly hash: Hash) {}
+
+  add(models: readonly Int8Array[], m: number): void {
+    for (const model of models) {
+      this.models.push(model);
+      this.checked.set(model, new Uint8Array(Math.max(m, 64)).fill(1, 0, m));
+    }
   }
-  for (const row of rows) {
-    let p = 0;
-    for (let w = 0; w < row.length; w++) p ^= row[w]! & bits[w]!;
-    if (parity32(p) !== 0) return false;
+
+  /** Whether a model satisfies the first m rows (each row's bits over the support have its parity), the last ones tried first. */
+  satisfies(model: Int8Array, m: number): boolean {
+    let checked = this.checked.get(model)!;
+    if (checked.length < m) {
+      const grown = new Uint8Array(2 * m);
+      grown.set(checked);
+      this.checked.set(model, (checked = grown));
+    }
+    const n = this.support.length;
+    let bits: Uint32Array | null = null;
+    const rows = this.hash.rows; // made up to m already: the cell was built from them
+    for (let r = m - 1; r >= 0; r--) {
+      if (checked[r] === 0) {
+        if (bits === null) {
+          bits = new Uint32Array(Math.ceil((n + 1) / 32));
+          for (let i = 0; i < n; i++) if (model[this.support[i]!]! > 0) bits[i >>> 5]! |= 1 << (i & 31);
+          bits[n >>> 5]! |= 1 << (n & 31); // the parity bit: row · (x, 1) = 0 for a solution
+        }
+        const row = rows[r]!;
+        let p = 0;
+        for (let w = 0; w < row.length; w++) p ^= row[w]! & bits[w]!;
+        checked[r] = parity32(p) === 0 ? 1 : 2;
+      }
+      if (checked[r] === 2) return false;
+    }
+    return true;
   }
-  return true;
 }
 
 /**
@@ -175,13 +203,11 @@ function satisfies(model: Int8Array, support: readonly number[], rows: readonly 
  * the models found in the hash's other cells (`seen`) are counted here first when they satisfy
  * its rows, and the solver only looks for the rest.
  */
-function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline, seen: Int8Array[] = []): number | null {
+function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline, seen = new Seen(f.support, hash)): number | null {
   const started = Date.now();
-  const rows = hash.first(m);
-  const cell = new Cell(f.numVars, f.clauses, f.support, rows, f.featureVars);
-  const packed = new WeakMap<Int8Array, Uint32Array>();
-  const size = cell.count(limit, deadline, seen, (model) => satisfies(model, f.support, rows, packed));
-  seen.push(...cell.found);
+  const cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars);
+  const size = f.shareModels ? cell.count(limit, deadline, seen.models, (model) => seen.satisfies(model, m)) : cell.count(limit, deadline);
+  seen.add(cell.found, m);
   f.largestClass = Math.max(f.largestClass, cell.largestClass);
   f.onCell?.(f.iteration, m, size, Date.now() - started);
   return size;
@@ -195,7 +221,7 @@ function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: De
  */
 function searchCell(f: Formula, hash: Hash, start: number, threshold: number, deadline: Deadline): { m: number; size: number } | null | undefined {
   const sizes = new Map<number, number>([[0, threshold]]);
-  const seen: Int8Array[] = [];
+  const seen = new Seen(f.support, hash);
   const size = (m: number): number | null => {
     if (!sizes.has(m)) {
       const s = cellSize(f, hash, m, threshold, deadline, seen);
@@ -267,7 +293,7 @@ export function approxCount(numVars: number, clauses: readonly (readonly number[
   const method = `ApproxMC (random XOR constraints by Gauss-Jordan elimination, ${iterations} iterations, cell threshold ${threshold})`;
   const result = (value: bigint, exact: boolean): ApproxCount => ({ value, log10: bigLog10(value), epsilon, delta, exact, iterations, threshold, method: exact ? 'exact (fewer solutions than the cell threshold)' : method });
 
-  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell, largestClass: 0 };
+  const formula: Formula = { numVars, clauses, support, featureVars: options.featureVars ?? numVars, iteration: 0, onCell: options.onCell, largestClass: 0, shareModels: options.shareModels !== false };
   const whole = cellSize(formula, new Hash(support.length, random), 0, threshold, deadline);
   if (whole === null) return null;
   if (whole < threshold) return result(BigInt(whole), true);
