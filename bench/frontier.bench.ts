@@ -6,7 +6,9 @@
 // form (extensions 6a: states by SAT under assumptions, no count): cold (build and first step) and
 // BENCH_STEPS warm steps (default 20) of the decisions bench:configure-steps replays, their median
 // and p95, wall and CPU time. Budget of the estimate: BENCH_TIMEOUT_S (default 600); BENCH_CELLS=1
-// prints each hash cell as it is counted; BENCH_PARTS=estimate,exact,analysis,configure (default
+// prints each hash cell as it is counted; BENCH_EXACT_MAX_VARS=N hashes the components of more
+// than N variables instead of counting them exactly (to time the hashing), BENCH_FACTOR=0 hashes
+// everything (estimate.ts `factor`, on here, off in the analysis for now); BENCH_PARTS=estimate,exact,analysis,configure (default
 // all) picks sections. Wall-clock and CPU times on whatever else the machine is doing, with
 // `uptime` printed beside them: run it on a quiet one.
 import { execFileSync } from 'node:child_process';
@@ -73,7 +75,11 @@ function estimateSection(enc: Encoded): Estimate {
   // BENCH_CELLS=1: every cell as it is counted (iteration, XOR rows, solutions up to the threshold, time).
   const onCell = process.env.BENCH_CELLS ? (i: number, m: number, size: number | null, ms: number) => process.stdout.write(`    iteration ${i}, m ${m}: ${size ?? 'out of time'} in ${ms} ms\n`) : undefined;
   const cpu = process.cpuUsage();
-  const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs), onCell });
+  // BENCH_EXACT_MAX_VARS=N: components of more than N variables are hashed even when the exact counter would finish them.
+  const exactMaxVars = process.env.BENCH_EXACT_MAX_VARS ? Number(process.env.BENCH_EXACT_MAX_VARS) : undefined;
+  // BENCH_FACTOR=0: everything hashed, as the analysis does it by default (estimate.ts `factor`).
+  const factor = process.env.BENCH_FACTOR !== '0';
+  const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs), onCell, exactMaxVars, factor });
   const ms = performance.now() - start;
   if (estimate === null) process.stdout.write(`  estimate: not within ${seconds(budgetMs)}\n`);
   else process.stdout.write(`  estimate: ${estimate.value.toString().length > 15 ? `10^${estimate.log10.toFixed(2)}` : estimate.value} in ${seconds(ms)} (${seconds(cpuMs(cpu))} CPU; ${load()}), within a factor ${1 + estimate.epsilon} with probability >= ${1 - estimate.delta}; ${estimate.method}\n`);

@@ -54,6 +54,41 @@ describe('a cell of the approximate counter', () => {
     assert.ok(withClasses > 300, `${withClasses} cells where a model counted for more than itself`);
   });
 
+  test('seeded with the models of other cells of the hash, a cell still counts what brute force counts (600 random formulas)', () => {
+    const random = generator(7);
+    let seeded = 0;
+    for (let k = 0; k < 600; k++) {
+      const n = 3 + (k % 11);
+      const clauses = treeFormula(random, n);
+      const support = Array.from({ length: n }, (_, i) => i + 1);
+      const hash = new Hash(n, random);
+      const m = random() % (n + 1);
+      const rows = hash.first(m);
+      let expected = 0;
+      for (let x = 0; x < 1 << n; x++) {
+        const val = (l: number) => (((x >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
+        if (clauses.every((c) => c.some(val)) && rows.every((r) => satisfiesRow(r, n, x, support))) expected++;
+      }
+      // Models of the cells with fewer and more rows (some outside this cell, some in one class), twice over.
+      const seeds: Int8Array[] = [];
+      for (const other of [Math.max(0, m - 2), Math.min(n, m + 1), 0]) {
+        const cell = new Cell(n, clauses, support, hash.first(other), n);
+        cell.count(1 << 20, Deadline.none());
+        seeds.push(...cell.found, ...cell.found);
+      }
+      const inCell = (model: Int8Array) => {
+        let x = 0;
+        for (let v = 1; v <= n; v++) if (model[v]! > 0) x |= 1 << (v - 1);
+        return rows.every((r) => satisfiesRow(r, n, x, support));
+      };
+      const cell = new Cell(n, clauses, support, rows, n);
+      assert.equal(cell.count(1 << 20, Deadline.none(), seeds, inCell), expected, `formula ${k}: ${JSON.stringify(clauses)}, ${m} rows`);
+      if (seeds.some(inCell)) seeded++;
+      assert.equal(new Cell(n, clauses, support, rows, n).count(3, Deadline.none(), seeds, inCell), Math.min(3, expected));
+    }
+    assert.ok(seeded > 300, `${seeded} cells with a seed inside`);
+  });
+
   test('free variables: one polarity, no clause shared with another', () => {
     // 2 and 3 are leaves under the root 1 (not in the support); 4 is only negative but shares a
     // clause with 3; 5 occurs both ways.

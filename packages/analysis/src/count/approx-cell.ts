@@ -67,6 +67,7 @@ export class Cell {
   /** Per free variable, the clauses it occurs in. */
   private readonly occurs: (readonly number[])[][];
   private readonly isSupport: Uint8Array;
+  private readonly open: Uint8Array;
   /** Models found, and log2 of the largest class one stood for. */
   models = 0;
   largestClass = 0;
@@ -88,6 +89,7 @@ export class Cell {
     for (const c of clauses) for (const l of c) if (cost[Math.abs(l)] === 0) this.occurs[Math.abs(l)]!.push(c);
     this.isSupport = new Uint8Array(numVars + 1);
     for (const v of support) this.isSupport[v] = 1;
+    this.open = new Uint8Array(numVars + 1);
     this.gauss = new XorGauss(numVars, xors, { cost });
     this.empty = this.gauss.inconsistent;
     if (this.empty) return;
@@ -97,34 +99,63 @@ export class Cell {
     for (let v = 1; v <= featureVars; v++) this.solver.setPhase(v, true);
   }
 
-  /** Solutions, distinct on the support, up to `limit` (or a little past it); null on timeout. */
-  count(limit: number, deadline: Deadline): number | null {
+  /**
+   * Solutions, distinct on the support, up to `limit` (or a little past it); null on timeout.
+   * `seeds`: models of the formula already found (in other cells of the same hash), each
+   * counted for its class here when it satisfies this cell's rows (`inCell`) and is not in the
+   * class of one counted before it; the solver then looks only for the others. Every model the
+   * solver finds is added to `found`.
+   */
+  count(limit: number, deadline: Deadline, seeds: readonly Int8Array[] = [], inCell: (model: Int8Array) => boolean = () => true): number | null {
     let found = 0;
     if (this.empty) return 0;
     const solver = this.solver;
-    const value = (l: number) => solver.modelValue(Math.abs(l)) === l > 0;
-    const open = new Uint8Array(this.isSupport.length);
+    const taken: Int8Array[] = [];
+    for (const seed of seeds) {
+      if (found >= limit) break;
+      if (!inCell(seed) || taken.some((_, i) => this.sameClass(seed, this.blocking[i]!))) continue;
+      taken.push(seed);
+      found += this.take((l) => (seed[Math.abs(l)]! > 0) === l > 0, limit);
+      if (!solver.addClause(this.blocking[this.blocking.length - 1]!)) return Math.min(found, limit);
+    }
     while (found < limit) {
       const status = solver.solve([], deadline);
       if (status === 'timeout') return null;
       if (status === 'unsat') break;
       this.models++;
-      // The open free variables: each clause holding one is true without it.
-      const opened: number[] = [];
-      for (const v of this.free) {
-        if (this.occurs[v]!.every((c) => c.some((l) => Math.abs(l) !== v && value(l)))) {
-          open[v] = 1;
-          opened.push(v);
-        }
-      }
-      const dimension = opened.length - this.gauss.rankOver(opened);
-      this.largestClass = Math.max(this.largestClass, dimension);
-      found += dimension >= 30 ? limit : 2 ** dimension;
-      const clause: number[] = [];
-      for (let v = 1; v < open.length; v++) if (this.isSupport[v] && !open[v]) clause.push(value(v) ? -v : v);
-      for (const v of opened) open[v] = 0;
-      if (!solver.addClause(clause)) break;
+      this.found.push(solver.model());
+      found += this.take((l) => solver.modelValue(Math.abs(l)) === l > 0, limit);
+      if (!solver.addClause(this.blocking[this.blocking.length - 1]!)) break;
     }
     return Math.min(found, limit);
+  }
+
+  /** Models the solver found (index v: 1 true, -1 false). */
+  readonly found: Int8Array[] = [];
+  /** The blocking clause of each class counted, in order. */
+  private readonly blocking: number[][] = [];
+
+  /** A model that falsifies the blocking clause of a class is in that class. */
+  private sameClass(model: Int8Array, clause: readonly number[]): boolean {
+    return clause.every((l) => (model[Math.abs(l)]! > 0) !== l > 0);
+  }
+
+  /** The class of the model `value` reads: its size in this cell (capped at `limit`), and its blocking clause kept. */
+  private take(value: (l: number) => boolean, limit: number): number {
+    // The open free variables: each clause holding one is true without it.
+    const opened: number[] = [];
+    for (const v of this.free) {
+      if (this.occurs[v]!.every((c) => c.some((l) => Math.abs(l) !== v && value(l)))) {
+        this.open[v] = 1;
+        opened.push(v);
+      }
+    }
+    const dimension = opened.length - this.gauss.rankOver(opened);
+    this.largestClass = Math.max(this.largestClass, dimension);
+    const clause: number[] = [];
+    for (let v = 1; v < this.open.length; v++) if (this.isSupport[v] && !this.open[v]) clause.push(value(v) ? -v : v);
+    for (const v of opened) this.open[v] = 0;
+    this.blocking.push(clause);
+    return dimension >= 30 ? limit : 2 ** dimension;
   }
 }

@@ -103,6 +103,22 @@ describe('approximate count', () => {
     assert.ok(outside <= 1, `${outside} of 5 outside: ${misses.join('; ')}`);
   });
 
+  test('models shared between the cells of a hash change no cell size: the same cells and estimates without sharing, corpus models and seeds', { skip: corpus ? false : corpusSkipReason, timeout: 600_000 }, () => {
+    for (const path of MODELS) {
+      const text = corpus!.read(path);
+      const enc = satEncoding(parseUvl(text, { fileName: path }).model!, text);
+      const support = Array.from({ length: enc.featureVars }, (_, i) => i + 1);
+      for (let seed = 1; seed <= 4; seed++) {
+        const run = (shareModels: boolean) => {
+          const cells: string[] = [];
+          const a = approxCount(enc.numVars, modelClauses(enc), support, { seed, featureVars: enc.featureVars, shareModels, onCell: (i, m, size) => cells.push(`${i}:${m}:${size}`) })!;
+          return { value: a.value, cells: cells.join(' ') };
+        };
+        assert.deepEqual(run(true), run(false), `${path} seed ${seed}`);
+      }
+    }
+  });
+
   test('variables outside the support do not multiply the count: 2^12 assignments of the support, 8.5 times as many of all variables', () => {
     // Support 1..12 free; 13 = 1 & 2, 14 = 3 | 4, 15 = 13 ^ 14 (defined both ways); 16..19 only
     // imply 1, so they are free whenever 1 is: 2^11 + 2^11 * 16 assignments of all variables.

@@ -8,7 +8,6 @@
 // 2v+1 for -v, so that `lit ^ 1` is its negation and arrays can be indexed by literal.
 
 import { Deadline } from '../deadline.ts';
-
 export type SolveStatus = 'sat' | 'unsat' | 'timeout';
 
 export type { ExtraPropagator, PropagatorHost } from './propagator.ts';
@@ -28,8 +27,7 @@ class Clause {
   }
 }
 
-const TRUE = 1;
-const FALSE = -1;
+const TRUE = 1, FALSE = -1;
 const EMPTY = new Int32Array(0);
 
 /** A clause's literals, made first if it is a lazy reason. */
@@ -106,6 +104,8 @@ export class SatSolver {
   /** Variables decided after the others (deferDecisions), and the first of them that may be unassigned. */
   private deferred = new Int32Array(0);
   private deferredAt = 0;
+  /** Every variable below this one is assigned (pickBranch's last scan, from 1 after a backtrack: it was quadratic in Padoa's checks). */
+  private scanAt = 1;
   /** Constraints that are not clauses (XOR rows), propagated after the clauses. */
   private extra: ExtraPropagator | null = null;
   private readonly host: PropagatorHost = ((s: SatSolver): PropagatorHost => ({
@@ -306,7 +306,7 @@ export class SatSolver {
     if (this.levels <= lvl) return;
     const stop = this.trailLim[lvl]!;
     if (this.extra !== null) this.extra.backtrack(stop, this.host);
-    this.deferredAt = 0;
+    this.deferredAt = 0, this.scanAt = 1;
     for (let i = this.trailSize - 1; i >= stop; i--) {
       const lit = this.trail[i]!;
       const v = lit >> 1;
@@ -619,8 +619,8 @@ export class SatSolver {
       const v = this.deferred[this.deferredAt]!;
       if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
     }
-    for (let v = 1; v <= this.numVars; v++) {
-      if (this.litVal[v << 1] === 0) return (v << 1) | this.savedPhase[v]!;
+    for (; this.scanAt <= this.numVars; this.scanAt++) {
+      if (this.litVal[this.scanAt << 1] === 0) return (this.scanAt << 1) | this.savedPhase[this.scanAt]!;
     }
     return -1;
   }
