@@ -72,7 +72,7 @@ export class Cell {
   models = 0;
   largestClass = 0;
 
-  constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: readonly Uint32Array[], featureVars: number) {
+  constructor(numVars: number, clauses: readonly (readonly number[])[], private readonly support: readonly number[], rows: readonly Uint32Array[], featureVars: number, deadline: Deadline = Deadline.none()) {
     this.solver = new SatSolver(numVars);
     for (const c of clauses) this.solver.addClause(c);
     for (let v = featureVars + 1; v <= numVars; v++) this.solver.setDecisionVar(v, false);
@@ -90,7 +90,7 @@ export class Cell {
     this.isSupport = new Uint8Array(numVars + 1);
     for (const v of support) this.isSupport[v] = 1;
     this.open = new Uint8Array(numVars + 1);
-    this.gauss = new XorGauss(numVars, xors, { cost });
+    this.gauss = new XorGauss(numVars, xors, { cost, deadline });
     this.empty = this.gauss.inconsistent;
     if (this.empty) return;
     this.solver.setPropagator(this.gauss);

@@ -11,7 +11,7 @@
 // variables never multiply the count: it is the number of distinct assignments of `support` that
 // extend to a solution.
 
-import { Deadline } from '../deadline.ts';
+import { Deadline, DeadlineExceeded } from '../deadline.ts';
 import { parity32 } from '../sat/gf2.ts';
 import { bit, Cell } from './approx-cell.ts';
 
@@ -205,7 +205,14 @@ class Seen {
  */
 function cellSize(f: Formula, hash: Hash, m: number, limit: number, deadline: Deadline, seen = new Seen(f.support, hash)): number | null {
   const started = Date.now();
-  const cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars);
+  let cell: Cell;
+  try {
+    cell = new Cell(f.numVars, f.clauses, f.support, hash.first(m), f.featureVars, deadline);
+  } catch (error) {
+    // The rows' reduction ran past the deadline: this cell is out of time like a search would be.
+    if (error instanceof DeadlineExceeded) return null;
+    throw error;
+  }
   const size = f.shareModels ? cell.count(limit, deadline, seen.models, (model) => seen.satisfies(model, m)) : cell.count(limit, deadline);
   seen.add(cell.found, m);
   f.largestClass = Math.max(f.largestClass, cell.largestClass);

@@ -1,5 +1,6 @@
 // Bit sets over GF(2): the XOR rows' reduction to reduced row echelon form, and word helpers
 // (sat/xor-gauss.ts).
+import { Deadline } from '../deadline.ts';
 
 export interface XorRow {
   /** DIMACS variables (distinct). */
@@ -24,8 +25,10 @@ export const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
 /**
  * The rows as bit sets in reduced row echelon form with their pivots (taken in column order);
  * null when inconsistent. Each row addition starts at the pivot row's first non-zero word.
+ * `deadline` is looked at every 64 pivots (thousands of dense rows take seconds): past it,
+ * DeadlineExceeded is thrown.
  */
-export function reduce(rows: readonly XorRow[], colOf: Int32Array, cols: number, W: number): { bits: Uint32Array; rhs: number; pivot: number }[] | null {
+export function reduce(rows: readonly XorRow[], colOf: Int32Array, cols: number, W: number, deadline: Deadline = Deadline.none()): { bits: Uint32Array; rhs: number; pivot: number }[] | null {
   const n = rows.length;
   const m = new Uint32Array(Math.max(1, n * W));
   const rhs = new Uint8Array(n);
@@ -54,6 +57,7 @@ export function reduce(rows: readonly XorRow[], colOf: Int32Array, cols: number,
     }
     out.push({ bits: m.subarray(p, p + W), rhs: rhs[order[next]!]!, pivot: col });
     next++;
+    if ((next & 63) === 0) deadline.check();
   }
   for (let i = next; i < n; i++) if (rhs[order[i]!] === 1) return null;
   // rhs of the kept rows may have changed after they were pushed: read them again.

@@ -688,11 +688,11 @@ export class SatSolver {
         }
         this.varInc /= 0.95;
         this.clauseInc /= 0.999;
-        if ((this.conflicts & 255) === 0 && deadline.expired()) return 'timeout';
+        if ((this.conflicts & (this.extra ? 15 : 255)) === 0 && deadline.expired()) return 'timeout';
         continue;
       }
       if (sinceRestart >= budget) return undefined; // restart
-      if ((++steps & 4095) === 0 && deadline.expired()) return 'timeout';
+      if ((++steps & (this.extra ? 63 : 4095)) === 0 && deadline.expired()) return 'timeout'; // a step with XOR rows can take ms
       if (this.learnts.length >= this.maxLearnts + this.trailSize) {
         this.reduceLearnts();
         this.maxLearnts *= 1.1;

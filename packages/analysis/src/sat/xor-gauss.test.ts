@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { generator } from '../count/approx.ts';
 import { SatSolver } from './solver.ts';
 import { XorGauss, type XorRow } from './xor-gauss.ts';
+import { Deadline, DeadlineExceeded } from '../deadline.ts';
 
 interface Instance { n: number; clauses: number[][]; rows: XorRow[] }
 
@@ -93,5 +94,18 @@ describe('XOR rows with Gauss-Jordan elimination', () => {
     const g = new XorGauss(3, [{ vars: [1, 2], parity: true }, { vars: [2, 3], parity: true }, { vars: [1, 3], parity: false }]);
     assert.equal(g.inconsistent, false);
     assert.equal(g.rank, 2);
+  });
+});
+
+describe('XOR rows and the clock', () => {
+  test('the reduction of many dense rows stops at a deadline already past (DeadlineExceeded), and runs without one', () => {
+    const random = generator(7);
+    const n = 400;
+    const rows: XorRow[] = Array.from({ length: 300 }, () => ({
+      vars: Array.from({ length: n }, (_, i) => i + 1).filter(() => random() % 2 === 0),
+      parity: random() % 2 === 0,
+    }));
+    assert.throws(() => new XorGauss(n, rows, { deadline: Deadline.after(0) }), DeadlineExceeded);
+    assert.equal(new XorGauss(n, rows).inconsistent, false);
   });
 });

@@ -19,6 +19,7 @@
 // assigned, the rest are not, so a literal the solver set but this has not reached yet can still
 // be watched; it is handled when reached.
 
+import type { Deadline } from '../deadline.ts';
 import { lowBit, parity32, reduce } from './gf2.ts';
 import type { ExtraPropagator, PropagatorHost } from './propagator.ts';
 
@@ -62,7 +63,7 @@ export class XorGauss implements ExtraPropagator {
    * They are put in reduced row echelon form here; rows that are sums of others are dropped, and
    * `inconsistent` tells when the rows themselves contradict (0 = 1).
    */
-  constructor(numVars: number, rows: readonly XorRow[], options: { cost?: ArrayLike<number> } = {}) {
+  constructor(numVars: number, rows: readonly XorRow[], options: { cost?: ArrayLike<number>; deadline?: Deadline } = {}) {
     const colOf = new Int32Array(numVars + 1).fill(-1);
     let varOf: number[] = [];
     for (const row of rows) for (const v of row.vars) if (colOf[v]! < 0) { colOf[v] = varOf.length; varOf.push(v); }
@@ -76,7 +77,7 @@ export class XorGauss implements ExtraPropagator {
     this.words = Math.max(1, Math.ceil(this.cols / 32));
     this.colOf = colOf;
     this.varOf = Int32Array.from(varOf);
-    const reduced = reduce(rows, colOf, this.cols, this.words);
+    const reduced = reduce(rows, colOf, this.cols, this.words, options.deadline);
     this.inconsistent = reduced === null;
     const kept = reduced ?? [];
     this.rowCount = kept.length;
