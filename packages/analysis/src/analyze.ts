@@ -34,6 +34,9 @@ const COUNT_SHARE = 0.7;
  */
 const COMPILE_SHARE = 0.25;
 
+/** What the estimate leaves of the budget for its last step and the result's hand-over. */
+const ESTIMATE_RESERVE_MS = 300;
+
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): AnalysisResult {
@@ -114,7 +117,10 @@ function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone:
   }
   result.configurations_status = 'timeout';
   timeouts.push('count');
-  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline, seed }));
+  // The estimate ends a little before the budget (it reads the clock between steps that can take
+  // tens of milliseconds), so that the result is handed over within it.
+  const estimateDeadline = Deadline.after(Math.max(0, deadline.remainingMs() - ESTIMATE_RESERVE_MS));
+  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline: estimateDeadline, seed }));
   if (estimate !== null) result.configurations_estimate = estimateField(estimate);
 }
 
