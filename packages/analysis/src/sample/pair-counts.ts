@@ -44,14 +44,6 @@ export class PairCounts {
     return out;
   }
 
-  /** Pairs only this configuration covers that have feature v's literal (what flipping v alone would lose). */
-  uniqueWith(on: Int32Array, v: number): number {
-    const a = on[v - 1]!;
-    let total = 0;
-    for (let j = 0; j < on.length; j++) if (j !== v - 1 && this.of(a, on[j]!) === 1) total++;
-    return total;
-  }
-
   /**
    * The configuration's literals, of the `changed` features and of their partners, in the pairs
    * it alone covers that the change would lose: what must stay for the change to lose nothing.
