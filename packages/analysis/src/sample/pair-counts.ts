@@ -15,6 +15,11 @@ export class PairCounts {
     this.count = new Uint16Array(this.L * this.L);
   }
 
+  /** Every count back to 0 (a table used again instead of another one allocated). */
+  clear(): void {
+    this.count.fill(0);
+  }
+
   /** Configurations covering pair (a, b), in either order. */
   of(a: number, b: number): number {
     return this.count[a < b ? a * this.L + b : b * this.L + a]!;

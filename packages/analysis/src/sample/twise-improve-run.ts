@@ -12,7 +12,8 @@
 
 import type { Deadline } from '../deadline.ts';
 import type { SatSolver } from '../sat/solver.ts';
-import { improvePairwise } from './twise-improve.ts';
+import { PairCounts } from './pair-counts.ts';
+import { improvePairwise, MAX_LITERALS } from './twise-improve.ts';
 
 /** Most passes. */
 const PASSES = 6;
@@ -33,10 +34,11 @@ export interface ImproveRunInput {
 export function improveInPasses(input: ImproveRunInput): Int8Array[] {
   const { solver, n, deadline, random } = input;
   let models = input.models;
+  const counts = 2 * n <= MAX_LITERALS && models.length >= 2 ? new PairCounts(n) : undefined;
   for (let pass = 0; pass < PASSES && !deadline.expired(); pass++) {
     const before = models.length;
     const late = pass > 0 ? { hostsPerPair: LATE_HOSTS, rounds: LATE_ROUNDS } : {};
-    models = improvePairwise({ solver, n, models, deadline, random, ...late });
+    models = improvePairwise({ solver, n, models, deadline, random, counts, ...late });
     input.onSize?.(models.length);
     if (before - models.length < Math.max(1, before / 200)) break;
   }
