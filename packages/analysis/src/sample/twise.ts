@@ -23,7 +23,8 @@ import { greedyIncompatibleBound } from './twise-bound.ts';
 import { TupleBits, litDimacs, litIndex, literalMask } from './tuple-bits.ts';
 import { buildConfiguration, type GreedyState } from './twise-greedy.ts';
 import { buildPairwiseConfiguration } from './twise-pairs.ts';
-import { improvePairwise, MAX_LITERALS as IMPROVE_MAX_LITERALS } from './twise-improve.ts';
+import { MAX_LITERALS as IMPROVE_MAX_LITERALS } from './twise-improve.ts';
+import { improveInPasses } from './twise-improve-run.ts';
 import { keepNeeded } from './twise-reduce.ts';
 import { BitRows } from './compact.ts';
 import { largePairwise } from './pairwise-large-run.ts';
@@ -93,8 +94,6 @@ export interface TwiseResult {
 }
 
 const DEFAULT_MAX_BITS = 2 ** 31;
-/** Most passes of the pairwise improvement. */
-const IMPROVE_PASSES = 6;
 /** Pairwise from this many features on: the full tables (3 x (2n)^2 bits) and the improvement's counts stop fitting. */
 export const LARGE_FROM = 11_586;
 /** The large path's tables (two of (2m)^2 bits over m compact features, and the exclusions): 2 GB. */
@@ -174,7 +173,9 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   let models = keepNeeded(built, n, t).map((i) => built[i]!);
   lap('reduce');
   if (t === 2 && !timedOut && (options.improve ?? true)) {
-    models = improveInPasses(solver, n, models, deadline, seed);
+    const { covered } = countTuples(state);
+    const onSize = options.onProgress && ((size: number) => options.onProgress!({ covered, total: covered, configurations: size }));
+    models = improveInPasses({ solver, n, models, deadline, random: seededRandom(seed ^ 0x165667b1), onSize });
     lap('improve');
   }
 
@@ -193,21 +194,6 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * The pairwise improvement in passes, while one still removes at least 1 % (automotive01: 986
- * configurations from the large path's greedy, 839 after one pass, 816 after two).
- */
-function improveInPasses(solver: SatSolver, n: number, start: Int8Array[], deadline: Deadline, seed: number): Int8Array[] {
-  const random = seededRandom(seed ^ 0x165667b1);
-  let models = start;
-  for (let pass = 0; pass < IMPROVE_PASSES && !deadline.expired(); pass++) {
-    const before = models.length;
-    models = improvePairwise({ solver, n, models, deadline, random });
-    if (before - models.length < Math.max(1, before / 100)) break;
-  }
-  return models;
-}
 
 /** Pairwise over a large model (pairwise-large-run.ts), into the same result shape. */
 function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptions, lap: (name: string) => void, incomplete: (note: string) => TwiseResult): TwiseResult {
@@ -232,7 +218,8 @@ function largeSample(enc: EncodedModel, result: TwiseResult, options: TwiseOptio
   let { rows } = run;
   result.greedy_size = rows.count;
   if (run.models && run.stopped === undefined && run.open === 0) {
-    const improved = improveInPasses(solver, n, run.models, deadline, result.seed);
+    const onSize = options.onProgress && ((size: number) => options.onProgress!({ covered: run.covered, total: run.covered, configurations: size }));
+    const improved = improveInPasses({ solver, n, models: run.models, deadline, random: seededRandom(result.seed ^ 0x165667b1), onSize });
     lap('improve');
     rows = new BitRows(n, improved.length);
     for (const m of improved) rows.addPositions(vars.filter((v) => m[v] === 1).map((v) => position[v]!));
