@@ -90,7 +90,7 @@ export class BackgroundCheckpoints {
       this.running = false;
       if (!answer.ok) return this.giveBack();
       this.onCheckpoint?.(answer.ok);
-      if (answer.ok.log > MAX_LOG_PAGES && this.database.open) this.database.pragma('wal_checkpoint(PASSIVE)');
+      if (answer.ok.log > MAX_LOG_PAGES) this.finishHere();
     });
     worker.on('error', () => this.giveBack());
     worker.on('exit', () => {
@@ -99,6 +99,20 @@ export class BackgroundCheckpoints {
     });
     this.worker = worker;
     return worker;
+  }
+
+  /**
+   * The serving connection finishes the copy. Not inside one of its transactions (a request's
+   * transaction stays open across awaits, and SQLite refuses a checkpoint there): the next answer
+   * of the worker tries again. A refusal is never thrown from here: the log is only a little longer.
+   */
+  private finishHere(): void {
+    if (!this.database.open || this.database.inTransaction) return;
+    try {
+      this.database.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // SQLITE_LOCKED or BUSY: a later answer of the worker tries again.
+    }
   }
 
   /** The worker could not checkpoint: the serving connection does it itself again, as SQLite does by default. */

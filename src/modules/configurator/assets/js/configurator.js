@@ -41,12 +41,20 @@
   };
 
   async function post(body) {
-    const res = await fetch(urls.configure, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body),
-    });
-    const json = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(json.message || `The server answered ${res.status}.`);
-    return json;
+    for (let tries = 1; ; tries++) {
+      const res = await fetch(urls.configure, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body),
+      });
+      const json = await res.json().catch(() => ({}));
+      // 429: this visitor's share of heavy jobs is taken (extensions section 10): asked again when
+      // told, a few times, rather than shown as a failure.
+      if (res.status === 429 && tries < 5) {
+        await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') || 1)));
+        continue;
+      }
+      if (!res.ok) throw new Error(json.message || `The server answered ${res.status}.`);
+      return json;
+    }
   }
 
   const { poll } = window.configuratorAnswers;
