@@ -25,6 +25,16 @@ const satisfiesRow = (row: Uint32Array, n: number, x: number, support: number[])
   return p === 0;
 };
 
+/** The assignments of variables 1..n that satisfy the clauses and every row: the cell's size by brute force. */
+function bruteForceCell(n: number, clauses: number[][], rows: Uint32Array[], support: number[]): number {
+  let size = 0;
+  for (let x = 0; x < 1 << n; x++) {
+    const val = (l: number) => (((x >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
+    if (clauses.every((c) => c.some(val)) && rows.every((r) => satisfiesRow(r, n, x, support))) size++;
+  }
+  return size;
+}
+
 describe('a cell of the approximate counter', () => {
   test('counts exactly what brute force counts (1 500 random formulas and hashes, 3 to 13 variables)', () => {
     const random = generator(3);
@@ -37,11 +47,7 @@ describe('a cell of the approximate counter', () => {
       const hash = new Hash(n, random);
       const m = random() % (n + 1);
       const rows = hash.first(m);
-      let expected = 0;
-      for (let x = 0; x < 1 << n; x++) {
-        const val = (l: number) => (((x >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
-        if (clauses.every((c) => c.some(val)) && rows.every((r) => satisfiesRow(r, n, x, support))) expected++;
-      }
+      const expected = bruteForceCell(n, clauses, rows, support);
       if (freeVariables(n, clauses, support).length > 0) withFree++;
       const cell = new Cell(n, clauses, support, rows, n);
       const found = cell.count(1 << 20, Deadline.none());
@@ -64,11 +70,7 @@ describe('a cell of the approximate counter', () => {
       const hash = new Hash(n, random);
       const m = random() % (n + 1);
       const rows = hash.first(m);
-      let expected = 0;
-      for (let x = 0; x < 1 << n; x++) {
-        const val = (l: number) => (((x >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
-        if (clauses.every((c) => c.some(val)) && rows.every((r) => satisfiesRow(r, n, x, support))) expected++;
-      }
+      const expected = bruteForceCell(n, clauses, rows, support);
       // Models of the cells with fewer and more rows (some outside this cell, some in one class), twice over.
       const seeds: Int8Array[] = [];
       for (const other of [Math.max(0, m - 2), Math.min(n, m + 1), 0]) {
