@@ -33,10 +33,16 @@ describe('SQLite checkpoints in a worker', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the serving connection does not checkpoint; the worker does, and the log stops growing', async () => {
-    const file = join(dir, 'a.sqlite');
+  /** A new file database with the table the tests write. */
+  async function freshDatabase(name: string): Promise<{ file: string; db: Db }> {
+    const file = join(dir, `${name}.sqlite`);
     const db = connect(`sqlite:${file}`);
     await raw(db).schema.createTable('kept').addColumn('n', 'integer').addColumn('text', 'text').execute();
+    return { file, db };
+  }
+
+  it('the serving connection does not checkpoint; the worker does, and the log stops growing', async () => {
+    const { file, db } = await freshDatabase('a');
     assert.equal((await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows[0]!.wal_autocheckpoint, 0);
     const results: CheckpointResult[] = [];
     checkpointsOf.get(db)!.onCheckpoint = (r) => results.push(r);
@@ -57,9 +63,7 @@ describe('SQLite checkpoints in a worker', () => {
   });
 
   it('a worker that dies hands checkpoints back to the serving connection', async () => {
-    const file = join(dir, 'b.sqlite');
-    const db = connect(`sqlite:${file}`);
-    await raw(db).schema.createTable('kept').addColumn('n', 'integer').addColumn('text', 'text').execute();
+    const { file, db } = await freshDatabase('b');
     const checkpoints = checkpointsOf.get(db)!;
     let answered = 0;
     checkpoints.onCheckpoint = () => { answered++; };
@@ -74,9 +78,7 @@ describe('SQLite checkpoints in a worker', () => {
     check.close();
   });
   it('the serving connection never checkpoints inside one of its transactions, and never throws for it', async () => {
-    const file = join(dir, 'c.sqlite');
-    const db = connect(`sqlite:${file}`);
-    await raw(db).schema.createTable('kept').addColumn('n', 'integer').addColumn('text', 'text').execute();
+    const { db } = await freshDatabase('c');
     const checkpoints = checkpointsOf.get(db)!;
     await raw(db).transaction().execute(async (trx) => {
       await trx.insertInto('kept').values({ n: 1, text: 'x' }).execute();
