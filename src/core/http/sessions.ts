@@ -12,6 +12,7 @@ import { anonymousNotFound, type ErrorPages, HINT_COOKIE_OPTIONS } from './error
 import { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { cookieIsSecure, fixedCookie, registerCookieSecurity } from './cookie-security.ts';
+import { installSessionFingerprint } from './session-fingerprint.ts';
 
 /**
  * A session cookie `secure` value that @fastify/session does not read as "HTTPS only, else
@@ -56,6 +57,7 @@ export async function registerSessions(app: FastifyInstance, config: Config, db:
   }));
   watchSessionHints(app, store);
   if (config.env === 'production') markCookiesSecure(app);
+  installSessionFingerprint();
   await app.register(fastifySession, {
     secret: signer,
     cookieName: 'session',
