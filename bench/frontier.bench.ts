@@ -8,7 +8,7 @@
 // and p95, wall and CPU time. Budget of the estimate: BENCH_TIMEOUT_S (default 600); BENCH_CELLS=1
 // prints each hash cell as it is counted; BENCH_EXACT_MAX_VARS=N hashes the components of more
 // than N variables instead of counting them exactly (to time the hashing), BENCH_FACTOR=0 hashes
-// everything (estimate.ts `factor`, on here, off in the analysis for now); BENCH_PARTS=estimate,exact,analysis,configure (default
+// everything (estimate.ts `factor: false`; factoring is on by default, in the analysis too); BENCH_PARTS=estimate,exact,analysis,configure (default
 // all) picks sections. Wall-clock and CPU times on whatever else the machine is doing, with
 // `uptime` printed beside them: run it on a quiet one.
 import { execFileSync } from 'node:child_process';
@@ -77,7 +77,7 @@ function estimateSection(enc: Encoded): Estimate {
   const cpu = process.cpuUsage();
   // BENCH_EXACT_MAX_VARS=N: components of more than N variables are hashed even when the exact counter would finish them.
   const exactMaxVars = process.env.BENCH_EXACT_MAX_VARS ? Number(process.env.BENCH_EXACT_MAX_VARS) : undefined;
-  // BENCH_FACTOR=0: everything hashed, as the analysis does it by default (estimate.ts `factor`).
+  // BENCH_FACTOR=0: everything hashed (estimate.ts `factor: false`, as `hub uvl count --approx --hash-all`).
   const factor = process.env.BENCH_FACTOR !== '0';
   const estimate = estimateConfigurations(enc, { backbone, deadline: Deadline.after(budgetMs), onCell, exactMaxVars, factor });
   const ms = performance.now() - start;

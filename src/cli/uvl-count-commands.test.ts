@@ -31,9 +31,19 @@ describe('hub uvl count', () => {
     assert.match(hub(['wide.uvl']).out, /^wide\.uvl: 14336 configurations\n$/);
   });
 
-  it('--approx --json: configurations null and the estimate within (1 + ε), for 5 seeds', () => {
+  it('--approx counts exactly the components it can, and says so: the exact count in the estimate\'s place', () => {
+    const r = hub(['wide.uvl', '--approx', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.equal(out.configurations, '14336');
+    assert.equal(out.configurations_status, 'exact');
+    assert.match(out.configurations_estimate.method, /^exact \(1 of 1 components after the backbone counted exactly, 11 features in no clause\)$/);
+    assert.match(hub(['wide.uvl', '--approx']).out, /^wide\.uvl: 14336 configurations \(exact: 1 of 1 components after the backbone counted exactly, 11 features in no clause\)\n$/);
+  });
+
+  it('--approx --hash-all --json: configurations null and the estimate within (1 + ε), for 5 seeds', () => {
     for (let seed = 1; seed <= 5; seed++) {
-      const r = hub(['wide.uvl', '--approx', '--json', '--seed', String(seed)]);
+      const r = hub(['wide.uvl', '--approx', '--hash-all', '--json', '--seed', String(seed)]);
       assert.equal(r.code, 0, r.err);
       const out = JSON.parse(r.out);
       assert.equal(out.configurations, null);
@@ -48,7 +58,7 @@ describe('hub uvl count', () => {
   });
 
   it('--epsilon and --delta are kept in the answer and change the effort', () => {
-    const r = hub(['wide.uvl', '--approx', '--json', '--epsilon', '0.5', '--delta', '0.1']);
+    const r = hub(['wide.uvl', '--approx', '--hash-all', '--json', '--epsilon', '0.5', '--delta', '0.1']);
     assert.equal(r.code, 0, r.err);
     const e = JSON.parse(r.out).configurations_estimate;
     assert.equal(e.epsilon, 0.5);
@@ -57,7 +67,7 @@ describe('hub uvl count', () => {
   });
 
   it('readable text says it is an estimate and states the guarantee', () => {
-    const r = hub(['wide.uvl', '--approx']);
+    const r = hub(['wide.uvl', '--approx', '--hash-all']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^wide\.uvl: about \d+ configurations \(an estimate: within a factor 1\.8 of the count with probability at least 0\.8; ApproxMC/);
   });
@@ -76,6 +86,7 @@ describe('hub uvl count', () => {
       [['wide.uvl', '--approx', '--epsilon', 'x'], /--epsilon must be/],
       [['wide.uvl', '--approx', '--delta', '1'], /--delta must be a number between 0 and 1/],
       [['wide.uvl', '--delta', '0.1'], /--epsilon and --delta go with --approx/],
+      [['wide.uvl', '--hash-all'], /--hash-all goes with --approx/],
       [['wide.uvl', '--approx', '--seed', '-1'], /--seed must be an integer/],
       [['wide.uvl', '--timeout', '0'], /--timeout must be a positive number/],
       [['missing.uvl', '--approx'], /missing\.uvl: .*no such file/],

@@ -1,4 +1,4 @@
-// `hub uvl count FILE [--approx [--epsilon E] [--delta D] [--seed S]] [--timeout SECONDS] [--json]`:
+// `hub uvl count FILE [--approx [--epsilon E] [--delta D] [--seed S] [--hash-all]] [--timeout SECONDS] [--json]`:
 // the exact number of configurations, or with --approx an estimate within a factor (1 + ε) of
 // it with probability at least 1 - δ (extensions section 6a). Exit 1 for an invalid model, a bad
 // value or a budget run out (nothing is guessed).
@@ -25,6 +25,7 @@ interface CountOptions {
   epsilon?: string;
   delta?: string;
   seed: string;
+  hashAll?: boolean;
   timeout?: string;
   json?: boolean;
 }
@@ -57,6 +58,7 @@ function guarantee(a: ApproxCount): string {
 
 function countCommand(file: string, options: CountOptions): void {
   if (!options.approx && (options.epsilon !== undefined || options.delta !== undefined)) fail('--epsilon and --delta go with --approx');
+  if (!options.approx && options.hashAll) fail('--hash-all goes with --approx');
   const epsilon = numberOption('epsilon', options.epsilon, DEFAULT_EPSILON, (n) => n > 0 && n <= 10, 'a number above 0 and at most 10');
   const delta = numberOption('delta', options.delta, DEFAULT_DELTA, (n) => n > 0 && n < 1, 'a number between 0 and 1');
   const seconds = numberOption('timeout', options.timeout, DEFAULT_SECONDS, (n) => n > 0, 'a positive number of seconds');
@@ -81,7 +83,7 @@ function countCommand(file: string, options: CountOptions): void {
   }
   // Core and dead features have one value in every configuration: the hashes leave them out.
   const backbone = modelBackbone(enc, deadline)?.value;
-  const estimate = estimateConfigurations(enc, { epsilon, delta, seed, deadline, backbone: backbone ?? undefined });
+  const estimate = estimateConfigurations(enc, { epsilon, delta, seed, deadline, backbone: backbone ?? undefined, factor: !options.hashAll });
   if (estimate === null) fail(`${file}: not estimated within ${seconds} s`);
   const ms = Math.round(performance.now() - started);
   if (options.json) {
@@ -90,7 +92,7 @@ function countCommand(file: string, options: CountOptions): void {
     return;
   }
   const line = estimate.exact
-    ? `${file}: ${estimate.value} configurations${note} (exact: fewer than one hash cell holds)`
+    ? `${file}: ${estimate.value} configurations${note} (exact: ${estimate.method.replace(/^exact \((.*)\)$/, '$1')})`
     : `${file}: about ${readable(estimate.value, estimate.log10)} configurations${note} (an estimate: ${guarantee(estimate)}; ${ms} ms)`;
   process.stdout.write(`${line}\n`);
 }
@@ -100,10 +102,11 @@ export function registerCountCommands(uvl: Command): void {
     .command('count')
     .description('The number of configurations: exact, or with --approx an estimate within a factor (1 + epsilon) with probability at least 1 - delta')
     .argument('<file>', 'UVL file')
-    .option('--approx', 'estimate by hashing with random XOR constraints (ApproxMC) instead of counting exactly')
+    .option('--approx', 'estimate with a guarantee instead of counting exactly: the components that can be counted exactly are, the rest is hashed with random XOR constraints (ApproxMC)')
     .option('--epsilon <e>', `tolerance: the estimate is within a factor (1 + e) of the count (default ${DEFAULT_EPSILON})`)
     .option('--delta <d>', `the guarantee fails with probability at most d (default ${DEFAULT_DELTA})`)
     .option('--seed <seed>', 'seed of the random hashes (a non-negative integer)', '1')
+    .option('--hash-all', 'with --approx: hash the whole model, no component counted exactly first (to check the estimator itself)')
     .option('--timeout <seconds>', `time budget (default ${DEFAULT_SECONDS})`)
     .option('--json', 'one JSON object: {"file", "configurations", "configurations_estimate", ...}')
     .action((file: string, options: CountOptions) => {

@@ -202,7 +202,7 @@ describe('the estimate when the exact count runs out of time (extensions 6a)', (
     const exact = analyzeModel(model, { text });
     assert.equal(exact.configurations, String(2 ** 12 - 2 ** 11 / 4));
     assert.equal(exact.configurations_estimate, undefined, 'no estimate beside an exact count');
-    const r = analyzeModel(model, { text, useCompiledForm: false, countBudgetMs: 0 });
+    const r = analyzeModel(model, { text, useCompiledForm: false, countBudgetMs: 0, estimateFactor: false });
     assert.equal(r.configurations, null);
     assert.equal(r.configurations_status, 'timeout');
     assert.deepEqual(r.timeouts, ['count']);
@@ -215,5 +215,13 @@ describe('the estimate when the exact count runs out of time (extensions 6a)', (
     // Everything else is still there.
     assert.deepEqual(r.core, ['R']);
     assert.equal(r.variant!.length, 12);
+  });
+  test('the estimate counts the components it can: when that is all of them, the count is exact after all, not an estimate', () => {
+    const model = parse(text);
+    const r = analyzeModel(model, { text, useCompiledForm: false, countBudgetMs: 0 });
+    assert.equal(r.configurations, '3584');
+    assert.equal(r.configurations_status, 'exact');
+    assert.equal(r.configurations_estimate, undefined);
+    assert.equal(r.timeouts, undefined, 'nothing ran out in the end');
   });
 });

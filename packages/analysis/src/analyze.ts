@@ -101,13 +101,17 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   if (!complete) timeouts.push('explanations');
   if (countLast) {
     run.report(['count']);
-    countOrEstimate(run, enc, ops, anomalies.backbone, overall, options.estimateSeed);
+    countOrEstimate(run, enc, ops, anomalies.backbone, overall, { seed: options.estimateSeed, factor: options.estimateFactor });
   }
   return run.finish();
 }
 
-/** The exact count, or, when it runs out of time, the estimate (within the rest of the budget). */
-function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone: Int8Array, deadline: Deadline, seed?: number): void {
+/**
+ * The exact count, or, when it runs out of time, the estimate (within the rest of the budget). The
+ * estimate counts the components it can exactly (estimate.ts): when that is all of them, the
+ * count is exact after all and is given as such.
+ */
+function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone: Int8Array, deadline: Deadline, how: { seed?: number; factor?: boolean }): void {
   const { result, timeouts, timed } = run;
   const count = timed('count', () => ops.count());
   if (count !== null) {
@@ -120,8 +124,15 @@ function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone:
   // The estimate ends a little before the budget (it reads the clock between steps that can take
   // tens of milliseconds), so that the result is handed over within it.
   const estimateDeadline = Deadline.after(Math.max(0, deadline.remainingMs() - ESTIMATE_RESERVE_MS));
-  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline: estimateDeadline, seed }));
-  if (estimate !== null) result.configurations_estimate = estimateField(estimate);
+  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline: estimateDeadline, seed: how.seed, factor: how.factor }));
+  if (estimate === null) return;
+  if (estimate.exact) {
+    result.configurations = estimate.value.toString();
+    result.configurations_status = 'exact';
+    timeouts.splice(timeouts.indexOf('count'), 1);
+    return;
+  }
+  result.configurations_estimate = estimateField(estimate);
 }
 
 /** One analysis under way: its result so far, the operations that timed out, their timings. */

@@ -119,6 +119,11 @@ export interface AnalyzeOptions {
   /** Seed of the estimate's random hashes (default 1: the same model gives the same estimate). */
   estimateSeed?: number;
   /**
+   * False: the estimate hashes the whole model, no component counted exactly first (tests of the
+   * hashing, on models small enough for their components to be counted).
+   */
+  estimateFactor?: boolean;
+  /**
    * Called as results become known (satisfiable, core and dead first, then the count, ...), with a
    * copy of the result so far and the operations still to run; a caller can store and show each
    * value as soon as it exists instead of waiting for the slowest operation.
