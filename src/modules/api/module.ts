@@ -4,6 +4,7 @@ import { tooManyRequests } from '../../core/http/errors.ts';
 import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
 import { createApiService } from './api.service.ts';
 import { apiRoutes } from './api.routes.ts';
+import { clientNetwork } from '../../core/http/client-network.ts';
 
 /** A route whose only documented answer is 405: a method the path does not offer. */
 export function isNotAllowedOnly(schema: { response?: unknown } | undefined): boolean {
@@ -58,7 +59,7 @@ export const apiModule = defineModule({
     // (per account for a browser session); counted in the database, so across instances.
     const countApiRequest = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
       const user = request.user;
-      const bucket = user?.token ? `token:${user.token.id}` : user ? `user:${user.id}` : `ip:${request.ip}`;
+      const bucket = user?.token ? `token:${user.token.id}` : user ? `user:${user.id}` : `ip:${clientNetwork(request.ip)}`;
       const decision = await ctx.services.api.countRequest(bucket);
       reply.header('x-ratelimit-limit', decision.limit);
       if (decision.allowed) {

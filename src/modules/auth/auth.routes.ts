@@ -10,6 +10,7 @@ import { nowIso } from '../../core/db/database.ts';
 import { EmailInUseError, InvalidTokenError, OtherAccountsLinkError, type PasswordRefusal } from './auth.service.ts';
 import { readEmail } from './email-address.ts';
 import { passwordProblems } from './password-policy.ts';
+import { clientNetwork } from '../../core/http/client-network.ts';
 
 declare module 'fastify' {
   interface Session {
@@ -170,7 +171,7 @@ function loginRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     form.required('email', f.email, 'Email');
     form.required('password', f.password, 'Password');
     if (!form.empty) return showLogin(reply, values, form.errors);
-    const result = await auth().login(f.email!, f.password!, request.ip);
+    const result = await auth().login(f.email!, f.password!, clientNetwork(request.ip));
     if (!result.ok) {
       if (result.reason === 'throttled') {
         reply.code(429);
@@ -207,7 +208,7 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     const form = new FormErrors();
     const email = emailField(form, f.email);
     if (!form.empty) return showForgot(reply, { email: f.email ?? '' }, form.errors);
-    if (!(await auth().allowResetRequest(request.ip))) {
+    if (!(await auth().allowResetRequest(clientNetwork(request.ip)))) {
       reply.code(429);
       return showForgot(reply, { email: f.email ?? '' }, { email: [TOO_MANY_RESETS] });
     }
@@ -234,7 +235,7 @@ function passwordResetRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     checkNewPassword(form, f.password, f.password_confirm, true);
     if (!form.empty) return showReset(reply, token, form.errors);
     try {
-      const user = await auth().resetPassword(token, f.password!, request.ip);
+      const user = await auth().resetPassword(token, f.password!, clientNetwork(request.ip));
       const profile = await ctx.services.profile.getByUserId(user.id);
       await logIn(ctx, request, user.id, profile?.name ?? user.email);
       flash(request, 'success', 'Your password was changed and you are logged in.');
@@ -262,7 +263,7 @@ function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     form.required('current_password', f.current_password, 'Current password');
     checkNewPassword(form, f.password, f.password_confirm, true);
     if (!form.empty) return showPassword(reply, form.errors);
-    const result = await auth().changePassword(request.user!.id, f.current_password!, f.password!, request.ip);
+    const result = await auth().changePassword(request.user!.id, f.current_password!, f.password!, clientNetwork(request.ip));
     if (!result.ok) {
       if (result.reason === 'throttled') reply.code(429);
       form.add('current_password', refusalMessage(result));
@@ -288,7 +289,7 @@ function accountRoutes(app: FastifyInstance, ctx: ModuleContext): void {
     form.required('current_password', f.current_password, 'Current password');
     if (!form.empty) return showEmail(reply, request, values, form.errors);
     try {
-      const result = await auth().requestEmailChange(request.user!.id, f.current_password!, email!, request.ip);
+      const result = await auth().requestEmailChange(request.user!.id, f.current_password!, email!, clientNetwork(request.ip));
       if (!result.ok) {
         if (result.reason === 'throttled') reply.code(429);
         form.add('current_password', refusalMessage(result));
