@@ -1,9 +1,10 @@
 // Shared configurations (issue 37, item 2): a configuration too long for an address is stored and
 // named by a short key; the same decisions in another order are one row; the key restores them
 // whole (names holding commas, 100,000 characters: beyond MariaDB's 64 KiB TEXT); a file the
-// caller may not see is 404 both ways; the store asks for the page's CSRF token. At most 60 new
-// configurations an hour per requester (the address, given here by X-Forwarded-For from loopback,
-// which the server trusts; the account when signed in); a stored one costs nothing.
+// caller may not see is 404 both ways; the store asks for the page's CSRF token. New configurations
+// cost a requester (the address, given here by X-Forwarded-For from loopback, which the server
+// trusts; the account when signed in) one unit per started 16 KiB, 600 units an hour; a stored one
+// costs nothing. The hour's units are spent in a few large configurations, not 600 small ones.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
@@ -11,7 +12,7 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { PRINTER_UVL } from './configurator.test-support.ts';
-import { NEW_SHARES_PER_HOUR } from './configurator.share-limit.ts';
+import { SHARE_UNITS_PER_HOUR, SHARE_UNIT_BYTES, shareUnits } from './configurator.share-limit.ts';
 import { shareKey } from './configurator.shares.ts';
 
 const LONG = Array.from({ length: 4000 }, (_, i) => `Feature, number ${i}`);
@@ -32,31 +33,47 @@ for (const dialect of testDialects()) {
     });
     after(async () => server?.close());
 
+    type Decisions = { selected: string[]; deselected: string[] };
+    type Share = (decisions: Decisions) => Promise<{ status: number; text: string; json: any; headers: Headers }>;
     /** A page's client whose requests come from `address`. */
     const clientAt = async (address: string) => {
       const client = new TestClient(server.baseUrl);
       await client.get(`/model/${published}/`);
-      return { client, share: (decisions: { selected?: string[]; deselected?: string[] }) => client.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } }) };
+      const share: Share = (decisions) => client.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
+      return { client, share };
     };
-    /** Stores NEW_SHARES_PER_HOUR new configurations through `share`, answering their keys. */
-    const fill = async (share: (d: { selected: string[] }) => Promise<{ status: number; text: string; json: any }>, tag: string) => {
+    /** Distinct decisions named by `tag` whose stored JSON costs `units` (one name of 1,000 characters after another). */
+    const decisionsOf = (tag: string, units: number): Decisions => {
+      const decisions: Decisions = { selected: [tag], deselected: [] };
+      // Each name adds its 1,000 characters, two quotes and a comma.
+      for (let bytes = JSON.stringify(decisions).length; bytes <= (units - 1) * SHARE_UNIT_BYTES; bytes += 1003) {
+        decisions.selected.push(`${tag} ${decisions.selected.length} `.padEnd(1000, 'x'));
+      }
+      assert.equal(shareUnits(JSON.stringify(decisions)), units);
+      return decisions;
+    };
+    /** Stores new configurations of `units` each through `share` until `total` units are spent, answering their keys. */
+    const spend = async (share: Share, tag: string, units: number, total: number) => {
       const keys: string[] = [];
-      for (let i = 0; i < NEW_SHARES_PER_HOUR; i++) {
-        const stored = await share({ selected: [`${tag} ${i}`] });
+      for (let i = 0; i < total / units; i++) {
+        const stored = await share(decisionsOf(`${tag} ${i}`, units));
         assert.equal(stored.status, 200, stored.text);
         keys.push(stored.json.key);
       }
       return keys;
     };
+    /** Spends the whole hour's units in a few large configurations (120 units, under 2 MB each). */
+    const fill = (share: Share, tag: string) => spend(share, tag, 120, SHARE_UNITS_PER_HOUR);
     const stored = async (key: string) => (await server.hub.db.selectFrom('shared_configuration').select('share_key').where('share_key', '=', key).execute()).length;
-    const assertRefused = (refused: { status: number; headers: Headers; json: any; text: string }) => {
+    const assertRefused = (refused: { status: number; headers: Headers; json: any; text: string }, from = 'here') => {
       assert.equal(refused.status, 429, refused.text);
       const retryAfter = refused.headers.get('retry-after') ?? '';
       assert.match(retryAfter, /^\d+$/);
       assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 3600, retryAfter);
       assert.deepEqual(Object.keys(refused.json), ['message']);
-      assert.match(refused.json.message, new RegExp(`at most ${NEW_SHARES_PER_HOUR} new ones an hour\\. Try again in ${retryAfter} seconds`));
+      assert.equal(refused.json.message, `Too many configurations stored from ${from}: at most ${SHARE_UNITS_PER_HOUR} small ones (or about 10 MB) an hour. Try again in ${retryAfter} seconds.`);
     };
+    const small = (name: string): Decisions => ({ selected: [name], deselected: [] });
 
     it('stores a long configuration under a short key that gives it back whole, one row for any order', async () => {
       const decisions = { selected: LONG.slice(0, 2500), deselected: LONG.slice(2500) };
@@ -95,29 +112,36 @@ for (const dialect of testDialects()) {
       assert.deepEqual([typeof bad.json.message, bad.json.field], ['string', 'selected']);
     });
 
-    it('refuses the 61st new configuration within the hour from one address with 429, Retry-After and {"message"}, and stores nothing', async () => {
+    it('refuses a requester storing large configurations (about 100 KiB, 7 units each) once past 600 units with 429, Retry-After and {"message"}, stores nothing, and counts a small one as 1 unit', async () => {
       const { share } = await clientAt('198.51.100.1');
-      await fill(share, 'Refused');
-      const refused = await share({ selected: ['Refused 60'] });
+      await spend(share, 'Large', 120, 480);
+      const keys = await spend(share, 'Medium', 7, 119);
+      assert.equal(keys.length, 17, '599 units spent');
+      const large = decisionsOf('Refused large', 7);
+      assertRefused(await share(large));
+      assert.equal(await stored(shareKey(published, large)), 0);
+      const last = await share(small('Small 0'));
+      assert.equal(last.status, 200, 'a small one costs 1 unit: 600 in all');
+      const refused = await share(small('Small 1'));
       assertRefused(refused);
-      assert.equal(await stored(shareKey(published, { selected: ['Refused 60'], deselected: [] })), 0);
+      assert.equal(await stored(shareKey(published, small('Small 1'))), 0);
     });
 
     it('still answers 200 with the key of a configuration stored already, past the limit', async () => {
       const { share } = await clientAt('198.51.100.2');
       const keys = await fill(share, 'Again');
-      assertRefused(await share({ selected: ['Again 60'] }));
-      const again = await share({ selected: ['Again 7'] });
-      assert.deepEqual([again.status, again.json], [200, { key: keys[7] }]);
-      const others = await share({ selected: ['Laser'] });
+      assertRefused(await share(small('Again small')));
+      const again = await share(decisionsOf('Again 3', 120));
+      assert.deepEqual([again.status, again.json], [200, { key: keys[3] }]);
+      const others = await share(small('Laser'));
       assert.equal(others.status, 200, 'stored by another test\'s visitor: costs nothing either');
     });
 
     it('does not count one address\'s new configurations against another requester', async () => {
       const { share } = await clientAt('198.51.100.3');
       await fill(share, 'Busy');
-      assertRefused(await share({ selected: ['Busy 60'] }));
-      const other = await (await clientAt('198.51.100.4')).share({ selected: ['Busy 60'] });
+      assertRefused(await share(small('Busy small')));
+      const other = await (await clientAt('198.51.100.4')).share(small('Busy small'));
       assert.equal(other.status, 200, other.text);
       assert.equal(await stored(other.json.key), 1);
     });
@@ -125,16 +149,16 @@ for (const dialect of testDialects()) {
     it('counts a signed-in user per account: not against the address, and the account\'s limit from any address', async () => {
       const { share: anonymous } = await clientAt('198.51.100.5');
       await fill(anonymous, 'Address');
-      assertRefused(await anonymous({ selected: ['Address 60'] }));
+      assertRefused(await anonymous(small('Address small')));
       const user = new TestClient(server.baseUrl);
       await user.login('user1@example.com', '1234');
       await user.get(`/model/${published}/`);
-      const from = (address: string) => (decisions: { selected: string[] }) => user.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
-      const first = await from('198.51.100.5')({ selected: ['Account 0'] });
+      const from = (address: string): Share => (decisions) => user.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
+      const first = await from('198.51.100.5')(decisionsOf('Account 0', 120));
       assert.equal(first.status, 200, 'the address is spent, the account is not');
-      for (let i = 1; i < NEW_SHARES_PER_HOUR; i++) assert.equal((await from(`198.51.100.${10 + i}`)({ selected: [`Account ${i}`] })).status, 200);
-      assertRefused(await from('198.51.100.6')({ selected: ['Account 60'] }));
-      const fresh = await (await clientAt('198.51.100.6')).share({ selected: ['Account 60'] });
+      for (let i = 1; i < 5; i++) assert.equal((await from(`198.51.100.${10 + i}`)(decisionsOf(`Account ${i}`, 120))).status, 200);
+      assertRefused(await from('198.51.100.6')(small('Account small')), 'your account');
+      const fresh = await (await clientAt('198.51.100.6')).share(small('Account small'));
       assert.equal(fresh.status, 200, 'the address the account last used is not spent');
     });
   });

@@ -11,7 +11,7 @@ import { nowIso } from '../../core/db/database.ts';
 import { notFound, tooManyRequests } from '../../core/http/errors.ts';
 import { requesterOf } from '../../core/scheduler/index.ts';
 import { distinctNames } from './configurator.params.ts';
-import { NEW_SHARES_PER_HOUR, newShareLimiter } from './configurator.share-limit.ts';
+import { newShareLimiter, shareLimitMessage, shareUnits } from './configurator.share-limit.ts';
 
 const NOT_FOUND = { message: 'File not found' };
 const SHARE_NOT_FOUND = { message: 'This shared configuration does not exist.' };
@@ -30,7 +30,7 @@ export function shareKey(fileId: number, decisions: { selected: string[]; desele
 
 export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const { db } = ctx;
-  // New shares per requester and hour, counted in this process (configurator.share-limit.ts).
+  // New shares' units per requester and hour, counted in this process (configurator.share-limit.ts).
   const newShares = newShareLimiter();
   const visible = async (fileId: number, request: { user?: { id: number } | null }) => {
     if (!await ctx.services.hubfile.getVisibleFile(fileId, request.user?.id ?? null)) throw notFound('File not found', NOT_FOUND);
@@ -47,17 +47,19 @@ export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: Modul
     const key = shareKey(fileId, decisions);
     // A configuration stored already answers its key and costs nothing.
     if (await db.selectFrom('shared_configuration').select('share_key').where('share_key', '=', key).executeTakeFirst()) return { key };
-    // A new row counts against the requester's hour; given back when another request stored it meanwhile.
+    // A new row costs the requester's hour one unit per started 16 KiB of it; given back when another
+    // request stored it meanwhile.
+    const json = JSON.stringify(decisions);
     const requester = requesterOf(request);
-    const taken = newShares.take(requester);
+    const taken = newShares.take(requester, shareUnits(json));
     if (!taken.allowed) {
       reply.header('retry-after', String(taken.retryAfterS));
-      const message = `Too many configurations stored: at most ${NEW_SHARES_PER_HOUR} new ones an hour. Try again in ${taken.retryAfterS} seconds.`;
+      const message = shareLimitMessage(taken.retryAfterS, Boolean(request.user));
       throw tooManyRequests(message, { message });
     }
     let inserted = false;
     try {
-      inserted = await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: JSON.stringify(decisions), created_at: nowIso() });
+      inserted = await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: json, created_at: nowIso() });
     } finally {
       if (!inserted) newShares.giveBack(requester);
     }
