@@ -62,14 +62,20 @@ describe('new shares limiter', () => {
     assert.equal(limiter.take('a', 4).allowed, true);
     assert.equal(limiter.take('a', 1).allowed, false);
     assert.equal(limiter.take('b', 10).allowed, true, 'another requester is not affected');
-    limiter.giveBack('a');
-    assert.equal(limiter.take('a', 5).allowed, false, 'the last take (4) was given back, not the first (6)');
+    limiter.giveBack('a', 4);
+    assert.equal(limiter.take('a', 5).allowed, false, 'the take of 4 was given back, not the one of 6');
     assert.equal(limiter.take('a', 4).allowed, true, 'the refused 5 cost nothing');
     assert.equal(limiter.take('a', 1).allowed, false);
-    limiter.giveBack('b');
+    limiter.giveBack('b', 10);
     assert.equal(limiter.takesOf('b'), 0);
     assert.equal(limiter.size, 1, 'a key with nothing left is forgotten');
-    limiter.giveBack('unknown');
+    limiter.giveBack('unknown', 1);
+    // Overlapping requests of one requester: the one that stored nothing gives back its own weight.
+    assert.equal(limiter.take('d', 1).allowed, true);
+    assert.equal(limiter.take('d', 8).allowed, true);
+    limiter.giveBack('d', 1);
+    assert.equal(limiter.take('d', 2).allowed, true, 'the 1 came back, the 8 still counts');
+    assert.equal(limiter.take('d', 1).allowed, false);
     assert.equal(limiter.take('b', 10).allowed, true);
     for (const weight of [0, 11, 1.5]) assert.throws(() => limiter.take('c', weight), RangeError);
     assert.equal(limiter.takesOf('c'), 0);

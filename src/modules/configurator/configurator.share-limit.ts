@@ -89,12 +89,20 @@ export class WindowLimiter {
     return { allowed: true };
   }
 
-  /** Gives back the weight of the last take of `key` (what it was for did not happen). */
-  giveBack(key: string): void {
+  /**
+   * Gives back a take of `weight` by `key` (what it was for did not happen): the latest of that
+   * weight, so that two overlapping requests of one requester never give back each other's
+   * (takes of one weight are interchangeable).
+   */
+  giveBack(key: string, weight: number): void {
     const window = this.windows.get(key);
     if (!window) return;
-    const last = window.takes.pop();
-    if (last) window.sum -= last.weight;
+    for (let i = window.takes.length - 1; i >= 0; i--) {
+      if (window.takes[i]!.weight !== weight) continue;
+      window.takes.splice(i, 1);
+      window.sum -= weight;
+      break;
+    }
     if (window.takes.length === 0) this.windows.delete(key);
   }
 

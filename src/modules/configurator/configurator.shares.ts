@@ -51,7 +51,8 @@ export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: Modul
     // request stored it meanwhile.
     const json = JSON.stringify(decisions);
     const requester = requesterOf(request);
-    const taken = newShares.take(requester, shareUnits(json));
+    const units = shareUnits(json);
+    const taken = newShares.take(requester, units);
     if (!taken.allowed) {
       reply.header('retry-after', String(taken.retryAfterS));
       const message = shareLimitMessage(taken.retryAfterS, Boolean(request.user));
@@ -61,7 +62,7 @@ export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: Modul
     try {
       inserted = await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: json, created_at: nowIso() });
     } finally {
-      if (!inserted) newShares.giveBack(requester);
+      if (!inserted) newShares.giveBack(requester, units);
     }
     return { key };
   });
