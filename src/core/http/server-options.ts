@@ -12,6 +12,9 @@ let requestCounter = 0;
 /** Never log credentials: cookies, bearer tokens and form bodies stay out of the logs (tests log with these too). */
 export const LOG_REDACTIONS = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrftoken"]'];
 
+/** The largest request body (Fastify's bodyLimit): 2 MiB. */
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
 /** `logger`: Fastify's logger settings; tests pass false. */
 export function createFastify(config: Config, logger?: boolean | Record<string, unknown>): FastifyInstance {
   const app = Fastify({
@@ -27,7 +30,7 @@ export function createFastify(config: Config, logger?: boolean | Record<string, 
     childLoggerFactory: lazyChildLogger,
     // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
-    bodyLimit: 2 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: false },
     // A route schema's refusal names the field (extensions section 3).
     schemaErrorFormatter: schemaError,

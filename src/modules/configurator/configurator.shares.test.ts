@@ -1,7 +1,10 @@
 // Shared configurations (issue 37, item 2): a configuration too long for an address is stored and
 // named by a short key; the same decisions in another order are one row; the key restores them
 // whole (names holding commas, 100,000 characters: beyond MariaDB's 64 KiB TEXT); a file the
-// caller may not see is 404 both ways; the store asks for the page's CSRF token.
+// caller may not see is 404 both ways; the store asks for the page's CSRF token. New configurations
+// cost a requester (the address, given here by X-Forwarded-For from loopback, which the server
+// trusts; the account when signed in) one unit per started 16 KiB, 600 units an hour; a stored one
+// costs nothing. The hour's units are spent in a few large configurations, not 600 small ones.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
@@ -9,6 +12,8 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { storeModelFile } from '../../../test/support/fixtures.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { PRINTER_UVL } from './configurator.test-support.ts';
+import { SHARE_UNITS_PER_HOUR, SHARE_UNIT_BYTES, shareUnits } from './configurator.share-limit.ts';
+import { shareKey } from './configurator.shares.ts';
 
 const LONG = Array.from({ length: 4000 }, (_, i) => `Feature, number ${i}`);
 
@@ -27,6 +32,48 @@ for (const dialect of testDialects()) {
       await visitor.get(`/model/${published}/`);
     });
     after(async () => server?.close());
+
+    type Decisions = { selected: string[]; deselected: string[] };
+    type Share = (decisions: Decisions) => Promise<{ status: number; text: string; json: any; headers: Headers }>;
+    /** A page's client whose requests come from `address`. */
+    const clientAt = async (address: string) => {
+      const client = new TestClient(server.baseUrl);
+      await client.get(`/model/${published}/`);
+      const share: Share = (decisions) => client.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
+      return { client, share };
+    };
+    /** Distinct decisions named by `tag` whose stored JSON costs `units` (one name of 1,000 characters after another). */
+    const decisionsOf = (tag: string, units: number): Decisions => {
+      const decisions: Decisions = { selected: [tag], deselected: [] };
+      // Each name adds its 1,000 characters, two quotes and a comma.
+      for (let bytes = JSON.stringify(decisions).length; bytes <= (units - 1) * SHARE_UNIT_BYTES; bytes += 1003) {
+        decisions.selected.push(`${tag} ${decisions.selected.length} `.padEnd(1000, 'x'));
+      }
+      assert.equal(shareUnits(JSON.stringify(decisions)), units);
+      return decisions;
+    };
+    /** Stores new configurations of `units` each through `share` until `total` units are spent, answering their keys. */
+    const spend = async (share: Share, tag: string, units: number, total: number) => {
+      const keys: string[] = [];
+      for (let i = 0; i < total / units; i++) {
+        const stored = await share(decisionsOf(`${tag} ${i}`, units));
+        assert.equal(stored.status, 200, stored.text);
+        keys.push(stored.json.key);
+      }
+      return keys;
+    };
+    /** Spends the whole hour's units in a few large configurations (120 units, under 2 MB each). */
+    const fill = (share: Share, tag: string) => spend(share, tag, 120, SHARE_UNITS_PER_HOUR);
+    const stored = async (key: string) => (await server.hub.db.selectFrom('shared_configuration').select('share_key').where('share_key', '=', key).execute()).length;
+    const assertRefused = (refused: { status: number; headers: Headers; json: any; text: string }, from = 'here') => {
+      assert.equal(refused.status, 429, refused.text);
+      const retryAfter = refused.headers.get('retry-after') ?? '';
+      assert.match(retryAfter, /^\d+$/);
+      assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 3600, retryAfter);
+      assert.deepEqual(Object.keys(refused.json), ['message']);
+      assert.equal(refused.json.message, `Too many configurations stored from ${from}: at most ${SHARE_UNITS_PER_HOUR} small ones (or about 10 MB) an hour. Try again in ${retryAfter} seconds.`);
+    };
+    const small = (name: string): Decisions => ({ selected: [name], deselected: [] });
 
     it('stores a long configuration under a short key that gives it back whole, one row for any order', async () => {
       const decisions = { selected: LONG.slice(0, 2500), deselected: LONG.slice(2500) };
@@ -63,6 +110,56 @@ for (const dialect of testDialects()) {
       const bad = await visitor.post(`/configurator/${published}/shares`, { json: { selected: 'Laser' } });
       assert.equal(bad.status, 400);
       assert.deepEqual([typeof bad.json.message, bad.json.field], ['string', 'selected']);
+    });
+
+    it('refuses a requester storing large configurations (about 100 KiB, 7 units each) once past 600 units with 429, Retry-After and {"message"}, stores nothing, and counts a small one as 1 unit', async () => {
+      const { share } = await clientAt('198.51.100.1');
+      await spend(share, 'Large', 120, 480);
+      const keys = await spend(share, 'Medium', 7, 119);
+      assert.equal(keys.length, 17, '599 units spent');
+      const large = decisionsOf('Refused large', 7);
+      assertRefused(await share(large));
+      assert.equal(await stored(shareKey(published, large)), 0);
+      const last = await share(small('Small 0'));
+      assert.equal(last.status, 200, 'a small one costs 1 unit: 600 in all');
+      const refused = await share(small('Small 1'));
+      assertRefused(refused);
+      assert.equal(await stored(shareKey(published, small('Small 1'))), 0);
+    });
+
+    it('still answers 200 with the key of a configuration stored already, past the limit', async () => {
+      const { share } = await clientAt('198.51.100.2');
+      const keys = await fill(share, 'Again');
+      assertRefused(await share(small('Again small')));
+      const again = await share(decisionsOf('Again 3', 120));
+      assert.deepEqual([again.status, again.json], [200, { key: keys[3] }]);
+      const others = await share(small('Laser'));
+      assert.equal(others.status, 200, 'stored by another test\'s visitor: costs nothing either');
+    });
+
+    it('does not count one address\'s new configurations against another requester', async () => {
+      const { share } = await clientAt('198.51.100.3');
+      await fill(share, 'Busy');
+      assertRefused(await share(small('Busy small')));
+      const other = await (await clientAt('198.51.100.4')).share(small('Busy small'));
+      assert.equal(other.status, 200, other.text);
+      assert.equal(await stored(other.json.key), 1);
+    });
+
+    it('counts a signed-in user per account: not against the address, and the account\'s limit from any address', async () => {
+      const { share: anonymous } = await clientAt('198.51.100.5');
+      await fill(anonymous, 'Address');
+      assertRefused(await anonymous(small('Address small')));
+      const user = new TestClient(server.baseUrl);
+      await user.login('user1@example.com', '1234');
+      await user.get(`/model/${published}/`);
+      const from = (address: string): Share => (decisions) => user.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
+      const first = await from('198.51.100.5')(decisionsOf('Account 0', 120));
+      assert.equal(first.status, 200, 'the address is spent, the account is not');
+      for (let i = 1; i < 5; i++) assert.equal((await from(`198.51.100.${10 + i}`)(decisionsOf(`Account ${i}`, 120))).status, 200);
+      assertRefused(await from('198.51.100.6')(small('Account small')), 'your account');
+      const fresh = await (await clientAt('198.51.100.6')).share(small('Account small'));
+      assert.equal(fresh.status, 200, 'the address the account last used is not spent');
     });
   });
 }

@@ -8,8 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { insertUnlessDuplicate } from '../../core/db/connect.ts';
 import { nowIso } from '../../core/db/database.ts';
-import { notFound } from '../../core/http/errors.ts';
+import { notFound, tooManyRequests } from '../../core/http/errors.ts';
+import { requesterOf } from '../../core/scheduler/index.ts';
 import { distinctNames } from './configurator.params.ts';
+import { newShareLimiter, shareLimitMessage, shareUnits } from './configurator.share-limit.ts';
 
 const NOT_FOUND = { message: 'File not found' };
 const SHARE_NOT_FOUND = { message: 'This shared configuration does not exist.' };
@@ -28,6 +30,8 @@ export function shareKey(fileId: number, decisions: { selected: string[]; desele
 
 export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const { db } = ctx;
+  // New shares' units per requester and hour, counted in this process (configurator.share-limit.ts).
+  const newShares = newShareLimiter();
   const visible = async (fileId: number, request: { user?: { id: number } | null }) => {
     if (!await ctx.services.hubfile.getVisibleFile(fileId, request.user?.id ?? null)) throw notFound('File not found', NOT_FOUND);
   };
@@ -35,13 +39,31 @@ export async function sharedConfigurationRoutes(app: FastifyInstance, ctx: Modul
   app.post('/configurator/:file_id(^\\d+$)/shares', {
     config: { json: true },
     schema: { params: fileParams, body: { type: 'object', properties: { selected: names, deselected: names } } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const fileId = (request.params as { file_id: number }).file_id;
     await visible(fileId, request);
     const body = (request.body ?? {}) as { selected?: string[]; deselected?: string[] };
     const decisions = { selected: distinctNames(body.selected), deselected: distinctNames(body.deselected) };
     const key = shareKey(fileId, decisions);
-    await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: JSON.stringify(decisions), created_at: nowIso() });
+    // A configuration stored already answers its key and costs nothing.
+    if (await db.selectFrom('shared_configuration').select('share_key').where('share_key', '=', key).executeTakeFirst()) return { key };
+    // A new row costs the requester's hour one unit per started 16 KiB of it; given back when another
+    // request stored it meanwhile.
+    const json = JSON.stringify(decisions);
+    const requester = requesterOf(request);
+    const units = shareUnits(json);
+    const taken = newShares.take(requester, units);
+    if (!taken.allowed) {
+      reply.header('retry-after', String(taken.retryAfterS));
+      const message = shareLimitMessage(taken.retryAfterS, Boolean(request.user));
+      throw tooManyRequests(message, { message });
+    }
+    let inserted = false;
+    try {
+      inserted = await insertUnlessDuplicate(db, 'shared_configuration', { share_key: key, file_id: fileId, decisions: json, created_at: nowIso() });
+    } finally {
+      if (!inserted) newShares.giveBack(requester, units);
+    }
     return { key };
   });
 
