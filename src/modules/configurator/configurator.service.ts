@@ -121,8 +121,8 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   const cached = d.finished.get(cacheKey);
   if (cached !== undefined) return { kind: 'stored', body: cached };
   let row = await repo.find(db, key);
-  // Served: dated for the bound's least-recently-used order, at most once a minute.
-  if (row && row.status !== 'running') await touchServed(d, row);
+  // A sample served: dated for the bound's least-recently-used order, at most once a minute (the commonality is not bounded).
+  if (row && row.status !== 'running' && kind !== 'commonality') await touchServed(d, row);
   if (row?.status === 'done' && row.stored_key !== null) {
     const content = await d.ctx.store.get(row.stored_key);
     if (content) return { kind: 'sample', body: content.body };
