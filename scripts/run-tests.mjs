@@ -13,6 +13,7 @@ const root = new URL('..', import.meta.url).pathname;
 const STORED_FILE_TESTS = [
   'src/modules/analysis/analysis.test.ts',
   'src/modules/analysis/analysis.edit.test.ts',
+  'src/modules/configurator/configurator.evict.test.ts',
   'src/modules/api/api.flow.test.ts',
   'src/modules/dataset/rest/dataset.api.test.ts',
   'src/modules/dataset/pages/dataset.doi-page.test.ts',

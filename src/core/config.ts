@@ -41,6 +41,8 @@ export interface Config {
   heavyJobsPerRequester: number;
   /** The large lane's workers' memory budgets add up to at most this (core/scheduler). */
   heavyMemoryMb: number;
+  /** The stored samples' total size kept at most (extensions section 6; 0: no bound); the least recently used go first. */
+  sampleStoreMaxBytes: number;
   /** How long the comparison page waits for edit classes before it shows them as being decided (ms). */
   compareWaitMs: number;
   /** Seed an empty database on start (development only). */
@@ -179,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smallModelWorkers: Math.max(1, integer('SMALL_MODEL_WORKERS', env.SMALL_MODEL_WORKERS, 1)),
     heavyJobsPerRequester: Math.max(1, integer('HEAVY_JOBS_PER_REQUESTER', env.HEAVY_JOBS_PER_REQUESTER, 4)),
     heavyMemoryMb: Math.max(64, integer('HEAVY_MEMORY_MB', env.HEAVY_MEMORY_MB, 1024)),
+    sampleStoreMaxBytes: integer('SAMPLE_STORE_MAX_BYTES', env.SAMPLE_STORE_MAX_BYTES, 2147483648),
     compareWaitMs: integer('COMPARE_WAIT_MS', env.COMPARE_WAIT_MS, 500),
     autoSeed: !production,
     storage: storageFrom(env),

@@ -9,6 +9,7 @@ import { createResultCache } from './configurator.cache.ts';
 import { CompileMemory } from './configurator.compiles.ts';
 import { StoredForms } from './configurator.forms.ts';
 import { SampleWatches } from './configurator.watch.ts';
+import { SampleEvictor } from './configurator.evict.ts';
 
 /** A file's content key and imports: stored files never change, so both are kept. */
 export interface KnownFile { sha256: string; imports?: Record<string, string | null>; features: number }
@@ -50,6 +51,8 @@ export interface ConfiguratorDeps {
   jobs: JobState;
   /** Samples computed here: their progress, waiters and cancel flags. */
   watches: SampleWatches;
+  /** Keeps the stored samples within SAMPLE_STORE_MAX_BYTES, least recently used out first. */
+  evictor: SampleEvictor;
 }
 
 export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
@@ -67,6 +70,7 @@ export function createConfiguratorDeps(ctx: ModuleContext): ConfiguratorDeps {
     finished: createResultCache((error) => ctx.log.warn({ err: error }, 'configurator: compressing a stored result failed')),
     jobs: new JobState(),
     watches: new SampleWatches(),
+    evictor: new SampleEvictor(ctx.db, ctx.store, ctx.config.sampleStoreMaxBytes, ctx.log),
   };
 }
 

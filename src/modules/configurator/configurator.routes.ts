@@ -67,6 +67,8 @@ const wantsCsv = (accept: string | undefined) => (accept ?? '').split(',').some(
 export async function configuratorRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = ctx.services.configurator;
   app.addHook('onClose', async () => service.stop());
+  // The stored samples kept within SAMPLE_STORE_MAX_BYTES by this instance too, every few minutes.
+  service.start();
   const fileIdOf = (request: { params: unknown }) => (request.params as { file_id: number }).file_id;
   const viewerOf = (request: { user?: { id: number } | null }) => request.user?.id ?? null;
   // The page's own requests (tree, probabilities, plot) queue as the API's do: per requester.

@@ -71,26 +71,38 @@ export async function visible(d: ConfiguratorDeps, fileId: number, viewerId: num
 
 /**
  * Computes a stored result in the background; the row says `running` meanwhile. A packed sample
- * goes to the file store under `storedKey` before its row says `done`.
+ * goes to the file store under `storedKey` (one key per computation) before its row says `done`;
+ * a sample's row gets its weight, and the samples' bound is kept (configurator.evict.ts).
  */
 function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFile, source: ModelSource, op: ConfiguratorOp, storedKey: string, watchKey: string): void {
   const { db, log } = d.ctx;
   d.jobs.computed++;
   const watched = d.watches.start(watchKey, at.requester);
+  // The commonality (one per model) is not a sample: it weighs nothing against the bound.
+  const weigh = (bytes: number) => (op.op === 'commonality' ? null : bytes + repo.ROW_BYTES);
   const work = call(d, { ...at, long: true }, file, source, op, watched).then(async (reply) => {
     // Stopping, cancelled, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
     if (reply.kind === 'failed' && reply.message === SAMPLE_CANCELLED) d.jobs.stoppedEarly++;
     if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
+    let finished: boolean;
+    let bytes: number | null;
     if (reply.kind === 'done' && reply.sample) {
       await d.ctx.store.put(storedKey, Buffer.from(reply.sample.buffer, reply.sample.byteOffset, reply.sample.byteLength));
-      return repo.finish(db, id, d.instance, { status: 'done', result: null, stored_key: storedKey, summary: null, error: null });
+      bytes = weigh(reply.sample.byteLength);
+      finished = await repo.finish(db, id, d.instance, { status: 'done', result: null, stored_key: storedKey, stored_bytes: bytes, summary: null, error: null });
+      // Another instance took the claim over and stores its own object: this one is nobody's.
+      if (!finished) await d.ctx.store.delete(storedKey);
+    } else {
+      const answer = answerOf(reply);
+      const outcome = answer.kind === 'done'
+        ? { status: 'done' as const, result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
+        : { status: 'failed' as const, result: null, summary: null, error: 'message' in answer ? answer.message : 'failed' };
+      bytes = weigh(Buffer.byteLength(outcome.result ?? outcome.error ?? '', 'utf8'));
+      finished = await repo.finish(db, id, d.instance, { ...outcome, stored_bytes: bytes });
     }
-    const answer = answerOf(reply);
-    await repo.finish(db, id, d.instance, answer.kind === 'done'
-      ? { status: 'done', result: answer.json, summary: reply.kind === 'done' ? reply.summary ?? null : null, error: null }
-      : { status: 'failed', result: null, summary: null, error: 'message' in answer ? answer.message : 'failed' });
+    if (finished && bytes !== null) await d.evictor.stored(id).catch((error) => log.warn({ err: error }, 'configurator: cleaning up the stored samples failed'));
   }).catch((error) => log.error({ err: error, sha256: source.sha256 }, 'configurator: storing a result failed'))
     .finally(() => {
       d.watches.end(watchKey, watched);
@@ -109,11 +121,13 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
   const cached = d.finished.get(cacheKey);
   if (cached !== undefined) return { kind: 'stored', body: cached };
   let row = await repo.find(db, key);
+  // A sample served: dated for the bound's least-recently-used order, at most once a minute (the commonality is not bounded).
+  if (row && row.status !== 'running' && kind !== 'commonality') await touchServed(d, row);
   if (row?.status === 'done' && row.stored_key !== null) {
     const content = await d.ctx.store.get(row.stored_key);
     if (content) return { kind: 'sample', body: content.body };
-    // Its object is gone (a store restored without it): computed again.
-    await repo.forget(db, row.id);
+    // Its object is gone (deleted past the bound after this row was read, or a store restored without it): computed again.
+    await repo.forget(db, row.id, row.stored_key);
     row = undefined;
   }
   if (row?.status === 'done') return { kind: 'stored', body: d.finished.remember(cacheKey, row.result!) };
@@ -132,6 +146,14 @@ async function stored(d: ConfiguratorDeps, fileId: number, viewerId: number | nu
     compute(d, row.id, at, found.file, found.source, op, sampleObjectKey(key), cacheKey);
   }
   return { kind: 'pending', progress: d.watches.progress(cacheKey, requester) };
+}
+
+/** A finished row served is dated again when its date is older than this: one write a minute at most, none per request. */
+export const TOUCH_AFTER_MS = 60_000;
+
+async function touchServed(d: ConfiguratorDeps, row: repo.SampleRow): Promise<void> {
+  const before = new Date(Date.now() - TOUCH_AFTER_MS).toISOString();
+  if (row.last_used_at === null || row.last_used_at < before) await repo.touch(d.ctx.db, row.id, before);
 }
 
 function busyAnswer(d: ConfiguratorDeps): Answer {
@@ -223,13 +245,24 @@ export function stoppedEarlyHere(d: ConfiguratorDeps): number {
   return d.jobs.stoppedEarly;
 }
 
+/** Starts the periodic cleanup of the stored samples (SAMPLE_STORE_MAX_BYTES; configurator.evict.ts). */
+export function start(d: ConfiguratorDeps): void {
+  d.evictor.start();
+}
+
+/** A cleanup of the stored samples now (after the one running): what it found and deleted (the bound's tests wait for it). */
+export function cleanSamples(d: ConfiguratorDeps) {
+  return d.evictor.request();
+}
+
 export async function stop(d: ConfiguratorDeps): Promise<void> {
   d.jobs.stopped = true;
   await Promise.allSettled([...d.jobs.computing]);
+  await d.evictor.stop();
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, formsHere, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, formsHere, start, cleanSamples, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

@@ -99,7 +99,7 @@ describe('samples sent as streams', () => {
     // Kept packed in the file store, not as JSON in the row.
     const row = await server.hub.db.selectFrom('model_sample').select(['result', 'stored_key']).where('kind', '=', 'uniform').where('params', '=', 'n=40;seed=5;select=;deselect=').executeTakeFirstOrThrow();
     assert.equal(row.result, null);
-    assert.match(row.stored_key!, /^samples\/[0-9a-f]{64}\/uniform-[0-9a-f]{32}\.sample$/);
+    assert.match(row.stored_key!, /^samples\/[0-9a-f]{64}\/uniform-[0-9a-f]{32}-[0-9a-f]{16}\.sample$/);
   });
 
   it('draws a sample again when its stored object is gone, instead of failing', async () => {

@@ -1,5 +1,5 @@
 // The configurator module's tables: samples and commonality per content (migrations 2026_11_27_1100,
-// 2026_12_05_0420), shared configurations (migration 2026_12_05_0445).
+// 2026_12_05_0420, 2026_12_05_0450), shared configurations (migration 2026_12_05_0445).
 import type { Id } from '../../core/db/database.ts';
 
 /** `running`: claimed by an instance, shown as `pending`; `failed` keeps its message. */
@@ -19,6 +19,13 @@ export interface ModelSampleTable {
   /** Commonality: `{"<name>": probability}` as JSON, for the page (the result holds huge exact counts). */
   summary: string | null;
   error: string | null;
+  /**
+   * A sample's weight against SAMPLE_STORE_MAX_BYTES (done or failed): its packed object's size, or
+   * its JSON or message in the row, plus ROW_BYTES; null for the commonality and while running.
+   */
+  stored_bytes: number | null;
+  /** When the sample was last served (at most a minute old when served lately): the cleanup deletes the oldest first. */
+  last_used_at: string | null;
   claimed_by: string | null;
   claimed_at: string | null;
   created_at: string;

@@ -3,7 +3,7 @@
 // written out as the answer's JSON (the same bytes as the worker's JSON.stringify) or as CSV,
 // compressed in zlib's thread pool. What is held at once is a chunk of rows and their text, not
 // the answer: 10 000 configurations of automotive2_4 are 423 MB of JSON.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import { csvHeader, csvRow, jsonRow, readSampleHeader, type SampleHeader } from '../../../packages/analysis/src/index.ts';
@@ -12,10 +12,15 @@ import type { SampleKey } from './configurator.repository.ts';
 /** Text gathered before it is handed to the response: large enough to be cheap, small enough that making one takes a few ms (about 7 rows of automotive2_4 as CSV). */
 const BATCH_CHARS = 1 << 18;
 
-/** The file store's key of a packed sample: one object per (content, kind, parameters, engine version). */
+/**
+ * The file store's key of a packed sample of (content, kind, parameters, engine version), new for
+ * each computation: an object deleted past the samples' bound (configurator.evict.ts) is never one
+ * that a later computation of the same sample has just written, and a computation whose claim
+ * another instance took over deletes its own object only.
+ */
 export function sampleObjectKey(key: SampleKey): string {
   const digest = createHash('sha256').update(`${key.kind}\n${key.params}\n${key.engine_version}`, 'utf8').digest('hex');
-  return `samples/${key.sha256}/${key.kind}-${digest.slice(0, 32)}.sample`;
+  return `samples/${key.sha256}/${key.kind}-${digest.slice(0, 32)}-${randomBytes(8).toString('hex')}.sample`;
 }
 
 /** How rows become text: the opening, one row, the closing. */
