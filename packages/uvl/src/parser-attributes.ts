@@ -4,7 +4,7 @@
 import type { Attribute, AttributeValue, Expression, Reference } from './ast.ts';
 import { isId, MAX_DEPTH, type ParseContext } from './parser-context.ts';
 import { parseConstraint } from './parser-expressions.ts';
-import { T } from './scanner.ts';
+import { T } from './tokens.ts';
 
 // attributes: OPEN_BRACE (attribute (COMMA attribute)*)? CLOSE_BRACE
 export function parseAttributes(c: ParseContext): Attribute[] {

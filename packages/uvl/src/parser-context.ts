@@ -5,7 +5,8 @@
 
 import type { Reference, Span } from './ast.ts';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
-import { T, TOKEN_NAMES, scan } from './scanner.ts';
+import { scan } from './scanner.ts';
+import { T, TOKEN_NAMES } from './tokens.ts';
 
 /** Nesting limit of the feature tree and of expressions: deeper input is an error, not a stack overflow. */
 export const MAX_DEPTH = 256;

@@ -9,7 +9,7 @@
 import type { AggregateFunction, ArithmeticOperator, CompareOperator, Expression, Reference } from './ast.ts';
 import type { DiagnosticCode } from './diagnostics.ts';
 import { isId, MAX_DEPTH, type ParseContext } from './parser-context.ts';
-import { T } from './scanner.ts';
+import { T } from './tokens.ts';
 
 const COMPARE_OPS: Record<number, CompareOperator> = {
   [T.EQUAL]: '==',

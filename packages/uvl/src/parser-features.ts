@@ -4,7 +4,7 @@
 import type { Feature, FeatureType, Group, GroupKind } from './ast.ts';
 import { parseAttributes } from './parser-attributes.ts';
 import { isId, MAX_DEPTH, type ParseContext } from './parser-context.ts';
-import { T, parseCardinalityText } from './scanner.ts';
+import { T, parseCardinalityText } from './tokens.ts';
 
 const FEATURE_TYPES: Record<number, FeatureType> = {
   [T.STRING_KEY]: 'String',

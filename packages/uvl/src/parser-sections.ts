@@ -5,7 +5,7 @@ import type { Import, LanguageLevel, MajorLevel, MinorLevel, UvlModel } from './
 import { isId, type ParseContext } from './parser-context.ts';
 import { canStartExpression, parseConstraint } from './parser-expressions.ts';
 import { GROUP_KINDS, isFeatureStart, parseFeature } from './parser-features.ts';
-import { T } from './scanner.ts';
+import { T } from './tokens.ts';
 
 const MAJOR_LEVELS: Record<number, MajorLevel> = {
   [T.BOOLEAN_KEY]: 'Boolean',
