@@ -4,7 +4,7 @@
 // (parser-expressions.ts, parser-attributes.ts, parser-features.ts, parser-sections.ts).
 
 import type { Reference, Span } from './ast.ts';
-import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
+import { lineIndexIn, type Diagnostic, type DiagnosticCode } from './diagnostics.ts';
 import { scan } from './scanner.ts';
 import { T, TOKEN_NAMES } from './tokens.ts';
 
@@ -55,29 +55,17 @@ export class ParseContext {
     this.last = tokens.count - 1;
   }
 
-  private lineIndex(offset: number): number {
-    const lineStarts = this.lineStarts;
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
   lineOf(offset: number): number {
     const lineStarts = this.lineStarts;
     let i = this.cursor;
-    if (offset < lineStarts[i]!) i = this.lineIndex(offset);
+    if (offset < lineStarts[i]!) i = lineIndexIn(lineStarts, offset);
     else {
       const last = lineStarts.length - 1;
       let steps = 0;
       while (i < last && lineStarts[i + 1]! <= offset) {
         i++;
         if (++steps > 64) {
-          i = this.lineIndex(offset);
+          i = lineIndexIn(lineStarts, offset);
           break;
         }
       }
