@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { parseUvl, type UvlModel } from '../../uvl/src/index.ts';
 import { analyzeModel } from './analyze.ts';
 import type { AnalysisResult } from './types.ts';
-import { bruteForceModel, keepConstraintLines, randomModelText, seededRandom, type BruteForceModel } from './testing/brute-force.support.ts';
+import { bruteForceModel, keepConstraintLines, type BruteForceModel } from './testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from './testing/generators.support.ts';
 
 function parse(text: string): UvlModel {
   const { model, diagnostics } = parseUvl(text);

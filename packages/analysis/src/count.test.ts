@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { corpusSkipReason, findCorpus } from '../../uvl/src/corpus.support.ts';
 import { analyzeModel } from './analyze.ts';
-import { bruteForceModel, GROUP_FORMS, parseValid, randomModelText, seededRandom, TooManyFeatures } from './testing/brute-force.support.ts';
+import { bruteForceModel, parseValid, TooManyFeatures } from './testing/brute-force.support.ts';
+import { GROUP_FORMS, randomModelText, seededRandom } from './testing/generators.support.ts';
 
 const parse = parseValid;
 

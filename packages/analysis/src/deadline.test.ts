@@ -9,7 +9,7 @@ import { cnfBackbone } from './ops/backbone.ts';
 import { countCnf } from './count/counter.ts';
 import { Deadline } from './deadline.ts';
 import { SatSolver } from './sat/solver.ts';
-import { pigeonhole, random3Cnf, seededRandom } from './testing/brute-force.support.ts';
+import { pigeonhole, random3Cnf, seededRandom } from './testing/generators.support.ts';
 
 const GUARD = { timeout: 120_000 };
 

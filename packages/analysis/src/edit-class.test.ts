@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 import { parseUvl, type UvlModel } from '../../uvl/src/index.ts';
 import { Deadline } from './deadline.ts';
 import { classifyEdit, type EditKind } from './ops/edit-class.ts';
-import { bruteForceModel, keepConstraintLines, randomModelText, seededRandom, type BruteForceModel } from './testing/brute-force.support.ts';
+import { bruteForceModel, keepConstraintLines, type BruteForceModel } from './testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from './testing/generators.support.ts';
 
 function parse(text: string): UvlModel {
   const { model, diagnostics } = parseUvl(text);

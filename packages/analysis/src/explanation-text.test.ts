@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { constraintSource, parseUvl } from '../../uvl/src/index.ts';
 import { analyzeModel } from './analyze.ts';
-import { seededRandom } from './testing/brute-force.support.ts';
+import { seededRandom } from './testing/generators.support.ts';
 
 function explanations(text: string) {
   const { model, diagnostics } = parseUvl(text);

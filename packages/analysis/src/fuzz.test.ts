@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { cnfBackbone } from './ops/backbone.ts';
 import { countCnf } from './count/counter.ts';
 import { SatSolver } from './sat/solver.ts';
-import { bruteForceCnf, pigeonhole, randomCnf, satisfies, seededRandom, type Cnf } from './testing/brute-force.support.ts';
+import { bruteForceCnf, satisfies, type Cnf } from './testing/brute-force-cnf.support.ts';
+import { pigeonhole, randomCnf, seededRandom } from './testing/generators.support.ts';
 
 const INSTANCES = 10_000;
 

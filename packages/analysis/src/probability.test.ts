@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { formatProbability, probabilityBins, probabilityOf } from './probability.ts';
-import { seededRandom } from './testing/brute-force.support.ts';
+import { seededRandom } from './testing/generators.support.ts';
 
 /** A finite non-negative double as an exact fraction num / 2^exp. */
 function exact(x: number): { num: bigint; exp: bigint } {

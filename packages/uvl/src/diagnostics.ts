@@ -40,6 +40,18 @@ export function formatDiagnostic(d: Pick<Diagnostic, 'line' | 'column' | 'messag
   return `Line ${d.line}:${d.column} - ${d.message}`;
 }
 
+/** 0-based index of the line holding `offset`, by binary search of the lines' start offsets. */
+export function lineIndexIn(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Line starts of a text, for turning offsets into line and column in O(log n). */
 export class LineMap {
   readonly starts: number[];
@@ -58,15 +70,7 @@ export class LineMap {
   }
   /** 0-based line index of an offset. */
   lineIndex(offset: number): number {
-    const s = this.starts;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (s[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lineIndexIn(this.starts, offset);
   }
   position(offset: number): { line: number; column: number } {
     const i = this.lineIndex(offset);

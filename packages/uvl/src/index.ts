@@ -18,4 +18,4 @@ export { constraintSource } from './source-text.ts';
 export { parseNameList, unquoteName, formatNameList } from './name-list.ts';
 export { featureEstimate } from './feature-lines.ts';
 // The editor's tokenizer and rename (src/modules/editor) follow the scanner's names and keywords.
-export { KEYWORD_TEXTS, isPlainName } from './scanner.ts';
+export { KEYWORD_TEXTS, isPlainName } from './tokens.ts';

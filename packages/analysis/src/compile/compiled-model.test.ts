@@ -11,7 +11,8 @@ import { countConfigurations, satEncoding } from '../analyze.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
-import { bruteForceModel, parseValid, randomModelText, seededRandom, TooManyFeatures } from '../testing/brute-force.support.ts';
+import { bruteForceModel, parseValid, TooManyFeatures } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { compileModel, type CompiledModel, type NarrowTables } from './compiled-model.ts';
 import { TABLE_KIND } from './decision-dnnf.ts';
 

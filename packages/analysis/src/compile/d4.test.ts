@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { parseUvl, toCnf, UvlExportError, type UvlModel } from '../../../uvl/src/index.ts';
-import { randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { compileModel } from './compiled-model.ts';
 
 interface Edge {

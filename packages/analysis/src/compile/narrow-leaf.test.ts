@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { NarrowFormula } from '../count/tree-decomposition.ts';
 import { SeededRandom } from '../sample/prng.ts';
-import { seededRandom } from '../testing/brute-force.support.ts';
+import { seededRandom } from '../testing/generators.support.ts';
 import { leafCount, leafDraw, leafTables, leafTrueCounts, leafUnrank, localFixed, makeLeaf, type NarrowLeaf } from './narrow-leaf.ts';
 
 /** Random clauses of 1 (rarely) to 3 literals over variables 0..vars-1 within `band` of each other (narrow). */

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { corpusSkipReason, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import type { UvlModel } from '../../../uvl/src/index.ts';
-import { parseValid, randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { parseValid } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { compileModel, type CompiledModel, type NarrowTables } from './compiled-model.ts';
 import { compiledFormBytes, compiledFromBytes, StoredFormError } from './stored-form.ts';
 

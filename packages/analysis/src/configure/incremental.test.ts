@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
-import { bruteForceModel, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { bruteForceModel, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { Configurator } from './configurator.ts';
 import type { ConfigureResult, Decisions } from './types.ts';
 

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeEquivalentLiterals } from './equivalences.ts';
 import { countCnf } from './counter.ts';
-import { bruteForceCnf, seededRandom } from '../testing/brute-force.support.ts';
+import { bruteForceCnf } from '../testing/brute-force-cnf.support.ts';
+import { seededRandom } from '../testing/generators.support.ts';
 
 describe('equivalent literals', () => {
   it('keeps the smallest variable of each class and renumbers the rest in order', () => {

@@ -8,7 +8,7 @@ import { parseUvl } from '../../../uvl/src/index.ts';
 import { satEncoding } from '../analyze.ts';
 import { modelClauses, type EncodedModel } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
-import { randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { independentSupport } from './independent-support.ts';
 
 /** Every configuration, as its feature values (a string of 0/1 per feature). */

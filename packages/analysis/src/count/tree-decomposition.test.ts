@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { countCnf } from './counter.ts';
 import { TreeDecompositionCounter, type NarrowFormula } from './tree-decomposition.ts';
-import { bruteForceCnf, seededRandom } from '../testing/brute-force.support.ts';
+import { bruteForceCnf } from '../testing/brute-force-cnf.support.ts';
+import { seededRandom } from '../testing/generators.support.ts';
 
 /** DIMACS clauses over 1..vars as the counter's local formula (variable v is v - 1). */
 function narrow(vars: number, clauses: number[][]): NarrowFormula {

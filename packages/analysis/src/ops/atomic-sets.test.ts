@@ -11,7 +11,7 @@ import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { corpusSkipReason, diskLoader, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { analyzeModel, satEncoding } from '../analyze.ts';
 import { SatSolver } from '../sat/solver.ts';
-import { randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

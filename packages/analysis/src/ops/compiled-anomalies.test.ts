@@ -14,7 +14,8 @@ import { compileModel } from '../compile/compiled-model.ts';
 import { LANES, valuesUnder, weightedTrueSums } from '../compile/form-passes.ts';
 import { Deadline } from '../deadline.ts';
 import { encodeModel } from '../encode.ts';
-import { bruteForceModel, parseValid, randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { bruteForceModel, parseValid } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import type { AnalysisResult } from '../types.ts';
 import { xorshift32 } from './atomic-sets.ts';
 

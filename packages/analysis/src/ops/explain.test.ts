@@ -10,7 +10,7 @@ import { ModelPatcher } from '../configure/model-patch.ts';
 import { Deadline } from '../deadline.ts';
 import type { EncodedConstraint, EncodedModel } from '../encode.ts';
 import { SatSolver } from '../sat/solver.ts';
-import { randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { falseOptionalCandidates } from './false-optional.ts';
 import { Explainer } from './explain.ts';
 

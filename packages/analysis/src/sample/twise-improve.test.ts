@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { parseUvl } from '../../../uvl/src/index.ts';
 import { satEncoding } from '../analyze.ts';
 import { Deadline } from '../deadline.ts';
-import { randomModelText, seededRandom } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { improvePairwise } from './twise-improve.ts';
 import { improveInPasses } from './twise-improve-run.ts';
 import { everyConfiguration, missingPairs, validity } from './twise-sample.support.ts';

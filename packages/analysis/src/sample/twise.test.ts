@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { corpusSkipReason, findCorpus } from '../../../uvl/src/corpus.support.ts';
 import { parseUvl, type UvlModel } from '../../../uvl/src/index.ts';
 import { Deadline } from '../deadline.ts';
-import { bruteForceModel, randomModelText, seededRandom, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { bruteForceModel, type BruteForceModel } from '../testing/brute-force.support.ts';
+import { randomModelText, seededRandom } from '../testing/generators.support.ts';
 import { smallCorpusModels } from '../testing/corpus-models.support.ts';
 import { twiseSample, type TwiseOptions } from './twise.ts';
 

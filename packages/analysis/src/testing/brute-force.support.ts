@@ -1,15 +1,15 @@
 // Test support (the library never imports it): an independent oracle that answers the analysis
-// questions by enumerating every configuration, and seeded generators of small UVL models and
-// small CNFs. The oracle reads the parsed model, not the CNF: the tree and groups through
+// questions by enumerating every configuration (the CNF oracle is brute-force-cnf.support.ts, the
+// seeded generators of small UVL models and CNFs generators.support.ts). The oracle reads the parsed model, not the CNF: the tree and groups through
 // packages/uvl's flattenModel (the relations [min, max] the converters share), the Boolean
 // constraints evaluated directly on their expression trees. Variables are the distinct feature
 // names, as buildCnf names them. Semantics of extensions.md section 1: typed features are
 // selectable features, feature cardinality is ignored, arithmetic/aggregate/string constraints
 // are left out.
 
-import type { Expression, UvlModel } from '../../../uvl/src/index.ts';
+import type { Expression, FlatModel, UvlModel } from '../../../uvl/src/index.ts';
 import { flattenModel, parseUvl } from '../../../uvl/src/index.ts';
-import { diskLoader, prng } from '../../../uvl/src/corpus.support.ts';
+import { diskLoader } from '../../../uvl/src/corpus.support.ts';
 
 /** A model that must parse without errors (imports read from disk beside `fileName`); throws with the errors otherwise. */
 export function parseValid(text: string, fileName?: string): UvlModel {
@@ -95,8 +95,39 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
   const n = names.length;
   if (n > maxFeatures) throw new TooManyFeatures(`${n} features (at most ${maxFeatures} enumerated)`);
   const varOf = flat.features.map((f) => index.get(f.name)!);
+  const { checksAt, booleanConstraints, ignoredConstraints } = scheduleChecks(flat, index, varOf, n);
+  const found = enumerate(n, checksAt);
+  const { count, configurations } = found;
+  const sorted = (list: string[]) => [...list].sort(byName);
+  const { core, dead, variant, falseOptional, atomicSets } = classify(flat, names, varOf, found);
+  const allChecks = checksAt.flat();
+  return {
+    names,
+    count: BigInt(count),
+    satisfiable: count > 0,
+    core: sorted(core),
+    dead: sorted(dead),
+    variant: sorted(variant),
+    falseOptional: sorted([...falseOptional]),
+    atomicSets,
+    deadSet: sorted(dead),
+    booleanConstraints,
+    ignoredConstraints,
+    configurations,
+    isConfiguration(selectedNames: Iterable<string>): boolean {
+      const v = new Uint8Array(n);
+      for (const s of selectedNames) {
+        const i = index.get(s);
+        if (i === undefined) return false;
+        v[i] = 1;
+      }
+      return allChecks.every((c) => c(v));
+    },
+  };
+}
 
-  // Each check runs as soon as the last variable it reads is assigned (variables in order).
+/** The checks of the tree and of the Boolean constraints, each run as soon as the last variable it reads is assigned (variables in order). */
+function scheduleChecks(flat: FlatModel, index: Map<string, number>, varOf: number[], n: number) {
   const checksAt: Check[][] = Array.from({ length: n }, () => []);
   const schedule = (vars: number[], check: Check) => checksAt[Math.max(...vars)]!.push(check);
   const rootVar = varOf[0]!;
@@ -120,44 +151,9 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
       continue;
     }
     const vars: number[] = [];
-    const compile = (e: Expression): Check => {
-      switch (e.kind) {
-        case 'ref': {
-          const name = c.prefix ? `${c.prefix}.${e.ref.name}` : e.ref.name;
-          const i = index.get(name);
-          if (i === undefined) throw new UnknownName(name);
-          vars.push(i);
-          return (v) => v[i] === 1;
-        }
-        case 'not': {
-          const a = compile(e.operand);
-          return (v) => !a(v);
-        }
-        case 'and': {
-          const ops = e.operands.map(compile);
-          return (v) => ops.every((o) => o(v));
-        }
-        case 'or': {
-          const ops = e.operands.map(compile);
-          return (v) => ops.some((o) => o(v));
-        }
-        case 'implies': {
-          const a = compile(e.left);
-          const b = compile(e.right);
-          return (v) => !a(v) || b(v);
-        }
-        case 'equiv': {
-          const a = compile(e.left);
-          const b = compile(e.right);
-          return (v) => a(v) === b(v);
-        }
-        default:
-          throw new Error('unreachable');
-      }
-    };
     let check: Check;
     try {
-      check = compile(c.expression);
+      check = compileCheck(c.expression, c.prefix, index, vars);
     } catch (error) {
       // A reference to no feature (an attribute, a missing name): not expressible, left out.
       if (!(error instanceof UnknownName)) throw error;
@@ -167,7 +163,62 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
     booleanConstraints++;
     schedule(vars, check);
   }
+  return { checksAt, booleanConstraints, ignoredConstraints };
+}
 
+/** A Boolean constraint as a check of the values; the variables it reads are appended to `vars`. */
+function compileCheck(e: Expression, prefix: string | undefined, index: Map<string, number>, vars: number[]): Check {
+  const compile = (e: Expression): Check => {
+    switch (e.kind) {
+      case 'ref': {
+        const name = prefix ? `${prefix}.${e.ref.name}` : e.ref.name;
+        const i = index.get(name);
+        if (i === undefined) throw new UnknownName(name);
+        vars.push(i);
+        return (v) => v[i] === 1;
+      }
+      case 'not': {
+        const a = compile(e.operand);
+        return (v) => !a(v);
+      }
+      case 'and': {
+        const ops = e.operands.map(compile);
+        return (v) => ops.every((o) => o(v));
+      }
+      case 'or': {
+        const ops = e.operands.map(compile);
+        return (v) => ops.some((o) => o(v));
+      }
+      case 'implies': {
+        const a = compile(e.left);
+        const b = compile(e.right);
+        return (v) => !a(v) || b(v);
+      }
+      case 'equiv': {
+        const a = compile(e.left);
+        const b = compile(e.right);
+        return (v) => a(v) === b(v);
+      }
+      default:
+        throw new Error('unreachable');
+    }
+  };
+  return compile(e);
+}
+
+interface Enumeration {
+  count: number;
+  configurations: number[];
+  /** How often each feature is selected. */
+  selected: Float64Array;
+  /** Bit j of differ[i]: features i and j differ in some configuration. */
+  differ: Uint32Array;
+  /** Bit j of offWhileOn[i]: feature j is unselected in some configuration where i is selected. */
+  offWhileOn: Uint32Array;
+}
+
+/** Every assignment of n variables that passes the checks, in order (each variable 1 before 0). */
+function enumerate(n: number, checksAt: Check[][]): Enumeration {
   // Per configuration: how often each feature is selected, which features ever differ from
   // which, and which features are ever unselected while a given feature is selected.
   const value = new Uint8Array(n);
@@ -202,272 +253,51 @@ export function bruteForceModel(model: UvlModel, options: { maxFeatures?: number
     value[i] = 0;
   };
   assign(0);
+  return { count, configurations, selected, differ, offWhileOn };
+}
 
-  const sorted = (list: string[]) => [...list].sort(byName);
-  const satisfiable = count > 0;
+/** Core, dead and variant features, the false-optional ones and the atomic sets of an enumeration (all empty when there is no configuration). */
+function classify(flat: FlatModel, names: string[], varOf: number[], found: Enumeration) {
+  const { count, selected, differ, offWhileOn } = found;
+  const n = names.length;
+  const rootVar = varOf[0]!;
   const core: string[] = [];
   const dead: string[] = [];
   const variant: string[] = [];
   const falseOptional = new Set<string>();
   const atomicSets: string[][] = [];
-  if (satisfiable) {
-    for (let i = 0; i < n; i++) {
-      if (selected[i] === count) core.push(names[i]!);
-      else if (selected[i] === 0) dead.push(names[i]!);
-      else variant.push(names[i]!);
-    }
-    flat.features.forEach((f, node) => {
-      if (f.parent < 0) return;
-      const rel = flat.relations.find((r) => r.children.includes(node))!;
-      if (rel.min === 1 && rel.max === 1 && rel.children.length === 1) return;
-      const p = varOf[f.parent]!;
-      const x = varOf[node]!;
-      if (selected[x] === 0 || x === rootVar || x === p) return; // never selected: dead, not false-optional
-      if ((offWhileOn[p]! & (1 << x)) === 0) falseOptional.add(f.name);
-    });
-    const seen = new Set<number>();
-    for (let i = 0; i < n; i++) {
-      if (seen.has(i) || selected[i] === 0) continue;
-      const set = [names[i]!];
-      for (let j = i + 1; j < n; j++) {
-        if ((differ[i]! & (1 << j)) === 0) {
-          set.push(names[j]!);
-          seen.add(j);
-        }
-      }
-      if (set.length >= 2) atomicSets.push(set.sort(byName));
-    }
-    atomicSets.sort((a, b) => byName(a[0]!, b[0]!));
+  if (count === 0) return { core, dead, variant, falseOptional, atomicSets };
+  for (let i = 0; i < n; i++) {
+    if (selected[i] === count) core.push(names[i]!);
+    else if (selected[i] === 0) dead.push(names[i]!);
+    else variant.push(names[i]!);
   }
-
-  const allChecks = checksAt.flat();
-  return {
-    names,
-    count: BigInt(count),
-    satisfiable,
-    core: sorted(core),
-    dead: sorted(dead),
-    variant: sorted(variant),
-    falseOptional: sorted([...falseOptional]),
-    atomicSets,
-    deadSet: sorted(dead),
-    booleanConstraints,
-    ignoredConstraints,
-    configurations,
-    isConfiguration(selectedNames: Iterable<string>): boolean {
-      const v = new Uint8Array(n);
-      for (const s of selectedNames) {
-        const i = index.get(s);
-        if (i === undefined) return false;
-        v[i] = 1;
+  flat.features.forEach((f, node) => {
+    if (f.parent < 0) return;
+    const rel = flat.relations.find((r) => r.children.includes(node))!;
+    if (rel.min === 1 && rel.max === 1 && rel.children.length === 1) return;
+    const p = varOf[f.parent]!;
+    const x = varOf[node]!;
+    if (selected[x] === 0 || x === rootVar || x === p) return; // never selected: dead, not false-optional
+    if ((offWhileOn[p]! & (1 << x)) === 0) falseOptional.add(f.name);
+  });
+  const seen = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    if (seen.has(i) || selected[i] === 0) continue;
+    const set = [names[i]!];
+    for (let j = i + 1; j < n; j++) {
+      if ((differ[i]! & (1 << j)) === 0) {
+        set.push(names[j]!);
+        seen.add(j);
       }
-      return allChecks.every((c) => c(v));
-    },
-  };
+    }
+    if (set.length >= 2) atomicSets.push(set.sort(byName));
+  }
+  atomicSets.sort((a, b) => byName(a[0]!, b[0]!));
+  return { core, dead, variant, falseOptional, atomicSets };
 }
 
 /** The model with only the constraints of the constraints section whose first line passes `keep` (constraint attributes stay). */
 export function keepConstraintLines(model: UvlModel, keep: (line: number) => boolean): UvlModel {
   return { ...model, constraints: model.constraints.filter((c) => keep(c.span.line)) };
-}
-
-// ------------------------------------------------------------------ CNF oracle
-
-export interface Cnf {
-  numVars: number;
-  clauses: number[][];
-}
-
-export interface BruteForceCnf {
-  count: bigint;
-  satisfiable: boolean;
-  /** value[v] (1-based): 1 true in every model, -1 false in every model, 0 neither (all 0 when unsat). */
-  backbone: Int8Array;
-}
-
-export function satisfies(clauses: number[][], assignment: (v: number) => boolean): boolean {
-  return clauses.every((c) => c.some((l) => assignment(Math.abs(l)) === l > 0));
-}
-
-/** Enumerates all 2^numVars assignments (numVars at most 20), optionally under assumption literals. */
-export function bruteForceCnf(cnf: Cnf, assumptions: number[] = []): BruteForceCnf {
-  const { numVars, clauses } = cnf;
-  if (numVars > 20) throw new TooManyFeatures(`${numVars} variables`);
-  // A clause is satisfied by assignment m (bit v-1 = variable v) when m meets its positive
-  // mask or leaves a variable of its negative mask unset.
-  const pos = new Int32Array(clauses.length + assumptions.length);
-  const neg = new Int32Array(clauses.length + assumptions.length);
-  [...clauses, ...assumptions.map((a) => [a])].forEach((c, i) => {
-    for (const l of c) {
-      if (l > 0) pos[i]! |= 1 << (l - 1);
-      else neg[i]! |= 1 << (-l - 1);
-    }
-  });
-  let count = 0;
-  const ones = new Float64Array(numVars + 1);
-  const total = 2 ** numVars;
-  next: for (let m = 0; m < total; m++) {
-    for (let i = 0; i < pos.length; i++) if ((m & pos[i]!) === 0 && (~m & neg[i]!) === 0) continue next;
-    count++;
-    for (let v = 1; v <= numVars; v++) if ((m >>> (v - 1)) & 1) ones[v]!++;
-  }
-  const backbone = new Int8Array(numVars + 1);
-  if (count > 0) for (let v = 1; v <= numVars; v++) backbone[v] = ones[v] === count ? 1 : ones[v] === 0 ? -1 : 0;
-  return { count: BigInt(count), satisfiable: count > 0, backbone };
-}
-
-// ------------------------------------------------------------------ generators
-
-/** A small deterministic PRNG: the same seed gives the same sequence (packages/uvl's test PRNG). */
-export const seededRandom = prng;
-
-const int = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
-const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-
-/** Every group form the generator writes. */
-export const GROUP_FORMS = ['mandatory', 'optional', 'or', 'alternative', '[n]', '[a..b]', '[a..*]'] as const;
-
-export interface GeneratedModel {
-  text: string;
-  /** Feature names in tree order (F0 the root). */
-  features: string[];
-  /** Line numbers of the Boolean constraints. */
-  constraintLines: number[];
-  /** The group forms written, for coverage checks. */
-  groupForms: Set<string>;
-  /** The constraint operators written. */
-  operators: Set<string>;
-}
-
-/**
- * A random small model: F0 the root, a tree of `features` nodes (default 3..12) with nested
- * groups of every form, occasionally a typed feature, a feature cardinality or an attribute;
- * 0..`maxConstraints` Boolean constraints with !, &, |, =>, <=> and parentheses (printed with and
- * without the parentheses precedence makes optional), and sometimes an arithmetic constraint
- * the analysis leaves out.
- */
-export function randomModelText(rand: () => number, options: { features?: number; maxConstraints?: number } = {}): GeneratedModel {
-  const total = options.features ?? int(rand, 3, 12);
-  const maxConstraints = options.maxConstraints ?? 4;
-  const groupForms = new Set<string>();
-  const operators = new Set<string>();
-  const names = ['F0'];
-  interface Node {
-    name: string;
-    groups: { head: string; kids: Node[] }[];
-  }
-  const root: Node = { name: 'F0', groups: [] };
-  const open: Node[] = [root];
-  while (names.length < total) {
-    const parent = pick(rand, open);
-    const k = Math.min(int(rand, 1, 4), total - names.length);
-    const form = pick(rand, GROUP_FORMS);
-    groupForms.add(form);
-    let head: string = form;
-    // Bounds within 0..k, and now and then one the group cannot meet (k + 1).
-    const bound = (lo: number) => (rand() < 0.08 ? k + 1 : int(rand, lo, k));
-    if (form === '[n]') head = `[${bound(0)}]`;
-    else if (form === '[a..b]') {
-      const a = bound(0);
-      head = `[${a}..${a > k ? a : int(rand, a, k)}]`;
-    } else if (form === '[a..*]') head = `[${bound(0)}..*]`;
-    const kids: Node[] = [];
-    for (let i = 0; i < k; i++) {
-      const child: Node = { name: `F${names.length}`, groups: [] };
-      names.push(child.name);
-      kids.push(child);
-      open.push(child);
-    }
-    parent.groups.push({ head, kids });
-  }
-  let hasAttribute = false;
-  const lines = ['features'];
-  const write = (node: Node, depth: number) => {
-    let line = node.name;
-    const r = rand();
-    if (r < 0.06 && node !== root) line = `${pick(rand, ['Integer', 'Real', 'String'])} ${line}`;
-    else if (r < 0.1 && node !== root) line = `${line} cardinality [1..${int(rand, 1, 3)}]`;
-    else if (r < 0.14) {
-      line = `${line} {price ${int(rand, 1, 9)}}`;
-      hasAttribute = true;
-    }
-    lines.push(`${'    '.repeat(1 + 2 * depth)}${line}`);
-    for (const g of node.groups) {
-      lines.push(`${'    '.repeat(2 + 2 * depth)}${g.head}`);
-      for (const kid of g.kids) write(kid, depth + 1);
-    }
-  };
-  write(root, 0);
-
-  const expr = (depth: number, top = false): { text: string; prec: number } => {
-    // Precedences: 5 atom, 4 !, 3 &, 2 |, 1 =>, 0 <=>
-    if (depth === 0 || (!top && rand() < 0.3)) return { text: pick(rand, names), prec: 5 };
-    const paren = (e: { text: string; prec: number }, min: number) => (e.prec < min || (e.prec < 5 && rand() < 0.25) ? `(${e.text})` : e.text);
-    const op = pick(rand, ['!', '&', '|', '=>', '<=>'] as const);
-    operators.add(op);
-    if (op === '!') return { text: `!${paren(expr(depth - 1), 5)}`, prec: 4 };
-    const prec = { '&': 3, '|': 2, '=>': 1, '<=>': 0 }[op];
-    if (op === '&' || op === '|') {
-      const operands = Array.from({ length: int(rand, 2, 3) }, () => paren(expr(depth - 1), prec + 1));
-      return { text: operands.join(` ${op} `), prec };
-    }
-    // Binary, left-associative: the right operand needs parentheses at equal precedence.
-    return { text: `${paren(expr(depth - 1), prec)} ${op} ${paren(expr(depth - 1), prec + 1)}`, prec };
-  };
-  const constraintLines: number[] = [];
-  const constraints: string[] = [];
-  const nConstraints = int(rand, 0, maxConstraints);
-  for (let i = 0; i < nConstraints; i++) {
-    const text = rand() < 0.1 ? pick(rand, names) : expr(int(rand, 1, 3), true).text;
-    if (text.includes('(')) operators.add('()');
-    constraints.push(text);
-  }
-  if (hasAttribute && rand() < 0.5) constraints.splice(int(rand, 0, constraints.length), 0, `F0.price > ${int(rand, 0, 5)}`);
-  if (constraints.length > 0) {
-    lines.push('constraints');
-    for (const c of constraints) {
-      lines.push(`    ${c}`);
-      if (!c.includes('.price')) constraintLines.push(lines.length);
-    }
-  }
-  return { text: `${lines.join('\n')}\n`, features: names, constraintLines, groupForms, operators };
-}
-
-/** A random CNF of 1..maxVars variables: clauses of 1..4 literals, sometimes a repeated literal, a tautology or (rarely) an empty clause. */
-export function randomCnf(rand: () => number, maxVars = 10): Cnf {
-  const numVars = int(rand, 1, maxVars);
-  const ratio = rand() * 6;
-  const numClauses = Math.round(numVars * ratio);
-  const clauses: number[][] = [];
-  for (let i = 0; i < numClauses; i++) {
-    if (rand() < 0.003) {
-      clauses.push([]);
-      continue;
-    }
-    const len = int(rand, 1, Math.min(4, numVars + 1));
-    const clause: number[] = [];
-    for (let j = 0; j < len; j++) clause.push((rand() < 0.5 ? -1 : 1) * int(rand, 1, numVars));
-    clauses.push(clause);
-  }
-  return { numVars, clauses };
-}
-
-/** The pigeonhole formula: `pigeons` pigeons in `holes` holes, unsatisfiable when pigeons > holes and hard for resolution. */
-export function pigeonhole(pigeons: number, holes: number): Cnf {
-  const v = (p: number, h: number) => p * holes + h + 1;
-  const clauses: number[][] = [];
-  for (let p = 0; p < pigeons; p++) clauses.push(Array.from({ length: holes }, (_, h) => v(p, h)));
-  for (let h = 0; h < holes; h++) for (let p = 0; p < pigeons; p++) for (let q = p + 1; q < pigeons; q++) clauses.push([-v(p, h), -v(q, h)]);
-  return { numVars: pigeons * holes, clauses };
-}
-
-/** A uniform random 3-CNF with `numVars` variables and round(ratio * numVars) clauses of 3 distinct variables. */
-export function random3Cnf(rand: () => number, numVars: number, ratio: number): Cnf {
-  const clauses: number[][] = [];
-  for (let i = 0; i < Math.round(ratio * numVars); i++) {
-    const vars = new Set<number>();
-    while (vars.size < 3) vars.add(int(rand, 1, numVars));
-    clauses.push([...vars].map((x) => (rand() < 0.5 ? -x : x)));
-  }
-  return { numVars, clauses };
 }

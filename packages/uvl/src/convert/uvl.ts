@@ -3,7 +3,7 @@
 // and parentheses exactly where the tree needs them.
 
 import type { Attribute, AttributeValue, Cardinality, Expression, Feature, Group, Reference, UvlModel } from '../ast.ts';
-import { isPlainName } from '../scanner.ts';
+import { isPlainName } from '../tokens.ts';
 
 const INDENT = '    ';
 
