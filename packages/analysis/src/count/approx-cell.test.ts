@@ -35,19 +35,24 @@ function bruteForceCell(n: number, clauses: number[][], rows: Uint32Array[], sup
   return size;
 }
 
+/** The k-th random case: a tree formula of 3 to 13 variables, a hash over all of them, its first m rows, the cell's size by brute force. */
+function randomCell(random: () => number, k: number) {
+  const n = 3 + (k % 11);
+  const clauses = treeFormula(random, n);
+  const support = Array.from({ length: n }, (_, i) => i + 1);
+  const hash = new Hash(n, random);
+  const m = random() % (n + 1);
+  const rows = hash.first(m);
+  return { n, clauses, support, hash, m, rows, expected: bruteForceCell(n, clauses, rows, support) };
+}
+
 describe('a cell of the approximate counter', () => {
   test('counts exactly what brute force counts (1 500 random formulas and hashes, 3 to 13 variables)', () => {
     const random = generator(3);
     let withFree = 0;
     let withClasses = 0;
     for (let k = 0; k < 1500; k++) {
-      const n = 3 + (k % 11);
-      const clauses = treeFormula(random, n);
-      const support = Array.from({ length: n }, (_, i) => i + 1);
-      const hash = new Hash(n, random);
-      const m = random() % (n + 1);
-      const rows = hash.first(m);
-      const expected = bruteForceCell(n, clauses, rows, support);
+      const { n, clauses, support, hash, m, rows, expected } = randomCell(random, k);
       if (freeVariables(n, clauses, support).length > 0) withFree++;
       const cell = new Cell(n, clauses, support, rows, n);
       const found = cell.count(1 << 20, Deadline.none());
@@ -64,13 +69,7 @@ describe('a cell of the approximate counter', () => {
     const random = generator(7);
     let seeded = 0;
     for (let k = 0; k < 600; k++) {
-      const n = 3 + (k % 11);
-      const clauses = treeFormula(random, n);
-      const support = Array.from({ length: n }, (_, i) => i + 1);
-      const hash = new Hash(n, random);
-      const m = random() % (n + 1);
-      const rows = hash.first(m);
-      const expected = bruteForceCell(n, clauses, rows, support);
+      const { n, clauses, support, hash, m, rows, expected } = randomCell(random, k);
       // Models of the cells with fewer and more rows (some outside this cell, some in one class), twice over.
       const seeds: Int8Array[] = [];
       for (const other of [Math.max(0, m - 2), Math.min(n, m + 1), 0]) {
