@@ -113,26 +113,22 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
  */
 function countOrEstimate(run: Run, enc: EncodedModel, ops: Operations, backbone: Int8Array, deadline: Deadline, how: { seed?: number; factor?: boolean }): void {
   const { result, timeouts, timed } = run;
-  const count = timed('count', () => ops.count());
-  if (count !== null) {
-    result.configurations = count.toString();
+  const count = timed('count', () => ops.count()) ?? undefined;
+  // The estimate ends a little before the budget (it reads the clock between steps that can take
+  // tens of milliseconds), so that the result is handed over within it.
+  const estimate = count === undefined
+    ? timed('estimate', () => estimateConfigurations(enc, { backbone, deadline: Deadline.after(Math.max(0, deadline.remainingMs() - ESTIMATE_RESERVE_MS)), seed: how.seed, factor: how.factor }))
+    : null;
+  // An estimate that counted every component is the exact count after all.
+  const exact = count ?? (estimate?.exact ? estimate.value : undefined);
+  if (exact !== undefined) {
+    result.configurations = exact.toString();
     result.configurations_status = 'exact';
     return;
   }
   result.configurations_status = 'timeout';
   timeouts.push('count');
-  // The estimate ends a little before the budget (it reads the clock between steps that can take
-  // tens of milliseconds), so that the result is handed over within it.
-  const estimateDeadline = Deadline.after(Math.max(0, deadline.remainingMs() - ESTIMATE_RESERVE_MS));
-  const estimate = timed('estimate', () => estimateConfigurations(enc, { backbone, deadline: estimateDeadline, seed: how.seed, factor: how.factor }));
-  if (estimate === null) return;
-  if (estimate.exact) {
-    result.configurations = estimate.value.toString();
-    result.configurations_status = 'exact';
-    timeouts.splice(timeouts.indexOf('count'), 1);
-    return;
-  }
-  result.configurations_estimate = estimateField(estimate);
+  if (estimate) result.configurations_estimate = estimateField(estimate);
 }
 
 /** One analysis under way: its result so far, the operations that timed out, their timings. */

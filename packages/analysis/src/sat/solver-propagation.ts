@@ -64,35 +64,15 @@ export class PropagationState extends DecisionOrder {
   }
 
   protected grow(cap: number): void {
-    const resize8 = (a: Int8Array, size: number) => {
-      const b = new Int8Array(size);
-      b.set(a);
-      return b;
-    };
-    const resizeU8 = (a: Uint8Array, size: number) => {
-      const b = new Uint8Array(size);
-      b.set(a);
-      return b;
-    };
-    const resize32 = (a: Int32Array, size: number) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    const resizeF = (a: Float64Array, size: number) => {
-      const b = new Float64Array(size);
-      b.set(a);
-      return b;
-    };
-    this.litVal = resize8(this.litVal, 2 * cap);
-    this.level = resize32(this.level, cap);
-    this.activity = resizeF(this.activity, cap);
-    this.savedPhase = resizeU8(this.savedPhase, cap);
-    this.nonDecision = resizeU8(this.nonDecision, cap);
-    this.seen = resizeU8(this.seen, cap);
-    this.heap = resize32(this.heap, cap);
-    this.heapIndex = resize32(this.heapIndex, cap);
-    this.trail = resize32(this.trail, cap);
+    this.litVal = resized(this.litVal, 2 * cap);
+    this.level = resized(this.level, cap);
+    this.activity = resized(this.activity, cap);
+    this.savedPhase = resized(this.savedPhase, cap);
+    this.nonDecision = resized(this.nonDecision, cap);
+    this.seen = resized(this.seen, cap);
+    this.heap = resized(this.heap, cap);
+    this.heapIndex = resized(this.heapIndex, cap);
+    this.trail = resized(this.trail, cap);
     this.capacity = cap;
   }
 
@@ -253,4 +233,11 @@ export class PropagationState extends DecisionOrder {
     }
     return null;
   }
+}
+
+/** A copy of `array` in a new array of `size` items of the same type (a solver's per-variable arrays, grown). */
+function resized<A extends Int8Array | Uint8Array | Int32Array | Float64Array>(array: A, size: number): A {
+  const bigger = new (array.constructor as new (length: number) => A)(size);
+  bigger.set(array);
+  return bigger;
 }
