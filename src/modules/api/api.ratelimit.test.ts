@@ -72,5 +72,18 @@ for (const dialect of testDialects()) {
       // Pages are not API calls: never limited here.
       for (let i = 0; i < LIMIT + 1; i++) assert.equal((await fetch(`${first.baseUrl}/explore`)).status, 200);
     });
+
+    it('counts anonymous calls from one IPv6 /64 as one address, whichever addresses of it they come from', async () => {
+      const from = async (server: TestServer, address: string) => {
+        const res = await fetch(`${server.baseUrl}/api/v1/datasets/`, { headers: { 'x-forwarded-for': address } });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      // A new host address of the same /64 for every call, alternating instances.
+      let refused = false;
+      for (let i = 0; i < 2 * LIMIT + 1 && !refused; i++) refused = (await from(i % 2 === 0 ? first : second, `2001:db8:${dialect.name.length}:7::${(i + 1).toString(16)}`)) === 429;
+      assert.ok(refused, 'changing the host part of the address does not escape the limit');
+      assert.equal(await from(first, `2001:db8:${dialect.name.length}:8::1`), 200, 'another /64 has its own count');
+    });
   });
 }
