@@ -62,6 +62,22 @@ describe('SQLite checkpoints in a worker', () => {
     check.close();
   });
 
+  it('destroy() resolves only once the worker has closed its connection: no log file is left behind', async () => {
+    const { file, db } = await freshDatabase('d');
+    const checkpoints = checkpointsOf.get(db)!;
+    let answered = 0;
+    checkpoints.onCheckpoint = () => { answered++; };
+    await insertRows(db, 10);
+    checkpoints.checkpoint();
+    while (answered === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await db.destroy();
+    // SQLite removes the log and shared-memory files when the last connection to the file closes:
+    // both there means the worker's connection was still open (a folder removed now failed with
+    // ENOTEMPTY in CI).
+    assert.equal(statSync(`${file}-wal`, { throwIfNoEntry: false }), undefined);
+    assert.equal(statSync(`${file}-shm`, { throwIfNoEntry: false }), undefined);
+  });
+
   it('a worker that dies hands checkpoints back to the serving connection', async () => {
     const { file, db } = await freshDatabase('b');
     const checkpoints = checkpointsOf.get(db)!;

@@ -123,10 +123,20 @@ export class BackgroundCheckpoints {
     if (this.database.open) this.database.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   }
 
-  /** Before the serving connection closes: the worker closes its connection and ends. */
-  close(): void {
+  /**
+   * Before the serving connection closes: the worker closes its connection and ends. Resolves once
+   * it has ended, so that whoever closes the database next (and removes its folder, in tests) finds
+   * no other connection still closing the log and shared-memory files.
+   */
+  close(): Promise<void> {
     this.closed = true;
-    this.worker?.postMessage('close');
+    const worker = this.worker;
     this.worker = undefined;
+    if (!worker) return Promise.resolve();
+    const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Referenced again while it closes: the wait would otherwise not keep the process alive.
+    worker.ref();
+    worker.postMessage('close');
+    return ended;
   }
 }
