@@ -12,7 +12,7 @@ import { formFields, type FieldErrors } from '../../core/http/forms.ts';
 import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
 import { DiagramQueryError } from '../model/index.ts';
-import { latestExpiry } from './review.service.ts';
+import { latestExpiry, type ReviewService } from './review.service.ts';
 import { reviewConfiguratorRoutes } from './review.configurator.ts';
 
 /** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
@@ -26,37 +26,50 @@ function fieldErrorOf(error: unknown): FieldErrors | undefined {
 
 const idOf = (raw: string) => (/^\d{1,10}$/.test(raw) ? Number(raw) : undefined);
 
+function datasetIdOf(request: FastifyRequest): number {
+  const id = idOf((request.params as { id: string }).id);
+  if (id === undefined) throw notFound('No such dataset among yours.');
+  return id;
+}
+
+// Reviewers' pages are never indexed nor kept by shared caches: the link is the secret.
+const privately = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
+
 export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const review = ctx.services.review;
-  const datasetIdOf = (request: FastifyRequest) => {
-    const id = idOf((request.params as { id: string }).id);
-    if (id === undefined) throw notFound('No such dataset among yours.');
-    return id;
-  };
-  const linksPage = async (request: FastifyRequest, reply: FastifyReply, status: number, state: PageState = {}) => {
-    const datasetId = datasetIdOf(request);
-    const { links, published } = await review.overview(datasetId, request.user!.id);
-    const origin = `${request.protocol}://${request.host}`;
-    return reply.code(status).page('review/views/links.njk', {
-      title: 'Review links', datasetId, links, published, errors: state.errors ?? {}, values: state.values ?? {},
-      created: state.created ? `${origin}/review/${state.created}/` : null,
-      today: new Date().toISOString().slice(0, 10), latest: latestExpiry(),
-    });
-  };
+  ownerLinkRoutes(app, review);
+  reviewerPageRoutes(app, ctx, review);
+  await reviewConfiguratorRoutes(app, ctx);
+  reviewerZipRoute(app, review);
+}
 
-  app.get('/dataset/:id/review-links', { config: { loginRequired: true } }, (request, reply) => linksPage(request, reply, 200));
+/** The owner's page of review links, with the status it answers and what it shows besides the links. */
+async function linksPage(review: ReviewService, request: FastifyRequest, reply: FastifyReply, status: number, state: PageState = {}) {
+  const datasetId = datasetIdOf(request);
+  const { links, published } = await review.overview(datasetId, request.user!.id);
+  const origin = `${request.protocol}://${request.host}`;
+  return reply.code(status).page('review/views/links.njk', {
+    title: 'Review links', datasetId, links, published, errors: state.errors ?? {}, values: state.values ?? {},
+    created: state.created ? `${origin}/review/${state.created}/` : null,
+    today: new Date().toISOString().slice(0, 10), latest: latestExpiry(),
+  });
+}
+
+/** The owner's side: the links of a dataset, a new link, a revoked one. */
+function ownerLinkRoutes(app: FastifyInstance, review: ReviewService): void {
+  app.get('/dataset/:id/review-links', { config: { loginRequired: true } }, (request, reply) => linksPage(review, request, reply, 200));
 
   app.post('/dataset/:id/review-links', { config: { loginRequired: true } }, async (request, reply) => {
     const fields = formFields(request.body);
     const expires = (fields.expires ?? '').trim();
     try {
       const token = await review.create(datasetIdOf(request), request.user!.id, expires, fields.confirm_published === 'yes');
-      return await linksPage(request, reply, 201, { created: token });
+      return await linksPage(review, request, reply, 201, { created: token });
     } catch (error) {
       // The form comes back as posted, the reason under its field (not an error page).
       const errors = fieldErrorOf(error);
       if (!errors) throw error;
-      return linksPage(request, reply, 400, { errors, values: { expires, confirm_published: fields.confirm_published ?? '' } });
+      return linksPage(review, request, reply, 400, { errors, values: { expires, confirm_published: fields.confirm_published ?? '' } });
     }
   });
 
@@ -67,10 +80,10 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     await review.revoke(datasetId, request.user!.id, linkId);
     return reply.redirect(`/dataset/${datasetId}/review-links`, 303);
   });
+}
 
-  // Reviewers' pages are never indexed nor kept by shared caches: the link is the secret.
-  const privately = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
-
+/** The reviewer's side through the link: the dataset, a file, a model's page. */
+function reviewerPageRoutes(app: FastifyInstance, ctx: ModuleContext, review: ReviewService): void {
   app.get('/review/:token/', async (request, reply) => {
     const token = (request.params as { token: string }).token;
     const { dataset } = await review.anonymousView(token, true);
@@ -103,8 +116,10 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
       configurator: ctx.isEnabled('configurator') && model.errors.length === 0,
     });
   });
-  await reviewConfiguratorRoutes(app, ctx);
+}
 
+/** The dataset's files as one zip, streamed as they are read from the store. */
+function reviewerZipRoute(app: FastifyInstance, review: ReviewService): void {
   app.get('/review/:token/zip', async (request, reply) => {
     const zip = await review.zip((request.params as { token: string }).token);
     const archive = new ZipArchive({ zlib: { level: 6 } });
