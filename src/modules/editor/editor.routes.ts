@@ -29,47 +29,66 @@ function fileIdOf(request: FastifyRequest): number {
   return id;
 }
 
+/** The editor's bundle, built on the first request that needs it (bundleOnce). */
+type BundleLoader = () => Promise<EditorBundle>;
+
 export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
-  const service = () => ctx.services.editor;
   const bundle = bundleOnce();
-  // A form carries the whole model, URL-encoded: up to three bytes for each byte of a file the hub would take.
-  const bodyLimit = ctx.config.maxUploadBytes * 3 + 64 * 1024;
+  editorPageRoutes(app, ctx, bundle);
+  editorBundleRoute(app, bundle);
+  editorSaveRoutes(app, ctx, bundle);
+}
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, input: PageInput) => {
-    const b: EditorBundle = await bundle();
-    const file = input.opened?.file;
-    return reply.code(input.errors ? 422 : 200).page('editor/views/editor.njk', {
-      title: file ? `Edit ${file.name}` : 'Model editor',
-      file: file ?? null,
-      // A new version is of a published dataset (extensions section 2); a draft is edited in place.
-      owner: (input.opened?.owner ?? false) && file?.doi !== null,
-      text: input.text,
-      draftTitle: input.title ?? (file ? file.name.replace(/\.uvl$/i, '') : ''),
-      maxTitle: MAX_DRAFT_TITLE,
-      errors: input.errors ?? [],
-      signedIn: request.user !== undefined && request.user !== null,
-      storageKey: `hub-editor:${file ? `file-${file.id}` : 'new'}`,
-      editorScript: `/editor/bundle/${b.editor}`,
-      workerScript: `/editor/bundle/${b.worker}`,
-    });
-  };
+/** The editor page; 422 when it shows again a text whose save was refused, with the reasons. */
+async function editorPage(bundle: BundleLoader, request: FastifyRequest, reply: FastifyReply, input: PageInput) {
+  const b: EditorBundle = await bundle();
+  const file = input.opened?.file;
+  return reply.code(input.errors ? 422 : 200).page('editor/views/editor.njk', {
+    title: file ? `Edit ${file.name}` : 'Model editor',
+    file: file ?? null,
+    // A new version is of a published dataset (extensions section 2); a draft is edited in place.
+    owner: (input.opened?.owner ?? false) && file?.doi !== null,
+    text: input.text,
+    draftTitle: input.title ?? (file ? file.name.replace(/\.uvl$/i, '') : ''),
+    maxTitle: MAX_DRAFT_TITLE,
+    errors: input.errors ?? [],
+    signedIn: request.user !== undefined && request.user !== null,
+    storageKey: `hub-editor:${file ? `file-${file.id}` : 'new'}`,
+    editorScript: `/editor/bundle/${b.editor}`,
+    workerScript: `/editor/bundle/${b.worker}`,
+  });
+}
 
-  const failure = (error: unknown) => {
-    if (error instanceof EditorError && error.kind !== 'invalid') return notFound(error.message);
-    return error;
-  };
+function failure(error: unknown): unknown {
+  if (error instanceof EditorError && error.kind !== 'invalid') return notFound(error.message);
+  return error;
+}
 
-  app.get('/editor', async (request, reply) => page(request, reply, { text: '' }));
+/**
+ * The reasons a save was refused, or undefined for a failure that is not the request's (5xx).
+ * The page clears its local copy when it posts, so every refusal shows the editor again with the text.
+ */
+function refusal(error: unknown): string[] | undefined {
+  if (error instanceof EditorError && error.kind === 'invalid') return [error.message, ...error.errors];
+  if (error instanceof HttpError && error.status < 500) return [error.message];
+  return undefined;
+}
+
+/** The editor, empty or opened on a file. */
+function editorPageRoutes(app: FastifyInstance, ctx: ModuleContext, bundle: BundleLoader): void {
+  app.get('/editor', async (request, reply) => editorPage(bundle, request, reply, { text: '' }));
 
   app.get('/editor/file/:file_id', async (request, reply) => {
     try {
-      const opened = await service().openFile(fileIdOf(request), request.user?.id ?? null);
-      return await page(request, reply, { opened, text: opened.text });
+      const opened = await ctx.services.editor.openFile(fileIdOf(request), request.user?.id ?? null);
+      return await editorPage(bundle, request, reply, { opened, text: opened.text });
     } catch (error) {
       throw failure(error);
     }
   });
+}
 
+function editorBundleRoute(app: FastifyInstance, bundle: BundleLoader): void {
   // Names carry the content's hash: kept by browsers for a year, so a worker started again
   // after an edit cancelled the last one comes from the cache, not the server.
   app.get('/editor/bundle/*', async (request, reply) => {
@@ -81,27 +100,23 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
     return reply.send(file.body);
   });
+}
 
-  /**
-   * The reasons a save was refused, or undefined for a failure that is not the request's (5xx).
-   * The page clears its local copy when it posts, so every refusal shows the editor again with the text.
-   */
-  const refusal = (error: unknown): string[] | undefined => {
-    if (error instanceof EditorError && error.kind === 'invalid') return [error.message, ...error.errors];
-    if (error instanceof HttpError && error.status < 500) return [error.message];
-    return undefined;
-  };
+/** The two saves: a new draft dataset, or a new version of a published file. */
+function editorSaveRoutes(app: FastifyInstance, ctx: ModuleContext, bundle: BundleLoader): void {
+  // A form carries the whole model, URL-encoded: up to three bytes for each byte of a file the hub would take.
+  const bodyLimit = ctx.config.maxUploadBytes * 3 + 64 * 1024;
 
   app.post('/editor/draft', { config: { loginRequired: true }, bodyLimit }, async (request, reply) => {
     const text = textField(request);
     const title = String((request.body as Record<string, unknown>).title ?? '');
     try {
-      return reply.redirect(await service().saveDraft(request.user!.id, title, text), 303);
+      return reply.redirect(await ctx.services.editor.saveDraft(request.user!.id, title, text), 303);
     } catch (error) {
       const reasons = refusal(error);
       if (!reasons) throw error;
       // The text comes back in the editor with the reasons: nothing typed is lost.
-      return page(request, reply, { text, title, errors: reasons });
+      return editorPage(bundle, request, reply, { text, title, errors: reasons });
     }
   });
 
@@ -109,13 +124,13 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
     const id = fileIdOf(request);
     const text = textField(request);
     try {
-      return reply.redirect(await service().stageNewVersion(id, request.user!.id, text), 303);
+      return reply.redirect(await ctx.services.editor.stageNewVersion(id, request.user!.id, text), 303);
     } catch (error) {
       if (error instanceof EditorError && error.kind !== 'invalid') throw failure(error);
       const reasons = refusal(error);
       if (!reasons) throw error;
-      const opened = await service().openFile(id, request.user!.id);
-      return page(request, reply, { opened, text, errors: reasons });
+      const opened = await ctx.services.editor.openFile(id, request.user!.id);
+      return editorPage(bundle, request, reply, { opened, text, errors: reasons });
     }
   });
 }
