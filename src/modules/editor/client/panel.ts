@@ -14,105 +14,138 @@ export interface Panel {
 const SETTLE_MS = 300;
 const TIMEOUT_MS = 60_000;
 
-export function createPanel(box: HTMLElement, goToLine: (line: number) => void, base?: string): Panel {
-  const workerUrl = box.dataset.workerUrl!;
-  const diagram = box.querySelector<HTMLElement>('#panel-diagram')!;
-  const facts = box.querySelector<HTMLElement>('#panel-analysis')!;
-  const state = box.querySelector<HTMLElement>('#panel-state')!;
-  let worker: Worker | undefined;
+/** The panel's elements and the state of its workers, shared by the functions below. */
+interface LivePanel {
+  /** Carries the panel's state as data attributes (data-state, data-ms, data-cancelled, data-spare-ready). */
+  box: HTMLElement;
+  diagram: HTMLElement;
+  facts: HTMLElement;
+  status: HTMLElement;
+  goToLine: (line: number) => void;
+  workerUrl: string;
+  base: string | undefined;
+  worker: Worker | undefined;
   /**
    * A started worker waiting in reserve: an edit that cancels a running analysis switches to it at
    * once, and the next reserve starts only when typing pauses, so typing never asks for a script.
    */
-  let spare: Worker | undefined;
-  let busy = false;
-  let sent = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let latest: Text | undefined;
+  spare: Worker | undefined;
+  /** The workers that have loaded all of their script. */
+  loaded: WeakSet<Worker>;
+  busy: boolean;
+  /** The id of the last text sent: an answer to an earlier one is dropped. */
+  sent: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  latest: Text | undefined;
+}
 
-  const setState = (kind: 'current' | 'stale' | 'running' | 'invalid', text: string): void => {
-    box.dataset.state = kind;
-    state.textContent = text;
-  };
-
-  const loaded = new WeakSet<Worker>();
-  /** data-spare-ready tells whether the reserve worker has loaded all of its script. */
-  const showSpare = (): void => {
-    if (spare && loaded.has(spare)) box.dataset.spareReady = '1';
-    else delete box.dataset.spareReady;
-  };
-
-  const spawn = (): Worker => {
-    const w = new Worker(workerUrl, { type: 'module' });
-    w.onmessage = (event: MessageEvent<WorkerAnswer>) => {
-      if (event.data.kind === 'ready') {
-        loaded.add(w);
-        showSpare();
-        return;
-      }
-      answer(event.data);
-    };
-    w.onerror = () => { busy = false; setState('invalid', 'The analysis stopped with an error.'); };
-    return w;
-  };
-
-  const answer = (a: Exclude<WorkerAnswer, { kind: 'ready' }>): void => {
-    if (a.id !== sent) return;
-    if (a.kind === 'invalid') {
-      busy = false;
-      setState('invalid', 'The text has errors: the diagram and the analysis show the last model that parsed.');
-      return;
-    }
-    if (a.kind === 'diagram') {
-      diagram.innerHTML = a.svg;
-      return;
-    }
-    if (a.kind === 'comparison') {
-      renderComparison(a.comparison);
-      return;
-    }
-    renderFacts(facts, a.result, goToLine);
-    if (a.svg) diagram.innerHTML = a.svg;
-    if (a.final) {
-      busy = false;
-      box.dataset.ms = String(Math.round(a.ms));
-      setState('current', `Up to date (analysed in ${(a.ms / 1000).toFixed(1)} s).`);
-    }
-  };
-
-  const run = (): void => {
-    if (!latest) return;
-    worker ??= spawn();
-    busy = true;
-    sent++;
-    setState('running', 'Analysing…');
-    const request: WorkerRequest = { id: sent, text: latest.toString(), timeoutMs: TIMEOUT_MS, base };
-    worker.postMessage(request);
-    spare ??= spawn();
-    showSpare();
-  };
-
+export function createPanel(box: HTMLElement, goToLine: (line: number) => void, base?: string): Panel {
+  const panel = findPanel(box, goToLine, base);
   // Links of the drawing point at the model page's subtrees: here they would leave the editor.
-  diagram.addEventListener('click', (event) => {
+  panel.diagram.addEventListener('click', (event) => {
     if ((event.target as Element).closest('a')) event.preventDefault();
   });
 
   return {
     textChanged(doc) {
-      latest = doc;
-      if (busy && worker) {
-        worker.terminate();
-        box.dataset.cancelled = String(Number(box.dataset.cancelled ?? 0) + 1);
-        worker = spare;
-        spare = undefined;
-        showSpare();
-        busy = false;
-      }
-      if (box.dataset.state) setState('stale', 'Stale: the text changed; the panel catches up when typing pauses.');
-      clearTimeout(timer);
-      timer = setTimeout(run, box.dataset.state ? SETTLE_MS : 0);
+      panel.latest = doc;
+      if (panel.busy && panel.worker) cancelRunning(panel, panel.worker);
+      if (box.dataset.state) setState(panel, 'stale', 'Stale: the text changed; the panel catches up when typing pauses.');
+      clearTimeout(panel.timer);
+      panel.timer = setTimeout(() => run(panel), box.dataset.state ? SETTLE_MS : 0);
     },
   };
+}
+
+function findPanel(box: HTMLElement, goToLine: (line: number) => void, base: string | undefined): LivePanel {
+  return {
+    box,
+    diagram: box.querySelector<HTMLElement>('#panel-diagram')!,
+    facts: box.querySelector<HTMLElement>('#panel-analysis')!,
+    status: box.querySelector<HTMLElement>('#panel-state')!,
+    goToLine,
+    workerUrl: box.dataset.workerUrl!,
+    base,
+    worker: undefined,
+    spare: undefined,
+    loaded: new WeakSet<Worker>(),
+    busy: false,
+    sent: 0,
+    timer: undefined,
+    latest: undefined,
+  };
+}
+
+function setState(panel: LivePanel, kind: 'current' | 'stale' | 'running' | 'invalid', text: string): void {
+  panel.box.dataset.state = kind;
+  panel.status.textContent = text;
+}
+
+/** data-spare-ready tells whether the reserve worker has loaded all of its script. */
+function showSpare(panel: LivePanel): void {
+  if (panel.spare && panel.loaded.has(panel.spare)) panel.box.dataset.spareReady = '1';
+  else delete panel.box.dataset.spareReady;
+}
+
+function spawn(panel: LivePanel): Worker {
+  const w = new Worker(panel.workerUrl, { type: 'module' });
+  w.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+    if (event.data.kind === 'ready') {
+      panel.loaded.add(w);
+      showSpare(panel);
+      return;
+    }
+    showAnswer(panel, event.data);
+  };
+  w.onerror = () => { panel.busy = false; setState(panel, 'invalid', 'The analysis stopped with an error.'); };
+  return w;
+}
+
+function showAnswer(panel: LivePanel, a: Exclude<WorkerAnswer, { kind: 'ready' }>): void {
+  if (a.id !== panel.sent) return;
+  if (a.kind === 'invalid') {
+    panel.busy = false;
+    setState(panel, 'invalid', 'The text has errors: the diagram and the analysis show the last model that parsed.');
+    return;
+  }
+  if (a.kind === 'diagram') {
+    panel.diagram.innerHTML = a.svg;
+    return;
+  }
+  if (a.kind === 'comparison') {
+    renderComparison(a.comparison);
+    return;
+  }
+  renderFacts(panel.facts, a.result, panel.goToLine);
+  if (a.svg) panel.diagram.innerHTML = a.svg;
+  if (a.final) {
+    panel.busy = false;
+    panel.box.dataset.ms = String(Math.round(a.ms));
+    setState(panel, 'current', `Up to date (analysed in ${(a.ms / 1000).toFixed(1)} s).`);
+  }
+}
+
+/** Sends the latest text to the worker, and starts the reserve if there is none. */
+function run(panel: LivePanel): void {
+  if (!panel.latest) return;
+  panel.worker ??= spawn(panel);
+  panel.busy = true;
+  panel.sent++;
+  setState(panel, 'running', 'Analysing…');
+  const request: WorkerRequest = { id: panel.sent, text: panel.latest.toString(), timeoutMs: TIMEOUT_MS, base: panel.base };
+  panel.worker.postMessage(request);
+  panel.spare ??= spawn(panel);
+  showSpare(panel);
+}
+
+/** An edit during an analysis: the worker is terminated and the reserve takes its place. */
+function cancelRunning(panel: LivePanel, running: Worker): void {
+  running.terminate();
+  panel.box.dataset.cancelled = String(Number(panel.box.dataset.cancelled ?? 0) + 1);
+  panel.worker = panel.spare;
+  panel.spare = undefined;
+  showSpare(panel);
+  panel.busy = false;
 }
 
 const KIND_TEXT: Record<string, string> = {
