@@ -52,7 +52,7 @@ export function scanOther(text: string, pos: number, c: number, out: TokenBuffer
     case 60:
     case 61:
     case 62:
-      return scanComparison(text, pos, c, out, report);
+      return scanBangEqualsOrAngle(text, pos, c, out, report);
     case 34:
       return scanQuotedName(text, pos, out, report);
     case 39:
@@ -73,7 +73,7 @@ export function scanOther(text: string, pos: number, c: number, out: TokenBuffer
 }
 
 /** An operator that starts with ! = < or > (c, the character at pos), and the <INDENT> <DEDENT> markers; returns its end. */
-function scanComparison(text: string, pos: number, c: number, out: TokenBuffer, report: ReportFn): number {
+function scanBangEqualsOrAngle(text: string, pos: number, c: number, out: TokenBuffer, report: ReportFn): number {
   const n = text.length;
   const start = pos;
   const second = pos + 1 < n ? text.charCodeAt(pos + 1) : -1;
