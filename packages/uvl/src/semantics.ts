@@ -123,81 +123,62 @@ export function expressionReferences(e: Expression, out: Reference[] = []): Refe
  * stays one leaf feature (flamapy 2.5.0 does not read imports).
  */
 export function flattenModel(model: UvlModel, options: { expandImports?: boolean } = {}): FlatModel {
-  const expand = options.expandImports ?? true;
-  const features: FlatFeature[] = [];
-  const relations: Relation[] = [];
-  const constraints: FlatConstraint[] = [];
-  if (!model.root) return { features, relations, constraints };
+  if (!model.root) return { features: [], relations: [], constraints: [] };
+  const tree = flattenTree(model, model.root, options.expandImports ?? true);
+  const constraints: FlatConstraint[] = modelConstraints(model).map((c) => ({ expression: c.expression, prefix: '', origin: c.origin }));
+  if (tree.grafts.length > 0) addGraftedConstraints(constraints, tree.features, tree.grafts);
+  return { features: tree.features, relations: tree.relations, constraints };
+}
 
-  // Which tree feature stands for which imported subtree: (model, feature) -> graft.
-  interface Graft {
-    prefix: string;
-    model: UvlModel;
-    feature: Feature;
-  }
-  const graftFor = (owner: UvlModel, f: Feature): Graft | undefined => {
-    if (!expand || f.groups.length > 0) return undefined;
-    for (const imp of owner.imports) {
-      const sub = imp.resolved?.model;
-      if (!sub?.root) continue;
-      const prefix = imp.prefix;
-      if (!f.name.startsWith(`${prefix}.`)) continue;
-      const rest = f.name.slice(prefix.length + 1);
-      const target = findFeature(sub.root, rest);
-      if (target) return { prefix, model: sub, feature: target };
-    }
-    return undefined;
-  };
+/** An imported model grafted into the tree, under the prefix its features take. */
+interface GraftedModel {
+  prefix: string;
+  model: UvlModel;
+}
 
-  // Constraints of grafted models, collected once per (prefix path, model).
-  const graftedModels: { prefix: string; model: UvlModel; names: Set<string> }[] = [];
+/** The flat tree as it is built: features and relations in walk order, and the models grafted in. */
+interface FlatTree {
+  readonly expand: boolean;
+  readonly features: FlatFeature[];
+  readonly relations: Relation[];
+  readonly grafts: GraftedModel[];
+}
 
-  // Pre-order over relations, as flamapy's get_features(): iterative to stay safe on deep trees.
-  type Item = { f: Feature; owner: UvlModel; prefix: string; index: number };
-  const add = (f: Feature, owner: UvlModel, prefix: string, parent: number, nameOverride?: string): Item => {
-    const name = nameOverride ?? (prefix ? `${prefix}.${f.name}` : f.name);
-    const index = features.length;
-    features.push({ name, type: f.type ?? 'Boolean', parent, relations: [], source: f });
-    return { f, owner, prefix, index };
+/** A feature placed in the flat tree: its parsed feature, the model it is from, its name prefix and its index. */
+interface PlacedFeature {
+  f: Feature;
+  owner: UvlModel;
+  prefix: string;
+  index: number;
+}
+
+/** A feature of the walk: its relations, the one reached (r), the next child of it to descend into (c; -1: not yet placed). */
+interface WalkFrame {
+  item: PlacedFeature;
+  rels: Relation[];
+  r: number;
+  c: number;
+  kids: PlacedFeature[][];
+}
+
+/**
+ * The tree in flamapy's order (its get_features(): pre-order over relations): for each feature, its
+ * relations in order; a relation's children get their indices when the relation is reached, then the
+ * walk descends into each child in turn. Iterative to stay safe on deep trees.
+ */
+function flattenTree(model: UvlModel, root: Feature, expand: boolean): FlatTree {
+  const tree: FlatTree = { expand, features: [], relations: [], grafts: [] };
+  const stack: WalkFrame[] = [];
+  // The children of a relation get their indices only when the walk reaches it: -1 until then.
+  const open = (item: PlacedFeature): void => {
+    stack.push({ item, rels: groupRelations(item.f, item.index, () => -1), r: 0, c: -1, kids: [] });
   };
-  const resolve = (item: Item): Item => {
-    // A leaf that names an imported feature is replaced by that feature's subtree.
-    const graft = graftFor(item.owner, item.f);
-    if (!graft) return item;
-    const newPrefix = item.prefix ? `${item.prefix}.${graft.prefix}` : graft.prefix;
-    graftedModels.push({ prefix: newPrefix, model: graft.model, names: new Set() });
-    features[item.index]!.source = graft.feature;
-    features[item.index]!.type = graft.feature.type ?? 'Boolean';
-    return resolve({ f: graft.feature, owner: graft.model, prefix: newPrefix, index: item.index });
-  };
-  const rootItem = resolve(add(model.root, model, '', -1));
-  // Walk: for each feature, its relations in order; each relation's children get indices when
-  // the relation is reached, and the walk then descends into each child in turn.
-  const stack: { item: Item; rels: Relation[]; r: number; c: number; kids: Item[][] }[] = [];
-  const open = (item: Item) => {
-    const kids: Item[][] = [];
-    const rels = groupRelations(item.f, item.index, () => -1);
-    // Give the children of every relation their feature entries lazily (in walk order).
-    stack.push({ item, rels, r: 0, c: -1, kids });
-  };
-  open(rootItem);
-  // Map group children to relation children positions.
+  open(resolveGraft(tree, placeFeature(tree, root, model, '', -1)));
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.c === -1) {
-      if (top.r >= top.rels.length) {
-        stack.pop();
-        continue;
-      }
-      // Reaching relation r: create its children.
-      const rel = top.rels[top.r]!;
-      const childFeatures = relationChildren(top.item.f, top.r);
-      const items = childFeatures.map((cf) => resolve(add(cf, top.item.owner, top.item.prefix, top.item.index)));
-      rel.children = items.map((it) => it.index);
-      features[top.item.index]!.relations.push(rel);
-      relations.push(rel);
-      top.kids[top.r] = items;
-      top.c = 0;
+      if (top.r >= top.rels.length) stack.pop();
+      else placeRelationChildren(tree, top);
       continue;
     }
     const items = top.kids[top.r]!;
@@ -206,25 +187,67 @@ export function flattenModel(model: UvlModel, options: { expandImports?: boolean
       top.c = -1;
       continue;
     }
-    const child = items[top.c++]!;
-    open(child);
+    open(items[top.c++]!);
   }
+  return tree;
+}
 
-  const own = modelConstraints(model);
-  for (const c of own) constraints.push({ expression: c.expression, prefix: '', origin: c.origin });
-  if (graftedModels.length > 0) {
-    const names = new Set(features.map((f) => f.name));
-    for (const g of graftedModels) {
-      for (const c of modelConstraints(g.model)) {
-        // A partial import brings only the constraints over the features it grafted.
-        const refs = expressionReferences(c.expression);
-        if (refs.every((r) => names.has(`${g.prefix}.${r.name}`) || !isFeatureLike(r, g.model))) {
-          constraints.push({ expression: c.expression, prefix: g.prefix, origin: c.origin });
-        }
+/** Reaching relation r of a frame: its children get their feature entries and the relation is recorded. */
+function placeRelationChildren(tree: FlatTree, top: WalkFrame): void {
+  const rel = top.rels[top.r]!;
+  const { f, owner, prefix, index } = top.item;
+  const items = relationChildren(f, top.r).map((cf) => resolveGraft(tree, placeFeature(tree, cf, owner, prefix, index)));
+  rel.children = items.map((it) => it.index);
+  tree.features[index]!.relations.push(rel);
+  tree.relations.push(rel);
+  top.kids[top.r] = items;
+  top.c = 0;
+}
+
+function placeFeature(tree: FlatTree, f: Feature, owner: UvlModel, prefix: string, parent: number): PlacedFeature {
+  const name = prefix ? `${prefix}.${f.name}` : f.name;
+  const index = tree.features.length;
+  tree.features.push({ name, type: f.type ?? 'Boolean', parent, relations: [], source: f });
+  return { f, owner, prefix, index };
+}
+
+/** A leaf that names an imported feature stands for that feature's subtree (itself possibly a graft). */
+function resolveGraft(tree: FlatTree, item: PlacedFeature): PlacedFeature {
+  const graft = tree.expand ? graftFor(item.owner, item.f) : undefined;
+  if (!graft) return item;
+  const prefix = item.prefix ? `${item.prefix}.${graft.prefix}` : graft.prefix;
+  tree.grafts.push({ prefix, model: graft.model });
+  const placed = tree.features[item.index]!;
+  placed.source = graft.feature;
+  placed.type = graft.feature.type ?? 'Boolean';
+  return resolveGraft(tree, { f: graft.feature, owner: graft.model, prefix, index: item.index });
+}
+
+/** The imported feature a leaf `P.R` of owner names (P an import's prefix), with the import's prefix and model. */
+function graftFor(owner: UvlModel, f: Feature): { prefix: string; model: UvlModel; feature: Feature } | undefined {
+  if (f.groups.length > 0) return undefined;
+  for (const imp of owner.imports) {
+    const sub = imp.resolved?.model;
+    if (!sub?.root) continue;
+    const prefix = imp.prefix;
+    if (!f.name.startsWith(`${prefix}.`)) continue;
+    const target = findFeature(sub.root, f.name.slice(prefix.length + 1));
+    if (target) return { prefix, model: sub, feature: target };
+  }
+  return undefined;
+}
+
+/** Adds the constraints of the grafted models, their references to be prefixed; a partial import brings only those over the features it grafted. */
+function addGraftedConstraints(out: FlatConstraint[], features: FlatFeature[], grafts: GraftedModel[]): void {
+  const names = new Set(features.map((f) => f.name));
+  for (const g of grafts) {
+    for (const c of modelConstraints(g.model)) {
+      const refs = expressionReferences(c.expression);
+      if (refs.every((r) => names.has(`${g.prefix}.${r.name}`) || !isFeatureLike(r, g.model))) {
+        out.push({ expression: c.expression, prefix: g.prefix, origin: c.origin });
       }
     }
   }
-  return { features, relations, constraints };
 }
 
 /** The children of the r-th relation of a feature (relations as groupRelations makes them). */

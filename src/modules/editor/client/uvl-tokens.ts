@@ -1,5 +1,5 @@
 // The editor's UVL tokenizer, line by line for CodeMirror's StreamLanguage. It follows the hub's
-// scanner (packages/uvl/src/scanner.ts): the same keywords (hyphenated ones win over the name
+// scanner (packages/uvl/src/scanner.ts, scanner-lexemes.ts): the same keywords (hyphenated ones win over the name
 // before the hyphen), name characters, quoted names, strings, numbers, cardinalities and
 // operators. What the scanner would report as an error is styled 'invalid' here. Two differences,
 // both for speed while typing: a block comment ends at its first `*/` (the scanner, like the
