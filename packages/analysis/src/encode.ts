@@ -12,6 +12,7 @@ import {
   printExpression,
   simplifyClause,
   type BoolExpr,
+  type ExportConstraint,
   type FlatModel,
   type LeftOutConstraint,
   type UvlModel,
@@ -116,85 +117,120 @@ export function counterEncoding(model: UvlModel, satEncoding: EncodedModel, text
 }
 
 export function encodeModel(model: UvlModel, text?: string, options: EncodeOptions = {}): EncodedModel {
-  const pairwiseLimit = options.pairwiseLimit ?? PAIRWISE_LIMIT;
   const x = prepareExport(model, { unknownFeature: 'leave-out' });
   const { features } = x.flat;
   const varOf = new Map<string, number>();
   x.names.forEach((n, i) => varOf.set(n, i + 1));
   const nodeVar = Int32Array.from(features, (f) => varOf.get(f.name)!);
-  let next = x.names.length;
-  const fresh = (): number => ++next;
-
+  const writer = new CnfWriter(x.names.length);
   const tree: number[][] = [];
-  const add = (out: number[][], clause: number[]): void => {
+  const definitions: number[][] = [];
+  const widestPairwiseGroup = encodeTree(x.flat, nodeVar, options.pairwiseLimit ?? PAIRWISE_LIMIT, writer, tree, definitions);
+  const constraints = encodeConstraints(x.constraints, text, writer, definitions);
+  return {
+    flat: x.flat,
+    names: x.names,
+    featureVars: x.names.length,
+    numVars: writer.numVars,
+    tree,
+    definitions,
+    constraints,
+    ignored: x.leftOut.length,
+    ignoredConstraints: x.leftOutConstraints.map((c) => ignoredConstraint(c, text)),
+    nodeVar,
+    sharedNames: x.names.length !== features.length,
+    widestPairwiseGroup,
+  };
+}
+
+/** Numbers auxiliary variables after the features', and adds clauses in their simplest form. */
+class CnfWriter {
+  constructor(public numVars: number) {}
+
+  fresh(): number {
+    return ++this.numVars;
+  }
+
+  add(out: number[][], clause: number[]): void {
     // Shared names can repeat a literal or make a tautology.
     const c = simplifyClause(clause);
     if (c) out.push(c);
-  };
+  }
+}
 
-  /**
-   * Variables c[j] (j < width) meaning "at least j+1 of lits"; returned for the whole list.
-   * Each c is defined in both directions from the previous prefix, so it is determined.
-   */
-  const atLeastCounters = (lits: number[], width: number, out: number[][]): number[] => {
-    let prev: number[] = [];
-    for (let i = 0; i < lits.length; i++) {
-      const xi = lits[i]!;
-      const cur: number[] = [];
-      const w = Math.min(width, i + 1);
-      for (let j = 0; j < w; j++) {
-        const r = fresh();
-        cur.push(r);
-        const before = j < prev.length ? prev[j] : undefined; // at least j+1 among the first i
-        const lower = j === 0 ? undefined : prev[j - 1]; // at least j among the first i
-        // r <=> before | (xi & lower), with lower = true for j = 0
-        if (before !== undefined) add(out, [-before, r]);
-        if (j === 0) add(out, [-xi, r]);
-        else add(out, [-xi, -lower!, r]);
-        add(out, before !== undefined ? [-r, before, xi] : [-r, xi]);
-        if (j > 0) add(out, before !== undefined ? [-r, before, lower!] : [-r, lower!]);
-      }
-      prev = cur;
-    }
-    return prev;
-  };
-
-  const definitions: number[][] = [];
+/**
+ * What the tree asserts (root, parent-child links, group bounds) into `tree`, the definitions of
+ * the group counters into `definitions`. Returns the most children of a group written pairwise.
+ */
+function encodeTree(flat: FlatModel, nodeVar: Int32Array, pairwiseLimit: number, writer: CnfWriter, tree: number[][], definitions: number[][]): number {
   let widestPairwiseGroup = 0;
-  add(tree, [nodeVar[0]!]);
-  for (const r of x.flat.relations) {
+  writer.add(tree, [nodeVar[0]!]);
+  for (const r of flat.relations) {
     const p = nodeVar[r.parent]!;
     const kids = r.children.map((c) => nodeVar[c]!);
     const n = kids.length;
-    for (const c of kids) add(tree, [-c, p]);
+    for (const c of kids) writer.add(tree, [-c, p]);
     const min = Math.max(0, r.min);
     const max = Math.min(n, r.max);
     if (min > max) {
-      add(tree, [-p]);
+      writer.add(tree, [-p]);
       continue;
     }
-    if (min >= 1) add(tree, [-p, ...kids]);
+    if (min >= 1) writer.add(tree, [-p, ...kids]);
     if (max >= n && min <= 1) continue;
     if (max === 1 && min <= 1 && n <= pairwiseLimit) {
       widestPairwiseGroup = Math.max(widestPairwiseGroup, n);
-      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) add(tree, [-kids[i]!, -kids[j]!]);
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) writer.add(tree, [-kids[i]!, -kids[j]!]);
       continue;
     }
     if (max === 0) {
-      for (const c of kids) add(tree, [-c]);
+      for (const c of kids) writer.add(tree, [-c]);
       continue;
     }
     const width = max < n ? max + 1 : min;
-    const counts = atLeastCounters(kids, width, definitions);
-    if (min >= 2) add(tree, [-p, counts[min - 1]!]);
-    if (max < n) add(tree, [-counts[max]!]); // children imply the parent, so no guard is needed
+    const counts = atLeastCounters(kids, width, writer, definitions);
+    if (min >= 2) writer.add(tree, [-p, counts[min - 1]!]);
+    if (max < n) writer.add(tree, [-counts[max]!]); // children imply the parent, so no guard is needed
   }
+  return widestPairwiseGroup;
+}
 
-  // Constraints: Tseitin variables defined in both directions (so they are determined); the
-  // clauses that assert a constraint go to that constraint, the definitions to one shared list.
+/**
+ * Variables c[j] (j < width) meaning "at least j+1 of lits"; returned for the whole list.
+ * Each c is defined in both directions from the previous prefix, so it is determined.
+ */
+function atLeastCounters(lits: number[], width: number, writer: CnfWriter, out: number[][]): number[] {
+  let prev: number[] = [];
+  for (let i = 0; i < lits.length; i++) {
+    const xi = lits[i]!;
+    const cur: number[] = [];
+    const w = Math.min(width, i + 1);
+    for (let j = 0; j < w; j++) {
+      const r = writer.fresh();
+      cur.push(r);
+      const before = j < prev.length ? prev[j] : undefined; // at least j+1 among the first i
+      const lower = j === 0 ? undefined : prev[j - 1]; // at least j among the first i
+      // r <=> before | (xi & lower), with lower = true for j = 0
+      if (before !== undefined) writer.add(out, [-before, r]);
+      if (j === 0) writer.add(out, [-xi, r]);
+      else writer.add(out, [-xi, -lower!, r]);
+      writer.add(out, before !== undefined ? [-r, before, xi] : [-r, xi]);
+      if (j > 0) writer.add(out, before !== undefined ? [-r, before, lower!] : [-r, lower!]);
+    }
+    prev = cur;
+  }
+  return prev;
+}
+
+/**
+ * Each constraint's clauses, named by its source. Tseitin variables are defined in both
+ * directions (so they are determined); the clauses that assert a constraint go to that
+ * constraint, the definitions to `definitions`, shared.
+ */
+function encodeConstraints(list: ExportConstraint[], text: string | undefined, writer: CnfWriter, definitions: number[][]): EncodedConstraint[] {
   let target: number[][] = [];
-  const encoder = constraintEncoder(fresh, (clause) => add(target, clause), (clause) => add(definitions, clause), { fullDefinitions: true });
-  const constraints: EncodedConstraint[] = x.constraints.map((c) => {
+  const encoder = constraintEncoder(() => writer.fresh(), (clause) => writer.add(target, clause), (clause) => writer.add(definitions, clause), { fullDefinitions: true });
+  return list.map((c) => {
     // Without auxiliary variables when the constraint's own CNF is small: every auxiliary
     // variable widens the formula the counter has to cut into components.
     const clauses: number[][] = distributeCnf(c.expression, DIRECT_CLAUSES) ?? [];
@@ -207,19 +243,4 @@ export function encodeModel(model: UvlModel, text?: string, options: EncodeOptio
     const quoted = c.source.prefix === '' && text !== undefined ? constraintSource(text, span) : { text: c.text, line: span.line };
     return { label: `Line ${quoted.line}: ${quoted.text}`, line: quoted.line, features: namedVariables(c.expression), clauses };
   });
-
-  return {
-    flat: x.flat,
-    names: x.names,
-    featureVars: x.names.length,
-    numVars: next,
-    tree,
-    definitions,
-    constraints,
-    ignored: x.leftOut.length,
-    ignoredConstraints: x.leftOutConstraints.map((c) => ignoredConstraint(c, text)),
-    nodeVar,
-    sharedNames: x.names.length !== features.length,
-    widestPairwiseGroup,
-  };
 }

@@ -44,6 +44,8 @@ export class ComponentArena extends CounterFormula {
   /** Where the next variable and clause of each new component go, while the lists are dealt out. */
   protected readonly fillVar: Int32Array;
   protected readonly fillClause: Int32Array;
+  /** The active clauses of the component walkComponent() found last. */
+  private walkedClauses = 0;
 
   constructor(numVars: number, input: number[][], definitions: number[][], options: CountOptions) {
     super(numVars, input, definitions);
@@ -178,25 +180,8 @@ export class ComponentArena extends CounterFormula {
     const parentStart = this.recordStart[parent]!;
     const parentVars = this.recordVars[parent]!;
     const lists = this.lists;
-    const clauseStamp = this.clauseStamp;
-    const litVal = this.litVal;
     const live = this.liveStamp;
-    const owner = this.varOwner;
-    const clauseOwner = this.clauseOwner;
-    const clauseDefines = this.clauseDefines;
-    const nbrStart = this.nbrStart;
-    const nbrData = this.nbrData;
-    const occStart = this.occStart;
-    const occData = this.occData;
-    const clauseStart = this.clauseStart;
-    const clauseLits = this.clauseLits;
-    const queue = this.varBuf;
-    const pending = this.clauseVars;
-    const satisfiedBy = this.satisfiedBy;
-    const score = this.score;
     const first = this.recordTop;
-    const recordVars = this.recordVars;
-    const recordClauses = this.recordClauses;
     const parentPlan = this.recordPlan[parent]!;
     let found = 0;
     let free = 0;
@@ -204,78 +189,118 @@ export class ComponentArena extends CounterFormula {
       const root = lists[i]!;
       if (live[root] !== stamp) continue;
       const id = first + found;
-      live[root] = visited;
-      owner[root] = id;
-      score[root] = 0;
-      let nv = 0;
-      let nc = 0;
-      queue[nv++] = root;
-      for (let head = 0; head < nv; head++) {
-        const u = queue[head]!;
-        for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
-          const w = nbrData[k]!;
-          // A binary definition defines one of its two variables, and both are live: it is active.
-          const mark = live[w]!;
-          if (mark < stamp) continue;
-          score[u]++;
-          if (mark === stamp) {
-            live[w] = visited;
-            owner[w] = id;
-            score[w] = 0;
-            queue[nv++] = w;
-          }
-        }
-        for (let k = occStart[u]!, end = occStart[u + 1]!; k < end; k++) {
-          const c = occData[k]!;
-          if (clauseStamp[c] !== inParent) continue;
-          clauseStamp[c] = stamp;
-          const d = clauseDefines[c]!;
-          if (d !== 0 && litVal[d << 1] === 0 && live[d]! < stamp) {
-            clauseOwner[c] = -1;
-            continue;
-          }
-          // One pass over the literals: satisfied, or its unassigned variables.
-          let unassigned = 0;
-          let satisfied = litVal[satisfiedBy[c]!] === TRUE;
-          for (let m = clauseStart[c]!, e = satisfied ? m : clauseStart[c + 1]!; m < e; m++) {
-            const l = clauseLits[m]!;
-            const val = litVal[l];
-            if (val === TRUE) {
-              satisfied = true;
-              satisfiedBy[c] = l;
-              break;
-            }
-            if (val === 0) pending[unassigned++] = l >> 1;
-          }
-          if (satisfied) {
-            clauseOwner[c] = -1;
-            continue;
-          }
-          clauseOwner[c] = id;
-          nc++;
-          for (let m = 0; m < unassigned; m++) {
-            const w = pending[m]!;
-            if (live[w] !== visited) {
-              live[w] = visited;
-              owner[w] = id;
-              score[w] = 1;
-              queue[nv++] = w;
-            } else score[w]++;
-          }
-        }
-      }
+      const nv = this.walkComponent(root, id, inParent, stamp, visited);
       if (nv === 1) {
-        owner[root] = -1;
+        this.varOwner[root] = -1;
         this.freeVars[free++] = root;
         continue;
       }
       this.chooseBranch(id, nv, parentPlan);
-      recordVars[id] = nv;
-      recordClauses[id] = nc;
+      this.recordVars[id] = nv;
+      this.recordClauses[id] = this.walkedClauses;
       found++;
     }
     this.recordTop = first + found;
     return free;
+  }
+
+  /**
+   * The component of `root`, breadth first: its variables get owner `id` and their scores and
+   * are left in varBuf[0 .. nv); returns nv, and its active clauses' number in walkedClauses.
+   */
+  private walkComponent(root: number, id: number, inParent: number, stamp: number, visited: number): number {
+    const live = this.liveStamp;
+    const owner = this.varOwner;
+    const nbrStart = this.nbrStart;
+    const nbrData = this.nbrData;
+    const queue = this.varBuf;
+    const score = this.score;
+    live[root] = visited;
+    owner[root] = id;
+    score[root] = 0;
+    this.walkedClauses = 0;
+    let nv = 0;
+    queue[nv++] = root;
+    for (let head = 0; head < nv; head++) {
+      const u = queue[head]!;
+      for (let k = nbrStart[u]!, end = nbrStart[u + 1]!; k < end; k++) {
+        const w = nbrData[k]!;
+        // A binary definition defines one of its two variables, and both are live: it is active.
+        const mark = live[w]!;
+        if (mark < stamp) continue;
+        score[u]++;
+        if (mark === stamp) {
+          live[w] = visited;
+          owner[w] = id;
+          score[w] = 0;
+          queue[nv++] = w;
+        }
+      }
+      nv = this.walkClauses(u, id, inParent, stamp, visited, nv);
+    }
+    return nv;
+  }
+
+  /**
+   * The long clauses of u not met yet in this walk: each inactive one is marked so, each active
+   * one joins component `id` (added to walkedClauses) with its unassigned variables, those not
+   * reached yet queued at varBuf[nv ..). Returns the new end of the queue.
+   */
+  private walkClauses(u: number, id: number, inParent: number, stamp: number, visited: number, nv: number): number {
+    const clauseStamp = this.clauseStamp;
+    const litVal = this.litVal;
+    const live = this.liveStamp;
+    const owner = this.varOwner;
+    const clauseOwner = this.clauseOwner;
+    const clauseDefines = this.clauseDefines;
+    const occData = this.occData;
+    const clauseStart = this.clauseStart;
+    const clauseLits = this.clauseLits;
+    const queue = this.varBuf;
+    const pending = this.clauseVars;
+    const satisfiedBy = this.satisfiedBy;
+    const score = this.score;
+    let nc = 0;
+    for (let k = this.occStart[u]!, end = this.occStart[u + 1]!; k < end; k++) {
+      const c = occData[k]!;
+      if (clauseStamp[c] !== inParent) continue;
+      clauseStamp[c] = stamp;
+      const d = clauseDefines[c]!;
+      if (d !== 0 && litVal[d << 1] === 0 && live[d]! < stamp) {
+        clauseOwner[c] = -1;
+        continue;
+      }
+      // One pass over the literals: satisfied, or its unassigned variables.
+      let unassigned = 0;
+      let satisfied = litVal[satisfiedBy[c]!] === TRUE;
+      for (let m = clauseStart[c]!, e = satisfied ? m : clauseStart[c + 1]!; m < e; m++) {
+        const l = clauseLits[m]!;
+        const val = litVal[l];
+        if (val === TRUE) {
+          satisfied = true;
+          satisfiedBy[c] = l;
+          break;
+        }
+        if (val === 0) pending[unassigned++] = l >> 1;
+      }
+      if (satisfied) {
+        clauseOwner[c] = -1;
+        continue;
+      }
+      clauseOwner[c] = id;
+      nc++;
+      for (let m = 0; m < unassigned; m++) {
+        const w = pending[m]!;
+        if (live[w] !== visited) {
+          live[w] = visited;
+          owner[w] = id;
+          score[w] = 1;
+          queue[nv++] = w;
+        } else score[w]++;
+      }
+    }
+    this.walkedClauses += nc;
+    return nv;
   }
 
   /**

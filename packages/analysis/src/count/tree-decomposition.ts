@@ -16,19 +16,13 @@
 
 import { fromResidues, mulMod, nextPrimeBelow, PRIME_BITS, residuesFor } from './residues.ts';
 import { BalancedSeparator } from './separator.ts';
+import type { BucketTables, EliminationPlan, NarrowFormula } from './narrow-formula.ts';
+
+export type { BucketTables, EliminationPlan, NarrowFormula } from './narrow-formula.ts';
 
 const EXACT_LIMIT = 2 ** 53;
 /** Residues computed along with the doubles (the count of a fm3.uvl component needs 3.3 on average). */
 const RESIDUES_GUESS = 4;
-
-export interface NarrowFormula {
-  /** Variables are 0 .. vars-1; literal 2v is v, 2v + 1 is not v. */
-  vars: number;
-  /** Clause c is lits[start[c] .. start[c + 1]), no variable twice. */
-  clauseStart: Int32Array<ArrayBuffer>;
-  lits: Int32Array<ArrayBuffer>;
-  clauses: number;
-}
 
 export class TreeDecompositionCounter {
   private readonly graph = new BalancedSeparator();
@@ -222,11 +216,7 @@ export class TreeDecompositionCounter {
   private run(f: NarrowFormula, k: number, fixed: Int8Array | null): RunResult | null {
     const n = f.vars;
     const channels = k + 1;
-    while (this.primes.length < k) {
-      const p = nextPrimeBelow(this.primes.length === 0 ? 1 << 26 : this.primes[this.primes.length - 1]!);
-      this.primes.push(p);
-      this.reciprocals.push(1 / p);
-    }
+    this.ensurePrimes(k);
     // Channel j's prime and reciprocal at j (channel 0 unused).
     const primes = [0, ...this.primes.slice(0, k)];
     const reciprocals = [0, ...this.reciprocals.slice(0, k)];
@@ -244,93 +234,18 @@ export class TreeDecompositionCounter {
       const width = scopeStart[s + 1]! - scope;
       for (let b = 0; b < width; b++) bitOf[scopeVars[scope + b]!] = b;
       const entries = 1 << width;
-      // The entries each clause of the bucket falsifies: its negative literals' bits set, its
-      // positive ones' clear, any other bits (2^(width - clause size) entries, not all of them).
-      if (this.satisfied.length < entries) this.satisfied = new Uint8Array(2 * entries);
-      const satisfied = this.satisfied;
-      satisfied.fill(1, 0, entries);
-      // A fixed variable is a unit clause of its own bucket: bit 0 must have its value.
-      const own = fixed === null ? 0 : fixed[scopeVars[scope]!]!;
-      if (own !== 0) for (let e = own > 0 ? 0 : 1; e < entries; e += 2) satisfied[e] = 0;
-      for (let c = this.bucketHead[s]!; c !== -1; c = this.clauseNext[c]!) {
-        let fixed = 0;
-        let neg = 0;
-        for (let i = f.clauseStart[c]!, end = f.clauseStart[c + 1]!; i < end; i++) {
-          const l = f.lits[i]!;
-          const bit = 1 << bitOf[l >> 1]!;
-          fixed |= bit;
-          if (l & 1) neg |= bit;
-        }
-        const free = (entries - 1) & ~fixed;
-        for (let sub = free; ; sub = (sub - 1) & free) {
-          satisfied[neg | sub] = 0;
-          if (sub === 0) break;
-        }
-      }
-      // Incoming tables: each entry's index in each of them.
-      let incoming = 0;
-      for (let t = this.tableHead[s]!; t !== -1; t = this.tableNext[t]!) incoming++;
-      if (this.indexOf.length < incoming * entries) this.indexOf = new Int32Array(2 * incoming * entries);
-      const indexOf = this.indexOf;
-      const contribution = this.contribution;
-      let m = 0;
-      for (let t = this.tableHead[s]!; t !== -1; t = this.tableNext[t]!, m++) {
-        // Table t is over bag(t) without its first variable, in bag order: bit b of an entry
-        // here adds contribution[b] to its place there.
-        contribution.fill(0, 0, width);
-        const from = scopeStart[t]! + 1;
-        const size = scopeStart[t + 1]! - from;
-        for (let j = 0; j < size; j++) contribution[bitOf[scopeVars[from + j]!]!] = (1 << j) * channels;
-        const base = m * entries;
-        indexOf[base] = this.tableAt[t]!;
-        for (let e = 1; e < entries; e++) {
-          const low = e & -e;
-          indexOf[base + e] = indexOf[base + (e ^ low)]! + contribution[31 - Math.clz32(low)]!;
-        }
-      }
-      if (this.product.length < entries * channels) this.product = new Float64Array(2 * entries * channels);
-      const product = this.product;
-      const pool = this.pool;
-      for (let e = 0; e < entries; e++) {
-        const at = e * channels;
-        if (satisfied[e] === 0 || incoming === 0) {
-          const value = satisfied[e];
-          for (let j = 0; j < channels; j++) product[at + j] = value;
-          continue;
-        }
-        const from = indexOf[e]!;
-        for (let j = 0; j < channels; j++) product[at + j] = pool[from + j]!;
-        for (let i = 1; i < incoming; i++) {
-          const other = indexOf[i * entries + e]!;
-          product[at] *= pool[other]!;
-          for (let j = 1; j < channels; j++) product[at + j] = mulMod(product[at + j]!, pool[other + j]!, primes[j]!, reciprocals[j]!);
-        }
-      }
-      // Sum the variable out (it is bit 0): the table over the rest of the bag.
-      const half = entries >> 1;
+      this.markSatisfied(f, s, entries, fixed === null ? 0 : fixed[scopeVars[scope]!]!);
+      const incoming = this.indexIncoming(s, width, entries, channels);
+      this.multiplyBucket(entries, channels, incoming, primes, reciprocals);
       const out = poolTop;
-      poolTop += half * channels;
-      if (poolTop > this.pool.length) {
-        const bigger = new Float64Array(2 * poolTop);
-        bigger.set(this.pool.subarray(0, out));
-        this.pool = bigger;
-      }
-      const target = this.pool;
-      for (let e = 0; e < half; e++) {
-        const low = 2 * e * channels;
-        const high = low + channels;
-        const at = out + e * channels;
-        const sum = product[low]! + product[high]!;
-        if (sum > max) max = sum;
-        target[at] = sum;
-        for (let j = 1; j < channels; j++) {
-          const residue = product[low + j]! + product[high + j]!;
-          target[at + j] = residue >= primes[j]! ? residue - primes[j]! : residue;
-        }
-      }
+      poolTop += (entries >> 1) * channels;
+      this.reservePool(out, poolTop);
+      const stepMax = this.sumOut(out, entries, channels, primes);
+      if (stepMax > max) max = stepMax;
       this.tableAt[s] = out;
       if (width === 1) {
         // Nothing left to pass on: the table is one number, a factor of the count.
+        const target = this.pool;
         result[0] = result[0]! * target[out]!;
         if (result[0]! > max) max = result[0]!;
         for (let j = 1; j < channels; j++) result[j] = mulMod(result[j]!, target[out + j]!, primes[j]!, reciprocals[j]!);
@@ -345,17 +260,132 @@ export class TreeDecompositionCounter {
     if (!Number.isFinite(max)) return null;
     return { value: result[0]!, max, residues: result.slice(1), poolTop };
   }
-}
 
-/** A formula's elimination, kept (compile/narrow-leaf.ts) so that each query does not find it again. */
-export interface EliminationPlan {
-  /** A clause without literals: no model. */
-  empty: boolean;
-  scopeStart: Int32Array;
-  scopeVars: Int32Array;
-  stepIndex: Int32Array;
-  bucketHead: Int32Array;
-  clauseNext: Int32Array;
+  /** Primes (and their reciprocals) for k residue channels, found once and kept. */
+  private ensurePrimes(k: number): void {
+    while (this.primes.length < k) {
+      const p = nextPrimeBelow(this.primes.length === 0 ? 1 << 26 : this.primes[this.primes.length - 1]!);
+      this.primes.push(p);
+      this.reciprocals.push(1 / p);
+    }
+  }
+
+  /**
+   * satisfied[e] for the `entries` entries of step s's bag: 0 where a clause of the bucket, or
+   * the step's variable fixed to `own` (1 true, -1 false, 0 open), is falsified.
+   */
+  private markSatisfied(f: NarrowFormula, s: number, entries: number, own: number): void {
+    const bitOf = this.bitOf;
+    // The entries each clause of the bucket falsifies: its negative literals' bits set, its
+    // positive ones' clear, any other bits (2^(width - clause size) entries, not all of them).
+    if (this.satisfied.length < entries) this.satisfied = new Uint8Array(2 * entries);
+    const satisfied = this.satisfied;
+    satisfied.fill(1, 0, entries);
+    // A fixed variable is a unit clause of its own bucket: bit 0 must have its value.
+    if (own !== 0) for (let e = own > 0 ? 0 : 1; e < entries; e += 2) satisfied[e] = 0;
+    for (let c = this.bucketHead[s]!; c !== -1; c = this.clauseNext[c]!) {
+      let named = 0;
+      let neg = 0;
+      for (let i = f.clauseStart[c]!, end = f.clauseStart[c + 1]!; i < end; i++) {
+        const l = f.lits[i]!;
+        const bit = 1 << bitOf[l >> 1]!;
+        named |= bit;
+        if (l & 1) neg |= bit;
+      }
+      const free = (entries - 1) & ~named;
+      for (let sub = free; ; sub = (sub - 1) & free) {
+        satisfied[neg | sub] = 0;
+        if (sub === 0) break;
+      }
+    }
+  }
+
+  /**
+   * indexOf[m * entries + e]: where entry e of step s's bag is in the pool in the m-th table
+   * coming in to step s. Returns the number of incoming tables.
+   */
+  private indexIncoming(s: number, width: number, entries: number, channels: number): number {
+    const scopeStart = this.scopeStart;
+    const scopeVars = this.scopeVars;
+    const bitOf = this.bitOf;
+    let incoming = 0;
+    for (let t = this.tableHead[s]!; t !== -1; t = this.tableNext[t]!) incoming++;
+    if (this.indexOf.length < incoming * entries) this.indexOf = new Int32Array(2 * incoming * entries);
+    const indexOf = this.indexOf;
+    const contribution = this.contribution;
+    let m = 0;
+    for (let t = this.tableHead[s]!; t !== -1; t = this.tableNext[t]!, m++) {
+      // Table t is over bag(t) without its first variable, in bag order: bit b of an entry
+      // here adds contribution[b] to its place there.
+      contribution.fill(0, 0, width);
+      const from = scopeStart[t]! + 1;
+      const size = scopeStart[t + 1]! - from;
+      for (let j = 0; j < size; j++) contribution[bitOf[scopeVars[from + j]!]!] = (1 << j) * channels;
+      const base = m * entries;
+      indexOf[base] = this.tableAt[t]!;
+      for (let e = 1; e < entries; e++) {
+        const low = e & -e;
+        indexOf[base + e] = indexOf[base + (e ^ low)]! + contribution[31 - Math.clz32(low)]!;
+      }
+    }
+    return incoming;
+  }
+
+  /** product: each entry of the bag, 0 where falsified, else the product of the incoming tables' entries (1 for none). */
+  private multiplyBucket(entries: number, channels: number, incoming: number, primes: number[], reciprocals: number[]): void {
+    if (this.product.length < entries * channels) this.product = new Float64Array(2 * entries * channels);
+    const product = this.product;
+    const satisfied = this.satisfied;
+    const indexOf = this.indexOf;
+    const pool = this.pool;
+    for (let e = 0; e < entries; e++) {
+      const at = e * channels;
+      if (satisfied[e] === 0 || incoming === 0) {
+        const value = satisfied[e];
+        for (let j = 0; j < channels; j++) product[at + j] = value;
+        continue;
+      }
+      const from = indexOf[e]!;
+      for (let j = 0; j < channels; j++) product[at + j] = pool[from + j]!;
+      for (let i = 1; i < incoming; i++) {
+        const other = indexOf[i * entries + e]!;
+        product[at] *= pool[other]!;
+        for (let j = 1; j < channels; j++) product[at + j] = mulMod(product[at + j]!, pool[other + j]!, primes[j]!, reciprocals[j]!);
+      }
+    }
+  }
+
+  /** Room in the pool up to `top`, keeping what is below `used`. */
+  private reservePool(used: number, top: number): void {
+    if (top <= this.pool.length) return;
+    const bigger = new Float64Array(2 * top);
+    bigger.set(this.pool.subarray(0, used));
+    this.pool = bigger;
+  }
+
+  /**
+   * Sums the variable out of the product (it is bit 0): the table over the rest of the bag,
+   * written at pool[out]. Returns the largest double written (0 for none).
+   */
+  private sumOut(out: number, entries: number, channels: number, primes: number[]): number {
+    const product = this.product;
+    const target = this.pool;
+    const half = entries >> 1;
+    let max = 0;
+    for (let e = 0; e < half; e++) {
+      const low = 2 * e * channels;
+      const high = low + channels;
+      const at = out + e * channels;
+      const sum = product[low]! + product[high]!;
+      if (sum > max) max = sum;
+      target[at] = sum;
+      for (let j = 1; j < channels; j++) {
+        const residue = product[low + j]! + product[high + j]!;
+        target[at + j] = residue >= primes[j]! ? residue - primes[j]! : residue;
+      }
+    }
+    return max;
+  }
 }
 
 interface RunResult {
@@ -363,33 +393,4 @@ interface RunResult {
   max: number;
   residues: number[];
   poolTop: number;
-}
-
-/**
- * The tables of one run of the elimination, for queries beyond the count (compile/narrow-leaf.ts).
- * Step s eliminates scopeVars[scopeStart[s]] (bit 0 of its entries); the rest of its bag are
- * bits 1.. in order. Its outgoing table (over the bag without bit 0, bit j for
- * scopeVars[scopeStart[s] + 1 + j]) starts at pool[tableAt[s]], `channels` numbers per entry:
- * a double, then residues modulo primes[0..]. A step whose bag is its variable alone is a root
- * of the elimination forest: its table is one number, a factor of the total.
- */
-export interface BucketTables {
-  vars: number;
-  formula: NarrowFormula;
-  channels: number;
-  primes: number[];
-  scopeStart: Int32Array;
-  scopeVars: Int32Array;
-  tableAt: Int32Array;
-  /** The steps whose tables step s multiplies: inList[inStart[s] .. inStart[s + 1]). */
-  inStart: Int32Array;
-  inList: Int32Array;
-  /** The clauses of step s's bucket: bucketClauses[clauseAt[s] .. clauseAt[s + 1]). */
-  clauseAt: Int32Array;
-  bucketClauses: Int32Array;
-  pool: Float64Array;
-  /** The number of models agreeing with the fixed values. */
-  total: bigint;
-  /** A clause without literals: no model, no tables. */
-  empty: boolean;
 }

@@ -104,32 +104,11 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   const seed = options.seed ?? 1;
   const deadline = options.deadline ?? Deadline.none();
   const timings: Record<string, number> = {};
-  let mark = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    timings[name] = Math.round(now - mark);
-    mark = now;
-  };
-
+  const lap = stopwatch(timings);
   const enc = satEncoding(model, options.text);
   const n = enc.featureVars;
   const L = 2 * n;
-  const result: TwiseResult = {
-    kind: 'twise',
-    t,
-    seed,
-    size: 0,
-    interactions: 0,
-    covered: 0,
-    complete: true,
-    lower_bound: 0,
-    lower_bound_method: 'no valid interaction',
-    boolean_only: enc.ignored === 0,
-    ignored_constraints: enc.ignored,
-    configurations: [],
-    features: [...enc.names].sort(byName),
-    timings_ms: timings,
-  };
+  const result = emptyResult(enc, t, seed, timings);
   // Stopped before any interaction was looked at: no bound is known (0 holds, and says nothing).
   const incomplete = (note: string): TwiseResult => ({ ...result, interactions: null, complete: false, lower_bound_method: 'none: not sampled', note });
   if (t === 2 && n >= (options.largeFrom ?? LARGE_FROM)) return largeSample(enc, result, options, lap, incomplete);
@@ -145,9 +124,65 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   if (backbone === null) return incomplete('the time ran out before the core and dead features were known');
   if (!backbone.satisfiable) return result; // no configuration, no valid interaction
 
+  const { state, valid, exclusions } = greedySetup(solver, t, n, backbone.value, seed, deadline, lap);
+  const { models: built, timedOut } = greedy(state, options.onProgress, options.progressMs ?? PROGRESS_MS);
+  lap('greedy');
+  result.greedy_size = built.length;
+  let models = keepNeeded(built, n, t).map((i) => built[i]!);
+  lap('reduce');
+  if (t === 2 && !timedOut && (options.improve ?? true)) {
+    const { covered } = countTuples(state);
+    const onSize = options.onProgress && ((size: number) => options.onProgress!({ covered, total: covered, configurations: size }));
+    models = improveInPasses({ solver, n, models, deadline, random: seededRandom(seed ^ 0x165667b1), onSize });
+    lap('improve');
+  }
+
+  result.configurations = models.map((m) => vars.filter((v) => m[v] === 1).map((v) => enc.names[v - 1]!).sort(byName));
+  result.size = models.length;
+  recordCoverage(result, t, state, timedOut, exclusions, valid);
+  lap('lower_bound');
+  return result;
+}
+
+/** A function that records, under a name, the milliseconds since it was last called (or made). */
+function stopwatch(timings: Record<string, number>): (name: string) => void {
+  let mark = performance.now();
+  return (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
+}
+
+/** The result of a sample without configurations: what holds before any is built. */
+function emptyResult(enc: EncodedModel, t: number, seed: number, timings: Record<string, number>): TwiseResult {
+  return {
+    kind: 'twise',
+    t,
+    seed,
+    size: 0,
+    interactions: 0,
+    covered: 0,
+    complete: true,
+    lower_bound: 0,
+    lower_bound_method: 'no valid interaction',
+    boolean_only: enc.ignored === 0,
+    ignored_constraints: enc.ignored,
+    configurations: [],
+    features: [...enc.names].sort(byName),
+    timings_ms: timings,
+  };
+}
+
+/**
+ * The greedy's state for a satisfiable model whose core and dead features `backbone` gives: the
+ * valid literals, the exclusions by propagation, the seeded orders, invalid tuples marked.
+ */
+function greedySetup(solver: SatSolver, t: 1 | 2 | 3, n: number, backbone: Int8Array, seed: number, deadline: Deadline, lap: (name: string) => void): { state: GreedyState; valid: Uint8Array; exclusions: TupleBits } {
+  const L = 2 * n;
   // valid[a]: literal a is in some configuration (not the negation of a core or dead feature).
   const valid = new Uint8Array(L);
-  for (let a = 0; a < L; a++) valid[a] = backbone.value[(a >> 1) + 1] !== (a & 1 ? 1 : -1) ? 1 : 0;
+  for (let a = 0; a < L; a++) valid[a] = backbone[(a >> 1) + 1] !== (a & 1 ? 1 : -1) ? 1 : 0;
   const exclusions = exclusionRows(solver, n, valid);
   lap('exclusions');
 
@@ -166,22 +201,11 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   state.rowDone = new Uint8Array(TupleBits.rows(t, L));
   markInvalidUpFront(state, exclusions, valid);
   lap('setup');
+  return { state, valid, exclusions };
+}
 
-  const { models: built, timedOut } = greedy(state, options.onProgress, options.progressMs ?? PROGRESS_MS);
-  lap('greedy');
-  result.greedy_size = built.length;
-  let models = keepNeeded(built, n, t).map((i) => built[i]!);
-  lap('reduce');
-  if (t === 2 && !timedOut && (options.improve ?? true)) {
-    const { covered } = countTuples(state);
-    const onSize = options.onProgress && ((size: number) => options.onProgress!({ covered, total: covered, configurations: size }));
-    models = improveInPasses({ solver, n, models, deadline, random: seededRandom(seed ^ 0x165667b1), onSize });
-    lap('improve');
-  }
-
-  const names = enc.names;
-  result.configurations = models.map((m) => vars.filter((v) => m[v] === 1).map((v) => names[v - 1]!).sort(byName));
-  result.size = models.length;
+/** The interactions covered, whether the sample is complete, and the lower bound on its size. */
+function recordCoverage(result: TwiseResult, t: 1 | 2 | 3, state: GreedyState, timedOut: boolean, exclusions: TupleBits, valid: Uint8Array): void {
   const { covered, open } = countTuples(state);
   result.covered = covered;
   if (timedOut || open > 0) {
@@ -189,8 +213,6 @@ export function twiseSample(model: UvlModel, options: TwiseOptions): TwiseResult
   } else result.interactions = covered;
   const bound = greedyIncompatibleBound(t, exclusions, state.covered, valid);
   if (covered > 0) Object.assign(result, { lower_bound: bound.size, lower_bound_method: bound.method });
-  lap('lower_bound');
-  return result;
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
