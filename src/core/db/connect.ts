@@ -113,26 +113,20 @@ function connectSqlite(url: string, log: { log?: (event: { query: { sql: string 
     changes.wrote();
     checkpoints?.wrote();
   });
-  if (checkpoints) {
-    const close = database.close.bind(database);
-    database.close = (() => {
-      void checkpoints.close();
-      return close();
-    }) as typeof database.close;
-  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
   if (checkpoints) {
-    // The worker's connection ends first and is waited for: destroy() resolving means no
-    // connection to the file is left (a test removing the folder right after once found the
-    // worker still closing its connection, ENOTEMPTY).
+    // The worker's connection ends first and is waited for, then the dialect closes the serving
+    // one (destroy() is its only way to close): destroy() resolving means no connection to the
+    // file is left (a test removing the folder right after once found the worker still closing
+    // its connection, ENOTEMPTY).
     const destroy = db.destroy.bind(db);
     db.destroy = async () => {
       await checkpoints.close();
       await destroy();
     };
+    checkpointsOf.set(db, checkpoints);
   }
   changeStamps.set(db, changes.stamp);
-  if (checkpoints) checkpointsOf.set(db, checkpoints);
   return db;
 }
 
