@@ -1,9 +1,9 @@
 // Queries on the analysis module's own tables. Work is claimed with one conditional UPDATE, so
 // two instances can never both win the same row; the filter conditions are built here for the
 // explore search, which embeds them without knowing these tables.
-import { SqliteAdapter, sql, type Expression, type SqlBool } from 'kysely';
+import { SqliteAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { isUniqueViolation, type Db, type DbOrTrx } from '../../core/db/connect.ts';
-import { nowIso } from '../../core/db/database.ts';
+import { nowIso, type Database } from '../../core/db/database.ts';
 import { updateElseInsert } from '../../core/db/upsert.ts';
 import type { ModelFilter } from './analysis.filter.ts';
 import type { ModelAnalysisTable, StoredStatus } from './analysis.tables.ts';
@@ -79,10 +79,22 @@ export async function fileWithContent(db: Db, sha256: string): Promise<number | 
   return row ? Number(row.file_id) : undefined;
 }
 
+/** A content at least one file is linked to (a content all of whose files were deleted has none). */
+const hasLinkedFile = (eb: ExpressionBuilder<Database, 'model_analysis'>) =>
+  eb.exists(eb.selectFrom('model_analysis_file as linked').select('linked.file_id').whereRef('linked.sha256', '=', 'model_analysis.sha256'));
+
+/** Whether a pending row is left that claimNext would take. */
+export async function anyClaimablePending(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('model_analysis').select('id').where('status', '=', 'pending').where(hasLinkedFile).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Claims the next row to analyse for `instance`: a pending one, or a running one whose claim went
  * stale (its instance stopped without finishing). The UPDATE repeats the condition it was
- * selected by, so when two instances race for one row exactly one updates it.
+ * selected by, so when two instances race for one row exactly one updates it. Only a content some
+ * file is linked to is claimed: queueing inserts the row a moment before its first link, and a
+ * row claimed in between would have no file to read its text from.
  */
 export async function claimNext(db: Db, instance: string, staleBefore: string): Promise<AnalysisRow | undefined> {
   for (let tries = 0; tries < 5; tries++) {
@@ -91,6 +103,7 @@ export async function claimNext(db: Db, instance: string, staleBefore: string): 
         eb('status', '=', 'pending'),
         eb.and([eb('status', '=', 'running'), eb('claimed_at', '<', staleBefore)]),
       ]))
+      .where(hasLinkedFile)
       .orderBy('id').limit(5).execute();
     if (candidates.length === 0) return undefined;
     for (const c of candidates) {

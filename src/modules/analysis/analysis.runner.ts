@@ -205,8 +205,7 @@ export async function drain(d: AnalysisDeps): Promise<void> {
   const r = d.runner;
   for (;;) {
     if (r.running.size === 0 && !r.kicking) {
-      const counts = await repo.countByStatus(d.ctx.db);
-      if (!counts.pending) return;
+      if (!(await repo.anyClaimablePending(d.ctx.db))) return;
     }
     // Woken when this instance's work runs out; the poll timer (which also kicks) bounds the wait.
     await new Promise<void>((resolve) => {
