@@ -70,7 +70,11 @@
     apply();
   }
 
+  /** Counts the person's own moves of the view (zoom, pan), so that a late redraw does not undo them. */
+  let viewMoves = 0;
+
   function zoomAt(factor, sx, sy) {
+    viewMoves++;
     const k = Math.max(MIN_SCALE, Math.min(MAX_SCALE, view.k * factor));
     view.x += sx / view.k - sx / k;
     view.y += sy / view.k - sy / k;
@@ -80,6 +84,7 @@
   const zoomCentre = (factor) => { const { w, h } = frameSize(); zoomAt(factor, w / 2, h / 2); };
 
   function pan(dx, dy) {
+    viewMoves++;
     view.x -= dx / view.k;
     view.y -= dy / view.k;
     apply();
@@ -402,7 +407,10 @@
     const mine = frameFit();
     if (!mine || mine === state.fit) return;
     state.fit = mine;
-    reload(null).then(fit);
+    // The folded drawing may come after the person began to zoom or pan (a loaded hub draws it
+    // in a worker, a 429 is waited out): fitted only if they have not, their view is kept else.
+    const moves = viewMoves;
+    reload(null).then(() => { if (viewMoves === moves) fit(); });
   };
   refit();
   window.addEventListener('resize', () => { apply(); clearTimeout(fitTimer); fitTimer = setTimeout(refit, 300); });
