@@ -49,12 +49,16 @@ describe('files staged on an earlier visit in Chromium', { skip }, () => {
 
     // The leftovers are still waiting: one removed, the other added to a new upload.
     await page.goto(`${server.baseUrl}/dataset/upload`);
+    // The entry goes at once and its file is removed in the background: the reload below waits for that answer.
+    const removed = page.waitForResponse((res) => res.url().endsWith('/dataset/file/delete'));
     await earlier.locator('.model-entry', { hasText: 'abandoned-broken.uvl' }).locator('.js-remove-model').click();
     await earlier.locator('.model-entry', { hasText: 'abandoned-broken.uvl' }).waitFor({ state: 'detached' });
+    assert.equal((await removed).status(), 200);
     await earlier.locator('.model-entry', { hasText: 'abandoned-good.uvl' }).locator('.js-add-staged').click();
     await page.locator('#models .model-entry', { hasText: 'abandoned-good.uvl' }).waitFor();
     await earlier.waitFor({ state: 'hidden' });
     await page.reload();
+    await earlier.waitFor();
     assert.deepEqual(await page.locator('#staged-earlier .model-name').allInnerTexts(), ['abandoned-good.uvl'], 'the removed file is gone from the staging area');
     assert.deepEqual(problems, []);
     await page.context().close();

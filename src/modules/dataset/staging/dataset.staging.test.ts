@@ -8,6 +8,9 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { TestClient } from '../../../../test/support/client.ts';
 import { isStored, putStored, storedEntries, storedText } from '../../../../test/support/stored.ts';
 import { INVALID_UVL, VALID_UVL, newUser, stage } from '../dataset.test-support.ts';
+import { createDatasetDeps } from '../dataset.deps.ts';
+import { listStagedFiles } from './staged-files.ts';
+import type { StagingArea } from './staging.ts';
 
 const LIMIT = 4096;
 
@@ -196,6 +199,28 @@ for (const dialect of testDialects()) {
       assert.equal(staged.length, 1);
       assert.equal(staged[0].filename, 'earlier.uvl');
       assert.equal(staged[0].valid, false);
+    });
+
+    it('lists what is staged now when a listed file is removed before its check is read (a Remove racing the page)', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'gone.uvl', INVALID_UVL);
+      await stage(client, 'stays.uvl', VALID_UVL);
+      const d = createDatasetDeps(server.hub.ctx);
+      try {
+        // The Remove lands between the page's listing of the folder and its reading of each file.
+        const area = d.staging;
+        d.staging = Object.assign(Object.create(area) as StagingArea, {
+          list: async (user: number) => {
+            const files = await area.list(user);
+            await area.remove(user, 'gone.uvl');
+            return files;
+          },
+        });
+        const staged = await listStagedFiles(d, userId);
+        assert.deepEqual(staged.map((s) => [s.filename, s.valid]), [['stays.uvl', true]]);
+      } finally {
+        await d.instances.stop();
+      }
     });
 
     it('puts back the files of a claim left by a crashed upload (older than an hour) when the upload page lists them', async () => {

@@ -46,6 +46,19 @@ export async function deleteStagedFile(d: DatasetDeps, userId: number, name: str
 
 export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {
   const files = await d.staging.list(userId);
-  const checks = await Promise.all(files.map((file) => checkStaged(d, d.staging, userId, file)));
-  return checks.map(({ features: _features, ...check }) => check);
+  const checks = await Promise.all(files.map(async (file) => {
+    try {
+      return await checkStaged(d, d.staging, userId, file);
+    } catch (error) {
+      // Removed since it was listed (its Remove, from this page or another tab, came first): the
+      // page lists what is staged now instead of failing.
+      if (!(await d.ctx.store.stat(file.key))) return undefined;
+      throw error;
+    }
+  }));
+  return checks.flatMap((check) => {
+    if (!check) return [];
+    const { features: _features, ...rest } = check;
+    return [rest];
+  });
 }
