@@ -26,6 +26,11 @@ describe('the configurator in Chromium', { skip }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce', acceptDownloads: true });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
+    // The probabilities are held until a "why?" is open, as a loaded hub may send them late: they
+    // must not close it when they come.
+    let releaseProbabilities!: () => void;
+    const probabilitiesHeld = new Promise<void>((resolve) => { releaseProbabilities = resolve; });
+    await page.route(/\/probabilities\.json/, async (route) => { await probabilitiesHeld; await route.continue(); });
     await page.goto(`${server.baseUrl}/model/${fileId}/`);
     await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
 
@@ -41,6 +46,11 @@ describe('the configurator in Chromium', { skip }, () => {
     assert.match(await why.textContent() ?? '', /Turbo is excluded because of:.*selected Diesel/s);
     // The constraint line behind it links to its source line.
     assert.equal(await why.locator('a[href="#L12"]').textContent(), 'Line 12');
+    releaseProbabilities();
+    await page.locator('#cfg-tree li[data-feature="Diesel"] > .cfg-row > .cfg-prob', { hasText: '%' }).waitFor();
+    await page.unroute(/\/probabilities\.json/);
+    assert.equal(await why.isVisible(), true, 'the probabilities came after the why and left it open');
+    assert.match(await why.textContent() ?? '', /Turbo is excluded because of:.*selected Diesel/s);
 
     // Selecting the excluded Turbo is refused: the conflict is shown and nothing changes.
     await button(page, 'Turbo', 'select').click();
@@ -123,6 +133,11 @@ describe('the configurator in Chromium', { skip }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
     const errors = watchPageErrors(page);
+    // The probabilities are held until a "why?" is open, as a loaded hub may send them late: they
+    // must not close it when they come.
+    let releaseProbabilities!: () => void;
+    const probabilitiesHeld = new Promise<void>((resolve) => { releaseProbabilities = resolve; });
+    await page.route(/\/probabilities\.json/, async (route) => { await probabilitiesHeld; await route.continue(); });
     await page.goto(`${server.baseUrl}/model/${fileId}/`);
     await page.locator('#cfg-remaining', { hasText: '3 configurations remaining' }).waitFor();
     // The next step is held until the test lets it go, then answered as for a model that did not compile.

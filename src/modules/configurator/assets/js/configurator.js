@@ -137,6 +137,10 @@
   }
 
   const paintAll = () => { for (const li of treeEl.querySelectorAll('li[data-feature]')) paint(li); };
+  /** The probabilities only: they may come after a "why?" was opened, which stays open. */
+  const paintProbabilities = () => {
+    for (const li of treeEl.querySelectorAll('li[data-feature]')) li.querySelector(':scope > .cfg-row > .cfg-prob').textContent = probabilityText(li.dataset.feature);
+  };
 
   /** Repaints the drawn rows of the features whose state changed (all rows when most did). */
   function paintChanged(changes) {
@@ -399,7 +403,7 @@
     // Without the names (the tree has them): in the order of the names sorted (issue 37).
     poll(`${urls.probabilities}?order=name`).then((p) => {
       probability = p.order === 'name' ? byName(p) : p;
-      paintAll();
+      paintProbabilities();
       // The fact label's plot was drawn before the commonality was stored: drawn again now.
       const plot = document.getElementById('commonality-plot-img');
       if (plot) plot.src = `/configurator/${fileId}/commonality.svg?ready=1`;
