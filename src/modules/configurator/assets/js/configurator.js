@@ -219,6 +219,8 @@
     recount = setTimeout(async () => {
       if (pending || decisions !== asked) return recountLater();
       const answer = await post({ ...asked, ...sinceNow() }).catch(() => null);
+      // A step taken meanwhile shows "Propagating…" until its own answer: not this older count.
+      if (pending && decisions === asked) return recountLater();
       if (!answer?.consistent || decisions !== asked) return;
       lastAnswer = { ...answer, changed: undefined };
       lastRemaining = answer.remaining;
