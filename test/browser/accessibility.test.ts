@@ -36,7 +36,7 @@ describe('accessibility (axe-core) in Chromium', { skip }, () => {
       for (const path of LOGGED_IN) await check(path);
       // A form with its field errors shown.
       await page.goto(`${journey.server.baseUrl}/profile/password`);
-      await Promise.all([page.waitForLoadState('load'), page.click('main button[type="submit"]')]);
+      await Promise.all([page.waitForEvent('load'), page.click('main button[type="submit"]')]);
       for (const v of await seriousViolations(page)) found.push(`/profile/password with errors: ${v.impact} ${v.id} at ${v.targets.join(', ')}`);
       await context.close();
       assert.deepEqual(found, []);

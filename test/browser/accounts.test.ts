@@ -54,7 +54,7 @@ describe('accounts in Chromium', { skip }, () => {
       assert.equal(page.url(), `${server.baseUrl}/login?next=%2Fdataset%2Fupload`);
       await Promise.all([page.waitForURL(`${server.baseUrl}/forgot-password`), page.click('text=Forgot your password?')]);
       await page.fill('#email', email);
-      await Promise.all([page.waitForLoadState('load'), page.click('main button[type="submit"]')]);
+      await Promise.all([page.waitForEvent('load'), page.click('main button[type="submit"]')]);
       assert.match(await page.textContent('#reset-sent') ?? '', /we have sent it a link/);
       await noSidewaysScroll(page);
       await page.screenshot({ path: screenshotPath(`accounts-reset-sent-${label}`), fullPage: true });
@@ -75,7 +75,7 @@ describe('accounts in Chromium', { skip }, () => {
       await page.screenshot({ path: screenshotPath(`accounts-reset-form-${label}`), fullPage: true });
       await page.fill('#password', 'short');
       await page.fill('#password_confirm', 'short');
-      await Promise.all([page.waitForLoadState('load'), page.click('main button[type="submit"]')]);
+      await Promise.all([page.waitForEvent('load'), page.click('main button[type="submit"]')]);
       assert.match(await page.textContent('#password-errors') ?? '', /at least 8 characters/);
       await page.fill('#password', 'second-password-2');
       await page.fill('#password_confirm', 'second-password-2');
@@ -133,7 +133,7 @@ describe('accounts in Chromium', { skip }, () => {
     for (let i = 0; i < 11; i++) {
       await page.fill('#email', 'user1@example.com');
       await page.fill('#password', `wrong-${i}`);
-      await Promise.all([page.waitForLoadState('load'), page.click('main button[type="submit"]')]);
+      await Promise.all([page.waitForEvent('load'), page.click('main button[type="submit"]')]);
     }
     const message = await page.textContent('#password-errors') ?? '';
     assert.match(message, /Too many failed login attempts\. Please try again in 1[45] minutes/);

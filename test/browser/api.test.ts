@@ -23,7 +23,7 @@ describe('tokens and the API reference in Chromium', { skip }, () => {
     await page.fill('#name', 'Notebook');
     await page.check('#scope-write');
     await page.fill('#expires_in_days', '90');
-    await Promise.all([page.waitForLoadState('load'), page.click('#token-form button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('#token-form button[type="submit"]')]);
     const token = await page.inputValue('#new-token');
     assert.match(token, /^hub_/);
     await page.click('#copy-new-token');
@@ -35,7 +35,7 @@ describe('tokens and the API reference in Chromium', { skip }, () => {
     await page.goto(`${journey.server.baseUrl}/profile/tokens`);
     assert.equal(await page.locator('#new-token').count(), 0, 'shown once');
     assert.notEqual((await page.textContent('[data-token-id] .last-used'))?.trim(), 'never');
-    await Promise.all([page.waitForLoadState('load'), page.click('[data-token-id] button:has-text("Revoke")')]);
+    await Promise.all([page.waitForEvent('load'), page.click('[data-token-id] button:has-text("Revoke")')]);
     assert.match(await page.textContent('#token-table') ?? '', /Revoked/);
     const refused = await fetch(`${journey.server.baseUrl}/api/v1/datasets/`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(refused.status, 401);
@@ -53,7 +53,7 @@ describe('tokens and the API reference in Chromium', { skip }, () => {
       await page.goto(`${journey.server.baseUrl}/profile/tokens`);
       await page.fill('#name', `A rather long token name for width ${width}`);
       await page.check('#scope-read');
-      await Promise.all([page.waitForLoadState('load'), page.click('#token-form button[type="submit"]')]);
+      await Promise.all([page.waitForEvent('load'), page.click('#token-form button[type="submit"]')]);
       const copy = await page.locator('#copy-new-token').boundingBox();
       assert.ok(copy && copy.x + copy.width <= width, `the copy button is inside the page at ${width} px`);
       const row = page.locator('[data-token-id]').first();

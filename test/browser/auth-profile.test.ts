@@ -25,7 +25,9 @@ describe('auth and profile in Chromium', { skip }, () => {
     assert.match(await page.textContent('nav') ?? '', /Grace/);
 
     await page.click('#user-menu');
-    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('text=Log out')]);
+    // The log-out returns to the address already shown: the wait is for the new page's load.
+    await Promise.all([page.waitForEvent('load'), page.click('text=Log out')]);
+    await page.waitForURL(`${journey.server.baseUrl}/`);
     assert.match(await page.textContent('nav') ?? '', /Log in/);
 
     await page.goto(`${journey.server.baseUrl}/login`);
@@ -36,12 +38,13 @@ describe('auth and profile in Chromium', { skip }, () => {
     await page.goto(`${journey.server.baseUrl}/profile/edit`);
     await page.fill('#orcid', '1234-56');
     await page.fill('#affiliation', 'Yale University');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('button[type="submit"]')]);
     assert.match(await page.textContent('#orcid-errors') ?? '', /ORCID must have the format 0000-0000-0000-0000/);
     await page.screenshot({ path: screenshotPath('profile-edit-invalid-orcid'), fullPage: true });
 
     await page.fill('#orcid', '0000-0002-1825-0097');
-    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/profile/edit`), page.click('button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('button[type="submit"]')]);
+    await page.waitForURL(`${journey.server.baseUrl}/profile/edit`);
     assert.match(await page.textContent('.alert-success') ?? '', /Profile updated successfully/);
 
     await page.goto(`${journey.server.baseUrl}/profile/summary`);

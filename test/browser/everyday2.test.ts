@@ -44,8 +44,11 @@ describe('everyday use, second pass, in Chromium', { skip }, () => {
     await page.locator('.model-entry', { hasText: 'picture.uvl' }).locator('.model-errors li').first().waitFor();
     assert.equal(await page.locator('.model-entry', { hasText: 'broken.uvl' }).locator('.model-errors li').last().innerText(), 'and 40 more');
     for (const name of ['missingreference.uvl', 'picture.uvl', 'broken.uvl']) {
+      // The entry goes at once and its file is removed in the background: the next test's page load would race that request (or cancel it).
+      const removed = page.waitForResponse((res) => res.url().endsWith('/dataset/file/delete'));
       await page.locator('.model-entry', { hasText: name }).locator('.js-remove-model').click();
       await page.locator('.model-entry', { hasText: name }).waitFor({ state: 'detached' });
+      assert.equal((await removed).status(), 200);
     }
   });
 

@@ -66,11 +66,11 @@ describe('everyday use, third pass, in Chromium', { skip }, () => {
     const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     await page.fill('#expires', day);
     // Without the confirmation: the form comes back with the reason under the box, the day kept.
-    await Promise.all([page.waitForLoadState('load'), page.click('main button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('main button[type="submit"]')]);
     await page.locator('#confirm_published-errors').waitFor();
     assert.equal(await page.inputValue('#expires'), day);
     await page.check('#confirm_published');
-    await Promise.all([page.waitForLoadState('load'), page.click('main form button[type="submit"]:has-text("Make a review link")')]);
+    await Promise.all([page.waitForEvent('load'), page.click('main form button[type="submit"]:has-text("Make a review link")')]);
     const link = (await page.locator('#review-link').innerText()).trim();
     assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/review\/[\w-]{43}\/$/);
     await page.click('#review-link-copy');

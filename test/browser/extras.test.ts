@@ -37,7 +37,9 @@ describe('statistics, cart and review links in Chromium', { skip }, () => {
       const page = await context.newPage();
       for (const doi of ['10.1234/dataset1', '10.1234/dataset2']) {
         await page.goto(`${journey.server.baseUrl}/doi/${doi}/`);
-        await Promise.all([page.waitForURL(`${journey.server.baseUrl}/doi/${doi}/`), page.locator('.js-cart-add').first().click()]);
+        // The form returns to the address already shown: the wait is for the new page's load.
+        await Promise.all([page.waitForEvent('load'), page.locator('.js-cart-add').first().click()]);
+        await page.waitForURL(`${journey.server.baseUrl}/doi/${doi}/`);
         assert.match(await page.textContent('body') ?? '', /is in your cart/);
       }
       await page.goto(`${journey.server.baseUrl}/cart`);

@@ -41,7 +41,7 @@ describe('ORCID sign-in in Chromium', { skip }, () => {
     await page.waitForURL(`${provider.issuer}/**`);
     await page.fill('input[name="login"]', orcid);
     await page.fill('input[name="password"]', 'any password');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('button[type="submit"]')]);
     if (page.url().startsWith(provider.issuer)) await page.click('button:has-text("Continue")');
   }
 
@@ -59,7 +59,7 @@ describe('ORCID sign-in in Chromium', { skip }, () => {
     assert.equal(await page.inputValue('#surname'), 'Carberry');
     await noSerious(page);
     await page.fill('#email', 'josiah@example.com');
-    await Promise.all([page.waitForLoadState('load'), page.click('#orcid-email-form button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('#orcid-email-form button[type="submit"]')]);
     assert.match(await page.textContent('#orcid-claim-sent') ?? '', /We sent a link to josiah@example\.com/);
     await noSerious(page);
     const link = smtp.linkPath(await smtp.take('josiah@example.com'), '/login/orcid/confirm/');
@@ -99,14 +99,14 @@ describe('ORCID sign-in in Chromium', { skip }, () => {
     await page.fill('#password_confirm', 'ada-password-1');
     await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.click('main button[type="submit"]')]);
     await page.goto(`${server.baseUrl}/profile/edit`);
-    await page.click('#orcid-manage');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/profile/orcid`), page.click('#orcid-manage')]);
     assert.ok(await page.isVisible('#orcid-not-linked'));
     await page.click('#orcid-link');
     await signInAtProvider(page, LINKED_ORCID);
     await page.waitForURL(`${server.baseUrl}/profile/orcid`);
     assert.match(await page.textContent('#orcid-linked') ?? '', /0000-0001-5109-3700/);
     await noSerious(page);
-    await Promise.all([page.waitForLoadState('load'), page.click('#orcid-unlink')]);
+    await Promise.all([page.waitForEvent('load'), page.click('#orcid-unlink')]);
     assert.ok(await page.isVisible('#orcid-not-linked'), 'unlinked');
     await context.close();
   });
