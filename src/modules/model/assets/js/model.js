@@ -35,19 +35,21 @@
     return page.dataset.analysisState !== 'pending';
   }
 
+  /** The diagram (diagram.js) draws its current view again, now coloured. */
+  function finished() {
+    document.dispatchEvent(new CustomEvent('hub:analysis-finished'));
+  }
+
   async function poll() {
     try {
       const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
       const body = response.ok ? await response.json() : null;
-      if (body && body.status && body.status !== 'pending' && await swapIn(['fact-label'])) {
-        // The diagram (diagram.js) draws its current view again, now coloured.
-        document.dispatchEvent(new CustomEvent('hub:analysis-finished'));
-        return;
-      }
+      if (body && body.status && body.status !== 'pending' && await swapIn(['fact-label'])) return finished();
       const running = body && Array.isArray(body.running) ? body.running.join(',') : null;
       if (running !== null && running !== knownRunning) {
         knownRunning = running;
-        await swapIn(['fact-label']);
+        // The page fetched for what is still running may hold the finished label already.
+        if (await swapIn(['fact-label'])) return finished();
         delay = 1000;
       }
     } catch (e) {
