@@ -73,9 +73,14 @@ export async function deleteLinksOfDataset(db: Db, datasetId: number): Promise<v
   await db.deleteFrom('model_analysis_file').where('dataset_id', '=', datasetId).execute();
 }
 
-/** A file with this content, to read the text from (any will do: the content is the same). */
-export async function fileWithContent(db: Db, sha256: string): Promise<number | undefined> {
-  const row = await db.selectFrom('model_analysis_file').select('file_id').where('sha256', '=', sha256).orderBy('file_id').executeTakeFirst();
+/**
+ * A file with this content, to read the text from (any will do: the content is the same): the
+ * first by id, or the first after `afterFileId` when that one could not be read.
+ */
+export async function fileWithContent(db: Db, sha256: string, afterFileId?: number): Promise<number | undefined> {
+  let query = db.selectFrom('model_analysis_file').select('file_id').where('sha256', '=', sha256);
+  if (afterFileId !== undefined) query = query.where('file_id', '>', afterFileId);
+  const row = await query.orderBy('file_id').limit(1).executeTakeFirst();
   return row ? Number(row.file_id) : undefined;
 }
 

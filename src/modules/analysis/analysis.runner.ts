@@ -108,14 +108,13 @@ function startRow(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAnalysi
 
 async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAnalysis): Promise<void> {
   await pauseHere('analysis:claimed');
-  const { db, services } = d.ctx;
-  const fileId = await repo.fileWithContent(db, row.sha256);
-  const stored = fileId === undefined ? undefined : await services.hubfile.getFile(fileId);
-  const text = stored ? await services.hubfile.readText(stored) : undefined;
-  if (!stored || text === undefined || sha256Of(text) !== row.sha256) {
+  const { db } = d.ctx;
+  const content = await readContent(d, row.sha256);
+  if (!content) {
     await repo.finish(db, d.instance, row, failure('No stored file has this content any more.'), null);
     return;
   }
+  const { stored, text } = content;
   const reply = await runJob(d, row, slot, stored, text);
   if (d.runner.stopped || d.ctx.scheduler.closed || (reply.kind === 'crash' && reply.cause === 'stopped')) {
     // The server is stopping (its scheduler closes before the runner's stop hook runs) or the
@@ -135,6 +134,24 @@ async function analyse(d: AnalysisDeps, row: repo.AnalysisRow, slot: ScheduledAn
     await repo.retryOrFail(db, d.instance, row, failure(`The analysis stopped ${repo.MAX_ATTEMPTS} times without a result (last: ${reply.message}) and was given up.`));
   } else {
     await repo.finish(db, d.instance, row, failure(reply.message), null);
+  }
+}
+
+/**
+ * The text of a file linked to the content, trying each in turn: the one chosen may be deleted
+ * (its model or dataset removed, its link going with it) before it is read, while other files
+ * still have the content; only when none can be read is there no stored file with it.
+ */
+async function readContent(d: AnalysisDeps, sha256: string): Promise<{ stored: StoredFile; text: string } | undefined> {
+  const { db, services } = d.ctx;
+  let tried: number | undefined;
+  for (;;) {
+    const fileId = await repo.fileWithContent(db, sha256, tried);
+    if (fileId === undefined) return undefined;
+    const stored = await services.hubfile.getFile(fileId);
+    const text = stored ? await services.hubfile.readText(stored) : undefined;
+    if (stored && text !== undefined && sha256Of(text) === sha256) return { stored, text };
+    tried = fileId;
   }
 }
 
