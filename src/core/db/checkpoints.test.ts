@@ -19,12 +19,14 @@ const walSize = (file: string) => statSync(`${file}-wal`, { throwIfNoEntry: fals
  * event loop every 20 rows, as a server's requests leave between them (the worker's answers
  * arrive there).
  */
-async function insertRows(db: Db, n: number, from = 0): Promise<void> {
+async function insertRows(db: Db, n: number, from = 0, betweenBatches?: () => Promise<void>): Promise<void> {
   for (let i = 0; i < n; i++) {
     await raw(db).insertInto('kept').values({ n: from + i, text: 'x'.repeat(2000) }).execute();
-    if (i % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
+    if (i % 20 === 19) await (betweenBatches ? betweenBatches() : new Promise((resolve) => setImmediate(resolve)));
   }
 }
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('SQLite checkpoints in a worker', () => {
   let dir: string;
@@ -45,11 +47,17 @@ describe('SQLite checkpoints in a worker', () => {
     const { file, db } = await freshDatabase('a');
     assert.equal((await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows[0]!.wal_autocheckpoint, 0);
     const results: CheckpointResult[] = [];
-    checkpointsOf.get(db)!.onCheckpoint = (r) => results.push(r);
+    const checkpoints = checkpointsOf.get(db)!;
+    checkpoints.onCheckpoint = (r) => results.push(r);
+    // The worker started first, and each checkpoint asked for answered before the next batch, as a
+    // server's pauses between requests allow: no count here depends on how busy the machine is.
+    checkpoints.checkpoint();
+    while (results.length === 0) await tick();
+    const awaitAnswer = async () => { while (checkpoints['running']) await tick(); };
     // About 6,000 pages of writes: with no checkpoint at all the log would hold them all (24 MB).
-    await insertRows(db, 3000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.ok(results.length >= 3000 / WRITES_PER_CHECKPOINT / 2, `${results.length} checkpoints`);
+    await insertRows(db, 3000, 0, awaitAnswer);
+    await awaitAnswer();
+    assert.ok(results.length >= 1 + 3000 / WRITES_PER_CHECKPOINT, `${results.length} checkpoints`);
     assert.ok(results.some((r) => r.checkpointed > 0), 'pages were copied back');
     // The log file keeps its largest size (SQLite reuses it from the start): bounded by the pages
     // it may hold plus the writes made while a checkpoint ran.
