@@ -180,12 +180,12 @@ export async function storeProgress(db: Db, instance: string, id: number, partia
 
 export async function finish(db: Db, instance: string, row: { id: number; sha256: string }, outcome: Outcome, namesText: string | null): Promise<boolean> {
   const id = row.id;
-  return db.transaction().execute(async (trx) => {
+  const { error: _error, result: _result, ...copied } = outcome;
+  const stored = await db.transaction().execute(async (trx) => {
     const updated = await trx.updateTable('model_analysis')
       .set({ ...outcome, claimed_by: null, finished_at: nowIso() })
       .where('id', '=', id).where('claimed_by', '=', instance).where('status', '=', 'running').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
-    const { error: _error, result: _result, ...copied } = outcome;
     await trx.updateTable('model_analysis_file').set({ ...copied, analysis_id: id }).where('sha256', '=', row.sha256).execute();
     await trx.deleteFrom('model_feature_names').where('analysis_id', '=', id).execute();
     if (isSqlite(trx)) await sql`DELETE FROM model_feature_names_fts WHERE rowid = ${id}`.execute(trx);
@@ -195,6 +195,16 @@ export async function finish(db: Db, instance: string, row: { id: number; sha256
     }
     return true;
   });
+  if (stored) {
+    // A file linked while the transaction ran (on PostgreSQL its row came after the UPDATE above
+    // read the table, and linkFile's own second look saw the content still running) gets the
+    // result now, unless the content is being computed again meanwhile.
+    await db.updateTable('model_analysis_file').set({ ...copied, analysis_id: id })
+      .where('sha256', '=', row.sha256).where('status', '<>', outcome.status)
+      .where((eb) => eb.exists(eb.selectFrom('model_analysis as content').select('content.id').where('content.id', '=', id).where('content.status', '=', outcome.status)))
+      .execute();
+  }
+  return stored;
 }
 
 /** `hub analysis:run --all`: every finished or failed result is computed again. */
