@@ -42,6 +42,10 @@ export function createResultCache(onError: (error: unknown) => void) {
 
     /** The result's body, kept unless it alone would take a third of the budget. */
     remember(key: string, json: string): StoredBody {
+      // Two requests that missed the same result at once both come here: the first one's body is
+      // kept (it is the same result), and its bytes are counted once.
+      const known = bodies.get(key);
+      if (known) return known;
       const body: StoredBody = { bytes: Buffer.from(json, 'utf8') };
       if (body.bytes.length > CACHED_BYTES / 3) return body;
       bodies.set(key, body);
