@@ -47,7 +47,9 @@ export async function call(d: ConfiguratorDeps, at: Placement, file: StoredFile,
     const reply = await runJob(d.ctx.scheduler, job, d.hardLimitMs, at, watch?.onProgress);
     if (reply.kind === 'need-text') {
       const text = await d.ctx.services.hubfile.readText(file);
-      if (text === undefined) return { id: job.id, kind: 'failed', message: 'The file is missing from the store.' };
+      // Deleted since the request found it: other files may have the same content, so nothing is
+      // stored for it (a failure would be kept for every copy); this request gets a 404.
+      if (text === undefined) return { id: job.id, kind: 'gone' };
       const imports = source.imports ?? d.knownFiles.get(file.id)?.imports;
       job = { ...job, id: ++d.jobs.ids, model: { ...source, text, imports } };
     } else if (reply.kind === 'need-form') {
@@ -71,6 +73,7 @@ export function answerOf(reply: PoolReply): Answer {
   if (reply.kind === 'done') return { kind: 'done', json: reply.json };
   if (reply.kind === 'bad-value') return { kind: 'bad-value', message: reply.message };
   if (reply.kind === 'busy') return { kind: 'busy', message: reply.message, retryAfterS: reply.retryAfterS };
+  if (reply.kind === 'gone') return { kind: 'not-found' };
   return { kind: 'failed', message: reply.kind === 'need-text' || reply.kind === 'need-imports' || reply.kind === 'need-form' ? 'The model could not be read.' : reply.message };
 }
 

@@ -21,7 +21,9 @@ const WORKER_MEMORY_MB = 448;
  */
 const WORKER_YOUNG_MB = 64;
 
-export type PoolReply = ConfiguratorReply | CrashReply | { id: number; kind: 'busy'; message: string; retryAfterS: number };
+export type PoolReply = ConfiguratorReply | CrashReply | { id: number; kind: 'busy'; message: string; retryAfterS: number }
+  /** The worker needed the model's text and its file had gone meanwhile (deleted): no verdict on the content. */
+  | { id: number; kind: 'gone' };
 
 // No idle stop: a worker's worth is the models it holds compiled.
 export const configuratorWorker: WorkerKind<ConfiguratorJob, ConfiguratorReply, ConfiguratorProgress> = {

@@ -83,7 +83,7 @@ function compute(d: ConfiguratorDeps, id: number, at: Placement, file: StoredFil
   const work = call(d, { ...at, long: true }, file, source, op, watched).then(async (reply) => {
     // Stopping, cancelled, or the requester's share was taken meanwhile: the claim goes back, a later request takes it.
     if (reply.kind === 'failed' && reply.message === SAMPLE_CANCELLED) d.jobs.stoppedEarly++;
-    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || reply.kind === 'gone' || d.watches.cancelled(watched)) return repo.release(db, id, d.instance);
     if (reply.kind === 'budget') await d.compiles.fail(source.sha256, reply.message);
     else if (reply.kind === 'done' && op.op !== 'twise') d.compiles.set(source.sha256, { state: 'compiled' });
     let finished: boolean;

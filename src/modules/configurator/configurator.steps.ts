@@ -25,7 +25,7 @@ function startCompile(d: ConfiguratorDeps, at: Placement, file: StoredFile, sour
   const work = call(d, { ...at, long: true, flexible: false }, file, source, { op: 'compile' }).then(async (reply) => {
     if (reply.kind === 'done') return d.compiles.set(sha, { state: 'compiled' });
     // A stop or a full share is no verdict on the model: a later step tries again.
-    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || reply.kind === 'need-text' || reply.kind === 'need-imports' || reply.kind === 'need-form') return d.compiles.set(sha, { state: 'unknown' });
+    if (d.jobs.stopped || d.ctx.scheduler.closed || reply.kind === 'busy' || reply.kind === 'gone' || reply.kind === 'need-text' || reply.kind === 'need-imports' || reply.kind === 'need-form') return d.compiles.set(sha, { state: 'unknown' });
     // Not valid UVL: every step says so itself; remembered here only, it is no compile failure.
     if (reply.kind === 'failed' || reply.kind === 'bad-value') return d.compiles.set(sha, { state: 'failed', message: reply.message });
     // Out of its budget of time (`budget`, or the hard limit) or memory (a crash): stored, never tried again.
