@@ -2,6 +2,7 @@
 // store, optionally told to pause at a named step (src/core/test-pause.ts), killed with SIGKILL
 // and started again on the same database and store.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -19,7 +20,8 @@ export interface ChildServer {
 /** Starts `src/app/server.ts` with `env`, and waits until it answers. */
 export async function startChild(env: Record<string, string>, workingDir: string, pauseAt?: PauseStep): Promise<ChildServer> {
   const port = await freePort();
-  const marker = join(workingDir, `pause-${port}.marker`);
+  // Named for this child alone: a later child of the same test never reads an earlier one's step.
+  const marker = join(workingDir, `pause-${randomUUID()}.marker`);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/server.ts'], {
     cwd: projectPath(),
     env: {
