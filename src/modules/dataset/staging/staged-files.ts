@@ -56,9 +56,5 @@ export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<S
       throw error;
     }
   }));
-  return checks.flatMap((check) => {
-    if (!check) return [];
-    const { features: _features, ...rest } = check;
-    return [rest];
-  });
+  return checks.filter((check) => check !== undefined).map(({ features: _features, ...check }) => check);
 }
