@@ -1,6 +1,7 @@
 // Types that core adds to Fastify's request, reply, session and route config.
 import '@fastify/session';
 import type { ReusablePage } from './reusable-page.ts';
+import type { KeptAnswerSource } from './anonymous-answers.ts';
 
 export interface CurrentUser {
   id: number;
@@ -59,6 +60,8 @@ declare module 'fastify' {
     csrfInMultipart?: boolean;
     /** Errors on this route are answered as JSON rather than an HTML page. */
     json?: boolean;
+    /** The route's kept page for a visitor who is not logged in, answered before the session plugin (anonymous-answers.ts). */
+    keptAnswer?: KeptAnswerSource;
   }
   interface Session {
     userId?: number;

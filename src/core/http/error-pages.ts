@@ -1,17 +1,11 @@
-// Error answers: JSON for API clients, an HTML page (with the layout) for everyone else, and the
-// unknown address of an anonymous visitor answered before the session plugin.
-import { fastifyCookie } from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ANONYMOUS_SESSION_MS } from './context.ts';
-import { cookieIsSecure } from './cookie-security.ts';
+// Error answers: JSON for API clients, an HTML page (with the layout) for everyone else. The
+// unknown address of an anonymous visitor is answered before the session plugin (anonymous-answers.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { TooManyJobs } from '../scheduler/index.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
-import type { CsrfTokens } from './csrf-tokens.ts';
-import type { NewSession } from './session-ids.ts';
-import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
 
-function wantsJson(request: FastifyRequest): boolean {
+export function wantsJson(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.json) return true;
   if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
   const accept = request.headers.accept ?? '';
@@ -24,7 +18,7 @@ function wantsJson(request: FastifyRequest): boolean {
  */
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
-const NOT_FOUND_MESSAGE = 'The page you asked for does not exist.';
+export const NOT_FOUND_MESSAGE = 'The page you asked for does not exist.';
 
 /** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
 export class ErrorPages {
@@ -107,82 +101,3 @@ export class ErrorPages {
     });
   }
 }
-
-export interface AnonymousSessions {
-  store: DatabaseSessionStore;
-  signer: RememberingSigner;
-  csrf: CsrfTokens;
-  newSession: () => NewSession;
-  /** The options @fastify/session writes a new session's cookie with (its expiry is added here). */
-  cookie: { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean; maxAge: number };
-}
-
-/**
- * The 404 page of a visitor who is not logged in: a first visit, or a session without a row (its
- * hint cookie, http/session-store.ts). Such a session is only its signed id and the CSRF secret
- * derived from it, so this hook answers the page as the not-found handler would, with the same
- * cookies, before the session plugin and every later hook run: a crawler's stream of unknown
- * addresses costs little more than a static file. Registered after the cookie plugin and before
- * the session plugin; anything else (a session with a row, a cookie that fails its signature,
- * an API client) goes on to the plugin and the not-found handler.
- */
-export function anonymousNotFound(errorPages: ErrorPages, sessions: AnonymousSessions): onRequestHookHandler {
-  const { maxAge, ...cookieOptions } = sessions.cookie;
-  // The hint cookie never changes: serialized once for each scheme.
-  const hintCookie = (secure: boolean) => serializeCookie(ANONYMOUS_HINT_COOKIE, '1', { ...HINT_COOKIE_OPTIONS, secure });
-  const hintCookies = [hintCookie(false), hintCookie(true)];
-  const sessionCookie = newSessionCookie(cookieOptions, maxAge);
-  return (request, reply, done) => {
-    // An address holding a NUL is refused (400) by a later hook.
-    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD') || wantsJson(request) || /%00/i.test(request.url)) return done();
-    const cookie = request.cookies.session;
-    const hinted = request.cookies[ANONYMOUS_HINT_COOKIE] === '1';
-    let csrfToken: string;
-    let signed: string | undefined;
-    if (cookie) {
-      if (!hinted) return done();
-      const verified = sessions.signer.unsign(cookie);
-      if (!verified.valid || verified.renew || !verified.value) return done();
-      csrfToken = sessions.csrf.tokenFor(sessions.store.anonymousCsrfSecret(verified.value));
-    } else {
-      ({ signed, csrfToken } = sessions.newSession());
-    }
-    const answer = (page: ReusablePage): void => {
-      if (signed !== undefined) {
-        // What @fastify/session would write for a new session, and the hint its answer sets.
-        const session = sessionCookie(signed);
-        reply.header('set-cookie', hinted ? session : [session, hintCookies[cookieIsSecure(request) ? 1 : 0]!]);
-      }
-      reply.code(404).type('text/html; charset=utf-8');
-      reply.send(page.fill({ csrf_token: csrfToken }));
-    };
-    const page = errorPages.kept(reply, 404, NOT_FOUND_MESSAGE);
-    if (page !== undefined) return answer(page);
-    errorPages.reusable(reply, 404, NOT_FOUND_MESSAGE).then(answer, done);
-  };
-}
-
-const serializeCookie = fastifyCookie.serialize;
-
-/**
- * The Set-Cookie text of a new session, as the cookie serializer writes it with an expiry of
- * `maxAge` (whole seconds, in ms) from now. Cookies differ from one another only in their value
- * and, once a second, their expiry: the attributes are serialized once a second and the encoded
- * value put before them.
- */
-export function newSessionCookie(options: Omit<AnonymousSessions['cookie'], 'maxAge'>, maxAge: number): (signed: string, now?: number) => string {
-  let attributesSecond = -1;
-  let attributes = '';
-  return (signed, now = Date.now()) => {
-    const second = Math.floor(now / 1000);
-    if (second !== attributesSecond) {
-      attributesSecond = second;
-      attributes = serializeCookie('session', '', { ...options, expires: new Date(second * 1000 + maxAge) }).slice('session='.length);
-    }
-    return `session=${encodeURIComponent(signed)}${attributes}`;
-  };
-}
-
-/** The hint cookie lives as long as the anonymous session it describes. */
-export const HINT_COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS / 1000 };
-

@@ -1,5 +1,6 @@
 // Sessions: the cookie, the database store, anonymous sessions without a row (the hint cookie),
-// the early 404 that loads no session, and each session's CSRF secret.
+// the kept pages and the 404 answered without loading a session (anonymous-answers.ts), and each
+// session's CSRF secret.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -8,7 +9,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { ANONYMOUS_HINT_COOKIE, CSRF_SESSION_KEY, DatabaseSessionStore, RememberingSigner } from './session-store.ts';
 import { SessionIdPool, type NewSession } from './session-ids.ts';
-import { anonymousNotFound, type ErrorPages, HINT_COOKIE_OPTIONS } from './error-pages.ts';
+import type { ErrorPages } from './error-pages.ts';
+import { anonymousKeptAnswers, HINT_COOKIE_OPTIONS } from './anonymous-answers.ts';
 import { CsrfTokens } from './csrf-tokens.ts';
 import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { cookieIsSecure, fixedCookie, registerCookieSecurity } from './cookie-security.ts';
@@ -32,12 +34,12 @@ export interface Sessions {
   csrfSecretOf(request: FastifyRequest): string | undefined;
 }
 
-/** Registers the cookie and session plugins and their hooks; the early 404 answers with `errorPages`. */
+/** Registers the cookie and session plugins and their hooks; the early 404 (anonymous-answers.ts) answers with `errorPages`. */
 export async function registerSessions(app: FastifyInstance, config: Config, db: Db, errorPages: ErrorPages): Promise<Sessions> {
   await app.register(fastifyCookie);
   registerCookieSecurity(app, config.env === 'production');
   const store = new DatabaseSessionStore(db, config.secretKey);
-  // A new session's cookie, as the session plugin writes it and as the early 404 does.
+  // A new session's cookie, as the session plugin writes it and as the early answers do.
   // Anonymous sessions are short; login makes the session a remembered one (rememberSession).
   const sessionCookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxAge: ANONYMOUS_SESSION_MS };
   // @fastify/session wants at least 32 characters; any SECRET_KEY is stretched to that.
@@ -48,7 +50,7 @@ export async function registerSessions(app: FastifyInstance, config: Config, db:
     signed: signer.prepare(sid),
     csrfToken: csrfTokens.prepare(store.prepareAnonymousCsrfSecret(sid)),
   }));
-  app.addHook('onRequest', anonymousNotFound(errorPages, {
+  app.addHook('onRequest', anonymousKeptAnswers(errorPages, {
     store,
     signer,
     csrf: csrfTokens,
@@ -100,7 +102,7 @@ function isNewSession(request: FastifyRequest): boolean {
 
 /**
  * The hint cookie of a session without a row (session-store.ts): its load reads nothing.
- * After the early 404, whose answers load no session and so need no hint noted.
+ * After the early answers (anonymous-answers.ts), which load no session and so need no hint noted.
  */
 function watchSessionHints(app: FastifyInstance, store: DatabaseSessionStore): void {
   const hintedSid = (request: FastifyRequest): string | undefined => {

@@ -60,6 +60,11 @@ for (const dialect of testDialects()) {
       assert.equal(viewCount(c.text), 1);
       assert.equal(viewCount((await new TestClient(server.baseUrl).get(`/doi/${doi}/`)).text), 2);
       assert.match(b.headers.get('link') ?? '', /rel="cite-as"/, 'the signposting header comes with a kept page too');
+      // A citation format asked for by Accept is answered instead of the kept page, and not counted.
+      const bibtex = await first.get(`/doi/${doi}/`, { accept: 'application/x-bibtex' });
+      assert.equal(bibtex.status, 200);
+      assert.match(bibtex.headers.get('content-type') ?? '', /bibtex/);
+      assert.match(bibtex.text, /^@/);
       // A token of a kept page is good for its own session only.
       const refused = await first.post('/forgot-password', { form: { email: 'nobody@example.com', csrf_token: second.csrfToken! } });
       assert.equal(refused.status, 400);

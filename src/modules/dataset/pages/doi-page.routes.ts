@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
 import { notFound, serverError } from '../../../core/http/errors.ts';
 import { countOnSuccess, recordWhenBuilt } from '../../../core/http/tracking.ts';
-import { slotMarker } from '../../../core/http/reusable-page.ts';
+import { slotMarker, type ReusablePage } from '../../../core/http/reusable-page.ts';
+import type { KeptAnswer } from '../../../core/http/anonymous-answers.ts';
 import { licenseLabel, licenseUrl } from '../licenses.ts';
 import { doiPath, type DatasetSummary } from '../dataset.types.ts';
 import { parseId } from '../dataset.http.ts';
@@ -31,7 +32,11 @@ export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): P
   await ctx.events.emit(DOI_PAGE_EXTENSIONS, extensions);
   const page: DoiPage = { ctx, kept, citations: extensions.citations };
 
-  app.get('/doi/*', { onSend: recordWhenBuilt('view_cookie') }, (request, reply) => answerDoi(page, request, reply));
+  app.get('/doi/*', {
+    onSend: recordWhenBuilt('view_cookie'),
+    // A visitor who is not logged in gets a kept page before the session is loaded (core/http/anonymous-answers.ts).
+    config: { keptAnswer: (request, reply) => keptDoiAnswer(page, request, reply) },
+  }, (request, reply) => answerDoi(page, request, reply));
 
   app.get('/dataset/unsynchronized/:id', async (request, reply) => {
     const id = parseId((request.params as { id: string }).id);
@@ -52,7 +57,7 @@ export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): P
 
 /** `/doi/*`: a citation export, a redirect, a kept page, or the page built. */
 async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyReply) {
-  const { ctx, kept, citations } = page;
+  const { ctx, citations } = page;
   const datasets = ctx.services.dataset;
   const raw = (request.params as { '*': string })['*'];
   if (!raw) throw notFound('Give a DOI: /doi/<doi>/.');
@@ -71,16 +76,9 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
   // A kept page for a visitor who is not logged in: one query says whether it is current.
   let keepAs: KeepAs | undefined;
   if (!negotiated && pageAllowed && reply.pageIsReusable()) {
-    const state = await datasets.doiPageState(doi);
-    if (state && state.movedTo === null && state.doi === doi) {
-      const keptPage = kept.get(state.id, state.stamp);
-      if (keptPage) {
-        countOnSuccess(request, (cookie) => datasets.recordView(state.id, null, cookie));
-        if (keptPage.link !== null) reply.header('link', keptPage.link).header('vary', 'Accept');
-        return reply.sendReusablePage(keptPage.page, { views: state.views, downloads: state.downloads });
-      }
-      keepAs = { id: state.id, stamp: state.stamp };
-    }
+    const found = await keptDoiPage(page, doi);
+    if (found.kept) return reply.sendReusablePage(answerKept(page, request, reply, found.kept).page, found.kept.values);
+    keepAs = found.keepAs;
   }
   const resolved = await datasets.resolveDoi(doi);
   if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
@@ -95,6 +93,39 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
   const user = request.user;
   countOnSuccess(request, (cookie) => datasets.recordView(resolved.dataset.id, user?.id ?? null, cookie));
   return renderDataset(page, reply, resolved.dataset, user?.id === resolved.dataset.userId, keepAs);
+}
+
+/** The kept DOI page of `doi` when it is current; else where a page built now may be kept. */
+async function keptDoiPage(page: DoiPage, doi: string): Promise<{ kept?: KeptDoi; keepAs?: KeepAs }> {
+  const state = await page.ctx.services.dataset.doiPageState(doi);
+  if (!state || state.movedTo !== null || state.doi !== doi) return {};
+  const kept = page.kept.get(state.id, state.stamp);
+  if (!kept) return { keepAs: { id: state.id, stamp: state.stamp } };
+  return { kept: { datasetId: state.id, page: kept.page, link: kept.link, values: { views: state.views, downloads: state.downloads } } };
+}
+
+type KeptDoi = { datasetId: number; page: ReusablePage; link: string | null; values: { views: number; downloads: number } };
+
+/** A kept page goes out: counted as a view, with the citation module's Link header. */
+function answerKept(page: DoiPage, request: FastifyRequest, reply: FastifyReply, kept: KeptDoi): KeptAnswer {
+  countOnSuccess(request, (cookie) => page.ctx.services.dataset.recordView(kept.datasetId, null, cookie));
+  if (kept.link !== null) reply.header('link', kept.link).header('vary', 'Accept');
+  return { page: kept.page, values: kept.values };
+}
+
+/**
+ * `/doi/<doi>/` for a visitor who is not logged in, before the session is loaded: the kept page
+ * when it is current and the address asks for the page (not an export, not a format by Accept).
+ */
+async function keptDoiAnswer(page: DoiPage, request: FastifyRequest, reply: FastifyReply): Promise<KeptAnswer | undefined> {
+  const raw = (request.params as { '*': string })['*'];
+  // An export's address never ends with a slash; one without it is redirected by the route.
+  if (!raw || !raw.endsWith('/')) return undefined;
+  const doi = raw.slice(0, -1);
+  if (doi === '' || doi.endsWith('/') || !page.ctx.isEnabled('modeltool')) return undefined;
+  if ((page.citations?.negotiate(request.headers.accept) ?? null) !== null) return undefined;
+  const found = await keptDoiPage(page, doi);
+  return found.kept ? answerKept(page, request, reply, found.kept) : undefined;
 }
 
 /**
