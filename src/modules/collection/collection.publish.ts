@@ -9,7 +9,7 @@ import { doiPath } from '../dataset/index.ts';
 import * as repo from './collection.repository.ts';
 import { fileSha256, memberEntries } from './collection.members.ts';
 import { splitTags } from '../../core/tags.ts';
-import { stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
+import { PUBLISHED, stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
 
 export interface ManifestRow { doi: string; file_name: string; deposit_name: string; sha256: string }
 
@@ -48,7 +48,7 @@ async function creatorsOf(ctx: ModuleContext, userId: number) {
 export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
-  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  if (row.doi !== null) throw conflict(PUBLISHED);
   // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
   if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) throw conflict(UNDER_WAY);
   try {

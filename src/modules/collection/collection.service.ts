@@ -5,10 +5,11 @@
 // through the cart's entries, so both lists show a file the same way.
 // Each operation is an exported function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
+import type { DbOrTrx } from '../../core/db/connect.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
 import { splitTags } from '../../core/tags.ts';
-import { checkedInput, MAX_COLLECTION_FILES, publishUnderWay, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
+import { checkedInput, MAX_COLLECTION_FILES, PUBLISHED, publishUnderWay, stalePublishBefore, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
 import * as repo from './collection.repository.ts';
 import { memberFacts, memberEntries, membersWithHashes, citationsOf } from './collection.members.ts';
 import { publishCollection, newVersion } from './collection.publish.ts';
@@ -86,9 +87,22 @@ export async function get(ctx: ModuleContext, id: number, viewerId: number | nul
 export async function editable(ctx: ModuleContext, id: number, userId: number): Promise<repo.CollectionRow> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
-  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  if (row.doi !== null) throw conflict(PUBLISHED);
   if (publishUnderWay(row)) throw conflict(UNDER_WAY);
   return row;
+}
+
+/**
+ * Inside the transaction of a change of the members of a collection read editable: 409 as
+ * editable's once it was published or a publish claimed it meanwhile; otherwise its row stays
+ * locked until the change commits, so a publish claimed meanwhile waits and deposits the members
+ * as changed: a change confirmed is never lost, and a published collection's members never change.
+ */
+async function holdDraft(trx: DbOrTrx, id: number): Promise<void> {
+  if (await repo.holdDraft(trx, id, stalePublishBefore())) return;
+  const row = await repo.findCollection(trx, id);
+  if (!row) throw notFound(`There is no collection with id ${id} among yours.`);
+  throw conflict(row.doi !== null ? PUBLISHED : UNDER_WAY);
 }
 
 /** The files a reference names that the user may see: the file, or every file of the dataset. */
@@ -104,15 +118,19 @@ async function filesOf(ctx: ModuleContext, ref: MemberRef, userId: number): Prom
   return models.flatMap((m) => m.files.map((f) => f.id));
 }
 
-/** Adds the files not held yet, within the limit (400 beyond it, nothing added). */
-async function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
-  const held = new Set(await repo.memberIds(ctx.db, id));
-  const fresh = fileIds.filter((f) => !held.has(f));
-  if (held.size + fresh.length > MAX_COLLECTION_FILES) {
-    throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
-  }
-  const added = await repo.addMembers(ctx.db, id, fresh);
-  return { added, total: held.size + added };
+/** Adds the files not held yet, within the limit (400 beyond it, nothing added), while the collection is held as a draft. */
+function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await holdDraft(trx, id);
+    // Read under the hold: a second tab's change of the same collection has committed or waits.
+    const held = new Set(await repo.memberIds(trx, id));
+    const fresh = [...new Set(fileIds)].filter((f) => !held.has(f));
+    if (held.size + fresh.length > MAX_COLLECTION_FILES) {
+      throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
+    }
+    const added = await repo.addMembers(trx, id, fresh);
+    return { added, total: held.size + added };
+  });
 }
 
 export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
@@ -129,7 +147,10 @@ export async function addCart(ctx: ModuleContext, id: number, userId: number): P
 export async function remove(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ removed: number }> {
   await editable(ctx, id, userId);
   const fileIds = 'fileId' in ref ? [ref.fileId] : await filesOf(ctx, ref, userId);
-  return { removed: await repo.removeMembers(ctx.db, id, fileIds) };
+  return ctx.db.transaction().execute(async (trx) => {
+    await holdDraft(trx, id);
+    return { removed: await repo.removeMembers(trx, id, fileIds) };
+  });
 }
 
 export function memberIds(ctx: ModuleContext, id: number): Promise<number[]> {

@@ -1,0 +1,96 @@
+// Races of collections on every dialect (extensions section 13: a published collection changes only
+// by a new version): each test puts one request's step between another's check and its write,
+// through the services the collection module calls (a step run once, just before the real call),
+// or runs two requests at once. A change of the members racing a publish either lands before the
+// publish's claim (and is deposited) or answers 409 (and changes nothing).
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDialects } from '../../../test/support/databases.ts';
+import type { TestServer } from '../../../test/support/server.ts';
+import { newUser } from '../../../test/support/accounts.ts';
+import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
+import { HttpError } from '../../core/http/errors.ts';
+
+async function seeded(server: TestServer, doi: string): Promise<{ datasetId: number; fileIds: number[] }> {
+  const rows = await server.hub.db.selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')
+    .innerJoin('data_set', 'data_set.id', 'feature_model.data_set_id').innerJoin('ds_meta_data', 'ds_meta_data.id', 'data_set.ds_meta_data_id')
+    .select(['file.id', 'data_set.id as dataset_id']).where('ds_meta_data.dataset_doi', '=', doi).orderBy('file.id').execute();
+  return { datasetId: Number(rows[0]!.dataset_id), fileIds: rows.map((r) => Number(r.id)) };
+}
+
+/** The next call of `service[name]` runs `step` first (the method put back before, so the step may call it too). */
+function beforeNextCall<S extends object>(service: S, name: keyof S & string, step: () => Promise<unknown>): void {
+  const original = service[name] as (...args: unknown[]) => Promise<unknown>;
+  (service as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+    (service as Record<string, unknown>)[name] = original;
+    await step();
+    return original(...args);
+  };
+}
+
+const httpError = (status: number, message?: RegExp) => (error: unknown) =>
+  error instanceof HttpError && error.status === status && (message === undefined || message.test(error.message));
+
+/** The file names of the manifest deposited under a DOI. */
+function depositedFiles(zenodo: FakeZenodo, doi: string): string[] {
+  const deposition = [...zenodo.depositions.values()].find((d) => d.doi === doi);
+  assert.ok(deposition, `a deposition with the DOI ${doi}`);
+  return deposition.files.get('manifest.csv')!.body.toString('utf8').trim().split('\r\n').slice(1).map((row) => row.split(',')[1]!);
+}
+
+for (const dialect of testDialects()) {
+  describe(`collections: races [${dialect.name}]`, () => {
+    const hubs = useHubWithFakeZenodo({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
+    let server: TestServer;
+    let zenodo: FakeZenodo;
+    let dataset1: { datasetId: number; fileIds: number[] };
+    let dataset2: { datasetId: number; fileIds: number[] };
+    const services = () => server.hub.ctx.services;
+    const memberNames = async (id: number, userId: number) => (await services().collection.memberEntries(id, userId)).map((e) => e.fileName);
+    before(async () => {
+      ({ server, zenodo } = hubs);
+      dataset1 = await seeded(server, '10.1234/dataset1');
+      dataset2 = await seeded(server, '10.1234/dataset2');
+      assert.ok(dataset1.fileIds.length >= 2 && dataset2.fileIds.length >= 1, 'the seed has files');
+    });
+
+    it('an add checked before a publish and written after it answers 409 and leaves the published members as deposited', async () => {
+      const { userId } = await newUser(server, 'Adder');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Raced add' }, { fileId: dataset1.fileIds[0]! });
+      // The add has found its collection open; the publish runs before it finds the file and writes.
+      beforeNextCall(services().hubfile, 'getVisibleFile', () => collection.publish(id, userId));
+      await assert.rejects(collection.add(id, userId, { fileId: dataset2.fileIds[0]! }), httpError(409, /published/));
+      const { doi } = await collection.get(id, userId);
+      assert.ok(doi);
+      assert.deepEqual(await memberNames(id, userId), depositedFiles(zenodo, doi), 'the members are the deposited ones');
+      assert.equal((await collection.memberIds(id)).length, 1);
+    });
+
+    it('a remove checked before a publish claim and written after it answers 409 and removes nothing', async () => {
+      const { userId } = await newUser(server, 'Remover');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Raced remove' }, { datasetId: dataset1.datasetId });
+      const before = await collection.memberIds(id);
+      // A publish claims the collection while the remove looks up the dataset's files.
+      beforeNextCall(services().featuremodel, 'listByDataset', () =>
+        server.hub.db.updateTable('collection').set({ publish_claimed_at: new Date().toISOString() }).where('id', '=', id).execute());
+      await assert.rejects(collection.remove(id, userId, { datasetId: dataset1.datasetId }), httpError(409, /under way/));
+      assert.deepEqual(await collection.memberIds(id), before, 'the claimed members stay');
+    });
+
+    it('an add and a publish at once: the add is deposited or refused, never confirmed and then lost', async () => {
+      const collection = services().collection;
+      for (let round = 0; round < 3; round++) {
+        const { userId } = await newUser(server, `Both${round}`);
+        const id = await collection.create(userId, { title: `Both at once ${round}` }, { fileId: dataset1.fileIds[0]! });
+        const [added, published] = await Promise.allSettled([collection.add(id, userId, { fileId: dataset2.fileIds[0]! }), collection.publish(id, userId)]);
+        assert.equal(published.status, 'fulfilled', String((published as PromiseRejectedResult).reason));
+        const deposited = depositedFiles(zenodo, (published as PromiseFulfilledResult<{ doi: string }>).value.doi);
+        assert.deepEqual(await memberNames(id, userId), deposited);
+        if (added.status === 'fulfilled') assert.equal(deposited.length, 2, 'a confirmed add is deposited');
+        else assert.ok(httpError(409)(added.reason), String(added.reason));
+      }
+    });
+  });
+}
