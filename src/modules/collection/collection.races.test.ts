@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import type { TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
+import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { HttpError } from '../../core/http/errors.ts';
 
@@ -18,13 +19,15 @@ async function seeded(server: TestServer, doi: string): Promise<{ datasetId: num
   return { datasetId: Number(rows[0]!.dataset_id), fileIds: rows.map((r) => Number(r.id)) };
 }
 
-/** The next call of `service[name]` runs `step` first (the method put back before, so the step may call it too). */
-function beforeNextCall<S extends object>(service: S, name: keyof S & string, step: () => Promise<unknown>): void {
+/** The next call of `service[name]` runs `step` before (or after) the real call; the method is put back first, so the step may call it too. */
+function stepAtNextCall<S extends object>(service: S, name: keyof S & string, step: () => Promise<unknown>, at: 'before' | 'after' = 'before'): void {
   const original = service[name] as (...args: unknown[]) => Promise<unknown>;
   (service as Record<string, unknown>)[name] = async (...args: unknown[]) => {
     (service as Record<string, unknown>)[name] = original;
-    await step();
-    return original(...args);
+    if (at === 'before') await step();
+    const result = await original(...args);
+    if (at === 'after') await step();
+    return result;
   };
 }
 
@@ -59,7 +62,7 @@ for (const dialect of testDialects()) {
       const collection = services().collection;
       const id = await collection.create(userId, { title: 'Raced add' }, { fileId: dataset1.fileIds[0]! });
       // The add has found its collection open; the publish runs before it finds the file and writes.
-      beforeNextCall(services().hubfile, 'getVisibleFile', () => collection.publish(id, userId));
+      stepAtNextCall(services().hubfile, 'getVisibleFile', () => collection.publish(id, userId));
       await assert.rejects(collection.add(id, userId, { fileId: dataset2.fileIds[0]! }), httpError(409, /published/));
       const { doi } = await collection.get(id, userId);
       assert.ok(doi);
@@ -73,10 +76,37 @@ for (const dialect of testDialects()) {
       const id = await collection.create(userId, { title: 'Raced remove' }, { datasetId: dataset1.datasetId });
       const before = await collection.memberIds(id);
       // A publish claims the collection while the remove looks up the dataset's files.
-      beforeNextCall(services().featuremodel, 'listByDataset', () =>
+      stepAtNextCall(services().featuremodel, 'listByDataset', () =>
         server.hub.db.updateTable('collection').set({ publish_claimed_at: new Date().toISOString() }).where('id', '=', id).execute());
       await assert.rejects(collection.remove(id, userId, { datasetId: dataset1.datasetId }), httpError(409, /under way/));
       assert.deepEqual(await collection.memberIds(id), before, 'the claimed members stay');
+    });
+
+    it('adding a file or a draft dataset deleted after it was found answers 404 and writes nothing', async () => {
+      const { client, userId } = await newUser(server, 'Deleter');
+      const token = await createToken(client, ['write']);
+      const draft = async (name: string) => {
+        const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name });
+        const file = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files`, uvlForm('phone.uvl', PHONE_UVL));
+        assert.equal(file.status, 201, JSON.stringify(file.json));
+        return { datasetId: created.json.id as number, fileId: file.json.file_id as number };
+      };
+      const collection = services().collection;
+      const deleteOwn = (datasetId: number) => () => services().dataset.deleteOwn(datasetId, userId);
+      const id = await collection.create(userId, { title: 'Vanishing' }, { fileId: dataset1.fileIds[0]! });
+      // The dataset deleted once the add has found its files, before it writes them.
+      const whole = await draft('Deleted whole');
+      stepAtNextCall(services().featuremodel, 'listByDataset', deleteOwn(whole.datasetId), 'after');
+      await assert.rejects(collection.add(id, userId, { datasetId: whole.datasetId }), httpError(404, /no dataset with id/));
+      const single = await draft('Deleted file');
+      stepAtNextCall(services().hubfile, 'getVisibleFile', deleteOwn(single.datasetId), 'after');
+      await assert.rejects(collection.add(id, userId, { fileId: single.fileId }), httpError(404, /no file with id/));
+      assert.deepEqual(await collection.memberIds(id), [dataset1.fileIds[0]!]);
+      // A new collection made with it: no row either.
+      const first = await draft('Deleted first');
+      stepAtNextCall(services().featuremodel, 'listByDataset', deleteOwn(first.datasetId), 'after');
+      await assert.rejects(collection.create(userId, { title: 'Never made' }, { datasetId: first.datasetId }), httpError(404, /no dataset with id/));
+      assert.deepEqual((await collection.listMine(userId)).map((c) => c.id), [id]);
     });
 
     it('an add and a publish at once: the add is deposited or refused, never confirmed and then lost', async () => {

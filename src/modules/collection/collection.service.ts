@@ -5,9 +5,9 @@
 // through the cart's entries, so both lists show a file the same way.
 // Each operation is an exported function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
-import type { DbOrTrx } from '../../core/db/connect.ts';
+import { isForeignKeyViolation, type DbOrTrx } from '../../core/db/connect.ts';
 import { bindOperations } from '../../core/operations.ts';
-import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
+import { badRequest, conflict, notFound, type HttpError } from '../../core/http/errors.ts';
 import { splitTags } from '../../core/tags.ts';
 import { checkedInput, MAX_COLLECTION_FILES, PUBLISHED, publishUnderWay, stalePublishBefore, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
 import * as repo from './collection.repository.ts';
@@ -50,11 +50,39 @@ export async function create(ctx: ModuleContext, userId: number, input: Collecti
   const fields = checkedInput(input);
   const fileIds = first === undefined ? [] : first === 'cart' ? await cartFileIds(ctx, userId) : await filesOf(ctx, first, userId);
   if (fileIds.length > MAX_COLLECTION_FILES) throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files.`);
-  return ctx.db.transaction().execute(async (trx) => {
+  const gone = () => (first === 'cart' ? CART_FILE_GONE() : goneRef(first!));
+  return writingMembers(ctx, gone, async (trx) => {
     const id = await repo.insertCollection(trx, { userId, ...fields, query: null });
-    await repo.addMembers(trx, id, fileIds);
+    await insertAll(trx, id, [...new Set(fileIds)], gone);
     return id;
   });
+}
+
+/** 404 for a reference whose file or dataset was deleted after it was found (as for one never there). */
+const goneRef = (ref: MemberRef): HttpError =>
+  notFound('fileId' in ref ? `There is no file with id ${ref.fileId}.` : `There is no dataset with id ${ref.datasetId}.`);
+
+const CART_FILE_GONE = () => notFound('A file of your cart was deleted meanwhile: add the cart again.');
+
+/** A transaction writing members: `gone` (and nothing kept) when a file was deleted, with its dataset, since it was found. */
+async function writingMembers<T>(ctx: ModuleContext, gone: () => HttpError, work: (trx: DbOrTrx) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.transaction().execute(work);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw gone();
+    throw error;
+  }
+}
+
+/**
+ * Writes each file (none held yet, nothing else adding to the collection meanwhile): a row not
+ * written is one whose file is gone (MariaDB's INSERT IGNORE skips what the foreign key refuses;
+ * the others throw, see writingMembers).
+ */
+async function insertAll(trx: DbOrTrx, id: number, fileIds: number[], gone: () => HttpError): Promise<number> {
+  const added = await repo.addMembers(trx, id, fileIds);
+  if (added < fileIds.length) throw gone();
+  return added;
 }
 
 async function cartFileIds(ctx: ModuleContext, userId: number): Promise<number[]> {
@@ -118,9 +146,12 @@ async function filesOf(ctx: ModuleContext, ref: MemberRef, userId: number): Prom
   return models.flatMap((m) => m.files.map((f) => f.id));
 }
 
-/** Adds the files not held yet, within the limit (400 beyond it, nothing added), while the collection is held as a draft. */
-function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
-  return ctx.db.transaction().execute(async (trx) => {
+/**
+ * Adds the files not held yet, within the limit (400 beyond it, nothing added), while the
+ * collection is held as a draft; `gone` when a file was deleted (with its dataset) since it was found.
+ */
+function addFiles(ctx: ModuleContext, id: number, fileIds: number[], gone: () => HttpError): Promise<{ added: number; total: number }> {
+  return writingMembers(ctx, gone, async (trx) => {
     await holdDraft(trx, id);
     // Read under the hold: a second tab's change of the same collection has committed or waits.
     const held = new Set(await repo.memberIds(trx, id));
@@ -128,20 +159,20 @@ function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ 
     if (held.size + fresh.length > MAX_COLLECTION_FILES) {
       throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
     }
-    const added = await repo.addMembers(trx, id, fresh);
+    const added = await insertAll(trx, id, fresh, gone);
     return { added, total: held.size + added };
   });
 }
 
 export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  return addFiles(ctx, id, await filesOf(ctx, ref, userId));
+  return addFiles(ctx, id, await filesOf(ctx, ref, userId), () => goneRef(ref));
 }
 
 /** Every file of the user's cart that they may still see, added at once (the cart's order). */
 export async function addCart(ctx: ModuleContext, id: number, userId: number): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  return addFiles(ctx, id, await cartFileIds(ctx, userId));
+  return addFiles(ctx, id, await cartFileIds(ctx, userId), CART_FILE_GONE);
 }
 
 export async function remove(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ removed: number }> {
