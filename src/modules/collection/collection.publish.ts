@@ -46,12 +46,18 @@ async function creatorsOf(ctx: ModuleContext, userId: number) {
 
 /** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded), 409 while another publish runs. */
 export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
-  const row = await repo.findCollection(ctx.db, id);
-  if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
-  if (row.doi !== null) throw conflict(PUBLISHED);
+  const found = await repo.findCollection(ctx.db, id);
+  if (!found || Number(found.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
+  if (found.doi !== null) throw conflict(PUBLISHED);
   // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
-  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) throw conflict(UNDER_WAY);
+  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) {
+    throw conflict((await repo.findCollection(ctx.db, id))?.doi ? PUBLISHED : UNDER_WAY);
+  }
   try {
+    // Read again under the claim: an earlier publish may have ended since the first read, leaving
+    // the deposition it handed over, which this one must settle rather than deposit a second record.
+    const row = (await repo.findCollection(ctx.db, id))!;
+    // The members too are read under the claim: an add or remove has committed before it, or refuses.
     const { files, dois } = await depositFiles(ctx, id, userId);
     const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
     const outcome = await ctx.services.dataset.depositRecord({

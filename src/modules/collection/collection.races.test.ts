@@ -31,6 +31,43 @@ function stepAtNextCall<S extends object>(service: S, name: keyof S & string, st
   };
 }
 
+/**
+ * The next query built by `ctx.db.updateTable(table)` waits to run until `release()`; `reached`
+ * resolves when it is about to. The handle is put back at once, so only that statement of that
+ * request waits, holding no connection, while the test runs other requests.
+ */
+function holdNextUpdate(server: TestServer, table: string): { reached: Promise<void>; release: () => void } {
+  const ctx = server.hub.ctx;
+  const db = ctx.db;
+  let release!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Promise<void>((resolve) => (reached = resolve));
+  const gated = <T extends object>(builder: T): T => new Proxy(builder, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== 'function') return value;
+      if (String(prop).startsWith('execute')) return async (...args: unknown[]) => (reached(), await gate, value.apply(target, args));
+      return (...args: unknown[]) => {
+        const out = value.apply(target, args) as unknown;
+        return out !== null && typeof out === 'object' && 'executeTakeFirst' in out ? gated(out) : out;
+      };
+    },
+  });
+  ctx.db = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (prop !== 'updateTable') return typeof value === 'function' ? value.bind(target) : value;
+      return (name: string) => {
+        if (name !== table) return target.updateTable(name as 'collection');
+        ctx.db = db;
+        return gated(target.updateTable(name as 'collection'));
+      };
+    },
+  });
+  return { reached: arrived, release };
+}
+
 const httpError = (status: number, message?: RegExp) => (error: unknown) =>
   error instanceof HttpError && error.status === status && (message === undefined || message.test(error.message));
 
@@ -107,6 +144,29 @@ for (const dialect of testDialects()) {
       stepAtNextCall(services().featuremodel, 'listByDataset', deleteOwn(first.datasetId), 'after');
       await assert.rejects(collection.create(userId, { title: 'Never made' }, { datasetId: first.datasetId }), httpError(404, /no dataset with id/));
       assert.deepEqual((await collection.listMine(userId)).map((c) => c.id), [id]);
+    });
+
+    it('a publish that read the collection before an earlier one ended settles the deposition that one handed over, depositing no second record', async () => {
+      const { userId } = await newUser(server, 'Second');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Read before the claim' }, { fileId: dataset1.fileIds[0]! });
+      const before = zenodo.depositions.size;
+      // The second publish has read the collection (no deposition handed over yet) and waits to claim it.
+      const held = holdNextUpdate(server, 'collection');
+      const second = collection.publish(id, userId);
+      await held.reached;
+      // The first publishes; Zenodo publishes the record but its answer is lost: the deposition id is kept, the claim given back.
+      zenodo.loseAnswer('publish', 502);
+      try {
+        await assert.rejects(collection.publish(id, userId), httpError(502));
+      } finally {
+        zenodo.reset();
+        held.release();
+      }
+      const published = [...zenodo.depositions.values()].at(-1)!;
+      assert.equal(published.published, true, 'Zenodo did publish it');
+      assert.equal((await second).doi, published.doi, 'the DOI Zenodo gave the first time');
+      assert.equal(zenodo.depositions.size, before + 1, 'no second record');
     });
 
     it('an add and a publish at once: the add is deposited or refused, never confirmed and then lost', async () => {
