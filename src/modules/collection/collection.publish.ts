@@ -4,6 +4,7 @@
 // changes only by a new version: a copy of its members, open to changes, deposited as the next
 // version of the same record (same concept DOI).
 import type { ModuleContext } from '../../core/modules.ts';
+import { isUniqueViolation } from '../../core/db/connect.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../core/http/errors.ts';
 import { doiPath } from '../dataset/index.ts';
 import * as repo from './collection.repository.ts';
@@ -79,19 +80,31 @@ export async function publishCollection(ctx: ModuleContext, id: number, userId: 
   }
 }
 
-/** A new version of a published collection: its members copied into a new, open collection. */
-export async function newVersion(ctx: ModuleContext, id: number, userId: number): Promise<number> {
+/**
+ * A new version of a published collection: its members copied into a new, open collection. One
+ * per collection (a unique index on previous_id): when it exists already, made by an earlier
+ * request or by one at the same moment (a double click), that one is answered, `created` false.
+ */
+export async function newVersion(ctx: ModuleContext, id: number, userId: number): Promise<{ id: number; created: boolean }> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
   if (row.doi === null) throw conflict('This collection is not published: change it as it is.');
-  if (await repo.nextVersionOf(ctx.db, id)) throw conflict('A newer version of this collection exists already.');
+  const existing = await repo.nextVersionOf(ctx.db, id);
+  if (existing) return { id: Number(existing.id), created: false };
+  // A published collection's members no longer change: read outside the transaction.
   const members = await repo.memberIds(ctx.db, id);
-  return ctx.db.transaction().execute(async (trx) => {
-    const next = await repo.insertCollection(trx, {
-      userId, title: row.title, description: row.description, tags: row.tags, query: row.query,
-      previousId: id, conceptDoi: row.concept_doi, version: Number(row.version) + 1,
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const next = await repo.insertCollection(trx, {
+        userId, title: row.title, description: row.description, tags: row.tags, query: row.query,
+        previousId: id, conceptDoi: row.concept_doi, version: Number(row.version) + 1,
+      });
+      await repo.addMembers(trx, next, members);
+      return { id: next, created: true };
     });
-    await repo.addMembers(trx, next, members);
-    return next;
-  });
+  } catch (error) {
+    const made = isUniqueViolation(error) ? await repo.nextVersionOf(ctx.db, id) : undefined;
+    if (!made) throw error;
+    return { id: Number(made.id), created: false };
+  }
 }

@@ -169,6 +169,19 @@ for (const dialect of testDialects()) {
       assert.equal(zenodo.depositions.size, before + 1, 'no second record');
     });
 
+    it('two new versions asked at once make one, which both answer', async () => {
+      const { userId } = await newUser(server, 'Clicker');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Double click' }, { fileId: dataset1.fileIds[0]! });
+      await collection.publish(id, userId);
+      const answers = await Promise.all([collection.newVersion(id, userId), collection.newVersion(id, userId)]);
+      const rows = await server.hub.db.selectFrom('collection').select('id').where('previous_id', '=', id).execute();
+      assert.equal(rows.length, 1, 'one newer version');
+      assert.deepEqual(answers.map((a) => a.id), [Number(rows[0]!.id), Number(rows[0]!.id)]);
+      assert.deepEqual(answers.map((a) => a.created).sort(), [false, true]);
+      assert.deepEqual(await collection.memberIds(Number(rows[0]!.id)), [dataset1.fileIds[0]!]);
+    });
+
     it('an add and a publish at once: the add is deposited or refused, never confirmed and then lost', async () => {
       const collection = services().collection;
       for (let round = 0; round < 3; round++) {
