@@ -1,8 +1,10 @@
 // Races of collections on every dialect (extensions section 13: a published collection changes only
-// by a new version): each test puts one request's step between another's check and its write,
-// through the services the collection module calls (a step run once, just before the real call),
-// or runs two requests at once. A change of the members racing a publish either lands before the
-// publish's claim (and is deposited) or answers 409 (and changes nothing).
+// by a new version). Each test puts one request's step between another's check and its write: a
+// step run once around a service the collection module calls, or one statement held back while
+// other requests run; or it runs two requests at once. A change of the members racing a publish
+// lands before the publish's claim (and is deposited) or answers 409 (and changes nothing); a file
+// deleted while it is added is a 404; a publish deposits what its claim holds; a double "new
+// version" makes one.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
