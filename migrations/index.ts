@@ -28,6 +28,8 @@ import * as stagingInstances from './2026_12_05_0440_staging_instances.ts';
 import * as sharedConfigurations from './2026_12_05_0445_shared_configurations.ts';
 import * as collections from './2026_12_05_0430_collections.ts';
 import * as sampleStoreBound from './2026_12_05_0450_sample_store_bound.ts';
+import * as collectionOneNextVersion from './2026_12_05_0460_collection_one_next_version.ts';
+import * as datasetPublishedAt from './2026_12_06_0100_dataset_published_at.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -58,4 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0445_shared_configurations': sharedConfigurations,
   '2026_12_05_0430_collections': collections,
   '2026_12_05_0450_sample_store_bound': sampleStoreBound,
+  '2026_12_05_0460_collection_one_next_version': collectionOneNextVersion,
+  '2026_12_06_0100_dataset_published_at': datasetPublishedAt,
 };

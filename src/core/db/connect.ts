@@ -240,6 +240,14 @@ export function isUniqueViolation(error: unknown): boolean {
     || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** True when the error is a foreign key refusing a row whose referenced row is missing (deleted meanwhile), whatever the driver. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number } | undefined;
+  if (!e) return false;
+  return e.code === '23503' || e.code === 'ER_NO_REFERENCED_ROW_2' || e.errno === 1452 || e.errno === 1216
+    || e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** True when the database gave up a statement to break a lock cycle (it may be run again). */
 export function isDeadlock(error: unknown): boolean {
   const e = error as { code?: string; errno?: number } | undefined;

@@ -4,12 +4,13 @@
 // changes only by a new version: a copy of its members, open to changes, deposited as the next
 // version of the same record (same concept DOI).
 import type { ModuleContext } from '../../core/modules.ts';
+import { isUniqueViolation } from '../../core/db/connect.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../core/http/errors.ts';
 import { doiPath } from '../dataset/index.ts';
 import * as repo from './collection.repository.ts';
 import { fileSha256, memberEntries } from './collection.members.ts';
 import { splitTags } from '../../core/tags.ts';
-import { stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
+import { PUBLISHED, stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
 
 export interface ManifestRow { doi: string; file_name: string; deposit_name: string; sha256: string }
 
@@ -46,12 +47,18 @@ async function creatorsOf(ctx: ModuleContext, userId: number) {
 
 /** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded), 409 while another publish runs. */
 export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
-  const row = await repo.findCollection(ctx.db, id);
-  if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
-  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  const found = await repo.findCollection(ctx.db, id);
+  if (!found || Number(found.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
+  if (found.doi !== null) throw conflict(PUBLISHED);
   // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
-  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) throw conflict(UNDER_WAY);
+  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) {
+    throw conflict((await repo.findCollection(ctx.db, id))?.doi ? PUBLISHED : UNDER_WAY);
+  }
   try {
+    // Read again under the claim: an earlier publish may have ended since the first read, leaving
+    // the deposition it handed over, which this one must settle rather than deposit a second record.
+    const row = (await repo.findCollection(ctx.db, id))!;
+    // The members too are read under the claim: an add or remove has committed before it, or refuses.
     const { files, dois } = await depositFiles(ctx, id, userId);
     const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
     const outcome = await ctx.services.dataset.depositRecord({
@@ -73,19 +80,31 @@ export async function publishCollection(ctx: ModuleContext, id: number, userId: 
   }
 }
 
-/** A new version of a published collection: its members copied into a new, open collection. */
-export async function newVersion(ctx: ModuleContext, id: number, userId: number): Promise<number> {
+/**
+ * A new version of a published collection: its members copied into a new, open collection. One
+ * per collection (a unique index on previous_id): when it exists already, made by an earlier
+ * request or by one at the same moment (a double click), that one is answered, `created` false.
+ */
+export async function newVersion(ctx: ModuleContext, id: number, userId: number): Promise<{ id: number; created: boolean }> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
   if (row.doi === null) throw conflict('This collection is not published: change it as it is.');
-  if (await repo.nextVersionOf(ctx.db, id)) throw conflict('A newer version of this collection exists already.');
+  const existing = await repo.nextVersionOf(ctx.db, id);
+  if (existing) return { id: Number(existing.id), created: false };
+  // A published collection's members no longer change: read outside the transaction.
   const members = await repo.memberIds(ctx.db, id);
-  return ctx.db.transaction().execute(async (trx) => {
-    const next = await repo.insertCollection(trx, {
-      userId, title: row.title, description: row.description, tags: row.tags, query: row.query,
-      previousId: id, conceptDoi: row.concept_doi, version: Number(row.version) + 1,
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const next = await repo.insertCollection(trx, {
+        userId, title: row.title, description: row.description, tags: row.tags, query: row.query,
+        previousId: id, conceptDoi: row.concept_doi, version: Number(row.version) + 1,
+      });
+      await repo.addMembers(trx, next, members);
+      return { id: next, created: true };
     });
-    await repo.addMembers(trx, next, members);
-    return next;
-  });
+  } catch (error) {
+    const made = isUniqueViolation(error) ? await repo.nextVersionOf(ctx.db, id) : undefined;
+    if (!made) throw error;
+    return { id: Number(made.id), created: false };
+  }
 }

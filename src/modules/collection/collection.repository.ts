@@ -84,6 +84,20 @@ export async function recordPublication(db: DbOrTrx, id: number, p: { doi: strin
     .where('id', '=', id).where('doi', 'is', null).execute();
 }
 
+/**
+ * Within a membership change's transaction: answers false when the collection has its DOI or a
+ * live publish claim; otherwise locks its row (clearing a dead process's claim) until the commit,
+ * so a publish claimed meanwhile waits for the change and reads the members it made.
+ */
+export async function holdDraft(trx: DbOrTrx, id: number, staleBefore: string): Promise<boolean> {
+  const result = await trx.updateTable('collection').set({ publish_claimed_at: null })
+    .where('id', '=', id).where('doi', 'is', null)
+    .where((eb) => eb.or([eb('publish_claimed_at', 'is', null), eb('publish_claimed_at', '<', staleBefore)]))
+    .executeTakeFirst();
+  // MariaDB counts rows matched, not only changed, as mysql2 connects with FOUND_ROWS.
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Takes the publish claim of an unpublished collection unless a live one holds it; answers whether it was taken. */
 export async function claimPublish(db: DbOrTrx, id: number, staleBefore: string): Promise<boolean> {
   const result = await db.updateTable('collection').set({ publish_claimed_at: nowIso() })

@@ -95,8 +95,8 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
   });
   app.post('/collection/:id/new-version', loginRequired, async (request, reply) => {
     const next = await service.newVersion(collectionIdOf(request), request.user!.id);
-    flash(request, 'success', 'A new version is open: change its members, then publish it.');
-    return reply.redirect(`/collection/${next}/`, 303);
+    flash(request, 'success', next.created ? 'A new version is open: change its members, then publish it.' : 'The newer version of this collection exists already: here it is.');
+    return reply.redirect(`/collection/${next.id}/`, 303);
   });
 }
 

@@ -20,6 +20,8 @@ export const publishUnderWay = (row: { publish_claimed_at: string | null }): boo
 
 export const UNDER_WAY = 'A publish of this collection is under way: wait for its answer.';
 
+export const PUBLISHED = 'This collection is published: it changes only by a new version.';
+
 export interface CollectionInput { title?: string; description?: string; tags?: string }
 
 /** The fields checked; a 400 naming each bad field, never a half-made row. */

@@ -5,10 +5,11 @@
 // through the cart's entries, so both lists show a file the same way.
 // Each operation is an exported function taking the module context first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
+import { isForeignKeyViolation, type DbOrTrx } from '../../core/db/connect.ts';
 import { bindOperations } from '../../core/operations.ts';
-import { badRequest, conflict, notFound } from '../../core/http/errors.ts';
+import { badRequest, conflict, notFound, type HttpError } from '../../core/http/errors.ts';
 import { splitTags } from '../../core/tags.ts';
-import { checkedInput, MAX_COLLECTION_FILES, publishUnderWay, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
+import { checkedInput, MAX_COLLECTION_FILES, PUBLISHED, publishUnderWay, stalePublishBefore, UNDER_WAY, type CollectionInput } from './collection.rules.ts';
 import * as repo from './collection.repository.ts';
 import { memberFacts, memberEntries, membersWithHashes, citationsOf } from './collection.members.ts';
 import { publishCollection, newVersion } from './collection.publish.ts';
@@ -49,11 +50,39 @@ export async function create(ctx: ModuleContext, userId: number, input: Collecti
   const fields = checkedInput(input);
   const fileIds = first === undefined ? [] : first === 'cart' ? await cartFileIds(ctx, userId) : await filesOf(ctx, first, userId);
   if (fileIds.length > MAX_COLLECTION_FILES) throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files.`);
-  return ctx.db.transaction().execute(async (trx) => {
+  const gone = () => (first === 'cart' ? CART_FILE_GONE() : goneRef(first!));
+  return writingMembers(ctx, gone, async (trx) => {
     const id = await repo.insertCollection(trx, { userId, ...fields, query: null });
-    await repo.addMembers(trx, id, fileIds);
+    await insertAll(trx, id, [...new Set(fileIds)], gone);
     return id;
   });
+}
+
+/** 404 for a reference whose file or dataset was deleted after it was found (as for one never there). */
+const goneRef = (ref: MemberRef): HttpError =>
+  notFound('fileId' in ref ? `There is no file with id ${ref.fileId}.` : `There is no dataset with id ${ref.datasetId}.`);
+
+const CART_FILE_GONE = () => notFound('A file of your cart was deleted meanwhile: add the cart again.');
+
+/** A transaction writing members: `gone` (and nothing kept) when a file was deleted, with its dataset, since it was found. */
+async function writingMembers<T>(ctx: ModuleContext, gone: () => HttpError, work: (trx: DbOrTrx) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.transaction().execute(work);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw gone();
+    throw error;
+  }
+}
+
+/**
+ * Writes each file (none held yet, nothing else adding to the collection meanwhile): a row not
+ * written is one whose file is gone (MariaDB's INSERT IGNORE skips what the foreign key refuses;
+ * the others throw, see writingMembers).
+ */
+async function insertAll(trx: DbOrTrx, id: number, fileIds: number[], gone: () => HttpError): Promise<number> {
+  const added = await repo.addMembers(trx, id, fileIds);
+  if (added < fileIds.length) throw gone();
+  return added;
 }
 
 async function cartFileIds(ctx: ModuleContext, userId: number): Promise<number[]> {
@@ -86,9 +115,22 @@ export async function get(ctx: ModuleContext, id: number, viewerId: number | nul
 export async function editable(ctx: ModuleContext, id: number, userId: number): Promise<repo.CollectionRow> {
   const row = await repo.findCollection(ctx.db, id);
   if (!row || Number(row.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
-  if (row.doi !== null) throw conflict('This collection is published: it changes only by a new version.');
+  if (row.doi !== null) throw conflict(PUBLISHED);
   if (publishUnderWay(row)) throw conflict(UNDER_WAY);
   return row;
+}
+
+/**
+ * Inside the transaction of a change of the members of a collection read editable: 409 as
+ * editable's once it was published or a publish claimed it meanwhile; otherwise its row stays
+ * locked until the change commits, so a publish claimed meanwhile waits and deposits the members
+ * as changed: a change confirmed is never lost, and a published collection's members never change.
+ */
+async function holdDraft(trx: DbOrTrx, id: number): Promise<void> {
+  if (await repo.holdDraft(trx, id, stalePublishBefore())) return;
+  const row = await repo.findCollection(trx, id);
+  if (!row) throw notFound(`There is no collection with id ${id} among yours.`);
+  throw conflict(row.doi !== null ? PUBLISHED : UNDER_WAY);
 }
 
 /** The files a reference names that the user may see: the file, or every file of the dataset. */
@@ -104,32 +146,42 @@ async function filesOf(ctx: ModuleContext, ref: MemberRef, userId: number): Prom
   return models.flatMap((m) => m.files.map((f) => f.id));
 }
 
-/** Adds the files not held yet, within the limit (400 beyond it, nothing added). */
-async function addFiles(ctx: ModuleContext, id: number, fileIds: number[]): Promise<{ added: number; total: number }> {
-  const held = new Set(await repo.memberIds(ctx.db, id));
-  const fresh = fileIds.filter((f) => !held.has(f));
-  if (held.size + fresh.length > MAX_COLLECTION_FILES) {
-    throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
-  }
-  const added = await repo.addMembers(ctx.db, id, fresh);
-  return { added, total: held.size + added };
+/**
+ * Adds the files not held yet, within the limit (400 beyond it, nothing added), while the
+ * collection is held as a draft; `gone` when a file was deleted (with its dataset) since it was found.
+ */
+function addFiles(ctx: ModuleContext, id: number, fileIds: number[], gone: () => HttpError): Promise<{ added: number; total: number }> {
+  return writingMembers(ctx, gone, async (trx) => {
+    await holdDraft(trx, id);
+    // Read under the hold: a second tab's change of the same collection has committed or waits.
+    const held = new Set(await repo.memberIds(trx, id));
+    const fresh = [...new Set(fileIds)].filter((f) => !held.has(f));
+    if (held.size + fresh.length > MAX_COLLECTION_FILES) {
+      throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files; this one has ${held.size}.`);
+    }
+    const added = await insertAll(trx, id, fresh, gone);
+    return { added, total: held.size + added };
+  });
 }
 
 export async function add(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  return addFiles(ctx, id, await filesOf(ctx, ref, userId));
+  return addFiles(ctx, id, await filesOf(ctx, ref, userId), () => goneRef(ref));
 }
 
 /** Every file of the user's cart that they may still see, added at once (the cart's order). */
 export async function addCart(ctx: ModuleContext, id: number, userId: number): Promise<{ added: number; total: number }> {
   await editable(ctx, id, userId);
-  return addFiles(ctx, id, await cartFileIds(ctx, userId));
+  return addFiles(ctx, id, await cartFileIds(ctx, userId), CART_FILE_GONE);
 }
 
 export async function remove(ctx: ModuleContext, id: number, userId: number, ref: MemberRef): Promise<{ removed: number }> {
   await editable(ctx, id, userId);
   const fileIds = 'fileId' in ref ? [ref.fileId] : await filesOf(ctx, ref, userId);
-  return { removed: await repo.removeMembers(ctx.db, id, fileIds) };
+  return ctx.db.transaction().execute(async (trx) => {
+    await holdDraft(trx, id);
+    return { removed: await repo.removeMembers(trx, id, fileIds) };
+  });
 }
 
 export function memberIds(ctx: ModuleContext, id: number): Promise<number[]> {

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../core/db/connect.ts';
 import { compiledOnce, inChunks, insertAndGetId } from '../../core/db/connect.ts';
+import { nowIso } from '../../core/db/database.ts';
 
 export interface DatasetRow {
   id: number;
@@ -258,6 +259,8 @@ export async function insertDataset(
   const metricsId = await insertAndGetId(trx, 'ds_metrics', { number_of_models: values.models, number_of_features: values.features });
   const metaId = await insertAndGetId(trx, 'ds_meta_data', {
     ...values.meta, deposition_id: null, ds_metrics_id: metricsId, concept_doi: values.version?.conceptDoi ?? null,
+    // A dataset made with its DOI (seeders) was published when it was created.
+    published_at: values.meta.dataset_doi === null ? null : values.createdAt,
   });
   const datasetId = await insertAndGetId(trx, 'data_set', {
     user_id: values.userId, ds_meta_data_id: metaId, created_at: values.createdAt,
@@ -287,9 +290,15 @@ export async function authorsByMetaIds(db: DbOrTrx, metaIds: number[]): Promise<
   return byMeta;
 }
 
-/** Stores the DOI; the deposition that was pending is settled by it. */
+/**
+ * Stores the DOI and the time of publication (the OAI-PMH datestamp) in one statement; the
+ * deposition that was pending is settled by it. Dated here, in the caller's transaction, so the
+ * time is as close to the commit as the DOI's.
+ */
 export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depositionId: number | null): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ dataset_doi: doi, deposition_id: depositionId, pending_deposition_id: null }).where('id', '=', metaId).execute();
+  await db.updateTable('ds_meta_data')
+    .set({ dataset_doi: doi, published_at: nowIso(), deposition_id: depositionId, pending_deposition_id: null })
+    .where('id', '=', metaId).execute();
 }
 
 /** Takes the name in the dataset; a unique violation when a file of that name is there (or arriving). */

@@ -26,6 +26,11 @@ export interface DSMetaDataTable {
   publication_doi: string | null;
   /** Set once the deposit repository assigned a DOI: the dataset is then synchronized. */
   dataset_doi: string | null;
+  /**
+   * When the DOI was stored, by the same statement (migration 2026_12_06_0100; the datasets
+   * published before it carry their creation); null while unsynchronized.
+   */
+  published_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The DOI shared by every version (the deposit's concept DOI); null when not known. */
   concept_doi: string | null;
   /** Comma-separated (decisions section 4). */

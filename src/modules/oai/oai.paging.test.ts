@@ -1,12 +1,13 @@
 // OAI-PMH paging on every dialect (extensions section 13): 250 published datasets come in exactly
 // 3 pages of at most 100, each once, with completeListSize and cursor; datasets published between
-// two pages (and many sharing one datestamp) neither make a record lost nor sent twice.
+// two pages (and many sharing one datestamp) neither make a record lost nor sent twice, and a
+// draft created long before but published between two pages comes in the harvest under way.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
-import { createDatasets, harvestAll, oai } from './oai.test-support.ts';
+import { createDatasets, createDraft, harvestAll, oai, publishDraft } from './oai.test-support.ts';
 
 const COUNT = 250;
 /** Seven datasets with the very same created_at in each second, so that a page ends inside a group: the id breaks ties. */
@@ -51,20 +52,26 @@ for (const dialect of testDialects()) {
     });
 
     it('datasets published between two pages shift nothing: no record lost or repeated', async () => {
+      // Drafts created before everything: published between two pages, they are dated by their publication (now).
+      const drafts = [await createDraft(server, userId, '2024-06-01T00:00:00.000Z'), await createDraft(server, userId, '2024-06-01T00:00:00.000Z')];
+      const publishedDrafts: string[] = [];
       let n = 0;
       const late = async () => {
-        // One before everything already sent, one after everything: an offset-based page would repeat or skip.
+        // Datasets made with their DOI (seeders) are dated by their creation: one before everything
+        // already sent, one after everything: an offset-based page would repeat or skip.
         await createDatasets(server, userId, [
           { doi: `10.5555/late.early.${n}`, createdAt: '2024-06-01T00:00:00.000Z' },
           { doi: `10.5555/late.new.${n}`, createdAt: '2030-01-01T00:00:00.000Z' },
         ]);
+        publishedDrafts.push(await publishDraft(server, userId, drafts[n]!));
         n++;
       };
       const { identifiers } = await harvestAll(server, 'ListIdentifiers', 'metadataPrefix=oai_dc', late);
       const domain = server.hub.ctx.config.domain;
       const originals = Array.from({ length: COUNT }, (_, i) => `oai:${domain}:10.5555/oai.${i}`);
-      // The ones published before the page reached are for the next harvest (from=); the later ones come in this one.
-      const expected = [...originals, `oai:${domain}:10.5555/late.new.0`, `oai:${domain}:10.5555/late.new.1`];
+      // The ones dated before the page reached are for the next harvest (from=); the later ones come
+      // in this one, the drafts created long ago but published now among them.
+      const expected = [...originals, ...['10.5555/late.new.0', '10.5555/late.new.1', ...publishedDrafts].map((doi) => `oai:${domain}:${doi}`)];
       assert.equal(n, 2);
       assert.equal(identifiers.length, new Set(identifiers).size, 'no identifier twice');
       assert.deepEqual([...identifiers].sort(), expected.sort());

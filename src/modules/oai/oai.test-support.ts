@@ -2,8 +2,12 @@
 // through the dataset service, as the seeders do), the XML read as a harvester reads it, and a
 // whole list harvested by following its resumption tokens.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestServer } from '../../../test/support/server.ts';
 import { oai, parseXml } from '../../../test/support/oai-harvest.ts';
+import { VALID_UVL } from '../dataset/dataset.test-support.ts';
 
 // Read as a harvester reads it: shared with other modules' tests in test/support.
 export { oai, parseXml };
@@ -21,6 +25,27 @@ export async function createDatasets(server: TestServer, userId: number, entries
   return ids;
 }
 
+/** A draft with one model (so that it can be published) created at `createdAt`. */
+export async function createDraft(server: TestServer, userId: number, createdAt: string, title = 'Published later'): Promise<number> {
+  // createFromFiles reads a local file, as the seeders do.
+  const source = mkdtempSync(join(tmpdir(), 'oai-draft-'));
+  try {
+    writeFileSync(join(source, 'late.uvl'), VALID_UVL);
+    return await server.hub.ctx.services.dataset.createFromFiles(userId, {
+      title, description: 'Created as a draft, published days later', publicationType: 'none', publicationDoi: null,
+      tags: 'oai', license: 'CC-BY-4.0', authors: [{ name: 'Harvest, Hanna', affiliation: 'OAI Lab', orcid: null }],
+    }, [{ path: join(source, 'late.uvl'), meta: { name: 'late.uvl', title: 'Late', description: '', publicationType: 'none', publicationDoi: null, tags: null, version: null, authors: [] } }], { createdAt });
+  } finally {
+    rmSync(source, { recursive: true, force: true });
+  }
+}
+
+/** Publishes the owner's draft through the API's push (the fake deposit gives 10.1234/fakenodo.<id>); answers its DOI. */
+export async function publishDraft(server: TestServer, userId: number, datasetId: number): Promise<string> {
+  const outcome = await server.hub.ctx.services.dataset.publish(datasetId, userId);
+  assert.equal(outcome.status, 'ok', JSON.stringify(outcome));
+  return (outcome as { doi: string }).doi;
+}
 
 export interface Harvest {
   pages: any[];

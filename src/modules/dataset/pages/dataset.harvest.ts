@@ -1,9 +1,14 @@
 // Published datasets in a stable order for harvesters (extensions section 13, OAI-PMH): every
 // version with its own DOI, never a draft or an unsynchronized dataset. The datestamp is the last
 // change of the published metadata: the newest metadata edit (dataset_edit, which also updates
-// the deposit under the same DOI), else the creation. The order (datestamp, id) lets a page start
-// after the last key seen, so datasets published meanwhile neither drop nor repeat a record; an
-// edited one moves to the end, as a changed record must for an incremental harvest.
+// the deposit under the same DOI) when it came after the publication, else the publication
+// (ds_meta_data.published_at, stored with the DOI; the creation for a dataset without it). A
+// draft published days after its creation is so dated by its publication, and an incremental
+// harvest (from= its last harvest) gets it. The order (datestamp, id) lets a page start after the
+// last key seen, so datasets published meanwhile neither drop nor repeat a record; an edited or
+// newly published one moves to the end, as a changed record must for an incremental harvest.
+// The times are the application's clock taken inside the writing transaction, shortly before its
+// commit: a harvest running in that moment can end past a datestamp it did not see yet.
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../../core/db/connect.ts';
 import type { DatasetSummary } from '../dataset.types.ts';
@@ -29,7 +34,8 @@ export interface HarvestedDataset {
 }
 
 // Timestamps are ISO text on every dialect, so the later of two is the greater text.
-const datestamp = sql<string>`case when le.last_edit is not null and le.last_edit > ds.created_at then le.last_edit else ds.created_at end`;
+const publishedAt = sql<string>`coalesce(md.published_at, ds.created_at)`;
+const datestamp = sql<string>`case when le.last_edit is not null and le.last_edit > ${publishedAt} then le.last_edit else ${publishedAt} end`;
 
 function published(db: DbOrTrx, window: HarvestWindow) {
   let query = db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
