@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { changeStamp, connect, type Db } from './connect.ts';
+import { changeStamp, compiledOnce, connect, type Db } from './connect.ts';
 
 describe('SQLite change stamp', () => {
   let dir: string;
@@ -55,5 +55,30 @@ describe('SQLite change stamp', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.notEqual(stamp(db), before);
     assert.equal(stamp(db), stamp(db), 'and then stays put again');
+  });
+});
+
+describe('compiledOnce', () => {
+  it('builds its query once per database, inside transactions too, and runs it with each call\'s arguments', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-compiled-'));
+    const db = connect(`sqlite:${join(dir, 'hub.sqlite')}`);
+    try {
+      const raw = db as unknown as Kysely<any>;
+      await raw.schema.createTable('kept').addColumn('n', 'integer').execute();
+      let builds = 0;
+      const insert = compiledOnce((d, n: number) => {
+        builds++;
+        return (d as unknown as Kysely<any>).insertInto('kept').values({ n });
+      });
+      await insert(db, 1);
+      for (const n of [2, 3]) await db.transaction().execute((trx) => insert(trx, n));
+      await insert(db, 4);
+      assert.equal(builds, 1);
+      const rows = await raw.selectFrom('kept').select('n').orderBy('n').execute();
+      assert.deepEqual(rows.map((r) => r.n), [1, 2, 3, 4]);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -217,15 +217,18 @@ export function insertUnlessDuplicateQuery<T extends keyof Database & string>(db
  * Kysely's building and compiling on every request; the SQL is the one `build` makes.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: DbOrTrx, ...args: A) => { compile(): CompiledQuery<R> }) {
-  const compiled = new WeakMap<DbOrTrx, { query: CompiledQuery<R>; slots: number[] }>();
+  // Kept per dialect adapter, which a handle's transactions share with it: a query run inside a
+  // transaction (a group commit's) is compiled once too, not once per transaction.
+  const compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: number[] }>();
   return (db: DbOrTrx, ...args: A): Promise<QueryResult<R>> => {
-    let entry = compiled.get(db);
+    const adapter = db.getExecutor().adapter;
+    let entry = compiled.get(adapter);
     if (!entry) {
       const markers = args.map((_, i) => `\u0000compiled-once-argument-${i}\u0000`);
       const query = build(db, ...(markers as unknown as A)).compile();
       entry = { query, slots: query.parameters.map((p) => markers.indexOf(p as string)) };
       if (!hotStatements.has(query.sql)) hotStatements.set(query.sql, `hub_hot_${hotStatements.size + 1}`);
-      compiled.set(db, entry);
+      compiled.set(adapter, entry);
     }
     const { query, slots } = entry;
     return db.executeQuery<R>({ ...query, parameters: query.parameters.map((p, i) => (slots[i]! >= 0 ? args[slots[i]!] : p)) });

@@ -29,18 +29,22 @@ const SYNC_BYTES = 16 * 1024;
 
 const isNodeStream = (payload: unknown): payload is Readable => typeof (payload as { pipe?: unknown } | null)?.pipe === 'function';
 
+async function readWhole(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
 /** Registered before the routes: the plugin adds its hook to each route as it is declared. */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // The plugin compresses every stream, whatever its size (it cannot see one's length): a small
   // file sent as a stream with its Content-Length (a download) is read into bytes first, so that it
   // goes out as it is, its length kept, as every other answer under the threshold does. An app
   // hook, so it runs before the plugin's route hooks.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const declared = Number(reply.getHeader('content-length'));
-    if (!isNodeStream(payload) || !(declared < COMPRESS_MIN_BYTES)) return payload;
-    const chunks: Buffer[] = [];
-    for await (const chunk of payload) chunks.push(Buffer.from(chunk as Uint8Array));
-    return Buffer.concat(chunks);
+  // Callback style: the answers that are no stream (nearly all) pass without a promise made.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!isNodeStream(payload) || !(Number(reply.getHeader('content-length')) < COMPRESS_MIN_BYTES)) return done(null, payload);
+    readWhole(payload).then((whole) => done(null, whole), (error: Error) => done(error));
   });
   await app.register(fastifyCompress, {
     globalCompression: true,

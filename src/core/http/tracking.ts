@@ -3,7 +3,7 @@
 // when the visitor has it and set only when absent, for two years, path /; the record is
 // written once the response was built (a route onSend hook, GET answered 200), so an answer
 // that failed or was refused is never counted.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { fixedCookie } from './cookie-security.ts';
 
@@ -18,7 +18,7 @@ const trackingCookies = new Map<string, ReturnType<typeof fixedCookie>>();
 export function trackingCookie(request: FastifyRequest, reply: FastifyReply, name: string): string {
   const existing = request.cookies[name];
   if (existing && COOKIE_VALUE.test(existing)) return existing;
-  const value = randomUUID();
+  const value = timeOrderedUuid();
   let setCookie = trackingCookies.get(name);
   if (setCookie === undefined) trackingCookies.set(name, setCookie = fixedCookie(name, TRACKING_COOKIE_OPTIONS));
   // Secure in production, elsewhere whenever the visitor came over HTTPS (cookie-security.ts).
@@ -26,7 +26,32 @@ export function trackingCookie(request: FastifyRequest, reply: FastifyReply, nam
   return value;
 }
 
-type Recorder = (cookie: string) => Promise<unknown>;
+/** Random bytes drawn for many values at a time: one draw from the system per 256 values. */
+let randomPool = Buffer.alloc(0);
+let randomAt = 0;
+
+/**
+ * A new cookie value: a UUID in version 7's layout, its first 48 bits the time in milliseconds and
+ * 74 random bits after them. Each record's unique index holds (dataset, user, cookie): values that
+ * grow with time go in at the index's end, where random ones (version 4) fall on a random page of
+ * an ever larger index, each first visit then dirtying a page of its own in the database's log
+ * (a quarter of a first visit's cost on SQLite, measured). The random bits keep values unguessable.
+ */
+export function timeOrderedUuid(now = Date.now()): string {
+  if (randomAt + 10 > randomPool.length) {
+    randomPool = randomBytes(10 * 256);
+    randomAt = 0;
+  }
+  const random = randomPool.toString('hex', randomAt, randomAt + 10);
+  randomAt += 10;
+  const time = now.toString(16).padStart(12, '0');
+  // Version 7 in the 13th digit; the variant's two bits (10) in the 17th.
+  const variant = ((parseInt(random[3]!, 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(0, 3)}-${variant}${random.slice(4, 7)}-${random.slice(7, 19)}`;
+}
+
+/** Writes the record; a value that is no promise means nothing was left to write (a record known to exist). */
+type Recorder = (cookie: string) => unknown;
 
 const pending = new WeakMap<FastifyRequest, Recorder>();
 
@@ -41,11 +66,18 @@ export function recordWhenBuilt(cookieName: string): onSendHookHandler {
     const record = pending.get(request);
     if (!record || reply.statusCode !== 200 || request.method !== 'GET') return done(null, payload);
     pending.delete(request);
-    // The executor turns a throw of the recorder into a rejection like its own.
-    new Promise<unknown>((resolve) => resolve(record(trackingCookie(request, reply, cookieName)))).then(() => done(null, payload), (error: unknown) => {
-      // A failed count must not cost the visitor the page or the file.
+    // A failed count must not cost the visitor the page or the file.
+    const failed = (error: unknown) => {
       request.log.error({ err: error }, `could not record (${cookieName})`);
       done(null, payload);
-    });
+    };
+    let written: unknown;
+    try {
+      written = record(trackingCookie(request, reply, cookieName));
+    } catch (error) {
+      return failed(error);
+    }
+    if (!(written instanceof Promise)) return done(null, payload);
+    written.then(() => done(null, payload), failed);
   };
 }

@@ -74,11 +74,11 @@ export async function zipContents(d: DatasetDeps, datasetId: number, viewerId: n
 }
 
 /** One record per (user or anonymous, dataset, cookie); answers whether this one was new. */
-export function recordView(d: DatasetDeps, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+export function recordView(d: DatasetDeps, datasetId: number, userId: number | null, cookie: string): false | Promise<boolean> {
   return d.records.recordOnce('ds_view_record', datasetId, userId, cookie);
 }
 
-export function recordDownload(d: DatasetDeps, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+export function recordDownload(d: DatasetDeps, datasetId: number, userId: number | null, cookie: string): false | Promise<boolean> {
   return d.records.recordOnce('ds_download_record', datasetId, userId, cookie);
 }
 

@@ -19,15 +19,19 @@ export class VisitRecords {
     this.insert = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
   }
 
-  /** Answers whether this record was new. */
-  async recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): Promise<boolean> {
+  /**
+   * Answers whether this record was new: `false` at once for one known to exist (a returning
+   * visitor's answer then waits for no promise), else once it is written.
+   */
+  recordOnce(table: repo.RecordTable, datasetId: number, userId: number | null, cookie: string): false | Promise<boolean> {
     // Joined from an array: one flat string of its own. A template literal would keep a chain of
     // pieces, and the cookie's piece a slice of the whole Cookie header (several hundred bytes
     // per key among up to 100 000, seen in the soak's heap snapshots).
     const key = [table, datasetId, userId ?? 0, cookie].join('\n');
     if (this.known.has(key)) return false;
-    const added = await this.insert({ table, values: { datasetId, userId, cookie, date: nowIso() } });
-    this.known.set(key, true);
-    return added;
+    return this.insert({ table, values: { datasetId, userId, cookie, date: nowIso() } }).then((added) => {
+      this.known.set(key, true);
+      return added;
+    });
   }
 }
