@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '../../../test/support/server.ts';
 import { oai, parseXml } from '../../../test/support/oai-harvest.ts';
-import { VALID_UVL } from '../dataset/dataset.test-support.ts';
+
+/** A model for the drafts made here (a module's tests reach another module only through its index.ts). */
+const DRAFT_UVL = `namespace Late
+features
+    Late
+        optional
+            Extra
+`;
 
 // Read as a harvester reads it: shared with other modules' tests in test/support.
 export { oai, parseXml };
@@ -30,7 +37,7 @@ export async function createDraft(server: TestServer, userId: number, createdAt:
   // createFromFiles reads a local file, as the seeders do.
   const source = mkdtempSync(join(tmpdir(), 'oai-draft-'));
   try {
-    writeFileSync(join(source, 'late.uvl'), VALID_UVL);
+    writeFileSync(join(source, 'late.uvl'), DRAFT_UVL);
     return await server.hub.ctx.services.dataset.createFromFiles(userId, {
       title, description: 'Created as a draft, published days later', publicationType: 'none', publicationDoi: null,
       tags: 'oai', license: 'CC-BY-4.0', authors: [{ name: 'Harvest, Hanna', affiliation: 'OAI Lab', orcid: null }],
