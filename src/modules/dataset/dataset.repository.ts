@@ -15,6 +15,8 @@ export interface DatasetRow {
   publication_type: string;
   publication_doi: string | null;
   dataset_doi: string | null;
+  /** When the DOI was stored (setDeposit); null for a draft. */
+  published_at: string | null;
   deposition_id: number | null;
   tags: string | null;
   license: string;
@@ -42,7 +44,7 @@ function datasets(db: DbOrTrx) {
     .leftJoin('ds_metrics as mt', 'mt.id', 'md.ds_metrics_id')
     .select([
       'ds.id', 'ds.user_id', 'ds.created_at', 'md.id as meta_id', 'md.title', 'md.description', 'md.publication_type',
-      'md.publication_doi', 'md.dataset_doi', 'md.deposition_id', 'md.tags', 'md.license', 'mt.id as metrics_id',
+      'md.publication_doi', 'md.dataset_doi', 'md.published_at', 'md.deposition_id', 'md.tags', 'md.license', 'mt.id as metrics_id',
       'mt.number_of_models', 'mt.number_of_features', 'ds.revision', 'ds.concept_id', 'ds.version_number', 'md.concept_doi',
     ])
     .select(versionCount);
@@ -66,6 +68,7 @@ function toRow(r: Record<string, unknown>): DatasetRow {
     publication_type: String(r.publication_type),
     publication_doi: (r.publication_doi as string | null) ?? null,
     dataset_doi: (r.dataset_doi as string | null) ?? null,
+    published_at: (r.published_at as string | null) ?? null,
     deposition_id: r.deposition_id === null || r.deposition_id === undefined ? null : Number(r.deposition_id),
     tags: (r.tags as string | null) ?? null,
     license: String(r.license),

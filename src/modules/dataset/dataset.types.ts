@@ -29,6 +29,12 @@ export interface DatasetSummary {
   publicationTypeLabel: string;
   publicationDoi: string | null;
   doi: string | null;
+  /**
+   * When the dataset got its DOI (ds_meta_data.published_at, stored with it by setDeposit); null
+   * for a draft, and for a published row without it. Dates a citation or a harvested record:
+   * `publishedAt ?? createdAt`.
+   */
+  publishedAt: string | null;
   depositionId: number | null;
   synchronized: boolean;
   tags: string[];

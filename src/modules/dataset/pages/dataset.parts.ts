@@ -61,6 +61,7 @@ function summarize(config: Config, row: repo.DatasetRow, authors: repo.AuthorRow
     publicationTypeLabel: publicationTypeLabel(row.publication_type),
     publicationDoi: row.publication_doi,
     doi: row.dataset_doi,
+    publishedAt: row.published_at,
     depositionId: row.deposition_id,
     synchronized: row.dataset_doi !== null,
     tags: splitTags(row.tags),
