@@ -1,13 +1,14 @@
 // OAI-PMH datestamps of datasets published after their creation, on every dialect (extensions
 // section 13): a draft created at T0 and published at T1, after a harvest, is dated T1, so the
 // next incremental harvest (from= the time of the last one) gets it; before, it was dated T0 and
-// no incremental harvest ever saw it.
+// no incremental harvest ever saw it. Its record's date (oai_dc dc:date, DataCite publicationYear
+// and Issued date, in the record and in the DOI page's DataCite XML) is its publication too.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
-import { createDatasets, createDraft, oai, publishDraft } from './oai.test-support.ts';
+import { createDatasets, createDraft, oai, parseXml, publishDraft } from './oai.test-support.ts';
 
 const T0 = '2025-05-01T08:00:00.000Z';
 const seconds = (iso: string) => `${iso.slice(0, 19)}Z`;
@@ -58,6 +59,27 @@ for (const dialect of testDialects()) {
       // A harvest of the time before the publication does not list it.
       const until = (await oai(server, 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=2025-12-31T23:59:59Z')).ListIdentifiers.header;
       assert.deepEqual(until.map((h: any) => h.identifier), [`oai:${domain}:10.5555/published.at.once`]);
+    });
+
+    it('a draft created in 2025 and published now is dated by its publication: dc:date, publicationYear, Issued', async () => {
+      const draftId = await createDraft(server, userId, T0, 'Drafted last year');
+      const doi = await publishDraft(server, userId, draftId);
+      const { published_at: publishedAt } = await server.hub.db.selectFrom('data_set as ds').innerJoin('ds_meta_data as md', 'md.id', 'ds.ds_meta_data_id')
+        .select('md.published_at').where('ds.id', '=', draftId).executeTakeFirstOrThrow();
+      const day = publishedAt!.slice(0, 10);
+      const year = day.slice(0, 4);
+      assert.notEqual(year, T0.slice(0, 4), 'published in a later year than its creation');
+      const identifier = encodeURIComponent(`oai:${domain}:${doi}`);
+
+      const dc = (await oai(server, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${identifier}`)).GetRecord.record[0].metadata['oai_dc:dc'];
+      assert.equal(dc['dc:date'], day);
+      const resource = (await oai(server, `verb=GetRecord&metadataPrefix=oai_datacite&identifier=${identifier}`)).GetRecord.record[0].metadata.resource;
+      assert.equal(resource.publicationYear, year);
+      assert.deepEqual(resource.dates.date, { '#text': day, '@dateType': 'Issued' });
+      // The DOI page's DataCite XML is the same resource.
+      const exported = await fetch(`${server.baseUrl}/doi/${doi}/export/datacite.xml`);
+      assert.equal(exported.status, 200);
+      assert.equal(parseXml(await exported.text()).resource.publicationYear, year);
     });
   });
 }

@@ -17,7 +17,7 @@ export interface ItemMetadata {
   title: string;
   description: string;
   creators: ItemCreator[];
-  /** `YYYY-MM-DD`. */
+  /** The publication, `YYYY-MM-DD`: dc:date, DataCite's Issued date and publicationYear. */
   date: string;
   /** DataCite resourceTypeGeneral (`Dataset`, `Collection`) and the free text beside it. */
   resourceTypeGeneral: string;

@@ -33,7 +33,9 @@ function datasetMetadata(dataset: DatasetSummary, doi: string): ItemMetadata {
     title: dataset.title,
     description: dataset.description,
     creators: dataset.authors.map((a) => ({ name: a.name, affiliation: a.affiliation, orcid: a.orcid })),
-    date: dataset.createdAt.slice(0, 10),
+    // Its publication (DataCite's publicationYear and Issued date), not its creation: a draft made
+    // in one year and published in the next was issued in the next. Rows without it: their creation.
+    date: (dataset.publishedAt ?? dataset.createdAt).slice(0, 10),
     resourceTypeGeneral: 'Dataset',
     resourceType: 'UVL feature models',
     subjects: dataset.tags,
