@@ -67,7 +67,9 @@ export function bareDoi(doi: string): string {
 export function citationRecordOf(dataset: DatasetSummary): CitationRecord | null {
   if (!dataset.doi || !dataset.url) return null;
   const origin = new URL(dataset.url).origin;
-  const date = dataset.createdAt.slice(0, 10);
+  // Cited as published (BibTeX year, CSL issued, DataCite publicationYear, CFF date-released,
+  // JSON-LD datePublished): a draft made in one year and published in the next is of the next.
+  const date = (dataset.publishedAt ?? dataset.createdAt).slice(0, 10);
   return {
     doi: dataset.doi,
     url: dataset.url,

@@ -2,7 +2,8 @@
 // media types and file names, the same through Accept on the DOI page (HTML stays the default,
 // Vary: Accept), unknown formats and DOIs, superseded DOIs, the signposting Link header, the
 // embedded JSON-LD and citation box, ETag/304 per representation, and a dataset whose names and
-// title carry accents, braces, &, %, quotes and </script>.
+// title carry accents, braces, &, %, quotes and </script>. A dataset drafted in one year and
+// published in the next is cited by its publication, in every format and on the page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cite } from '@citation-js/core';
@@ -28,6 +29,30 @@ const EXPORTS = [
 ];
 
 const get = (server: TestServer, path: string, headers: Record<string, string> = {}) => new TestClient(server.baseUrl).get(path, headers);
+
+const DRAFTED = '2025-06-01T09:00:00.000Z';
+
+/** A draft of user1 created in 2025 and published now (the fake deposit): its DOI and the day of its publication. */
+async function draftPublishedNow(server: TestServer): Promise<{ doi: string; day: string; year: string }> {
+  const { ctx, db } = server.hub;
+  const user = await ctx.services.auth.getUserByEmail('user1@example.com');
+  const id = await ctx.services.dataset.createFromFiles(
+    user!.id,
+    {
+      title: 'Drafted last year', description: 'Published later', publicationType: 'none', publicationDoi: null, tags: 'late', license: 'CC-BY-4.0',
+      authors: [{ name: 'Late, Lena', affiliation: null, orcid: null }],
+    },
+    [{ path: `${SEED}/drone.uvl`, meta: { name: 'drone.uvl', title: 'Drone', description: 'd', publicationType: 'none', publicationDoi: null, tags: '', version: null, authors: [] } }],
+    { createdAt: DRAFTED },
+  );
+  const outcome = await ctx.services.dataset.publish(id, user!.id);
+  assert.equal(outcome.status, 'ok', JSON.stringify(outcome));
+  const doi = (outcome as { doi: string }).doi;
+  const row = await db.selectFrom('ds_meta_data').select('published_at').where('dataset_doi', '=', doi).executeTakeFirstOrThrow();
+  const day = row.published_at!.slice(0, 10);
+  assert.notEqual(day.slice(0, 4), DRAFTED.slice(0, 4), 'published in a later year than its creation');
+  return { doi, day, year: day.slice(0, 4) };
+}
 
 for (const dialect of testDialects()) {
   describe(`citation over HTTP [${dialect.name}]`, () => {
@@ -197,6 +222,23 @@ for (const dialect of testDialects()) {
       assert.match(figure[0], /<path d="(M\d+ \d+\.5h\d+(m\d+ 0h\d+)*)+" stroke="#000"/);
     });
 
+    it('cites a dataset drafted in 2025 and published now by its publication, in every format and on the page', async () => {
+      const { doi, day, year } = await draftPublishedNow(server);
+      const [y, m, d] = day.split('-').map(Number);
+      const text = async (format: string) => (await get(server, `/doi/${doi}/export/${format}`)).text;
+      const bibtex = await text('bibtex');
+      assert.match(bibtex, new RegExp(`^@misc\\{Late${year}Drafted,`));
+      assert.match(bibtex, new RegExp(`year = \\{${year}\\}`));
+      assert.deepEqual(JSON.parse(await text('csl'))[0].issued['date-parts'], [[y, m, d]]);
+      const datacite = JSON.parse(await text('datacite'));
+      assert.equal(datacite.publicationYear, year);
+      assert.deepEqual(datacite.dates, [{ date: day, dateType: 'Issued' }]);
+      assert.equal(String(parseYaml(await text('cff'))['date-released']), day);
+      assert.match(await text('ris'), new RegExp(`^DA  - ${day.replaceAll('-', '/')}/$`, 'm'));
+      assert.equal(JSON.parse(await text('jsonld')).datePublished, day);
+      assert.match((await get(server, `/doi/${doi}/`)).text, new RegExp(`id="citation-text">[^<]*Late, L\\. \\(${year}\\)`));
+    });
+
     it('validates a current copy with ETag (304) per representation, varying with Accept', async () => {
       const exported = await get(server, '/doi/10.1234/dataset1/export/bibtex');
       const tag = exported.headers.get('etag')!;
@@ -231,5 +273,12 @@ describe('without the citation module', () => {
     assert.doesNotMatch(page.text, /application\/ld\+json/);
     assert.equal(page.headers.get('link'), null);
     assert.equal((await get(server, '/doi/10.1234/dataset1/export/bibtex')).status, 301);
+  });
+
+  it("the plain citation gives the year of the dataset's publication, not of its creation", async () => {
+    const { doi, year } = await draftPublishedNow(server);
+    const page = await get(server, `/doi/${doi}/`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, new RegExp(`id="citation-text">Late, Lena \\(${year}\\)\\. Drafted last year \\[Data set\\]`));
   });
 });

@@ -13,9 +13,10 @@ import { parseId } from '../dataset.http.ts';
 import { KeptDoiPages } from './dataset.doi-page.ts';
 import { DOI_PAGE_EXTENSIONS, DoiPageExtensions, type DoiPageCitations } from './doi-page.extensions.ts';
 
+/** The plain citation line of a page without the citation module: the year is the publication's. */
 function citation(dataset: DatasetSummary): string {
   const authors = dataset.authors.map((a) => a.name).join('; ');
-  const year = dataset.createdAt.slice(0, 4);
+  const year = (dataset.publishedAt ?? dataset.createdAt).slice(0, 4);
   return `${authors ? `${authors} ` : ''}(${year}). ${dataset.title} [Data set]. UVL Hub. https://doi.org/${dataset.doi}`;
 }
 
