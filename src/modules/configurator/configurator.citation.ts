@@ -9,8 +9,8 @@ import type { SampleRequest } from './configurator.params.ts';
 export interface CitedDataset {
   title: string;
   authors: { name: string; orcid: string | null }[];
-  /** The dataset's creation date (ISO); its year is the citation's. */
-  createdAt: string;
+  /** When the dataset was published, else created (ISO): its year is the citation's. */
+  publishedAt: string;
   doi: string | null;
 }
 
@@ -41,7 +41,7 @@ function cslName(name: string): Record<string, string> {
 }
 
 export function sampleCitation(dataset: CitedDataset, fileName: string, request: SampleRequest, url: string): SampleCitation {
-  const year = dataset.createdAt.slice(0, 4);
+  const year = dataset.publishedAt.slice(0, 4);
   const names = dataset.authors.map((a) => a.name);
   const kind = request.op === 'twise' ? `${request.t}-wise` : 'uniform';
   const parameters = parametersOf(request);

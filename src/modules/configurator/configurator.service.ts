@@ -216,7 +216,7 @@ export async function citation(d: ConfiguratorDeps, fileId: number, viewerId: nu
   const file = await d.ctx.services.hubfile.getVisibleFile(fileId, viewerId);
   const dataset = file && (await d.ctx.services.dataset.summariesOf([file.datasetId]))[0];
   if (!file || !dataset) return undefined;
-  return sampleCitation({ title: dataset.title, authors: dataset.authors, createdAt: dataset.createdAt, doi: dataset.doi }, file.name, request, url);
+  return sampleCitation({ title: dataset.title, authors: dataset.authors, publishedAt: dataset.publishedAt ?? dataset.createdAt, doi: dataset.doi }, file.name, request, url);
 }
 
 /**
