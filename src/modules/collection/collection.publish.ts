@@ -10,7 +10,7 @@ import { doiPath } from '../dataset/index.ts';
 import * as repo from './collection.repository.ts';
 import { fileSha256, memberEntries } from './collection.members.ts';
 import { splitTags } from '../../core/tags.ts';
-import { PUBLISHED, stalePublishBefore, UNDER_WAY } from './collection.rules.ts';
+import { PUBLISHED, stalePublishBefore, TAKEN_OVER, UNDER_WAY } from './collection.rules.ts';
 
 export interface ManifestRow { doi: string; file_name: string; deposit_name: string; sha256: string }
 
@@ -45,39 +45,86 @@ async function creatorsOf(ctx: ModuleContext, userId: number) {
   return [{ name: name || `User ${userId}`, affiliation: profile?.affiliation ?? null, orcid: profile?.orcid ?? null }];
 }
 
-/** Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing recorded), 409 while another publish runs. */
+/** A deposit made under the claim: the DOIs to record, or why it failed. */
+type Deposited = { status: 'ok'; doi: string; conceptDoi: string; depositionId: number } | { status: 'failed'; message: string };
+
+/**
+ * Deposits the collection and records its DOI; 502 when the deposit repository failed (nothing
+ * recorded), 409 while another publish runs. The publish finishes or gives back only the claim it
+ * took (its time): one that ran past the stale time and lost it to a newer publish writes nothing
+ * more to the collection (afterLostClaim).
+ */
 export async function publishCollection(ctx: ModuleContext, id: number, userId: number): Promise<{ doi: string }> {
   const found = await repo.findCollection(ctx.db, id);
   if (!found || Number(found.user_id) !== userId) throw notFound(`There is no collection with id ${id} among yours.`);
   if (found.doi !== null) throw conflict(PUBLISHED);
   // Two clicks (or two tabs) must not deposit two records: the second waits for the first's answer.
-  if (!(await repo.claimPublish(ctx.db, id, stalePublishBefore()))) {
-    throw conflict((await repo.findCollection(ctx.db, id))?.doi ? PUBLISHED : UNDER_WAY);
-  }
+  const claimedAt = await repo.claimPublish(ctx.db, id, stalePublishBefore());
+  if (claimedAt === undefined) throw conflict((await repo.findCollection(ctx.db, id))?.doi ? PUBLISHED : UNDER_WAY);
+  let deposited: Deposited;
   try {
-    // Read again under the claim: an earlier publish may have ended since the first read, leaving
-    // the deposition it handed over, which this one must settle rather than deposit a second record.
-    const row = (await repo.findCollection(ctx.db, id))!;
-    // The members too are read under the claim: an add or remove has committed before it, or refuses.
-    const { files, dois } = await depositFiles(ctx, id, userId);
-    const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
-    const outcome = await ctx.services.dataset.depositRecord({
-      recordName: `collection.${id}`, recordId: id, title: row.title,
-      description: row.description || `A collection of ${files.length - 1} UVL models from ${dois.length} datasets.`,
-      tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
-      relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
-      previousDepositionId: previous?.deposition_id ?? null,
-      // Without a DOI, a deposition id is a draft an earlier publish handed over and never saw the end of.
-      pendingDepositionId: row.deposition_id,
-      onDraft: (depositionId) => repo.setPendingDeposition(ctx.db, id, depositionId),
-    });
-    if (outcome.status === 'failed') throw new HttpError(502, 'bad_gateway', `The deposit failed: ${outcome.message} The collection stays unpublished; try again.`);
-    await repo.recordPublication(ctx.db, id, { doi: outcome.doi, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi, depositionId: outcome.depositionId });
-    return { doi: outcome.doi };
+    deposited = await depositClaimed(ctx, id, userId, claimedAt);
+    if (deposited.status === 'ok' && await repo.recordPublication(ctx.db, id, claimedAt, deposited)) return { doi: deposited.doi };
   } catch (error) {
-    await repo.releasePublish(ctx.db, id);
+    await repo.releasePublish(ctx.db, id, claimedAt)
+      .catch((e) => ctx.log.warn({ err: e, collectionId: id }, 'a collection publish claim could not be released'));
     throw error;
   }
+  // Nothing recorded: the claim goes back, if it is still this publish's.
+  const released = await repo.releasePublish(ctx.db, id, claimedAt);
+  if (released && deposited.status === 'failed') {
+    throw new HttpError(502, 'bad_gateway', `The deposit failed: ${deposited.message} The collection stays unpublished; try again.`);
+  }
+  return await afterLostClaim(ctx, id, deposited);
+}
+
+/** The deposit, under the claim taken at `claimedAt`. */
+async function depositClaimed(ctx: ModuleContext, id: number, userId: number, claimedAt: string): Promise<Deposited> {
+  // Read again under the claim: an earlier publish may have ended since the first read, leaving
+  // the deposition it handed over, which this one must settle rather than deposit a second record.
+  const row = (await repo.findCollection(ctx.db, id))!;
+  // The members too are read under the claim: an add or remove has committed before it, or refuses.
+  const { files, dois } = await depositFiles(ctx, id, userId);
+  const previous = row.previous_id === null ? undefined : await repo.findCollection(ctx.db, Number(row.previous_id));
+  const outcome = await ctx.services.dataset.depositRecord({
+    recordName: `collection.${id}`, recordId: id, title: row.title,
+    description: row.description || `A collection of ${files.length - 1} UVL models from ${dois.length} datasets.`,
+    tags: splitTags(row.tags), creators: await creatorsOf(ctx, userId), files,
+    relatedIdentifiers: dois.map((doi) => ({ identifier: doi, relation: 'hasPart', scheme: 'doi' })),
+    previousDepositionId: previous?.deposition_id ?? null,
+    // Without a DOI, a deposition id is a draft an earlier publish handed over and never saw the end of.
+    pendingDepositionId: row.deposition_id,
+    onDraft: async (depositionId) => {
+      // Kept only under this publish's claim. One that lost it publishes nothing more: the
+      // deposit client discards the draft, and the deposit fails.
+      if (!(await repo.setPendingDeposition(ctx.db, id, claimedAt, depositionId))) throw new Error(CLAIM_LOST);
+    },
+  });
+  if (outcome.status === 'failed') return outcome;
+  return { ...outcome, conceptDoi: outcome.conceptDoi ?? previous?.concept_doi ?? outcome.doi };
+}
+
+const CLAIM_LOST = 'The publish claim of the collection was taken over by a newer publish.';
+
+/**
+ * The answer of a publish whose claim went while it ran (past STALE_PUBLISH_CLAIM_MS, a newer
+ * publish took it over, or a change cleared it as a dead process's): it recorded nothing, the
+ * newer publish is in charge. A record Zenodo published for it had its deposition kept as the
+ * collection's pending one under its claim (onDraft), so the publish in charge, or the next,
+ * settles it and records its DOI rather than depositing a second record, as after a lost answer.
+ * Answers that DOI once the collection has it; otherwise 409, the outcome logged.
+ */
+async function afterLostClaim(ctx: ModuleContext, id: number, deposited: Deposited): Promise<{ doi: string }> {
+  const now = await repo.findCollection(ctx.db, id);
+  const record = deposited.status === 'ok' ? deposited : null;
+  if (record && now?.doi === record.doi) return { doi: record.doi };
+  const handedOver = record !== null && now?.doi === null && Number(now.deposition_id) === record.depositionId;
+  const facts = { collectionId: id, doi: record?.doi ?? null, depositionId: record?.depositionId ?? null, collectionDoi: now?.doi ?? null };
+  if (record && !handedOver) ctx.log.error(facts, 'a collection publish that lost its claim had a record published that the collection does not name');
+  else ctx.log.warn(facts, 'a collection publish lost its claim to a newer one and recorded nothing');
+  if (now?.doi) throw conflict(PUBLISHED);
+  const settled = handedOver ? ` Zenodo published its record (${record.doi}): the publish now under way, or the next one, records its DOI.` : '';
+  throw conflict(`${TAKEN_OVER}${settled}`);
 }
 
 /**

@@ -4,7 +4,8 @@
 // other requests run; or it runs two requests at once. A change of the members racing a publish
 // lands before the publish's claim (and is deposited) or answers 409 (and changes nothing); a file
 // deleted while it is added is a 404; a publish deposits what its claim holds; a double "new
-// version" makes one.
+// version" makes one; a publish that ran past the stale time and lost its claim to a newer one
+// neither clears that one's claim nor records over it.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
@@ -13,6 +14,7 @@ import { newUser } from '../../../test/support/accounts.ts';
 import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { HttpError } from '../../core/http/errors.ts';
+import { STALE_PUBLISH_CLAIM_MS } from './collection.rules.ts';
 
 async function seeded(server: TestServer, doi: string): Promise<{ datasetId: number; fileIds: number[] }> {
   const rows = await server.hub.db.selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')
@@ -169,6 +171,83 @@ for (const dialect of testDialects()) {
       assert.equal(published.published, true, 'Zenodo did publish it');
       assert.equal((await second).doi, published.doi, 'the DOI Zenodo gave the first time');
       assert.equal(zenodo.depositions.size, before + 1, 'no second record');
+    });
+
+    /** A publish that has claimed the collection and waits just before its deposit until `release()`. */
+    async function newerPublishHeld(id: number, userId: number): Promise<{ publishing: Promise<{ doi: string }>; claimedAt: string; release: () => void }> {
+      let release!: () => void;
+      let reached!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const arrived = new Promise<void>((resolve) => (reached = resolve));
+      stepAtNextCall(services().dataset, 'depositRecord', () => (reached(), gate));
+      const publishing = services().collection.publish(id, userId);
+      publishing.catch(() => undefined); // awaited by the test; no unhandled rejection if it stops early
+      await Promise.race([arrived, publishing.then(() => { throw new Error('the newer publish ended before its deposit'); })]);
+      const row = await server.hub.db.selectFrom('collection').select('publish_claimed_at').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.ok(row.publish_claimed_at, 'the newer publish holds the claim');
+      return { publishing, claimedAt: row.publish_claimed_at, release };
+    }
+
+    /**
+     * Runs `first` (a publish) with a step around its deposit: its claim made older than the stale
+     * time (it ran past 30 minutes), then a newer publish takes the claim over and waits before its
+     * own deposit. Checks that the newer claim is untouched and no DOI recorded once the first
+     * ended, and that it answered a 409 saying so; then lets the newer one go on; answers its outcome.
+     */
+    async function outrun(id: number, userId: number, at: 'before' | 'after', message: RegExp, atTakeover = () => {}): Promise<{ doi: string }> {
+      let newer: Awaited<ReturnType<typeof newerPublishHeld>> | undefined;
+      stepAtNextCall(services().dataset, 'depositRecord', async () => {
+        await server.hub.db.updateTable('collection').set({ publish_claimed_at: new Date(Date.now() - STALE_PUBLISH_CLAIM_MS - 60_000).toISOString() })
+          .where('id', '=', id).execute();
+        newer = await newerPublishHeld(id, userId);
+        atTakeover();
+      }, at);
+      try {
+        const [first] = await Promise.allSettled([services().collection.publish(id, userId)]);
+        assert.ok(newer, 'the newer publish took the claim over');
+        const row = await server.hub.db.selectFrom('collection').select(['doi', 'publish_claimed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+        assert.deepEqual(row, { doi: null, publish_claimed_at: newer.claimedAt }, 'the newer publish keeps its claim; no DOI recorded');
+        assert.ok(first.status === 'rejected' && httpError(409, message)(first.reason), `the first answers 409, not ${first.status === 'rejected' ? first.reason : JSON.stringify(first.value)}`);
+      } finally {
+        zenodo.reset();
+        newer?.release();
+      }
+      return await newer!.publishing;
+    }
+
+    const publishedRecords = () => [...zenodo.depositions.values()].filter((d) => d.published);
+
+    it('a publish whose claim was taken over before its draft publishes nothing and leaves the newer publish its claim and DOI', async () => {
+      const { userId } = await newUser(server, 'Early');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Outrun before the draft' }, { fileId: dataset1.fileIds[0]! });
+      const before = publishedRecords().length;
+      // The draft it then makes is not kept under a claim it lost: the client discards it.
+      const { doi } = await outrun(id, userId, 'before', /took over/);
+      assert.equal((await collection.get(id, userId)).doi, doi, 'the newer publish recorded its DOI');
+      assert.equal(publishedRecords().length, before + 1, 'one record');
+      assert.equal(publishedRecords().at(-1)!.doi, doi);
+    });
+
+    it('a publish whose claim was taken over failing then gives back no claim but its own', async () => {
+      const { userId } = await newUser(server, 'Failing');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Outrun and failing' }, { fileId: dataset1.fileIds[0]! });
+      // Its deposit fails at Zenodo's first step, so it ends on its error path (a 502 while its claim holds).
+      const { doi } = await outrun(id, userId, 'before', /took over/, () => zenodo.failOn('create', 500));
+      assert.equal((await collection.get(id, userId)).doi, doi, 'the newer publish recorded its DOI');
+    });
+
+    it('a publish whose claim was taken over after Zenodo published its record records nothing; the newer publish settles that record', async () => {
+      const { userId } = await newUser(server, 'Late');
+      const collection = services().collection;
+      const id = await collection.create(userId, { title: 'Outrun after the publish' }, { fileId: dataset1.fileIds[0]! });
+      const before = publishedRecords().length;
+      // The newer publish has read the deposition the first one kept under its claim.
+      const { doi } = await outrun(id, userId, 'after', /took over.*records its DOI/);
+      assert.equal(publishedRecords().length, before + 1, 'no second record');
+      assert.equal(doi, publishedRecords().at(-1)!.doi, 'the DOI Zenodo gave the first publish');
+      assert.equal((await collection.get(id, userId)).doi, doi);
     });
 
     it('two new versions asked at once make one, which both answer', async () => {

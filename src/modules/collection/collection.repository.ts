@@ -79,9 +79,14 @@ export async function removeMembers(db: DbOrTrx, collectionId: number, fileIds: 
   return removed;
 }
 
-export async function recordPublication(db: DbOrTrx, id: number, p: { doi: string; conceptDoi: string; depositionId: number | null }): Promise<void> {
-  await db.updateTable('collection').set({ doi: p.doi, concept_doi: p.conceptDoi, deposition_id: p.depositionId, published_at: nowIso(), publish_claimed_at: null })
-    .where('id', '=', id).where('doi', 'is', null).execute();
+/**
+ * Records the DOI and gives the claim back, if the claim is still the one taken at `claimedAt`
+ * (a publish that ran past the stale time may have lost it to a newer one); answers whether it was.
+ */
+export async function recordPublication(db: DbOrTrx, id: number, claimedAt: string, p: { doi: string; conceptDoi: string; depositionId: number | null }): Promise<boolean> {
+  const result = await db.updateTable('collection').set({ doi: p.doi, concept_doi: p.conceptDoi, deposition_id: p.depositionId, published_at: nowIso(), publish_claimed_at: null })
+    .where('id', '=', id).where('doi', 'is', null).where('publish_claimed_at', '=', claimedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**
@@ -98,20 +103,34 @@ export async function holdDraft(trx: DbOrTrx, id: number, staleBefore: string): 
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Takes the publish claim of an unpublished collection unless a live one holds it; answers whether it was taken. */
-export async function claimPublish(db: DbOrTrx, id: number, staleBefore: string): Promise<boolean> {
-  const result = await db.updateTable('collection').set({ publish_claimed_at: nowIso() })
+/**
+ * Takes the publish claim of an unpublished collection unless a live one holds it (one taken
+ * before `staleBefore` is taken over). Answers the claim's time, which the publish keeps: it
+ * finishes or releases only that claim. Undefined when it was not taken.
+ */
+export async function claimPublish(db: DbOrTrx, id: number, staleBefore: string): Promise<string | undefined> {
+  const claimedAt = nowIso();
+  const result = await db.updateTable('collection').set({ publish_claimed_at: claimedAt })
     .where('id', '=', id).where('doi', 'is', null)
     .where((eb) => eb.or([eb('publish_claimed_at', 'is', null), eb('publish_claimed_at', '<', staleBefore)]))
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return Number(result.numUpdatedRows) === 1 ? claimedAt : undefined;
 }
 
-/** The draft a publish is about to publish (Zenodo's deposition id), kept until its DOI is recorded. */
-export async function setPendingDeposition(db: DbOrTrx, id: number, depositionId: number): Promise<void> {
-  await db.updateTable('collection').set({ deposition_id: depositionId }).where('id', '=', id).where('doi', 'is', null).execute();
+/**
+ * The draft a publish is about to publish (Zenodo's deposition id), kept until its DOI is recorded;
+ * only under the claim taken at `claimedAt` (a newer publish's pending draft is not replaced).
+ * Answers whether it was kept.
+ */
+export async function setPendingDeposition(db: DbOrTrx, id: number, claimedAt: string, depositionId: number): Promise<boolean> {
+  const result = await db.updateTable('collection').set({ deposition_id: depositionId })
+    .where('id', '=', id).where('doi', 'is', null).where('publish_claimed_at', '=', claimedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
-export async function releasePublish(db: DbOrTrx, id: number): Promise<void> {
-  await db.updateTable('collection').set({ publish_claimed_at: null }).where('id', '=', id).execute();
+/** Gives the publish claim back, if it is still the one taken at `claimedAt`; answers whether it was. */
+export async function releasePublish(db: DbOrTrx, id: number, claimedAt: string): Promise<boolean> {
+  const result = await db.updateTable('collection').set({ publish_claimed_at: null })
+    .where('id', '=', id).where('publish_claimed_at', '=', claimedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

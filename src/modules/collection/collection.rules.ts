@@ -20,6 +20,9 @@ export const publishUnderWay = (row: { publish_claimed_at: string | null }): boo
 
 export const UNDER_WAY = 'A publish of this collection is under way: wait for its answer.';
 
+/** The 409 of a publish that ran past STALE_PUBLISH_CLAIM_MS and lost its claim meanwhile. */
+export const TAKEN_OVER = `This publish took more than ${STALE_PUBLISH_CLAIM_MS / 60_000} minutes, and another publish or change of this collection took over meanwhile: it recorded nothing. Reload the collection to see where it stands.`;
+
 export const PUBLISHED = 'This collection is published: it changes only by a new version.';
 
 export interface CollectionInput { title?: string; description?: string; tags?: string }
