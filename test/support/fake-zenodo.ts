@@ -4,8 +4,9 @@
 // latest_draft, deleting the draft's copied files), edit a published record's metadata (open an
 // edit, set the metadata, publish again or discard the edit), and read a deposition (GET: its
 // `submitted`, `state`, DOI and concept DOI). Failures can be injected per step (an error status, or
-// no answer at all), and answers can be lost after the step was carried out, so that the production
-// client can be tested unchanged. It also serves published records through the public records API
+// no answer at all), answers can be lost after the step was carried out, and a test can run its own
+// steps before a step or before its answer (stepAt), so that the production client can be tested
+// unchanged. It also serves published records through the public records API
 // (GET /api/records/<id> and each file's content), which the import from a URL reads.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -55,6 +56,12 @@ export interface FakeZenodo {
    * files' content), as the import from a URL reads a Zenodo record (extensions section 13).
    */
   addRecord(files: { key: string; body: string | Buffer }[]): { id: number; doi: string; page: string };
+  /**
+   * The next request of this step waits for `action` before it is carried out ('before', the
+   * default), or is carried out and waits for it before its answer goes ('after'): a test puts its
+   * own steps (another request, a change in the database) at that point of a deposit.
+   */
+  stepAt(step: FakeZenodoStep, action: () => Promise<unknown>, at?: 'before' | 'after'): void;
   /** Answers depositions without a bucket link, so clients use the multipart files endpoint. */
   withoutBucket(value: boolean): void;
   reset(): void;
@@ -65,6 +72,19 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A response that, once the step is carried out (its end), runs `action` and only then goes. */
+function deferredResponse(real: ServerResponse, action: () => Promise<unknown>): ServerResponse {
+  let head: Parameters<ServerResponse['writeHead']> | undefined;
+  const deferred = {
+    writeHead: (...args: Parameters<ServerResponse['writeHead']>) => { head = args; return deferred; },
+    end: (body?: string) => {
+      void action().catch(() => undefined).then(() => (head ? real.writeHead(...head) : real).end(body));
+      return deferred;
+    },
+  };
+  return deferred as unknown as ServerResponse;
 }
 
 /** A response nobody receives: its end calls `ended` instead (the real answer is lost). */
@@ -88,6 +108,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
   const requests: FakeZenodo['requests'] = [];
   const failures = new Map<FakeZenodoStep, number | 'hang'>();
   const lostAnswers = new Map<FakeZenodoStep, { status: number | 'hang'; thenFail: FakeZenodoStep[] }>();
+  const steps = new Map<FakeZenodoStep, { action: () => Promise<unknown>; at: 'before' | 'after' }>();
   let bucketLinks = true;
   let nextId = 1000;
   let origin = '';
@@ -120,6 +141,12 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
                     : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+\/files\/[^/]+$/.test(path) ? 'delete-file'
                       : method === 'GET' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'get'
                         : method === 'DELETE' && /^\/api\/deposit\/depositions\/\d+$/.test(path) ? 'delete' : null;
+    const held = step ? steps.get(step) : undefined;
+    if (held) {
+      steps.delete(step!);
+      if (held.at === 'before') await held.action();
+      else res = deferredResponse(res, held.action);
+    }
     const failure = step ? failures.get(step) : undefined;
     if (failure === 'hang') return; // never answers; the client's timeout must end the wait
     if (typeof failure === 'number') {
@@ -314,6 +341,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     requests,
     failOn: (step, status) => { failures.set(step, status); },
     loseAnswer: (step, status, thenFail = []) => { lostAnswers.set(step, { status, thenFail }); },
+    stepAt: (step, action, at = 'before') => { steps.set(step, { action, at }); },
     withoutBucket: (value) => { bucketLinks = !value; },
     addRecord(files) {
       const id = nextId++;
@@ -324,6 +352,7 @@ export async function startFakeZenodo(options: { token?: string } = {}): Promise
     reset() {
       failures.clear();
       lostAnswers.clear();
+      steps.clear();
       requests.length = 0;
       bucketLinks = true;
     },

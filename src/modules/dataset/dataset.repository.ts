@@ -296,12 +296,15 @@ export async function authorsByMetaIds(db: DbOrTrx, metaIds: number[]): Promise<
 /**
  * Stores the DOI and the time of publication (the OAI-PMH datestamp) in one statement; the
  * deposition that was pending is settled by it. Dated here, in the caller's transaction, so the
- * time is as close to the commit as the DOI's.
+ * time is as close to the commit as the DOI's. Only under the deposit claim taken at `claimedAt`
+ * (ds_meta_data.deposit_claimed_at): a publish that ran past the claim's stale time and lost it to
+ * a newer one records nothing over that one's. Answers whether it was stored.
  */
-export async function setDeposit(db: DbOrTrx, metaId: number, doi: string, depositionId: number | null): Promise<void> {
-  await db.updateTable('ds_meta_data')
+export async function setDeposit(db: DbOrTrx, metaId: number, claimedAt: string, doi: string, depositionId: number | null): Promise<boolean> {
+  const result = await db.updateTable('ds_meta_data')
     .set({ dataset_doi: doi, published_at: nowIso(), deposition_id: depositionId, pending_deposition_id: null })
-    .where('id', '=', metaId).execute();
+    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Takes the name in the dataset; a unique violation when a file of that name is there (or arriving). */

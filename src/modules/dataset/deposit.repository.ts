@@ -4,10 +4,15 @@ import type { DbOrTrx } from '../../core/db/connect.ts';
 
 /**
  * Records the deposition a publish is about to publish (before its publish step is sent); null
- * once Zenodo confirmed it did not publish it (its draft discarded, or gone).
+ * once Zenodo confirmed it did not publish it (its draft discarded, or gone). Only under the
+ * deposit claim taken at `claimedAt`: a publish that lost its claim to a newer one neither
+ * replaces nor clears that one's pending deposition. Answers whether it was written.
  */
-export async function setPendingDeposition(db: DbOrTrx, metaId: number, depositionId: number | null): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId }).where('id', '=', metaId).execute();
+export async function setPendingDeposition(db: DbOrTrx, metaId: number, claimedAt: string, depositionId: number | null): Promise<boolean> {
+  const result = await db.updateTable('ds_meta_data').set({ pending_deposition_id: depositionId })
+    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).executeTakeFirst();
+  // MariaDB counts rows matched, not only changed (FOUND_ROWS): an unchanged id still answers true.
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The DOI stored on a dataset's metadata row; null when it has none (yet). */
@@ -52,8 +57,9 @@ export async function holdAgainstDeposit(trx: DbOrTrx, metaId: number, staleBefo
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Gives the deposit claim back, if it is still the one taken at `claimedAt`. */
-export async function releaseDeposit(db: DbOrTrx, metaId: number, claimedAt: string): Promise<void> {
-  await db.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
-    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).execute();
+/** Gives the deposit claim back, if it is still the one taken at `claimedAt`; answers whether it was. */
+export async function releaseDeposit(db: DbOrTrx, metaId: number, claimedAt: string): Promise<boolean> {
+  const result = await db.updateTable('ds_meta_data').set({ deposit_claimed_at: null })
+    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -151,7 +151,8 @@ export async function draftOf(d: DatasetDeps, datasetId: number, userId: number)
  * concept, then the deposit's new version. Either the version is published, or its rows and
  * files are removed again and the staged files go back to the staging area for a retry; but
  * when Zenodo could not tell whether it published the version, the version stays unsynchronized
- * (`partial`), so that a record Zenodo did publish keeps its dataset.
+ * (`partial`), so that a record Zenodo did publish keeps its dataset; so it does when another
+ * publish of it took its deposit claim over (this one ran past the claim's stale time).
  */
 export async function uploadVersion(d: DatasetDeps, userId: number, fields: Record<string, string>, defaultAuthors: () => Promise<AuthorInput[]>): Promise<VersionUploadOutcome> {
   const invalid = (message: string): VersionUploadOutcome => ({ status: 'invalid', errors: { version_of: [message] } });
@@ -178,6 +179,12 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   if (saved.status === 'invalid') return saved;
   const { claim, datasetId } = saved;
   const pushed = await depositDataset(d, datasetId);
+  if (!pushed.ok && (pushed.busy || pushed.takenOver)) {
+    // Another publish of the version (its API or page) holds its claim, taken over from this one
+    // past the claim's stale time: that publish is in charge of the version, which stays.
+    await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
+    return { status: 'partial', datasetId, message: `The new version was saved, but this upload did not publish it: ${pushed.reason}` };
+  }
   if (!pushed.ok && await pendingUnsettled(d, datasetId)) {
     // Zenodo may have published it without the hub learning so: removed, the version would leave
     // that record without its dataset. Kept unsynchronized, its next publish settles it.

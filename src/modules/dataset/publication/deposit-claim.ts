@@ -14,6 +14,28 @@ export const STALE_DEPOSIT_CLAIM_MS = 30 * 60 * 1000;
 
 export const staleClaimsBefore = (): string => new Date(Date.now() - STALE_DEPOSIT_CLAIM_MS).toISOString();
 
+/**
+ * Thrown by a publish's onDraft when its claim is no longer the one it took (it ran past
+ * STALE_DEPOSIT_CLAIM_MS and a newer publish took it over, or a change cleared it as a dead
+ * process's): the draft is not recorded, and the deposit client discards it.
+ */
+export class DepositClaimLost extends Error {
+  constructor() {
+    super('The deposit claim of the dataset was taken over by a newer publish.');
+  }
+}
+
+/**
+ * The 409 of a publish that lost its claim while it ran: it stored nothing. A record Zenodo
+ * published for it (`doi`), kept as the dataset's pending deposition, is settled by the publish in
+ * charge or the next one.
+ */
+export function takenOverMessage(doi: string | null): string {
+  const minutes = STALE_DEPOSIT_CLAIM_MS / 60_000;
+  const settled = doi === null ? '' : ` Zenodo published its record (${doi}): the publish now under way, or the next one, stores its DOI.`;
+  return `This publish took more than ${minutes} minutes, and another publish or change of this dataset took over meanwhile: it stored nothing. Reload the dataset to see where it stands.${settled}`;
+}
+
 const UNDER_WAY = 'A publish of this dataset is under way: wait for its answer before changing the dataset.';
 const PUBLISHED_MEANWHILE = 'The dataset was published meanwhile: reload it; its files are fixed now, and its metadata are edited with its record.';
 

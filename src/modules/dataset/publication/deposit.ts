@@ -12,7 +12,7 @@ import { depositRequest } from '../lifecycle/dataset.edit.ts';
 import { previousDeposition, recordConceptDoi } from '../lifecycle/dataset.versions.ts';
 import { summary } from '../pages/dataset.parts.ts';
 import type { Claim } from '../staging/claims.ts';
-import { staleClaimsBefore } from './deposit-claim.ts';
+import { DepositClaimLost, staleClaimsBefore, takenOverMessage } from './deposit-claim.ts';
 
 // Types only, through the dynamic import's type: nothing of the deposit module loads with this file.
 type DepositRepository = ReturnType<DepositModule['createDepositRepository']>;
@@ -20,7 +20,9 @@ type DepositRequest = Parameters<DepositRepository['publish']>[0];
 type DepositResult = Awaited<ReturnType<DepositRepository['publish']>>;
 
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
-export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true };
+export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true; takenOver?: true };
+/** The deposit under the claim: a failure may come with the record Zenodo published but whose DOI was not stored (the claim lost). */
+type ClaimedOutcome = { ok: true; doi: string } | { ok: false; reason: string; unstored?: DepositResult };
 
 const BUSY = 'Another publish of this dataset is under way: wait for its answer (the dataset then has its DOI).';
 
@@ -28,6 +30,7 @@ const BUSY = 'Another publish of this dataset is under way: wait for its answer 
 export async function pushOutcome(d: DatasetDeps, datasetId: number): Promise<PushOutcome> {
   const pushed = await push(d, datasetId);
   if (!pushed.ok && pushed.busy) throw await busyAnswer(d, datasetId);
+  if (!pushed.ok && pushed.takenOver) throw conflict(pushed.message, { message: pushed.message });
   if (!pushed.ok) return { status: 'partial', datasetId, message: pushed.message };
   return { status: 'ok', datasetId, doi: pushed.doi, url: publicUrl(d.ctx.config, pushed.doi) };
 }
@@ -39,32 +42,42 @@ async function busyAnswer(d: DatasetDeps, datasetId: number): Promise<HttpError>
 }
 
 /**
- * Runs `work` under the dataset's deposit claim, given back after it; undefined, without running
- * it, while another claim holds (issue 26: one deposit per dataset, the database decides).
+ * Runs `work` under the dataset's deposit claim (given the claim's time, which its writes name),
+ * given back after it if it is still this one; undefined, without running it, while another claim
+ * holds (issue 26: one deposit per dataset, the database decides). `kept` tells whether the claim
+ * was still this one's at the end: one that ran past STALE_DEPOSIT_CLAIM_MS may have lost it.
  */
-async function withDepositClaim<T>(d: DatasetDeps, row: repo.DatasetRow, work: () => Promise<T>): Promise<T | undefined> {
+async function withDepositClaim<T>(d: DatasetDeps, row: repo.DatasetRow, work: (claimedAt: string) => Promise<T>): Promise<{ value: T; kept: boolean } | undefined> {
   const claimedAt = await depositRepo.claimDeposit(d.ctx.db, row.meta_id, staleClaimsBefore());
   if (claimedAt === undefined) return undefined;
+  // A failed release is only logged (the claim goes stale); the work's outcome is answered as if it was kept.
+  const release = () => depositRepo.releaseDeposit(d.ctx.db, row.meta_id, claimedAt)
+    .catch((e) => (d.ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'), true));
+  let value: T;
   try {
-    return await work();
-  } finally {
-    await depositRepo.releaseDeposit(d.ctx.db, row.meta_id, claimedAt)
-      .catch((e) => d.ctx.log.warn({ err: e, datasetId: row.id }, 'a deposit claim could not be released'));
+    value = await work(claimedAt);
+  } catch (error) {
+    await release();
+    throw error;
   }
+  return { value, kept: await release() };
 }
 
 /**
  * Stores the DOI Zenodo gave and the concept DOI in one transaction (a process killed between
  * them left a published first version without its concept DOI, which only its next version would
- * have brought: crash tests), then tells the dataset's readers.
+ * have brought: crash tests), then tells the dataset's readers. Only under the claim taken at
+ * `claimedAt`: answers false, storing nothing, when a newer publish took it over.
  */
-async function storeDeposit(d: DatasetDeps, row: repo.DatasetRow, result: DepositResult, conceptDoi: string | null): Promise<void> {
-  await d.ctx.db.transaction().execute(async (trx) => {
-    await repo.setDeposit(trx, row.meta_id, result.doi, result.depositionId);
+async function storeDeposit(d: DatasetDeps, row: repo.DatasetRow, claimedAt: string, result: DepositResult, conceptDoi: string | null): Promise<boolean> {
+  const stored = await d.ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.setDeposit(trx, row.meta_id, claimedAt, result.doi, result.depositionId))) return false;
     await pauseHere('deposit:after-doi');
     await recordConceptDoi(d, row, conceptDoi, trx);
+    return true;
   });
-  await contentChanged(d, row.id);
+  if (stored) await contentChanged(d, row.id);
+  return stored;
 }
 
 /** The 409 of a publish of a dataset that has its DOI. */
@@ -74,11 +87,12 @@ export function alreadyPublished(d: DatasetDeps, doi: string): HttpError {
 }
 
 /** The push (specification, States): success stores the DOI; any failure leaves the dataset unsynchronized. */
-async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string; busy?: true }> {
+async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi: string } | { ok: false; message: string; busy?: true; takenOver?: true }> {
   const saved = 'The dataset was saved, but it could not be published';
   const pushed = await depositDataset(d, datasetId);
   if (pushed.ok) return pushed;
   if (pushed.busy) return { ok: false, message: pushed.reason, busy: true };
+  if (pushed.takenOver) return { ok: false, message: pushed.reason, takenOver: true };
   if (pushed.unavailable) return { ok: false, message: `${saved}: ${pushed.reason}. It stays unsynchronized.` };
   if (pushed.removed) return { ok: false, message: `${saved}: ${pushed.reason}.` };
   return { ok: false, message: `${saved} (${pushed.reason}). It stays unsynchronized; you can find it in your datasets.` };
@@ -97,11 +111,36 @@ export async function depositDataset(d: DatasetDeps, datasetId: number): Promise
   const dataset = await summary(d, datasetId);
   const row = await repo.findById(ctx.db, datasetId);
   if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
-  return await withDepositClaim(d, row, () => depositClaimed(d, deposit, dataset, row)) ?? { ok: false, reason: BUSY, busy: true };
+  const claimed = await withDepositClaim(d, row, (claimedAt) => depositClaimed(d, deposit, dataset, row, claimedAt));
+  if (claimed === undefined) return { ok: false, reason: BUSY, busy: true };
+  const { value: outcome, kept } = claimed;
+  // Once its DOI is stored no publish can take the claim over: an ok outcome always kept it.
+  if (outcome.ok) return outcome;
+  if (kept) return { ok: false, reason: outcome.reason };
+  return await afterLostClaim(d, row, outcome.unstored ?? null);
 }
 
-/** The deposit itself, under the dataset's claim. */
-async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: DatasetSummary, row: repo.DatasetRow): Promise<DepositOutcome> {
+/**
+ * The answer of a publish whose claim went while it ran (past STALE_DEPOSIT_CLAIM_MS a newer
+ * publish took it over, or a change cleared it as a dead process's): it stored nothing, and the
+ * newer publish is in charge. A record Zenodo published for it had its deposition recorded as
+ * pending under its claim (onDraft), so the publish in charge, or the next, settles it and stores
+ * its DOI rather than depositing a second record, as after a lost answer. Answers that DOI once
+ * the dataset has it, the usual 409 once it has another; otherwise a 409 saying so. Logged.
+ */
+async function afterLostClaim(d: DatasetDeps, row: repo.DatasetRow, record: DepositResult | null): Promise<DepositOutcome> {
+  const doi = (await repo.findById(d.ctx.db, row.id))?.dataset_doi ?? null;
+  if (record && doi === record.doi) return { ok: true, doi };
+  const handedOver = record !== null && doi === null && await depositRepo.pendingDeposition(d.ctx.db, row.meta_id) === record.depositionId;
+  const facts = { datasetId: row.id, doi: record?.doi ?? null, depositionId: record?.depositionId ?? null, datasetDoi: doi };
+  if (record && !handedOver) d.ctx.log.error(facts, 'a publish that lost its deposit claim had a record published that the dataset does not name');
+  else d.ctx.log.warn(facts, 'a publish lost its deposit claim to a newer one and stored nothing');
+  if (doi !== null) return { ok: false, reason: BUSY, busy: true };
+  return { ok: false, reason: takenOverMessage(handedOver ? record.doi : null), takenOver: true };
+}
+
+/** The deposit itself, under the dataset's claim taken at `claimedAt`: every write it makes names that claim. */
+async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: DatasetSummary, row: repo.DatasetRow, claimedAt: string): Promise<ClaimedOutcome> {
   const { ctx } = d;
   const datasetId = row.id;
   try {
@@ -109,13 +148,17 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
     const request: DepositRequest = {
       ...depositRequest(dataset, (name) => ctx.services.hubfile.openByName(dataset.userId, dataset.id, name)),
       relatedIdentifiers: await relatedIdentifiersOf(ctx.db, dataset.id),
-      onDraft: (depositionId) => depositRepo.setPendingDeposition(ctx.db, row.meta_id, depositionId),
+      // Recorded only under this publish's claim; one that lost it publishes nothing more (the
+      // deposit client discards the draft).
+      onDraft: async (depositionId) => {
+        if (!(await depositRepo.setPendingDeposition(ctx.db, row.meta_id, claimedAt, depositionId))) throw new DepositClaimLost();
+      },
     };
-    const result = await publishOnce(d, repository, request, row);
+    const result = await publishOnce(d, repository, request, row, claimedAt);
     await pauseHere('deposit:after-publish');
     // The fake keeps no state: without an answer, a concept first published there gets the fake's concept DOI.
     const conceptDoi = result.conceptDoi ?? (row.concept_doi === null && repository.kind === 'fake' ? deposit.fakeConceptDoi(row.concept_id) : null);
-    await storeDeposit(d, row, result, conceptDoi);
+    if (!(await storeDeposit(d, row, claimedAt, result, conceptDoi))) return { ok: false, reason: 'its deposit claim was taken over', unstored: result };
     return { ok: true, doi: result.doi };
   } catch (error) {
     const known = error instanceof deposit.DepositError;
@@ -134,7 +177,7 @@ async function depositClaimed(d: DatasetDeps, deposit: DepositModule, dataset: D
  * the deposit published it. Otherwise (none pending, a draft discarded, gone) a fresh first
  * publish or new version of the previous version's deposition.
  */
-async function publishOnce(d: DatasetDeps, repository: DepositRepository, request: DepositRequest, row: repo.DatasetRow): Promise<DepositResult> {
+async function publishOnce(d: DatasetDeps, repository: DepositRepository, request: DepositRequest, row: repo.DatasetRow, claimedAt: string): Promise<DepositResult> {
   const pending = await depositRepo.pendingDeposition(d.ctx.db, row.meta_id);
   const settled = pending === null ? null : await repository.settlePending(pending);
   if (settled) {
@@ -150,8 +193,9 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
     // What failed may be only the answer: asked at once, a record Zenodo did publish gives its DOI
     // now rather than at the next publish. If Zenodo answers that it did not publish it, the
     // recorded id goes (pendingUnsettled then tells a failure Zenodo confirmed from one it could
-    // not); if Zenodo cannot tell either, the id stays for the next publish to settle.
-    if (drafted === null) throw error;
+    // not); if Zenodo cannot tell either, the id stays for the next publish to settle. A draft
+    // refused for a lost claim was never published: the deposit client discarded it.
+    if (drafted === null || error instanceof DepositClaimLost) throw error;
     let published: DepositResult | null;
     try {
       published = await repository.settlePending(drafted);
@@ -159,7 +203,8 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
       throw error;
     }
     if (!published) {
-      await depositRepo.setPendingDeposition(d.ctx.db, row.meta_id, null);
+      // Not under a claim taken over meanwhile: the pending deposition is then the newer publish's.
+      await depositRepo.setPendingDeposition(d.ctx.db, row.meta_id, claimedAt, null);
       throw error;
     }
     d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
@@ -183,17 +228,18 @@ const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo,
  * dataset goes. Zenodo unable to tell: 503, nothing deleted.
  */
 export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
-  const deleted = await withDepositClaim(d, row, async () => {
+  const deleted = await withDepositClaim(d, row, async (claimedAt) => {
     const published = await settledBeforeDelete(d, row);
     if (published) {
-      await storeDeposit(d, row, published, published.conceptDoi);
+      // A publish that took the claim over meanwhile is in charge: it settles that record.
+      if (!(await storeDeposit(d, row, claimedAt, published, published.conceptDoi))) return false;
       const message = 'Zenodo had published this dataset after all: it now has its DOI and cannot be deleted.';
       throw conflict(message, { message, doi: published.doi, url: publicUrl(d.ctx.config, published.doi) });
     }
     await removeDataset(d, row);
     return true;
   });
-  if (!deleted) throw await busyAnswer(d, row.id);
+  if (!deleted?.value) throw await busyAnswer(d, row.id);
 }
 
 /** The pending deposition's DOI if Zenodo published it; null when there is none (any more). */
