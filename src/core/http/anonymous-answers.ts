@@ -11,10 +11,9 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { ANONYMOUS_SESSION_MS } from './context.ts';
 import { cookieIsSecure } from './cookie-security.ts';
 import type { ReusablePage } from './reusable-page.ts';
-import { maskCsrfToken, type CsrfTokens } from './csrf-tokens.ts';
+import { shownCsrfToken, type CsrfTokens } from './csrf-tokens.ts';
 import type { NewSession } from './session-ids.ts';
 import { ANONYMOUS_HINT_COOKIE, type DatabaseSessionStore, type RememberingSigner } from './session-store.ts';
-import { mayCompress } from './compression.ts';
 import { NOT_FOUND_MESSAGE, wantsJson, type ErrorPages } from './error-pages.ts';
 
 /** A kept page with the values of its slots (the CSRF token's excepted, which is filled here). */
@@ -74,10 +73,9 @@ export function anonymousKeptAnswers(errorPages: ErrorPages, sessions: Anonymous
     } else {
       token = visitor.csrfToken;
     }
-    // A page that may go out compressed shows the token masked afresh (BREACH, csrf-tokens.ts), as pages.ts does.
-    const csrfToken = mayCompress(request.headers['accept-encoding']) ? maskCsrfToken(token) : token;
     reply.code(kept.status ?? 200).type('text/html; charset=utf-8');
-    reply.send(kept.page.fill({ ...kept.values, csrf_token: csrfToken }));
+    // Masked when the answer may go out compressed (BREACH), as on every page (csrf-tokens.ts).
+    reply.send(kept.page.fill({ ...kept.values, csrf_token: shownCsrfToken(request.headers['accept-encoding'], token) }));
   };
 
   return (request, reply, done) => {

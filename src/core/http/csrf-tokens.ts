@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import Tokens from '@fastify/csrf';
 import { LruMap } from '../lru-map.ts';
+import { mayCompress } from './compression.ts';
 
 export class CsrfTokens {
   private readonly tokens = Tokens();
@@ -36,6 +37,14 @@ export function maskCsrfToken(token: string): string {
   const pad = randomBytes(plain.length);
   for (let i = 0; i < plain.length; i++) plain[i]! ^= pad[i]!;
   return `${pad.toString('base64url')}.${plain.toString('base64url')}`;
+}
+
+/**
+ * The token as a page shows it to this request: masked afresh when the answer may go out
+ * compressed (its Accept-Encoding names br or gzip), as it is otherwise.
+ */
+export function shownCsrfToken(acceptEncoding: string | string[] | undefined, token: string): string {
+  return mayCompress(acceptEncoding) ? maskCsrfToken(token) : token;
 }
 
 /** The token a masked one hides; any other value as it is (tokens hold no '.'). */

@@ -7,8 +7,7 @@ import type { NavEntry } from '../modules.ts';
 import { registerTemplateFilters } from './filters.ts';
 import type { Sessions } from './sessions.ts';
 import { cutAtMarkers, slotMarker, type ReusablePage } from './reusable-page.ts';
-import { maskCsrfToken } from './csrf-tokens.ts';
-import { mayCompress } from './compression.ts';
+import { shownCsrfToken } from './csrf-tokens.ts';
 
 /** Templates are found under core's views and under src/modules (`<module>/views/...`). */
 export async function registerViews(app: FastifyInstance, config: Config): Promise<void> {
@@ -37,7 +36,7 @@ export function decoratePages(app: FastifyInstance, layout: Layout, sessions: Pi
     const secret = sessions.csrfSecretOf(reply.request);
     const token = secret !== undefined ? sessions.csrfTokens.tokenFor(secret) : reply.generateCsrf();
     // A page that may go out compressed shows the token masked afresh (BREACH, csrf-tokens.ts).
-    return mayCompress(reply.request.headers['accept-encoding']) ? maskCsrfToken(token) : token;
+    return shownCsrfToken(reply.request.headers['accept-encoding'], token);
   };
 
   app.decorateRequest('user', null);
