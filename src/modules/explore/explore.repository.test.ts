@@ -111,5 +111,21 @@ for (const dialect of testDialects()) {
       await repo.deleteRows(db, [ids[5]!]);
       assert.ok(!(await repo.indexedRevisions(db)).has(ids[5]!));
     });
+
+    it('keeps the row of the newer revision when an older one is written after it', async () => {
+      // Two quick edits index the dataset twice; the first indexing, which read revision 1, ends last.
+      const id = ids[4]!;
+      await repo.upsertRows(db, [indexRow(doc(id, ['newer title'], { revision: 2 }))]);
+      await repo.upsertRows(db, [indexRow(doc(id, ['older title'], { revision: 1 }))]);
+      assert.equal((await repo.indexedRevisions(db)).get(id), 2);
+      assert.deepEqual(await search({ words: ['newer'] }), [id]);
+      assert.deepEqual(await search({ words: ['older'] }), []);
+      // The same revision written again (a rebuild) and a later one still replace it.
+      await repo.upsertRows(db, [indexRow(doc(id, ['rebuilt title'], { revision: 2 }))]);
+      assert.deepEqual(await search({ words: ['rebuilt'] }), [id]);
+      await repo.upsertRows(db, [indexRow(doc(id, ['third title'], { revision: 3 }))]);
+      assert.deepEqual(await search({ words: ['third'] }), [id]);
+      assert.deepEqual(await search({ words: ['rebuilt'] }), []);
+    });
   });
 }

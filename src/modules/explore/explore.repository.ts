@@ -62,14 +62,20 @@ export async function searchIds(db: Db, filter: SearchFilter): Promise<number[]>
   return filter.limit === null && filter.offset > 0 ? ids.slice(filter.offset) : ids;
 }
 
-/** Writes (inserts or replaces) index rows, racing safely with another instance doing the same. */
+/**
+ * Writes (inserts or replaces) index rows, racing safely with another instance or another
+ * indexing of this one: a row built from an older revision of its dataset than the stored one is
+ * left out (two quick edits index twice, and the first indexing may finish last).
+ */
 export async function upsertRows(db: Db, rows: IndexRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    // Another instance may insert a row in between: ours is at least as new, so the update after the refused insert is right.
-    for (const row of rows) await updateElseInsert(trx, 'explore_search', 'dataset_id', row);
+    const written: IndexRow[] = [];
+    for (const row of rows) {
+      if (await updateElseInsert(trx, 'explore_search', 'dataset_id', row, { newestBy: 'revision' })) written.push(row);
+    }
     if (isSqlite(trx)) {
-      for (const row of rows) {
+      for (const row of written) {
         await sql`DELETE FROM explore_search_fts WHERE rowid = ${row.dataset_id}`.execute(trx);
         if (row.searchable) await sql`INSERT INTO explore_search_fts (rowid, search_text) VALUES (${row.dataset_id}, ${row.search_text})`.execute(trx);
       }
