@@ -150,7 +150,8 @@ for (const dialect of testDialects()) {
       try {
         const failed = await client.post(`/collection/${ready}/publish`, { form: {} });
         assert.equal(failed.status, 502);
-        assert.match(failed.text, /The deposit failed/);
+        const message = 'The deposit failed: Zenodo refused the publish step with status 500: Injected failure of the publish step. The collection stays unpublished; try again.';
+        assert.ok(failed.text.includes(message), `the answer says: ${message}`);
         assert.doesNotMatch(failed.text, /\bat \w+ \(|node:internal/, 'no stack trace');
       } finally {
         zenodo.reset();

@@ -57,6 +57,18 @@ export async function holdAgainstDeposit(trx: DbOrTrx, metaId: number, staleBefo
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Within the transaction of work done under the deposit claim taken at `claimedAt`: answers whether
+ * the claim is still that one (past the stale time a publish may have taken it over), and if so
+ * locks the row until the commit, so that no publish takes it over before the work is committed.
+ */
+export async function holdOwnClaim(trx: DbOrTrx, metaId: number, claimedAt: string): Promise<boolean> {
+  const result = await trx.updateTable('ds_meta_data').set({ deposit_claimed_at: claimedAt })
+    .where('id', '=', metaId).where('deposit_claimed_at', '=', claimedAt).executeTakeFirst();
+  // MariaDB counts rows matched, not only changed (FOUND_ROWS): the unchanged value still answers true.
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Gives the deposit claim back, if it is still the one taken at `claimedAt`; answers whether it was. */
 export async function releaseDeposit(db: DbOrTrx, metaId: number, claimedAt: string): Promise<boolean> {
   const result = await db.updateTable('ds_meta_data').set({ deposit_claimed_at: null })

@@ -1,6 +1,6 @@
 // Statistics over HTTP on every dialect (extensions section 8): exact figures for a known set of
 // datasets (two published, one not), the JSON and CSV downloads, the page and its refresh when
-// a dataset is saved.
+// a dataset is saved; a dataset counted in the month of its publication.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,6 +129,29 @@ for (const dialect of testDialects()) {
       const analysed = (await client.get('/api/v1/statistics')).json;
       assert.equal(analysed.analysed_models, 6);
       assert.equal(analysed.features.max, 9);
+    });
+
+    it('counts a dataset in the month it was published, not the month its draft was made (page, API, downloads)', async () => {
+      const client = new TestClient(server.baseUrl);
+      const ctx = server.hub.ctx;
+      // A draft of February 2025 given its DOI now (the built-in fake deposit).
+      const late = await saveDataset('Stats late', [['late.uvl', TWO_FEATURES]], { doi: null, createdAt: '2025-02-20T10:00:00.000Z' });
+      const published = await ctx.services.dataset.publish(late, userId);
+      assert.equal(published.status, 'ok', JSON.stringify(published));
+      await client.get('/api/v1/statistics');
+      await ctx.services.statistics.settled();
+      const stats = (await client.get('/api/v1/statistics')).json;
+      assert.equal(stats.datasets, 4);
+      const months = Object.fromEntries(stats.monthly.map((m: { month: string }) => [m.month, m]));
+      assert.equal(months['2025-02'], undefined, 'nothing happened in February 2025');
+      assert.deepEqual(months[currentMonth()], { month: currentMonth(), datasets: 1, views: 3, downloads: 1 });
+      assert.deepEqual(JSON.parse((await client.get('/statistics/statistics.json')).text).monthly, stats.monthly);
+      const csv = (await client.get('/statistics/statistics.csv')).text.trim().split('\r\n');
+      assert.ok(csv.includes(`monthly:datasets,${currentMonth()},1`), 'published this month in the CSV');
+      assert.ok(!csv.some((line) => line.startsWith('monthly:datasets,2025-02,')), 'February 2025 not in the CSV');
+      const page = (await client.get('/statistics')).text;
+      assert.match(page, new RegExp(`<tr><td>${currentMonth()}</td><td class="text-end">1</td>`));
+      assert.doesNotMatch(page, /<tr><td>2025-02<\/td>/);
     });
   });
 }

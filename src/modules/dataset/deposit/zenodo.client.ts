@@ -109,8 +109,9 @@ class ZenodoClient implements DepositRepository {
       try { body = JSON.parse(text); } catch { body = undefined; }
     }
     if (!response.ok) {
+      // Zenodo's message is a sentence: its own full stop would double ours.
       const said = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
-        ? `: ${(body as { message: string }).message.slice(0, 200)}` : '';
+        ? `: ${(body as { message: string }).message.slice(0, 200).trimEnd().replace(/\.$/, '')}` : '';
       throw new DepositError(step, response.status, `Zenodo refused the ${step} step with status ${response.status}${said}.`);
     }
     return body;

@@ -197,7 +197,7 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   if (!pushed.ok) {
     const row = await repo.findById(d.ctx.db, datasetId);
     try {
-      if (row) await removeDataset(d, row, claim);
+      if (row) await removeDataset(d, row, { staged: claim });
     } finally {
       await claim.release().catch((e) => d.ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
     }

@@ -5,6 +5,8 @@
 // makes or settles the one record. Each test holds the first publish at a step of the fake Zenodo
 // (before the step, or after Zenodo carried it out), dates its claim back through the database and
 // starts the newer publish, held in turn at one of its own steps until the first has answered.
+// A delete of the dataset runs under the same claim: taken over while it asked Zenodo about a
+// pending deposition, it deletes nothing and answers as a delete during a publish.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDialects } from '../../../../test/support/databases.ts';
@@ -180,6 +182,27 @@ for (const dialect of testDialects()) {
       assert.equal(outcome.newer.json.status, 'ok', JSON.stringify(outcome.newer.json));
       assert.equal((await rowOf(versionId)).dataset_doi, outcome.newer.json.doi, 'the version is kept and published');
       assert.deepEqual(publishedTitled('Outrun version v2').map((r) => r.doi), [outcome.newer.json.doi], 'one record of the version');
+    });
+
+    it('a delete taken over while Zenodo settles the pending deposition: the dataset stays, 409 as during a publish; the newer publish publishes it', async () => {
+      const { token, id } = await dataset('Outrun delete');
+      // A publish that failed leaving its deposition pending (Zenodo could not tell whether it published).
+      zenodo.reset();
+      zenodo.failOn('publish', 500);
+      zenodo.failOn('get', 503);
+      assert.equal((await publish(token, id)).json.status, 'partial');
+      assert.notEqual((await rowOf(id)).pending_deposition_id, null, 'a deposition left pending');
+      // The delete asks Zenodo about it (held before the answer, its claim taken over meanwhile);
+      // the newer publish waits before asking in turn.
+      const remove = () => bearer(server.baseUrl, token, 'DELETE', `/api/v1/datasets/${id}`);
+      const { first, newer } = await outrun(async () => id, remove, ['get', 'before'], () => publish(token, id), 'get');
+      assert.equal(first.status, 409, JSON.stringify(first.json));
+      assert.match(first.json.message, /Another publish of this dataset is under way/);
+      assert.equal(newer.status, 200, JSON.stringify(newer.json));
+      assert.equal(newer.json.status, 'ok', JSON.stringify(newer.json));
+      const row = await rowOf(id);
+      assert.deepEqual([row.dataset_doi, row.deposit_claimed_at, row.pending_deposition_id], [newer.json.doi, null, null]);
+      assert.deepEqual(publishedTitled('Outrun delete').map((r) => r.doi), [newer.json.doi], 'one record');
     });
 
     /** A dataset published through the upload form; its id. */

@@ -225,7 +225,8 @@ const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo,
  * runs meanwhile (its record would outlive the dataset). A deposition an earlier publish left
  * pending (its answer lost) is asked for first: if Zenodo did publish it, its DOI is stored and
  * the dataset, synchronized now, stays (409 with the DOI); a draft is discarded; gone or none, the
- * dataset goes. Zenodo unable to tell: 503, nothing deleted.
+ * dataset goes. Zenodo unable to tell: 503, nothing deleted. A delete that ran past the claim's
+ * stale time and lost it to a publish deletes nothing and answers as a delete during a publish.
  */
 export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow): Promise<void> {
   const deleted = await withDepositClaim(d, row, async (claimedAt) => {
@@ -236,8 +237,9 @@ export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow)
       const message = 'Zenodo had published this dataset after all: it now has its DOI and cannot be deleted.';
       throw conflict(message, { message, doi: published.doi, url: publicUrl(d.ctx.config, published.doi) });
     }
-    await removeDataset(d, row);
-    return true;
+    // Only while the claim is still the delete's own: a publish that took it over (the delete ran
+    // past the stale time) is in charge of the dataset, which stays.
+    return await removeDataset(d, row, { depositClaimedAt: claimedAt });
   });
   if (!deleted?.value) throw await busyAnswer(d, row.id);
 }
@@ -258,16 +260,23 @@ async function settledBeforeDelete(d: DatasetDeps, row: repo.DatasetRow): Promis
 /**
  * Rows and files of a dataset (like the API's delete): the rows go first, in one transaction,
  * then the stored files, so a failure at any point never leaves a row without its file (at
- * worst files that no row names).
+ * worst files that no row names). With `depositClaimedAt`, only while the deposit claim is still
+ * the one taken then, checked in that transaction: answers false, removing nothing, otherwise.
  */
-export async function removeDataset(d: DatasetDeps, row: repo.DatasetRow, claim?: Pick<Claim, 'setSaved'>): Promise<void> {
+export async function removeDataset(
+  d: DatasetDeps, row: repo.DatasetRow, options: { staged?: Pick<Claim, 'setSaved'>; depositClaimedAt?: string } = {},
+): Promise<boolean> {
   const { ctx } = d;
-  await ctx.db.transaction().execute(async (trx) => {
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    if (options.depositClaimedAt !== undefined && !(await depositRepo.holdOwnClaim(trx, row.meta_id, options.depositClaimedAt))) return false;
     await ctx.services.featuremodel.deleteByDataset(trx, row.id);
     await repo.deleteDatasetRows(trx, row);
     // The staged files it was made of are no longer used: a crash before their release puts them back.
-    await claim?.setSaved(trx, false);
+    await options.staged?.setSaved(trx, false);
+    return true;
   });
+  if (!removed) return false;
   await ctx.services.hubfile.removeDatasetFiles(row.user_id, row.id)
     .catch((e) => ctx.log.warn({ err: e }, 'the files of a removed dataset could not be removed'));
+  return true;
 }
