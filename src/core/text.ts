@@ -25,3 +25,11 @@ export function normalizeText(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
+
+/**
+ * Another's message quoted inside a sentence of ours, which ends it with its own full stop:
+ * `The model could not be read: ${withoutFinalStop(reason)}.` never ends with two.
+ */
+export function withoutFinalStop(message: string): string {
+  return message.trimEnd().replace(/\.+$/, '');
+}

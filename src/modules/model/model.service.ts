@@ -15,6 +15,7 @@ import { analysisOf, type AnalysisState } from './analysis-source.ts';
 import { DiagramQueryError, type DiagramOptions, type DiagramQuery } from './diagram.ts';
 import type { FoundFeature } from './feature-tree.ts';
 import { ModelPages, type JobOf, type ModelPageReply, type PageView } from './model-page.jobs.ts';
+import { withoutFinalStop } from '../../core/text.ts';
 
 export type { PageView } from './model-page.jobs.ts';
 
@@ -84,7 +85,7 @@ function expect<K extends ModelPageReply['kind']>(answer: Awaited<ReturnType<Mod
   if (answer.kind === 'syntax-errors') throw new ModelError('syntax-errors', `The model has syntax errors, so it has no diagram: ${answer.errors[0] ?? ''}`);
   if (answer.kind === 'query-error') throw new DiagramQueryError(answer.message);
   const message = answer.kind === 'crash' || answer.kind === 'error' ? answer.message : `unexpected answer ${answer.kind}`;
-  throw new ModelError('unavailable', `The model could not be read: ${message}.`);
+  throw new ModelError('unavailable', `The model could not be read: ${withoutFinalStop(message)}.`);
 }
 
 /** The page's question about a model: its diagram's query and colouring, and what else it shows. */

@@ -11,6 +11,7 @@ import {
   checkUvl, countModel, parseUvl, toCnf, toFeatureIde, toGlencoe, toSplot, IMPORT_READ_ROUNDS, type UvlModel,
 } from '../../../packages/uvl/src/index.ts';
 import { runModeltoolJob, type ModeltoolReply } from './modeltool.jobs.ts';
+import { withoutFinalStop } from '../../core/text.ts';
 
 /**
  * Each export: the specification's attachment name (`<name>_glencoe.txt`, modeltool routes) and,
@@ -114,7 +115,7 @@ async function parseStored(d: ModeltoolDeps, file: StoredFile, text: string, opt
   const known: Record<string, string | undefined> = {};
   for (let round = 0; ; round++) {
     const reply = await runModeltoolJob(d.ctx.scheduler, options.requester, { fileName: file.name, text, known, target });
-    if (reply.kind === 'crash') throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) could not be read within the hub's limits: ${reply.message}.`);
+    if (reply.kind === 'crash') throw new ModeltoolError('not-exportable', `The UVL file ${file.name} (id ${file.id}) could not be read within the hub's limits: ${withoutFinalStop(reply.message)}.`);
     const toRead = reply.wanted.slice(0, Math.max(0, MAX_IMPORTED_FILES - Object.keys(known).length));
     if (toRead.length === 0 || round >= IMPORT_READ_ROUNDS) return reply;
     const texts = await Promise.all(toRead.map((path) => (path === file.name ? text : d.ctx.services.hubfile.readSibling(file, path))));

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import {
   DepositError, type DepositFile, type DepositRepository, type DepositRequest, type DepositResult, type DepositStep,
 } from './deposit.types.ts';
+import { withoutFinalStop } from '../../../core/text.ts';
 
 export interface ZenodoClientOptions {
   /** The API base, e.g. https://sandbox.zenodo.org/api (no trailing slash needed). */
@@ -111,7 +112,7 @@ class ZenodoClient implements DepositRepository {
     if (!response.ok) {
       // Zenodo's message is a sentence: its own full stop would double ours.
       const said = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
-        ? `: ${(body as { message: string }).message.slice(0, 200).trimEnd().replace(/\.$/, '')}` : '';
+        ? `: ${withoutFinalStop((body as { message: string }).message.slice(0, 200))}` : '';
       throw new DepositError(step, response.status, `Zenodo refused the ${step} step with status ${response.status}${said}.`);
     }
     return body;

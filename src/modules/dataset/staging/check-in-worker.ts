@@ -5,6 +5,7 @@
 import type { CrashReply } from '../../../core/worker-slot.ts';
 import { budgetedKind, type Lane, type Scheduler } from '../../../core/scheduler/index.ts';
 import type { ModelCheck } from '../model-check.ts';
+import { withoutFinalStop } from '../../../core/text.ts';
 
 export interface CheckJob {
   id: number;
@@ -37,7 +38,7 @@ let ids = 0;
 
 /** A check that could not be made: an error naming why, never remembered (StagedChecks). */
 export function uncheckedOf(reply: CrashReply): ModelCheck & { unchecked: true } {
-  return { valid: false, errors: [`The model could not be checked: ${reply.message}. Try again.`], warnings: [], features: 0, unchecked: true };
+  return { valid: false, errors: [`The model could not be checked: ${withoutFinalStop(reply.message)}. Try again.`], warnings: [], features: 0, unchecked: true };
 }
 
 /** Checks `bytes` in a worker for `requester` (an account, or a background key), waiting for room. */

@@ -6,6 +6,7 @@ import { budgetedKind, type Scheduler } from '../../../core/scheduler/index.ts';
 import type { ModelFormat } from '../../../../packages/uvl/src/index.ts';
 import { ConversionError, formatTitle, type Conversion } from './converted-upload.ts';
 import { tooManyFeatures } from './staging-names.ts';
+import { withoutFinalStop } from '../../../core/text.ts';
 
 export interface ConvertJob {
   id: number;
@@ -72,7 +73,7 @@ export async function convertUploadOff(scheduler: Scheduler, userId: number, nam
 /** As conversionOf, off the serving thread: the format and loss report of a stored original. */
 export async function conversionOff(scheduler: Scheduler, userId: number, name: string, bytes: Uint8Array): Promise<Conversion> {
   const reply = await read(scheduler, userId, 'report', name, bytes);
-  if (reply.kind === 'crash') return { format: 'featureide', losses: [`The loss report could not be made: ${reply.message}.`] };
+  if (reply.kind === 'crash') return { format: 'featureide', losses: [`The loss report could not be made: ${withoutFinalStop(reply.message)}.`] };
   const format = reply.format === undefined || reply.format === 'uvl' ? 'featureide' : reply.format;
   return { format, losses: reply.losses };
 }
