@@ -32,6 +32,9 @@ describe('readEmail', () => {
       assert.match(refused(`us${c}er1@example.com`) ?? '', /invisible or control characters/, `U+${c.codePointAt(0)!.toString(16)}`);
     }
     assert.match(refused('user1@example.com\u200b') ?? '', /invisible/, 'a trailing zero-width space is not trimmed away');
+    // String.prototype.trim takes U+FEFF (ZERO WIDTH NO-BREAK SPACE) for white space; Unicode does not.
+    assert.match(refused('\ufeffuser1@example.com') ?? '', /invisible/, 'a leading zero-width no-break space is not trimmed away');
+    assert.match(refused('user1@example.com\ufeff') ?? '', /invisible/, 'a trailing zero-width no-break space is not trimmed away');
   });
 
   it('refuses a local part or a domain label that mixes Latin with Cyrillic or Greek', () => {

@@ -43,7 +43,8 @@ function canonicalDomain(domain: string): string | undefined {
  * `xn--` form and its Unicode form are the same address).
  */
 export function readEmail(input: string): EmailReading {
-  const trimmed = input.trim().normalize('NFC');
+  // White space only: String.prototype.trim also drops U+FEFF, a zero-width character refused below.
+  const trimmed = input.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '').normalize('NFC');
   if (trimmed === '') return { ok: false, message: 'Email is required.' };
   if (INVISIBLE.test(trimmed)) {
     return { ok: false, message: 'Invalid email address: it contains invisible or control characters (such as a zero-width space). Type it again by hand.' };

@@ -139,6 +139,16 @@ for (const dialect of testDialects()) {
       assert.equal(await linkOf('0000-0002-1111-0002'), undefined);
     });
 
+    it('refuses an address holding a zero-width no-break space (U+FEFF) at its start with the form\'s message; no claim, no mail', async () => {
+      const browser = await atEmailStep('0000-0002-1111-0009');
+      const sent = smtp.messages.length;
+      const res = await submit(browser, '\ufeffzero.width@example.org');
+      assert.equal(res.status, 200);
+      assert.match(res.text, /invisible or control characters/);
+      assert.equal(smtp.messages.length, sent);
+      assert.equal(await db().selectFrom('orcid_claim').select('orcid').where('orcid', '=', '0000-0002-1111-0009').executeTakeFirst(), undefined);
+    });
+
     it('pre-takeover: an iD claiming an unregistered address neither keeps it from its owner nor gets into the owner\'s account', async () => {
       const attackerOrcid = '0000-0002-1111-0003';
       const victimEmail = 'victim@example.org';

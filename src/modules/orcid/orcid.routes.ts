@@ -135,7 +135,8 @@ async function claimEmail({ ctx, service }: OrcidRouteDeps, request: FastifyRequ
   const f = formFields(request.body);
   const values = { email: (f.email ?? '').trim(), name: (f.name ?? '').trim(), surname: (f.surname ?? '').trim() };
   const form = new FormErrors();
-  const email = emailField(form, values.email);
+  // The address as typed: readEmail trims it of white space only (JavaScript's trim also drops U+FEFF, which it refuses).
+  const email = emailField(form, f.email);
   for (const [key, label] of [['name', 'Name'], ['surname', 'Surname']] as const) {
     form.required(key, values[key], label);
     form.maxLength(key, values[key], 100);

@@ -15,11 +15,14 @@ import { newUser } from '../../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../../test/support/api.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { uploadForm } from '../dataset.test-support.ts';
+import { importSource } from './url-sources.ts';
+import { UrlImportError } from './url-fetch.ts';
 
 const CORPUS = '../shared/uvl-corpus/real/Feature_Models';
 const MODEL_A = readFileSync(`${CORPUS}/Operating_Systems/Linux/Evolution/Linux_v1.uvl`);
 const MODEL_B = Buffer.from('namespace Phone\n\nfeatures\n    Phone {abstract}\n        mandatory\n            Screen\n        optional\n            Camera\n');
 const MAX_BYTES = 200_000;
+const ODD_RECORDS = ['null', '[]', '"record"', '{"files": {}}', '{"files": [null]}', '{"files": [{"key": {"toString": 1}, "links": {}}]}', '{"files": [{"key": "a.uvl", "links": {"self": 7}}]}'];
 
 async function zipOf(entries: { name: string; body: Buffer | string }[]): Promise<Buffer> {
   const archive = new ZipArchive({ zlib: { level: 6 } });
@@ -45,6 +48,9 @@ async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Se
       return res.end();
     }
     if (path === '/files/Linux_v1.uvl') return res.end(MODEL_A);
+    // A "Zenodo API" answering JSON that is not a record's shape.
+    const odd = /^\/api\/records\/(\d+)$/.exec(path);
+    if (odd) return res.writeHead(200, { 'content-type': 'application/json' }).end(ODD_RECORDS[Number(odd[1])]);
     if (path === '/download') {
       res.writeHead(200, { 'content-disposition': 'attachment; filename="phone.uvl"' });
       return res.end(MODEL_B);
@@ -170,6 +176,13 @@ describe('import from a URL', () => {
     assert.equal(byPage.json.source.doi, record.doi);
     assert.equal(byPage.json.files.length, 2);
     assert.equal((await importing(client, '10.5281/zenodo.99999999')).json.kind, 'http_status');
+  });
+
+  it('refuses a Zenodo API answer that is not a record (null, an array, files not a list of objects) as a fetch failure, not a TypeError', async () => {
+    const options = { publicOnly: false, allowHosts: [], maxBytes: MAX_BYTES, timeoutMs: 1500, zenodoApiUrl: `${sources.origin}/api`, maxModelBytes: MAX_BYTES };
+    for (const [i, body] of ODD_RECORDS.entries()) {
+      await assert.rejects(importSource(`10.5281/zenodo.${i}`, options), (error) => error instanceof UrlImportError, body);
+    }
   });
 
   it("adds a URL's models to the caller's dataset through the API, and fetches nothing for another's", async () => {

@@ -109,20 +109,24 @@ async function modelsOf(fetched: { url: URL; bytes: Buffer; dispositionName: str
   return { models: [{ name, bytes: fetched.bytes }], skipped: [] };
 }
 
-interface ZenodoRecord { doi?: string; files?: { key?: string; links?: { self?: string; content?: string } }[] }
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 async function fromZenodo(api: string, given: string, options: SourceOptions): Promise<ImportSource> {
   const answer = await fetchLimited(parseImportUrl(api), options);
-  let record: ZenodoRecord;
+  let record: unknown;
   try {
-    record = JSON.parse(answer.bytes.toString('utf8')) as ZenodoRecord;
+    record = JSON.parse(answer.bytes.toString('utf8'));
   } catch {
     throw new UrlImportError('unreachable', 'Zenodo did not answer a record.');
   }
-  const source: ImportSource = { url: given, doi: typeof record.doi === 'string' ? record.doi : null, models: [], skipped: [] };
-  for (const file of record.files ?? []) {
-    const key = String(file.key ?? '');
-    const link = file.links?.content ?? file.links?.self;
+  // The answer is another server's JSON: each field is checked for its shape before it is read.
+  if (!isObject(record)) throw new UrlImportError('unreachable', 'Zenodo did not answer a record.');
+  const source: ImportSource = { url: given, doi: text(record.doi) ?? null, models: [], skipped: [] };
+  for (const file of Array.isArray(record.files) ? record.files : []) {
+    const key = (isObject(file) && text(file.key)) || '';
+    const links = isObject(file) && isObject(file.links) ? file.links : {};
+    const link = text(links.content) ?? text(links.self);
     if (!link || !(isModelName(basename(key)) || /\.zip$/i.test(key))) {
       source.skipped.push(key);
       continue;
