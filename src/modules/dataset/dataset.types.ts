@@ -4,6 +4,7 @@ import type { FieldErrors } from '../../core/http/forms.ts';
 import type { FeatureModelView } from '../featuremodel/index.ts';
 import type { FileOriginal, HubfileView } from '../hubfile/index.ts';
 import type { AuthorInput, FeatureModelInput } from './upload-form.ts';
+import type { RelatedIdentifier } from './staging/import-sources.ts';
 
 export interface DatasetListItem {
   id: number;
@@ -59,6 +60,11 @@ export interface DatasetSummary {
   versionCount: number;
   conceptId: number;
   conceptDoi: string | null;
+  /**
+   * Where its models were imported from (extensions section 13): each URL and Zenodo record DOI
+   * once, oldest first; empty for a dataset of uploaded files. Changed only with its content.
+   */
+  importSources: RelatedIdentifier[];
 }
 
 export interface StagedCheck {

@@ -2,6 +2,7 @@
 import type { DatasetService } from './dataset.service.ts';
 
 export type { DatasetService, DatasetListItem, DatasetSummary, StagedCheck, UploadOutcome } from './dataset.service.ts';
+export type { RelatedIdentifier } from './staging/import-sources.ts';
 export type { MonthlyActivity } from './dataset.statistics.ts';
 export type { RecordDepositRequest, RecordDepositOutcome } from './publication/record-deposit.ts';
 export { datasetHref, doiPath } from './dataset.service.ts';

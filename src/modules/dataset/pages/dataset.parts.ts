@@ -6,27 +6,28 @@ import type { FeatureModelView } from '../../featuremodel/index.ts';
 import { publicationTypeLabel } from '../../../core/publication-types.ts';
 import { splitTags } from '../../../core/tags.ts';
 import { datasetHref, type DatasetListItem, type DatasetSummary } from '../dataset.types.ts';
+import { relatedIdentifiersByDataset, type RelatedIdentifier } from '../staging/import-sources.ts';
 import { FAKE_DOI_PREFIX, publicUrl, type DatasetDeps } from '../dataset.deps.ts';
 
 const PARTS_KEPT = 2000;
 
 /**
- * A dataset's authors and feature models (with their authors and files), kept per dataset with
+ * A dataset's authors, feature models (with their authors and files) and import sources, kept per dataset with
  * the revision they were read at. The dataset row itself is always read; its revision, raised
  * by every write of these parts (contentChanged), says whether the kept parts are still current,
  * so every instance sees another's writes at once. Least recently used first out.
  */
 export class DatasetParts {
-  private readonly kept = new Map<number, { revision: number; authors: repo.AuthorRow[]; models: FeatureModelView[] }>();
+  private readonly kept = new Map<number, { revision: number; authors: repo.AuthorRow[]; models: FeatureModelView[]; sources: RelatedIdentifier[] }>();
 
   /** The rows whose kept parts are missing or older than the row. */
   outdated(rows: repo.DatasetRow[]): repo.DatasetRow[] {
     return rows.filter((r) => this.kept.get(r.id)?.revision !== r.revision);
   }
 
-  keep(row: repo.DatasetRow, authors: repo.AuthorRow[], models: FeatureModelView[]): void {
+  keep(row: repo.DatasetRow, authors: repo.AuthorRow[], models: FeatureModelView[], sources: RelatedIdentifier[]): void {
     this.kept.delete(row.id);
-    this.kept.set(row.id, { revision: row.revision, authors, models });
+    this.kept.set(row.id, { revision: row.revision, authors, models, sources });
     while (this.kept.size > PARTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
   }
 
@@ -48,7 +49,7 @@ function zenodoUrl(config: Config, doi: string | null, depositionId: number | nu
   return `${origin}/records/${depositionId}`;
 }
 
-function summarize(config: Config, row: repo.DatasetRow, authors: repo.AuthorRow[], models: FeatureModelView[]): DatasetSummary {
+function summarize(config: Config, row: repo.DatasetRow, authors: repo.AuthorRow[], models: FeatureModelView[], sources: RelatedIdentifier[]): DatasetSummary {
   const files = models.flatMap((m) => m.files);
   const totalSize = files.reduce((sum, f) => sum + Number(f.size), 0);
   return {
@@ -81,22 +82,24 @@ function summarize(config: Config, row: repo.DatasetRow, authors: repo.AuthorRow
     versionCount: row.version_count,
     conceptId: row.concept_id,
     conceptDoi: row.concept_doi,
+    importSources: sources,
   };
 }
 
-/** Summaries of these rows in the order of `ids`, their outdated parts read with two queries. */
+/** Summaries of these rows in the order of `ids`, their outdated parts read with three queries (per chunk of ids). */
 export async function summariesOf(d: DatasetDeps, rows: repo.DatasetRow[], ids: number[]): Promise<DatasetSummary[]> {
   const missing = d.parts.outdated(rows);
   if (missing.length > 0) {
-    const [authors, models] = await Promise.all([
+    const [authors, models, sources] = await Promise.all([
       repo.authorsByMetaIds(d.ctx.db, missing.map((r) => r.meta_id)),
       d.ctx.services.featuremodel.listByDatasets(missing.map((r) => r.id)),
+      relatedIdentifiersByDataset(d.ctx.db, missing.map((r) => r.id)),
     ]);
-    for (const r of missing) d.parts.keep(r, authors.get(r.meta_id) ?? [], models.get(r.id) ?? []);
+    for (const r of missing) d.parts.keep(r, authors.get(r.meta_id) ?? [], models.get(r.id) ?? [], sources.get(r.id) ?? []);
   }
   const byId = new Map(rows.map((r) => {
     const kept = d.parts.get(r.id);
-    return [r.id, summarize(d.ctx.config, r, kept.authors, kept.models)];
+    return [r.id, summarize(d.ctx.config, r, kept.authors, kept.models, kept.sources)];
   }));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }

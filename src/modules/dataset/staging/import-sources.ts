@@ -22,7 +22,8 @@ declare module '../../../core/db/database.ts' {
   }
 }
 
-export interface RelatedIdentifier { identifier: string; relation: string; scheme: string }
+/** A source as a related identifier: Zenodo's metadata spelling (`isDerivedFrom`, `url`, `doi`). */
+export interface RelatedIdentifier { identifier: string; relation: 'isDerivedFrom'; scheme: 'url' | 'doi' }
 
 export async function recordStaged(db: DbOrTrx, userId: number, source: { url: string; doi: string | null }, stagedNames: string[]): Promise<void> {
   // A name staged again from another URL now stands for that one.
@@ -48,10 +49,29 @@ export async function attachStaged(db: DbOrTrx, userId: number, datasetId: numbe
 
 /** The dataset's sources as related identifiers (each once): the URL, and the record's DOI. */
 export async function relatedIdentifiersOf(db: DbOrTrx, datasetId: number): Promise<RelatedIdentifier[]> {
-  const rows = await db.selectFrom('import_source').select(['url', 'doi']).where('dataset_id', '=', datasetId).orderBy('id').execute();
+  return (await relatedIdentifiersByDataset(db, [datasetId])).get(datasetId) ?? [];
+}
+
+/**
+ * The sources of several datasets, one query per chunk of ids (the summaries of an OAI page read
+ * them together); a dataset without any is absent from the map.
+ */
+export async function relatedIdentifiersByDataset(db: DbOrTrx, datasetIds: readonly number[]): Promise<Map<number, RelatedIdentifier[]>> {
+  const byDataset = new Map<number, { url: string; doi: string | null }[]>();
+  for (const chunk of inChunks([...new Set(datasetIds)])) {
+    const rows = await db.selectFrom('import_source').select(['dataset_id', 'url', 'doi']).where('dataset_id', 'in', chunk).orderBy('id').execute();
+    for (const row of rows) {
+      const id = Number(row.dataset_id);
+      byDataset.set(id, [...(byDataset.get(id) ?? []), row]);
+    }
+  }
+  return new Map([...byDataset].map(([id, rows]) => [id, identifiersOf(rows)]));
+}
+
+function identifiersOf(rows: { url: string; doi: string | null }[]): RelatedIdentifier[] {
   const seen = new Set<string>();
   const result: RelatedIdentifier[] = [];
-  const add = (identifier: string, scheme: string) => {
+  const add = (identifier: string, scheme: RelatedIdentifier['scheme']) => {
     if (seen.has(`${scheme}:${identifier}`)) return;
     seen.add(`${scheme}:${identifier}`);
     result.push({ identifier, relation: 'isDerivedFrom', scheme });

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { Config } from '../../../core/config.ts';
 import { badRequest, conflict, HttpError } from '../../../core/http/errors.ts';
-import type { DatasetDeps } from '../dataset.deps.ts';
+import { contentChanged, type DatasetDeps } from '../dataset.deps.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import { addFile } from '../rest/dataset.rest.ts';
 import { ownedOrThrow } from '../rest/rest-input.ts';
@@ -83,6 +83,10 @@ export async function importUrlToDataset(d: DatasetDeps, datasetId: number, user
       else throw error;
     }
   }
-  if (fileIds.length > 0) await recordForDataset(d.ctx.db, userId, datasetId, source);
+  if (fileIds.length > 0) {
+    await recordForDataset(d.ctx.db, userId, datasetId, source);
+    // The source is part of the dataset's summary: a summary read since the last file was added is outdated.
+    await contentChanged(d, datasetId);
+  }
   return { source: { url: source.url, doi: source.doi }, fileIds, refused, skipped: source.skipped };
 }
