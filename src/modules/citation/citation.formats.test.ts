@@ -212,6 +212,20 @@ describe('citation formats', () => {
     assert.equal('version' in json, false);
   });
 
+  it('the sources of imported models: DataCite IsDerivedFrom (DOI or URL), JSON-LD isBasedOn; nothing without sources', () => {
+    const derivedFrom = [{ identifier: '10.5281/zenodo.7', scheme: 'doi' as const }, { identifier: 'https://git.example/a.zip?x=1&y=</script>', scheme: 'url' as const }];
+    const datacite: any = dataciteObject(record({ publicationDoi: null, derivedFrom }));
+    assert.deepEqual(datacite.relatedIdentifiers, [
+      { relatedIdentifier: '10.5281/zenodo.7', relatedIdentifierType: 'DOI', relationType: 'IsDerivedFrom' },
+      { relatedIdentifier: 'https://git.example/a.zip?x=1&y=</script>', relatedIdentifierType: 'URL', relationType: 'IsDerivedFrom' },
+    ]);
+    const jsonLd = JSON.parse(toJsonLd(record({ derivedFrom })));
+    assert.deepEqual(jsonLd.isBasedOn, ['https://doi.org/10.5281/zenodo.7', 'https://git.example/a.zip?x=1&y=</script>']);
+    assert.doesNotMatch(jsonLdForHtml(record({ derivedFrom })), /<\/script>/i, 'a source cannot close the script element');
+    assert.deepEqual(dataciteObject(record({ publicationDoi: null })).relatedIdentifiers, []);
+    assert.equal('isBasedOn' in jsonLdObject(record()), false);
+  });
+
   it('JSON-LD for an HTML script element: no text can close the element, and it is still the same JSON', () => {
     const embedded = jsonLdForHtml(record());
     assert.doesNotMatch(embedded, /[<>&]/);

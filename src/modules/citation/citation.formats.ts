@@ -249,6 +249,10 @@ export function dataciteObject(record: CitationRecord): Record<string, unknown> 
     });
   }
   if (record.conceptDoi) related.push({ relatedIdentifier: record.conceptDoi, relatedIdentifierType: 'DOI', relationType: 'IsVersionOf' });
+  // The sources its models were imported from (extensions section 13).
+  for (const source of record.derivedFrom ?? []) {
+    related.push({ relatedIdentifier: source.identifier, relatedIdentifierType: source.scheme === 'doi' ? 'DOI' : 'URL', relationType: 'IsDerivedFrom' });
+  }
   return {
     schemaVersion: 'http://datacite.org/schema/kernel-4',
     doi: record.doi,
@@ -303,6 +307,7 @@ export function jsonLdObject(record: CitationRecord): Record<string, unknown> {
     ...(record.version ? { version: record.version } : {}),
     ...(record.conceptDoi ? { isPartOf: { '@type': 'Dataset', '@id': doiUrl(record.conceptDoi) } } : {}),
     ...(record.publicationDoi ? { citation: doiUrl(record.publicationDoi) } : {}),
+    ...(record.derivedFrom?.length ? { isBasedOn: record.derivedFrom.map((s) => (s.scheme === 'doi' ? doiUrl(s.identifier) : s.identifier)) } : {}),
     publisher: { '@type': 'Organization', name: PUBLISHER },
     isAccessibleForFree: true,
     distribution: [

@@ -42,6 +42,16 @@ export interface CitationRecord {
   version?: string;
   /** The DOI shared by all versions, when the dataset has versions. */
   conceptDoi?: string;
+  /**
+   * Where the dataset's models were imported from (extensions section 13): a URL or a bare DOI.
+   * DataCite's `IsDerivedFrom` related identifiers, schema.org's `isBasedOn`; absent when none.
+   */
+  derivedFrom?: CitationSource[];
+}
+
+export interface CitationSource {
+  identifier: string;
+  scheme: 'url' | 'doi';
 }
 
 export const PUBLISHER = 'UVL Hub';
@@ -90,5 +100,6 @@ export function citationRecordOf(dataset: DatasetSummary): CitationRecord | null
     // is cited whenever it is known.
     version: dataset.version > 1 ? String(dataset.version) : undefined,
     conceptDoi: dataset.conceptDoi ?? undefined,
+    derivedFrom: dataset.importSources.length > 0 ? dataset.importSources.map((s) => ({ identifier: s.identifier, scheme: s.scheme })) : undefined,
   };
 }

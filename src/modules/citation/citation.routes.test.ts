@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
+import { addImportSource } from '../../../test/support/import-sources.ts';
 import { projectPath } from '../../core/config.ts';
 
 const SEED = projectPath('src/modules/dataset/seed');
@@ -107,6 +108,30 @@ for (const dialect of testDialects()) {
       assert.match(page.headers.get('link') ?? '', new RegExp(`<${mit.replace(/[./]/g, '\\$&')}>; rel="license"`));
       // The seeded datasets carry the default.
       assert.match((await get(server, '/doi/10.1234/dataset1/export/cff')).text, /^license: CC-BY-4\.0$/m);
+    });
+
+    it('gives the sources of imported models as DataCite IsDerivedFrom and JSON-LD isBasedOn, once they are added', async () => {
+      const derived = (datacite: any) => datacite.relatedIdentifiers.filter((r: any) => r.relationType === 'IsDerivedFrom');
+      assert.deepEqual(derived(JSON.parse((await get(server, `/doi/${TRICKY_DOI}/export/datacite`)).text)), []);
+      const url = 'https://git.example/repo/archive/main.zip?a=1&b=</script>';
+      await addImportSource(server, trickyId, { url: 'https://doi.org/10.5281/zenodo.77', doi: '10.5281/zenodo.77' });
+      await addImportSource(server, trickyId, { url });
+      const datacite = JSON.parse((await get(server, `/doi/${TRICKY_DOI}/export/datacite`)).text);
+      assert.deepEqual(derived(datacite), [
+        { relatedIdentifier: '10.5281/zenodo.77', relatedIdentifierType: 'DOI', relationType: 'IsDerivedFrom' },
+        { relatedIdentifier: url, relatedIdentifierType: 'URL', relationType: 'IsDerivedFrom' },
+      ]);
+      assert.equal(datacite.relatedIdentifiers[0].relationType, 'IsSupplementTo', 'the publication stays');
+      const jsonld = JSON.parse((await get(server, `/doi/${TRICKY_DOI}/export/jsonld`)).text);
+      assert.deepEqual(jsonld.isBasedOn, ['https://doi.org/10.5281/zenodo.77', url]);
+      // The page's embedded JSON-LD too, with no way out of its script element.
+      const page = await get(server, `/doi/${TRICKY_DOI}/`);
+      const embedded = /<script type="application\/ld\+json" id="dataset-jsonld">([^<]*)<\/script>/.exec(page.text);
+      assert.ok(embedded, 'the JSON-LD script element');
+      assert.deepEqual(JSON.parse(embedded[1]!).isBasedOn, jsonld.isBasedOn);
+      // A dataset of uploaded files names no source.
+      assert.deepEqual(derived(JSON.parse((await get(server, '/doi/10.1234/dataset1/export/datacite')).text)), []);
+      assert.equal('isBasedOn' in JSON.parse((await get(server, '/doi/10.1234/dataset1/export/jsonld')).text), false);
     });
 
     it('answers an unknown format, an unknown DOI and a malformed export path with 404 in the site shape', async () => {
