@@ -12,7 +12,7 @@ const parser = new XMLParser({
   removeNSPrefix: false,
   parseTagValue: false,
   parseAttributeValue: false,
-  isArray: (name) => ['record', 'header', 'set', 'metadataFormat', 'creator', 'dc:creator', 'dc:identifier', 'title', 'subject', 'relatedIdentifier'].includes(name),
+  isArray: (name) => ['record', 'header', 'set', 'metadataFormat', 'creator', 'dc:creator', 'dc:identifier', 'dc:source', 'title', 'subject', 'relatedIdentifier'].includes(name),
 });
 
 export function parseXml(text: string): any {

@@ -29,6 +29,8 @@ export interface ItemMetadata {
   conceptDoi: string | null;
   /** The publication the item supplements. */
   publicationDoi: string | null;
+  /** Where its models were imported from (extensions section 13): URLs and bare DOIs, each once. */
+  derivedFrom: { identifier: string; scheme: 'url' | 'doi' }[];
 }
 
 export const PUBLISHER = 'UVL Hub';
@@ -62,6 +64,7 @@ function relatedIdentifiers(item: ItemMetadata): string {
   const related = [
     item.conceptDoi && item.conceptDoi !== item.doi ? textElement('relatedIdentifier', item.conceptDoi, { relatedIdentifierType: 'DOI', relationType: 'IsVersionOf' }) : '',
     item.publicationDoi ? textElement('relatedIdentifier', item.publicationDoi, { relatedIdentifierType: 'DOI', relationType: 'IsSupplementTo' }) : '',
+    ...item.derivedFrom.map((s) => textElement('relatedIdentifier', s.identifier, { relatedIdentifierType: s.scheme === 'doi' ? 'DOI' : 'URL', relationType: 'IsDerivedFrom' })),
   ];
   return related.some((r) => r !== '') ? element('relatedIdentifiers', related) : '';
 }
@@ -103,6 +106,7 @@ export function oaiDc(item: ItemMetadata): string {
     textElement('dc:identifier', `https://doi.org/${item.doi}`),
     textElement('dc:identifier', item.url),
     item.publicationDoi ? textElement('dc:relation', `https://doi.org/${item.publicationDoi}`) : '',
+    ...item.derivedFrom.map((s) => textElement('dc:source', s.scheme === 'doi' ? `https://doi.org/${s.identifier}` : s.identifier)),
     item.license ? textElement('dc:rights', item.license.url) : '',
   ], { 'xmlns:oai_dc': OAI_DC_NS, 'xmlns:dc': DC_NS, 'xmlns:xsi': XSI_NS, 'xsi:schemaLocation': `${OAI_DC_NS} ${OAI_DC_SCHEMA}` });
 }

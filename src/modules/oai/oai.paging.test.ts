@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
+import { addImportSource } from '../../../test/support/import-sources.ts';
 import { createDatasets, createDraft, harvestAll, oai, publishDraft } from './oai.test-support.ts';
 
 const COUNT = 250;
@@ -17,12 +18,13 @@ for (const dialect of testDialects()) {
   describe(`OAI-PMH paging [${dialect.name}]`, () => {
     let server: TestServer;
     let userId: number;
+    let ids: number[];
     let queries: string[] | null = null;
 
     before(async () => {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, env: { ANALYSIS_WORKERS: '0' }, onQuery: (q) => queries?.push(q) });
       userId = (await newUser(server, 'Harvester')).userId;
-      await createDatasets(server, userId, Array.from({ length: COUNT }, (_, i) => ({ doi: `10.5555/oai.${i}`, createdAt: createdAt(i) })));
+      ids = await createDatasets(server, userId, Array.from({ length: COUNT }, (_, i) => ({ doi: `10.5555/oai.${i}`, createdAt: createdAt(i) })));
       // Drafts in the middle of the order are never harvested.
       await createDatasets(server, userId, [{ doi: null, createdAt: createdAt(120) }, { doi: null, createdAt: createdAt(5) }]);
     });
@@ -42,13 +44,18 @@ for (const dialect of testDialects()) {
     });
 
     it('a page of 100 records costs a fixed number of queries, not one per record', async () => {
+      // Three datasets of the first page got import sources (their summaries are read again): one query reads all of them.
+      for (const i of [0, 40, 99]) await addImportSource(server, ids[i]!, { url: `https://git.example/m${i}.uvl` });
       queries = [];
       const doc = await oai(server, 'verb=ListRecords&metadataPrefix=oai_dc');
-      const counted = queries.length;
+      const counted = queries;
       queries = null;
       assert.equal(doc.ListRecords.record.length, 100);
-      // The page, its summaries (dataset rows, authors, models) and completeListSize.
-      assert.ok(counted <= 8, `${counted} queries`);
+      // The page, its summaries (dataset rows, authors, models, import sources) and completeListSize.
+      assert.ok(counted.length <= 9, `${counted.length} queries`);
+      assert.equal(counted.filter((q) => /import_source/.test(q)).length, 1, 'the sources of the page in one query');
+      const sources = doc.ListRecords.record.map((r: any) => r.metadata['oai_dc:dc']['dc:source']?.[0]).filter(Boolean);
+      assert.deepEqual(sources, [0, 40, 99].map((i) => `https://git.example/m${i}.uvl`));
     });
 
     it('datasets published between two pages shift nothing: no record lost or repeated', async () => {

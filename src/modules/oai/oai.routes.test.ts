@@ -7,10 +7,14 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
+import { addImportSource } from '../../../test/support/import-sources.ts';
 import { createDatasets, harvestAll, oai, parseXml } from './oai.test-support.ts';
 
 const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const TRICKY = 'Models <b>&amp; "quotes" \'n\' </metadata> & more';
+/** Where the models of dataset c were imported from (extensions section 13): a Zenodo record and a URL. */
+const SOURCE_DOI = '10.5281/zenodo.4242';
+const SOURCE_URL = 'https://git.example/models/archive/main.zip?ref=v1&x=<y>';
 
 for (const dialect of testDialects()) {
   describe(`OAI-PMH over HTTP [${dialect.name}]`, () => {
@@ -30,6 +34,8 @@ for (const dialect of testDialects()) {
         { doi: null, createdAt: '2025-03-02T10:00:00.000Z', title: 'A draft' },
         { doi: '10.5555/c', createdAt: '2025-03-03T23:59:59.999Z' },
       ]);
+      await addImportSource(server, ids[3]!, { url: `https://doi.org/${SOURCE_DOI}`, doi: SOURCE_DOI });
+      await addImportSource(server, ids[3]!, { url: SOURCE_URL });
     });
     after(async () => server?.close());
 
@@ -111,6 +117,29 @@ for (const dialect of testDialects()) {
       }
       const formats = await oai(server, `verb=ListMetadataFormats&identifier=${encodeURIComponent(id('10.5555/nope'))}`);
       assert.equal(formats.error['@code'], 'idDoesNotExist');
+    });
+
+    it('the sources of imported models: IsDerivedFrom related identifiers in oai_datacite, dc:source in oai_dc; nothing for a dataset without', async () => {
+      const derived = [{ '#text': SOURCE_DOI, '@relatedIdentifierType': 'DOI', '@relationType': 'IsDerivedFrom' }, { '#text': SOURCE_URL, '@relatedIdentifierType': 'URL', '@relationType': 'IsDerivedFrom' }];
+      const records = (await oai(server, 'verb=ListRecords&metadataPrefix=oai_datacite')).ListRecords.record;
+      assert.deepEqual(records.map((r: any) => r.metadata.resource.identifier['#text']), ['10.5555/a', '10.5555/b', '10.5555/c']);
+      assert.deepEqual(records[2].metadata.resource.relatedIdentifiers.relatedIdentifier, derived);
+      assert.equal(records[0].metadata.resource.relatedIdentifiers, undefined, 'no empty relatedIdentifiers element');
+      const got = (await oai(server, `verb=GetRecord&metadataPrefix=oai_datacite&identifier=${encodeURIComponent(id('10.5555/c'))}`)).GetRecord.record[0];
+      assert.deepEqual(got.metadata.resource.relatedIdentifiers.relatedIdentifier, derived);
+      const dc = (await oai(server, 'verb=ListRecords&metadataPrefix=oai_dc')).ListRecords.record.map((r: any) => r.metadata['oai_dc:dc']);
+      assert.deepEqual(dc[2]['dc:source'], [`https://doi.org/${SOURCE_DOI}`, SOURCE_URL]);
+      assert.equal(dc[0]['dc:source'], undefined);
+      const single = (await oai(server, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id('10.5555/c'))}`)).GetRecord.record[0];
+      assert.deepEqual(single.metadata['oai_dc:dc']['dc:source'], [`https://doi.org/${SOURCE_DOI}`, SOURCE_URL]);
+      // The DOI page's DataCite XML is the same resource, the URL escaped in the file.
+      const res = await fetch(`${server.baseUrl}/doi/10.5555/c/export/datacite.xml`);
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      assert.ok(text.includes('ref=v1&amp;x=&lt;y&gt;'), 'the URL is escaped');
+      assert.deepEqual(parseXml(text).resource, got.metadata.resource);
+      const plain = await (await fetch(`${server.baseUrl}/doi/10.5555/a/export/datacite.xml`)).text();
+      assert.doesNotMatch(plain, /relatedIdentifier/);
     });
 
     it('from and until select by datestamp at day and seconds granularity, inclusive', async () => {

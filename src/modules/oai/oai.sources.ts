@@ -43,6 +43,7 @@ function datasetMetadata(dataset: DatasetSummary, doi: string): ItemMetadata {
     version: String(dataset.version),
     conceptDoi: dataset.conceptDoi,
     publicationDoi: dataset.publicationDoi ? dataset.publicationDoi.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:/i, '') : null,
+    derivedFrom: dataset.importSources.map((s) => ({ identifier: s.identifier, scheme: s.scheme })),
   };
 }
 
@@ -87,6 +88,7 @@ function collectionItem(ctx: ModuleContext, c: PublishedCollection): HarvestItem
       version: String(c.version),
       conceptDoi: c.conceptDoi,
       publicationDoi: null,
+      derivedFrom: [],
     },
   };
 }

@@ -13,7 +13,7 @@ const ITEM: ItemMetadata = {
   doi: '10.5555/x', url: 'http://hub/doi/10.5555/x/', title: 'Bell\u0007 & <tab>\u0000 ]]> "q"', description: 'd\u001b',
   creators: [{ name: 'ACME & Co', affiliation: null, orcid: null }, { name: 'Doe, Jane', affiliation: 'U', orcid: '0000-0002-1825-0097' }],
   date: '2024-05-06', resourceTypeGeneral: 'Dataset', resourceType: 'UVL feature models', subjects: ['a<b'],
-  license: { id: 'MIT', url: 'https://opensource.org/licenses/MIT' }, version: '2', conceptDoi: '10.5555/concept', publicationDoi: '10.1000/p',
+  license: { id: 'MIT', url: 'https://opensource.org/licenses/MIT' }, version: '2', conceptDoi: '10.5555/concept', publicationDoi: '10.1000/p', derivedFrom: [],
 };
 
 describe('OAI XML and arguments', () => {
@@ -36,6 +36,23 @@ describe('OAI XML and arguments', () => {
     // Without authors the publisher stands in: DataCite requires a creator.
     const anonymous = parseXml(dataciteDocument({ ...ITEM, creators: [] })).resource;
     assert.equal(anonymous.creators.creator[0].creatorName, 'UVL Hub');
+  });
+
+  it('the sources of imported models: DataCite IsDerivedFrom (URL or DOI) and dc:source, escaped; none without sources', () => {
+    const url = 'https://git.example/a?x=1&y=<2>';
+    const item: ItemMetadata = { ...ITEM, derivedFrom: [{ identifier: '10.5281/zenodo.7', scheme: 'doi' }, { identifier: url, scheme: 'url' }] };
+    const xml = dataciteDocument(item);
+    assert.equal(XMLValidator.validate(xml), true);
+    assert.ok(xml.includes('https://git.example/a?x=1&amp;y=&lt;2&gt;'), 'the URL is escaped');
+    const related = parseXml(xml).resource.relatedIdentifiers.relatedIdentifier;
+    assert.deepEqual(related.filter((r: any) => r['@relationType'] === 'IsDerivedFrom').map((r: any) => [r['@relatedIdentifierType'], r['#text']]), [['DOI', '10.5281/zenodo.7'], ['URL', url]]);
+    const dc = oaiDc(item);
+    assert.equal(XMLValidator.validate(dc), true);
+    assert.deepEqual(parseXml(dc)['oai_dc:dc']['dc:source'], ['https://doi.org/10.5281/zenodo.7', url]);
+    // Without sources (nor versions or a publication) neither element is written, not even empty.
+    const plain = { ...ITEM, conceptDoi: null, publicationDoi: null };
+    assert.doesNotMatch(dataciteDocument(plain), /relatedIdentifier/);
+    assert.doesNotMatch(oaiDc(plain), /dc:source/);
   });
 
   it('reads both granularities and refuses what is not a date', () => {
