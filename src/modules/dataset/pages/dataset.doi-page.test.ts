@@ -3,6 +3,8 @@
 // a new version (the older one's "Version N of M"), on this instance or another on the same database.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { testDialects } from '../../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { TestClient } from '../../../../test/support/client.ts';
@@ -25,7 +27,13 @@ for (const dialect of testDialects()) {
   describe(`kept DOI pages [${dialect.name}]`, () => {
     let server: TestServer;
     let other: TestServer;
+    // Serves the model imported from a URL (extensions section 13).
+    let models: Server;
+    let modelsOrigin: string;
     before(async () => {
+      models = createServer((req, res) => (req.url?.startsWith('/models/phone.uvl') ? res.end(VALID_UVL) : res.writeHead(404).end()));
+      await new Promise<void>((resolve) => models.listen(0, '127.0.0.1', resolve));
+      modelsOrigin = `http://127.0.0.1:${(models.address() as AddressInfo).port}`;
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl });
       // A second instance on the same database: it must see the first one's writes at once.
       other = await startTestServer({ databaseUrl: server.database.url, workingDir: server.workingDir });
@@ -33,6 +41,8 @@ for (const dialect of testDialects()) {
     after(async () => {
       await other?.close();
       await server?.close();
+      models?.closeAllConnections();
+      await new Promise((resolve) => models?.close(resolve));
     });
 
     async function published(title: string) {
@@ -123,6 +133,27 @@ for (const dialect of testDialects()) {
       const page = await visitor.get(`/doi/${owner.doi}/`);
       assert.match(page.text, /id="version-of">Version 1 of 2</);
       assert.match(page.text, /id="newer-version-banner"/);
+    });
+
+    it('shows where imported models came from ("Imported from", escaped), on the kept page too; nothing for uploaded files', async () => {
+      const owner = await newUser(server);
+      const url = `${modelsOrigin}/models/phone.uvl?ref=v1&x="y"`;
+      const imported = await owner.client.post('/dataset/file/import', { json: { url } });
+      assert.equal(imported.status, 200, imported.text);
+      const res = await owner.client.post('/dataset/upload', { form: uploadForm(['phone.uvl'], { title: 'Imported' }) });
+      assert.equal(res.json.status, 'ok', JSON.stringify(res.json));
+      const stored = imported.json.source.url as string;
+      const escaped = stored.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+      assert.ok(stored.includes('&'), stored);
+      for (const client of [new TestClient(server.baseUrl), new TestClient(server.baseUrl), new TestClient(other.baseUrl), owner.client]) {
+        const page = await client.get(`/doi/${res.json.doi}/`);
+        const row = /<dt class="col-sm-3">Imported from<\/dt>[\s\S]*?<\/dd>/.exec(page.text);
+        assert.ok(row, 'the Imported from row');
+        assert.ok(row[0].includes(`<a href="${escaped}" rel="nofollow noopener">${escaped}</a>`), row[0]);
+      }
+      const plain = await published('Uploaded');
+      const page = await new TestClient(server.baseUrl).get(`/doi/${plain.doi}/`);
+      assert.doesNotMatch(page.text, /Imported from|dataset-import-sources/);
     });
 
     it('gives a logged-in visitor the page with the user menu, and the owner the owner\'s actions', async () => {

@@ -227,5 +227,18 @@ describe('import from a URL', () => {
     assert.deepEqual(deposited.metadata?.related_identifiers, [
       { identifier: record.doi, relation: 'isDerivedFrom', scheme: 'doi' }, { identifier: record.page, relation: 'isDerivedFrom', scheme: 'url' },
     ]);
+    // The hub's own metadata of the dataset says so too: its DataCite export and its OAI-PMH record.
+    const derived = [
+      { relatedIdentifier: record.doi, relatedIdentifierType: 'DOI', relationType: 'IsDerivedFrom' },
+      { relatedIdentifier: record.page, relatedIdentifierType: 'URL', relationType: 'IsDerivedFrom' },
+    ];
+    const derivedOf = (text: string) => JSON.parse(text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom');
+    const datacite = await client.get(`/doi/${published.json.doi}/export/datacite`);
+    assert.equal(datacite.status, 200);
+    assert.deepEqual(derivedOf(datacite.text), derived);
+    const fromForm = await client.get(`/doi/${uploaded.json.doi}/export/datacite`);
+    assert.deepEqual(derivedOf(fromForm.text), [{ relatedIdentifier: `${sources.origin}/files/Linux_v1.uvl`, relatedIdentifierType: 'URL', relationType: 'IsDerivedFrom' }]);
+    const oaiRecord = await client.get(`/oai?verb=GetRecord&metadataPrefix=oai_datacite&identifier=${encodeURIComponent(`oai:${server.hub.ctx.config.domain}:${published.json.doi}`)}`);
+    assert.ok(oaiRecord.text.includes(`<relatedIdentifier relatedIdentifierType="DOI" relationType="IsDerivedFrom">${record.doi}</relatedIdentifier>`), oaiRecord.text);
   });
 });
