@@ -170,7 +170,7 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   if (!form.ok) return { status: 'invalid', errors: form.errors };
   let saved: StagedUploadOutcome;
   try {
-    saved = await saveStagedUpload(d, userId, form.value, defaultAuthors, { version: versionFields(base) });
+    saved = await saveStagedUpload(d, userId, form.value, defaultAuthors, { version: versionFields(base), sourcesFrom: base.row.id });
   } catch (error) {
     // Two new versions at once: the unique (concept, number) index lets one through.
     if (isUniqueViolation(error)) return invalid('Another new version of this dataset was just created: reload its page.');
@@ -234,7 +234,7 @@ export async function createUnsynchronizedVersion(d: DatasetDeps, datasetId: num
       }, { key: prefix + file.name }, file.name);
       prepared.push(model);
     }
-    const created = (await persist(d, userId, input, prepared, { version: versionFields(base) })).datasetId;
+    const created = (await persist(d, userId, input, prepared, { version: versionFields(base), sourcesFrom: base.row.id })).datasetId;
     await contentChanged(d, created);
     return created;
   } catch (error) {

@@ -1,6 +1,6 @@
 // The push to the deposit repository (specification, States) and the removal of a dataset's rows
 // and files. The deposit client is loaded only here and in the edit (coupling rule 6).
-import { relatedIdentifiersOf } from '../staging/import-sources.ts';
+import { giveBackStaged, relatedIdentifiersOf } from '../staging/import-sources.ts';
 import { isUniqueViolation } from '../../../core/db/connect.ts';
 import { conflict, HttpError } from '../../../core/http/errors.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
@@ -269,10 +269,14 @@ export async function removeDataset(
   const { ctx } = d;
   const removed = await ctx.db.transaction().execute(async (trx) => {
     if (options.depositClaimedAt !== undefined && !(await depositRepo.holdOwnClaim(trx, row.meta_id, options.depositClaimedAt))) return false;
+    // The staged files it was made of are no longer used: a crash before their release puts them
+    // back. Their sources go back with them, before the dataset's rows would take them along.
+    if (options.staged) {
+      await options.staged.setSaved(trx, false);
+      await giveBackStaged(trx, row.id);
+    }
     await ctx.services.featuremodel.deleteByDataset(trx, row.id);
     await repo.deleteDatasetRows(trx, row);
-    // The staged files it was made of are no longer used: a crash before their release puts them back.
-    await options.staged?.setSaved(trx, false);
     return true;
   });
   if (!removed) return false;

@@ -15,6 +15,7 @@ import type { DatasetDeps } from '../dataset.deps.ts';
 import { readStored } from '../staging/staged-files.ts';
 import type { Claim } from '../staging/claims.ts';
 import { pauseHere } from '../../../core/test-pause.ts';
+import { attachStaged, inheritSources } from '../staging/import-sources.ts';
 
 /** What a dataset is created with; the licence defaults to CC-BY-4.0. */
 export type DatasetMetadata = Omit<MetadataInput, 'license'> & { license?: string };
@@ -26,6 +27,10 @@ export interface PersistExtra {
   version?: { conceptId: number; number: number; conceptDoi: string | null };
   /** The staged files' claim the models come from: marked saved in the dataset's transaction. */
   claim?: Pick<Claim, 'setSaved'>;
+  /** The staged names of the models: the sources of those imported from a URL become the dataset's, in its transaction. */
+  stagedNames?: string[];
+  /** The version the new one is made from: its sources (of models imported from a URL) are the new version's too. */
+  sourcesFrom?: number;
 }
 
 /**
@@ -85,6 +90,8 @@ export async function persist(d: DatasetDeps, userId: number, input: DatasetMeta
       await repo.insertAuthors(trx, ids.metaId, input.authors);
       await insertModelRows(d, trx, ids.datasetId, models);
       await extra.claim?.setSaved(trx, true);
+      if (extra.stagedNames) await attachStaged(trx, userId, ids.datasetId, extra.stagedNames);
+      if (extra.sourcesFrom !== undefined) await inheritSources(trx, extra.sourcesFrom, ids.datasetId);
       // The dataset id is new, but a process killed after placing files of a transaction that
       // never committed may have left them in this folder (SQLite and MariaDB give a rolled-back
       // id again): no committed row names them, so they go (crash tests, issue 26).

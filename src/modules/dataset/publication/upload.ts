@@ -1,6 +1,5 @@
 // The upload (specification, States; decisions section 4): the staged files the form names are
 // claimed, checked and saved as a dataset, which is then pushed to the deposit repository.
-import { attachStaged } from '../staging/import-sources.ts';
 import type { FieldErrors } from '../../../core/http/forms.ts';
 import type { Claim } from '../staging/staging.ts';
 import { readUploadForm, type AuthorInput, type FeatureModelInput, type UploadInput } from '../upload-form.ts';
@@ -60,7 +59,9 @@ export async function saveStagedUpload(
       return { status: 'invalid', errors };
     }
     const authors = input.authors.length > 0 ? input.authors : await defaultAuthorsOf();
-    const { datasetId } = await persist(d, userId, { ...input, authors }, prepared, { ...extra, claim });
+    // Models imported from a URL (extensions section 13): their sources become the dataset's with it.
+    const stagedNames = input.featureModels.map((fm) => fm.uvlFilename);
+    const { datasetId } = await persist(d, userId, { ...input, authors }, prepared, { ...extra, claim, stagedNames });
     await pauseHere('upload:after-commit');
     return { status: 'saved', datasetId, claim };
   } catch (error) {
@@ -82,8 +83,6 @@ export async function upload(d: DatasetDeps, userId: number, fields: Record<stri
   if (saved.status === 'invalid') return saved;
   const { claim, datasetId } = saved;
   await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
-  // Models imported from a URL (extensions section 13): their sources become the dataset's.
-  await attachStaged(d.ctx.db, userId, datasetId, form.value.featureModels.map((fm) => fm.uvlFilename));
   await contentChanged(d, datasetId);
   // A draft (extensions section 9) is kept unsynchronized: nothing reaches the deposit until its owner publishes it.
   if (fields.draft === '1') return { status: 'draft', datasetId, href: datasetHref(datasetId, null) };

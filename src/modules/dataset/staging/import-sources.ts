@@ -39,11 +39,34 @@ export async function recordForDataset(db: DbOrTrx, userId: number, datasetId: n
   await db.insertInto('import_source').values({ user_id: userId, dataset_id: datasetId, staged_name: null, url: source.url, doi: source.doi, created_at: nowIso() }).execute();
 }
 
-/** The upload took these staged files into the dataset: their sources now belong to it. */
+/**
+ * The upload took these staged files into the dataset: their sources now belong to it. Run in the
+ * transaction that saves the dataset. The staged name is kept, so that a dataset removed again
+ * before its files go back to the staging area can give the sources back with them.
+ */
 export async function attachStaged(db: DbOrTrx, userId: number, datasetId: number, stagedNames: string[]): Promise<void> {
   for (const chunk of inChunks(stagedNames)) {
-    await db.updateTable('import_source').set({ dataset_id: datasetId, staged_name: null })
+    await db.updateTable('import_source').set({ dataset_id: datasetId })
       .where('user_id', '=', userId).where('dataset_id', 'is', null).where('staged_name', 'in', chunk).execute();
+  }
+}
+
+/**
+ * The dataset is removed and the staged files it was made of go back to the staging area (a new
+ * version whose publish failed): their sources go back with them, for the next upload. Run in
+ * the transaction that removes the dataset, before its rows go (they would take the sources).
+ */
+export async function giveBackStaged(db: DbOrTrx, datasetId: number): Promise<void> {
+  await db.updateTable('import_source').set({ dataset_id: null })
+    .where('dataset_id', '=', datasetId).where('staged_name', 'is not', null).execute();
+}
+
+/** A new version made from `fromDatasetId` holds its models, so it is derived from the same sources. */
+export async function inheritSources(db: DbOrTrx, fromDatasetId: number, toDatasetId: number): Promise<void> {
+  const rows = await db.selectFrom('import_source').select(['user_id', 'url', 'doi']).where('dataset_id', '=', fromDatasetId).orderBy('id').execute();
+  const createdAt = nowIso();
+  for (const row of rows) {
+    await db.insertInto('import_source').values({ user_id: row.user_id, dataset_id: toDatasetId, staged_name: null, url: row.url, doi: row.doi, created_at: createdAt }).execute();
   }
 }
 

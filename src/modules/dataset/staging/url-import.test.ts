@@ -208,6 +208,27 @@ describe('import from a URL', () => {
     assert.equal(sources.asked.length, asked, 'no fetch for a refused caller');
   });
 
+  it('gives a new version the sources of the models imported into it, through a failed publish and its retry, and those of the version it comes from', async () => {
+    const { client } = await newUser(server, 'Versioner');
+    assert.equal((await importing(client, `${sources.origin}/files/Linux_v1.uvl`)).status, 200);
+    const first = await client.post('/dataset/upload', { form: { ...uploadForm(['Linux_v1.uvl']), 'authors-0-name': 'Doe, Jane' } });
+    assert.ok(first.json.doi, first.text);
+    assert.equal((await importing(client, `${sources.origin}/download`)).status, 200);
+    const form = { ...uploadForm(['phone.uvl'], { title: 'Second', version_of: String(first.json.dataset_id) }), 'authors-0-name': 'Doe, Jane' };
+    // The first publish fails: the version is removed and phone.uvl goes back to the staging area, with its source.
+    zenodo.failOn('newversion', 500);
+    const failed = await client.post('/dataset/upload', { form });
+    assert.equal(failed.status, 502, failed.text);
+    zenodo.reset();
+    const retry = await client.post('/dataset/upload', { form });
+    assert.equal(retry.json.status, 'ok', retry.text);
+    const deposited = [...zenodo.depositions.values()].find((d) => d.doi === retry.json.doi)!;
+    const derived = (deposited.metadata?.related_identifiers ?? []).filter((r: { relation: string }) => r.relation === 'isDerivedFrom');
+    assert.deepEqual(derived.map((r: { identifier: string }) => r.identifier).sort(), [`${sources.origin}/download`, `${sources.origin}/files/Linux_v1.uvl`]);
+    const datacite = await client.get(`/doi/${retry.json.doi}/export/datacite`);
+    assert.equal(JSON.parse(datacite.text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom').length, 2);
+  });
+
   it("makes the source a related identifier of the published dataset, staged or added by the API", async () => {
     const record = zenodo.addRecord([{ key: 'phone.uvl', body: MODEL_B }]);
     const { client } = await newUser(server, 'Deriver');
