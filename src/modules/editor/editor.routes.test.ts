@@ -12,6 +12,10 @@ const MODEL = 'features\n    Bike\n        optional\n            Bell\n';
 /** A name and a constraint with markup: the page must show them escaped. */
 const MARKUP = 'features\n    Car\n        optional\n            Turbo\n            "Diesel <V6>"\n\nconstraints\n    "Diesel <V6>" => !Turbo\n';
 
+const MAX_FEATURES = 8;
+/** A model of MAX_FEATURES + 1 features: over the hub's limits. */
+const OVER_LIMIT = `features\n    Big\n        optional\n${Array.from({ length: MAX_FEATURES }, (_, i) => `            F${i}\n`).join('')}`;
+
 const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null } = {}) =>
   storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi });
 
@@ -33,7 +37,8 @@ for (const dialect of testDialects()) {
     const stagedOf = async (email: string) => server.hub.ctx.services.dataset.listStagedFiles(await userIdByEmail(server.hub.ctx.db, email));
 
     before(async () => {
-      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true });
+      // A small MAX_FEATURES, so that a save over the hub's limits is cheap to make.
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { MAX_FEATURES: String(MAX_FEATURES) } });
     });
     after(async () => {
       await server?.close();
@@ -103,6 +108,23 @@ for (const dialect of testDialects()) {
       assert.match(noText.text, /field text/);
       assert.equal((await datasetsOf('user2@example.com')).length, before, 'no dataset made');
       assert.deepEqual(await stagedOf('user2@example.com'), [], 'nothing left staged');
+    });
+
+    it('refuses a save over MAX_FEATURES with the staging error and the text given back, keeping nothing (no 500)', async () => {
+      const client = await login(server, 'user2@example.com');
+      const before = (await datasetsOf('user2@example.com')).length;
+      const draft = await client.post('/editor/draft', { form: { title: 'Too big', text: OVER_LIMIT } });
+      assert.equal(draft.status, 422, draft.text);
+      assert.ok(draft.text.includes(`Too_big.uvl has ${MAX_FEATURES + 1} features, more than the ${MAX_FEATURES} this hub accepts (MAX_FEATURES).`));
+      assert.ok(draft.text.includes('            F7'), 'the text comes back in the editor');
+      assert.equal((await datasetsOf('user2@example.com')).length, before, 'no dataset made');
+      assert.deepEqual(await stagedOf('user2@example.com'), [], 'nothing left staged');
+      const { fileId } = await storeModel(server, { content: MODEL, name: 'small.uvl' });
+      const owner = await login(server, 'user1@example.com');
+      const version = await owner.post(`/editor/file/${fileId}/new-version`, { form: { text: OVER_LIMIT } });
+      assert.equal(version.status, 422, version.text);
+      assert.ok(version.text.includes(`small.uvl has ${MAX_FEATURES + 1} features`));
+      assert.ok(version.text.includes('            F7'), 'the text comes back in the editor');
     });
 
     it('stages a new version for the owner and opens the version form; 404 for anyone else', async () => {
