@@ -7,6 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
+import { storedText } from '../../../test/support/stored.ts';
 
 const MODEL = 'features\n    Bike\n        optional\n            Bell\n';
 /** A name and a constraint with markup: the page must show them escaped. */
@@ -16,8 +17,8 @@ const MAX_FEATURES = 8;
 /** A model of MAX_FEATURES + 1 features: over the hub's limits. */
 const OVER_LIMIT = `features\n    Big\n        optional\n${Array.from({ length: MAX_FEATURES }, (_, i) => `            F${i}\n`).join('')}`;
 
-const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null } = {}) =>
-  storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi });
+const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null; owner?: string } = {}) =>
+  storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi, owner: options.owner });
 
 async function login(server: TestServer, email: string): Promise<TestClient> {
   const client = new TestClient(server.baseUrl);
@@ -139,6 +140,19 @@ for (const dialect of testDialects()) {
       const staged = await stagedOf('user1@example.com');
       assert.deepEqual(staged.map((f) => [f.filename, f.valid]), [['bike.uvl', true]]);
       assert.equal((await owner.post('/editor/file/abc/new-version', { form: { text: edited } })).status, 404);
+    });
+
+    it('stages only the last edit when Save as new version is used twice, no copy of the stored model beside it', async () => {
+      const { fileId } = await storeModel(server, { content: MODEL, name: 'twice.uvl', owner: 'user2@example.com' });
+      const owner = await login(server, 'user2@example.com');
+      for (const edit of ['Horn', 'Lamp']) {
+        const res = await owner.post(`/editor/file/${fileId}/new-version`, { form: { text: MODEL.replace('Bell', edit) } });
+        assert.equal(res.status, 303, res.text);
+      }
+      const staged = await stagedOf('user2@example.com');
+      assert.deepEqual(staged.map((f) => f.filename), ['twice.uvl'], 'not "twice (1).uvl" beside it');
+      const userId = await userIdByEmail(server.hub.ctx.db, 'user2@example.com');
+      assert.equal(await storedText(server, `temp/${userId}/twice.uvl`), MODEL.replace('Bell', 'Lamp'));
     });
 
     it('offers no new version of an unpublished dataset, and refuses one with the text given back', async () => {

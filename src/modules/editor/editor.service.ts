@@ -88,6 +88,10 @@ export async function stageNewVersion(ctx: ModuleContext, fileId: number, userId
   if (!owner) throw new EditorError('not-owner', 'Only the owner of the dataset can save a new version of its model.');
   checkSize(ctx, text);
   const datasets = ctx.services.dataset;
+  // An earlier save's edit staged under the model's name goes first (when a version may be made:
+  // a refusal changes nothing), so that the copy of the stored model takes that name, to be
+  // replaced below, and is not left staged beside the edit as "name (1).uvl".
+  if (await datasets.versions.draftOf(file.datasetId, userId)) await datasets.deleteStagedFile(userId, file.name).catch(() => {});
   await datasets.versions.startNewVersion(file.datasetId, userId);
   await datasets.deleteStagedFile(userId, file.name);
   await stage(ctx, userId, file.name, text);
