@@ -128,9 +128,10 @@ for (const dialect of testDialects()) {
       assert.equal(traversal.json.filename, 'escape.uvl');
       const windows = await stage(client, 'C:\\Users\\me\\win.uvl', VALID_UVL);
       assert.equal(windows.json.filename, 'win.uvl');
-      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`]) {
+      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`, '']) {
         const res = await stage(client, name, VALID_UVL);
         assert.equal(res.status, 400, `${name} is refused`);
+        assert.equal(typeof res.json.message, 'string', `${name}: {"message"}`);
       }
       assert.deepEqual(await listing(userId), ['escape.uvl', 'win.uvl']);
       assert.equal(existsSync(join(server.workingDir, 'escape.uvl')), false);
