@@ -8,6 +8,8 @@ import { startTestServer, type TestServer } from '../../../test/support/server.t
 import { TestClient } from '../../../test/support/client.ts';
 import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
 import { storedText } from '../../../test/support/stored.ts';
+import type { WorkerKind } from '../../core/scheduler/index.ts';
+import type { GateJob, GateReply } from '../../core/scheduler/scheduler.test-support.ts';
 
 const MODEL = 'features\n    Bike\n        optional\n            Bell\n';
 /** A name and a constraint with markup: the page must show them escaped. */
@@ -16,6 +18,15 @@ const MARKUP = 'features\n    Car\n        optional\n            Turbo\n        
 const MAX_FEATURES = 8;
 /** A model of MAX_FEATURES + 1 features: over the hub's limits. */
 const OVER_LIMIT = `features\n    Big\n        optional\n${Array.from({ length: MAX_FEATURES }, (_, i) => `            F${i}\n`).join('')}`;
+
+/** A job that waits until the test opens its gate: four of them hold a requester's share of heavy work. */
+const gateKind: WorkerKind<GateJob, GateReply> = {
+  name: 'test-gate',
+  options: {
+    script: new URL('../../core/scheduler/scheduler.test-support.ts', import.meta.url),
+    crash: { error: (e) => e.message, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
+  },
+};
 
 const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null; owner?: string } = {}) =>
   storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi, owner: options.owner });
@@ -167,6 +178,36 @@ for (const dialect of testDialects()) {
       assert.ok(res.status >= 400 && res.status < 500, `refused: ${res.status}`);
       assert.ok(res.text.includes('Klaxon'), 'the edited text comes back');
       assert.deepEqual(await stagedOf('user1@example.com'), stagedBefore, 'nothing staged');
+    });
+
+    it('answers a save beyond the saver\'s share of heavy jobs with 429 and Retry-After, the text given back in the editor', async () => {
+      const client = await login(server, 'user1@example.com');
+      const userId = await userIdByEmail(server.hub.ctx.db, 'user1@example.com');
+      const requester = `account:${userId}`;
+      const scheduler = server.hub.ctx.scheduler;
+      const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+      // Four large jobs held on a gate, and four staging checks waiting for room: a fifth is refused.
+      const held = [1, 2, 3, 4].map((id) => scheduler.submit(gateKind, { requester, lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 120_000 }));
+      const waiting = [1, 2, 3, 4].map((i) => {
+        const form = new FormData();
+        form.append('file', new Blob([MODEL.replace('Bell', `Wait${i}`)]), `wait${i}.uvl`);
+        return client.post('/dataset/file/upload', { body: form });
+      });
+      const waiters = () => (scheduler as unknown as { waiters: Map<string, unknown[]> }).waiters.get(requester)?.length ?? 0;
+      while (waiters() < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+      const before = (await datasetsOf('user1@example.com')).length;
+      const edited = MODEL.replace('Bell', 'Siren');
+      const draft = await client.post('/editor/draft', { form: { title: 'Busy', text: edited } });
+      assert.equal(draft.status, 429, draft.text.slice(0, 300));
+      assert.ok(Number(draft.headers.get('retry-after')) > 0);
+      assert.match(draft.text, /at most 4 per requester/);
+      assert.ok(draft.text.includes('Siren'), 'the text comes back in the editor');
+      Atomics.store(shared, 1, 1);
+      Atomics.notify(shared, 1);
+      await Promise.all(held);
+      for (const res of await Promise.all(waiting)) assert.equal(res.status, 200, res.text);
+      for (const i of [1, 2, 3, 4]) await server.hub.ctx.services.dataset.deleteStagedFile(userId, `wait${i}.uvl`);
+      assert.equal((await datasetsOf('user1@example.com')).length, before, 'no dataset made');
     });
   });
 }
