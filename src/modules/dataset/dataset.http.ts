@@ -67,6 +67,11 @@ export async function receiveFile(request: FastifyRequest): Promise<MultipartFil
     file?.file.resume();
     throw badRequest('No file was sent in the field "file".', { message: 'No file was sent in the field "file".' });
   }
+  if (!file.filename) {
+    // A part sent with `filename=""` has no name to check or store (it was a 500).
+    file.file.resume();
+    throw badRequest('The file was sent without a name: send it under its file name.', { message: 'The file was sent without a name: send it under its file name.' });
+  }
   return file;
 }
 

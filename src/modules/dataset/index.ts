@@ -5,7 +5,7 @@ export type { DatasetService, DatasetListItem, DatasetSummary, StagedCheck, Uplo
 export type { RelatedIdentifier } from './staging/import-sources.ts';
 export type { MonthlyActivity } from './dataset.statistics.ts';
 export type { RecordDepositRequest, RecordDepositOutcome } from './publication/record-deposit.ts';
-export { datasetHref, doiPath } from './dataset.service.ts';
+export { datasetHref, doiPath, StagingError } from './dataset.service.ts';
 export { DEFAULT_LICENSE, licenseLabel, licenseUrl } from './licenses.ts';
 // The DOI page's extension point: the citation module adds its part through it (no import back).
 export { DOI_PAGE_EXTENSIONS, type DoiPageCitations, type DoiPageExtensions } from './pages/doi-page.extensions.ts';

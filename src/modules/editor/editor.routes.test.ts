@@ -7,13 +7,29 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { storeModelFile, userIdByEmail } from '../../../test/support/fixtures.ts';
+import { storedText } from '../../../test/support/stored.ts';
+import type { WorkerKind } from '../../core/scheduler/index.ts';
+import type { GateJob, GateReply } from '../../core/scheduler/scheduler.test-support.ts';
 
 const MODEL = 'features\n    Bike\n        optional\n            Bell\n';
 /** A name and a constraint with markup: the page must show them escaped. */
 const MARKUP = 'features\n    Car\n        optional\n            Turbo\n            "Diesel <V6>"\n\nconstraints\n    "Diesel <V6>" => !Turbo\n';
 
-const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null } = {}) =>
-  storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi });
+const MAX_FEATURES = 8;
+/** A model of MAX_FEATURES + 1 features: over the hub's limits. */
+const OVER_LIMIT = `features\n    Big\n        optional\n${Array.from({ length: MAX_FEATURES }, (_, i) => `            F${i}\n`).join('')}`;
+
+/** A job that waits until the test opens its gate: four of them hold a requester's share of heavy work. */
+const gateKind: WorkerKind<GateJob, GateReply> = {
+  name: 'test-gate',
+  options: {
+    script: new URL('../../core/scheduler/scheduler.test-support.ts', import.meta.url),
+    crash: { error: (e) => e.message, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
+  },
+};
+
+const storeModel = (server: TestServer, options: { content?: string; name?: string; doi?: string | null; owner?: string } = {}) =>
+  storeModelFile(server, { label: 'Editor', content: options.content ?? MARKUP, name: options.name ?? 'cars.uvl', doi: options.doi, owner: options.owner });
 
 async function login(server: TestServer, email: string): Promise<TestClient> {
   const client = new TestClient(server.baseUrl);
@@ -33,7 +49,8 @@ for (const dialect of testDialects()) {
     const stagedOf = async (email: string) => server.hub.ctx.services.dataset.listStagedFiles(await userIdByEmail(server.hub.ctx.db, email));
 
     before(async () => {
-      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true });
+      // A small MAX_FEATURES, so that a save over the hub's limits is cheap to make.
+      server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { MAX_FEATURES: String(MAX_FEATURES) } });
     });
     after(async () => {
       await server?.close();
@@ -105,6 +122,23 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await stagedOf('user2@example.com'), [], 'nothing left staged');
     });
 
+    it('refuses a save over MAX_FEATURES with the staging error and the text given back, keeping nothing (no 500)', async () => {
+      const client = await login(server, 'user2@example.com');
+      const before = (await datasetsOf('user2@example.com')).length;
+      const draft = await client.post('/editor/draft', { form: { title: 'Too big', text: OVER_LIMIT } });
+      assert.equal(draft.status, 422, draft.text);
+      assert.ok(draft.text.includes(`Too_big.uvl has ${MAX_FEATURES + 1} features, more than the ${MAX_FEATURES} this hub accepts (MAX_FEATURES).`));
+      assert.ok(draft.text.includes('            F7'), 'the text comes back in the editor');
+      assert.equal((await datasetsOf('user2@example.com')).length, before, 'no dataset made');
+      assert.deepEqual(await stagedOf('user2@example.com'), [], 'nothing left staged');
+      const { fileId } = await storeModel(server, { content: MODEL, name: 'small.uvl' });
+      const owner = await login(server, 'user1@example.com');
+      const version = await owner.post(`/editor/file/${fileId}/new-version`, { form: { text: OVER_LIMIT } });
+      assert.equal(version.status, 422, version.text);
+      assert.ok(version.text.includes(`small.uvl has ${MAX_FEATURES + 1} features`));
+      assert.ok(version.text.includes('            F7'), 'the text comes back in the editor');
+    });
+
     it('stages a new version for the owner and opens the version form; 404 for anyone else', async () => {
       const { fileId } = await storeModel(server, { content: MODEL, name: 'bike.uvl' });
       const other = await login(server, 'user2@example.com');
@@ -119,6 +153,19 @@ for (const dialect of testDialects()) {
       assert.equal((await owner.post('/editor/file/abc/new-version', { form: { text: edited } })).status, 404);
     });
 
+    it('stages only the last edit when Save as new version is used twice, no copy of the stored model beside it', async () => {
+      const { fileId } = await storeModel(server, { content: MODEL, name: 'twice.uvl', owner: 'user2@example.com' });
+      const owner = await login(server, 'user2@example.com');
+      for (const edit of ['Horn', 'Lamp']) {
+        const res = await owner.post(`/editor/file/${fileId}/new-version`, { form: { text: MODEL.replace('Bell', edit) } });
+        assert.equal(res.status, 303, res.text);
+      }
+      const staged = await stagedOf('user2@example.com');
+      assert.deepEqual(staged.map((f) => f.filename), ['twice.uvl'], 'not "twice (1).uvl" beside it');
+      const userId = await userIdByEmail(server.hub.ctx.db, 'user2@example.com');
+      assert.equal(await storedText(server, `temp/${userId}/twice.uvl`), MODEL.replace('Bell', 'Lamp'));
+    });
+
     it('offers no new version of an unpublished dataset, and refuses one with the text given back', async () => {
       const { fileId } = await storeModel(server, { content: MODEL, name: 'draft.uvl', doi: null });
       const owner = await login(server, 'user1@example.com');
@@ -131,6 +178,36 @@ for (const dialect of testDialects()) {
       assert.ok(res.status >= 400 && res.status < 500, `refused: ${res.status}`);
       assert.ok(res.text.includes('Klaxon'), 'the edited text comes back');
       assert.deepEqual(await stagedOf('user1@example.com'), stagedBefore, 'nothing staged');
+    });
+
+    it('answers a save beyond the saver\'s share of heavy jobs with 429 and Retry-After, the text given back in the editor', async () => {
+      const client = await login(server, 'user1@example.com');
+      const userId = await userIdByEmail(server.hub.ctx.db, 'user1@example.com');
+      const requester = `account:${userId}`;
+      const scheduler = server.hub.ctx.scheduler;
+      const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+      // Four large jobs held on a gate, and four staging checks waiting for room: a fifth is refused.
+      const held = [1, 2, 3, 4].map((id) => scheduler.submit(gateKind, { requester, lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 120_000 }));
+      const waiting = [1, 2, 3, 4].map((i) => {
+        const form = new FormData();
+        form.append('file', new Blob([MODEL.replace('Bell', `Wait${i}`)]), `wait${i}.uvl`);
+        return client.post('/dataset/file/upload', { body: form });
+      });
+      const waiters = () => (scheduler as unknown as { waiters: Map<string, unknown[]> }).waiters.get(requester)?.length ?? 0;
+      while (waiters() < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+      const before = (await datasetsOf('user1@example.com')).length;
+      const edited = MODEL.replace('Bell', 'Siren');
+      const draft = await client.post('/editor/draft', { form: { title: 'Busy', text: edited } });
+      assert.equal(draft.status, 429, draft.text.slice(0, 300));
+      assert.ok(Number(draft.headers.get('retry-after')) > 0);
+      assert.match(draft.text, /at most 4 per requester/);
+      assert.ok(draft.text.includes('Siren'), 'the text comes back in the editor');
+      Atomics.store(shared, 1, 1);
+      Atomics.notify(shared, 1);
+      await Promise.all(held);
+      for (const res of await Promise.all(waiting)) assert.equal(res.status, 200, res.text);
+      for (const i of [1, 2, 3, 4]) await server.hub.ctx.services.dataset.deleteStagedFile(userId, `wait${i}.uvl`);
+      assert.equal((await datasetsOf('user1@example.com')).length, before, 'no dataset made');
     });
   });
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { TooManyJobs } from '../../core/scheduler/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { bundleOnce, type EditorBundle } from './editor.bundle.ts';
 import { EditorError, MAX_DRAFT_TITLE, type OpenedFile } from './editor.service.ts';
@@ -12,6 +13,8 @@ interface PageInput {
   text: string;
   title?: string;
   errors?: string[];
+  /** The refusal's status: 422, or 429 when the saver holds its share of heavy jobs. */
+  status?: number;
 }
 
 function textField(request: FastifyRequest): string {
@@ -43,7 +46,7 @@ export async function editorRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
 async function editorPage(bundle: BundleLoader, request: FastifyRequest, reply: FastifyReply, input: PageInput) {
   const b: EditorBundle = await bundle();
   const file = input.opened?.file;
-  return reply.code(input.errors ? 422 : 200).page('editor/views/editor.njk', {
+  return reply.code(input.status ?? (input.errors ? 422 : 200)).page('editor/views/editor.njk', {
     title: file ? `Edit ${file.name}` : 'Model editor',
     file: file ?? null,
     // A new version is of a published dataset (extensions section 2); a draft is edited in place.
@@ -71,7 +74,15 @@ function failure(error: unknown): unknown {
 function refusal(error: unknown): string[] | undefined {
   if (error instanceof EditorError && error.kind === 'invalid') return [error.message, ...error.errors];
   if (error instanceof HttpError && error.status < 500) return [error.message];
+  if (error instanceof TooManyJobs) return [error.message];
   return undefined;
+}
+
+/** A refusal beyond the saver's share of heavy jobs is a 429 with Retry-After (extensions section 10), the text given back all the same. */
+function refusalStatus(reply: FastifyReply, error: unknown): number | undefined {
+  if (!(error instanceof TooManyJobs)) return undefined;
+  reply.header('retry-after', String(error.retryAfterS));
+  return 429;
 }
 
 /** The editor, empty or opened on a file. */
@@ -116,7 +127,7 @@ function editorSaveRoutes(app: FastifyInstance, ctx: ModuleContext, bundle: Bund
       const reasons = refusal(error);
       if (!reasons) throw error;
       // The text comes back in the editor with the reasons: nothing typed is lost.
-      return editorPage(bundle, request, reply, { text, title, errors: reasons });
+      return editorPage(bundle, request, reply, { text, title, errors: reasons, status: refusalStatus(reply, error) });
     }
   });
 
@@ -130,7 +141,7 @@ function editorSaveRoutes(app: FastifyInstance, ctx: ModuleContext, bundle: Bund
       const reasons = refusal(error);
       if (!reasons) throw error;
       const opened = await ctx.services.editor.openFile(id, request.user!.id);
-      return editorPage(bundle, request, reply, { opened, text, errors: reasons });
+      return editorPage(bundle, request, reply, { opened, text, errors: reasons, status: refusalStatus(reply, error) });
     }
   });
 }

@@ -3,6 +3,7 @@
 // datasets are the dataset and hubfile modules' business: reached through their services.
 import { Readable } from 'node:stream';
 import type { ModuleContext } from '../../core/modules.ts';
+import { StagingError } from '../dataset/index.ts';
 import type { StoredFile } from '../hubfile/index.ts';
 
 export class EditorError extends Error {
@@ -30,6 +31,19 @@ export async function openFile(ctx: ModuleContext, fileId: number, viewerId: num
 
 const stream = (text: string) => Readable.from([Buffer.from(text, 'utf8')]);
 
+/**
+ * The text staged as `name`. A staging refusal (over MAX_FEATURES, a full staging area) is the
+ * save's refusal, given back with the text (extensions section 10: one clear error at staging).
+ */
+async function stage(ctx: ModuleContext, userId: number, name: string, text: string) {
+  try {
+    return await ctx.services.dataset.stageFile(userId, name, stream(text), () => false);
+  } catch (error) {
+    if (error instanceof StagingError) throw new EditorError('invalid', error.message, error.errors);
+    throw error;
+  }
+}
+
 /** A staged file name from a title: its letters and digits, else `model`. */
 export function fileNameFor(title: string): string {
   const stem = title.normalize('NFKD').replace(/[^\w-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60);
@@ -50,7 +64,7 @@ export async function saveDraft(ctx: ModuleContext, userId: number, title: strin
   const datasets = ctx.services.dataset;
   checkSize(ctx, text);
   if (title.trim() === '') throw new EditorError('invalid', 'Give the draft a title.');
-  const staged = await datasets.stageFile(userId, fileNameFor(title), stream(text), () => false);
+  const staged = await stage(ctx, userId, fileNameFor(title), text);
   const outcome = await datasets.upload(userId, {
     title: title.trim().slice(0, MAX_DRAFT_TITLE),
     desc: 'Made in the model editor.',
@@ -74,9 +88,13 @@ export async function stageNewVersion(ctx: ModuleContext, fileId: number, userId
   if (!owner) throw new EditorError('not-owner', 'Only the owner of the dataset can save a new version of its model.');
   checkSize(ctx, text);
   const datasets = ctx.services.dataset;
+  // An earlier save's edit staged under the model's name goes first (when a version may be made:
+  // a refusal changes nothing), so that the copy of the stored model takes that name, to be
+  // replaced below, and is not left staged beside the edit as "name (1).uvl".
+  if (await datasets.versions.draftOf(file.datasetId, userId)) await datasets.deleteStagedFile(userId, file.name).catch(() => {});
   await datasets.versions.startNewVersion(file.datasetId, userId);
   await datasets.deleteStagedFile(userId, file.name);
-  await datasets.stageFile(userId, file.name, stream(text), () => false);
+  await stage(ctx, userId, file.name, text);
   return `/dataset/upload?version_of=${file.datasetId}`;
 }
 

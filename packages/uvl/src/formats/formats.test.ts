@@ -250,6 +250,10 @@ describe('bad files give errors with line and column', () => {
     assert.match(r.uvl!, /^ {8}optional\n {12}A\n {8}alternative\n {12}B\n {12}C$/m);
     assert.equal(countModelConfigurations(r.model!), countDirect(sxfmCnf(loose)));
     assert.deepEqual(readSxfm('<feature_model>\n<feature_tree>\n:r R\n</feature_tree>').errors, ["Line 1:0 - not well-formed XML: Unclosed tag 'feature_model'."]);
+    for (const blank of ['', '  ', '\n\n']) {
+      assert.deepEqual(readSxfm(blank).errors, ['Line 1:0 - not well-formed XML: Start tag expected.'], JSON.stringify(blank));
+      assert.deepEqual(readFeatureIde(blank).errors, ['Line 1:0 - not well-formed XML: Start tag expected.'], JSON.stringify(blank));
+    }
     assert.match(readSxfm('<feature_model>\n<feature_tree>\n:r R\n</feature_tre>\n</feature_model>').errors[0]!, /^Line 4:\d+ - not well-formed XML: .*feature_tree/);
   });
   test('Glencoe: invalid JSON, an unknown term, an unknown feature', () => {

@@ -53,7 +53,8 @@ function convert(node: OrderedNode): XmlElement | undefined {
 export function parseXml(text: string): { root: XmlElement } | { error: string } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const valid = XMLValidator.validate(body, { allowBooleanAttributes: true });
-  if (valid !== true) return { error: formatError(valid.err.line, Math.max(0, valid.err.col - 1), `not well-formed XML: ${valid.err.msg}`) };
+  // An empty or blank text's error has no column (it was `Line 1:NaN`).
+  if (valid !== true) return { error: formatError(valid.err.line || 1, Math.max(0, (valid.err.col || 1) - 1), `not well-formed XML: ${valid.err.msg}`) };
   let nodes: OrderedNode[];
   try {
     nodes = parser.parse(body) as OrderedNode[];

@@ -11,6 +11,17 @@ import { INVALID_UVL, VALID_UVL, newUser, stage } from '../dataset.test-support.
 import { createDatasetDeps } from '../dataset.deps.ts';
 import { listStagedFiles } from './staged-files.ts';
 import type { StagingArea } from './staging.ts';
+import type { WorkerKind } from '../../../core/scheduler/index.ts';
+import type { GateJob, GateReply } from '../../../core/scheduler/scheduler.test-support.ts';
+
+/** A job that waits until the test opens its gate: four of them hold a requester's share of heavy work. */
+const gateKind: WorkerKind<GateJob, GateReply> = {
+  name: 'test-gate',
+  options: {
+    script: new URL('../../../core/scheduler/scheduler.test-support.ts', import.meta.url),
+    crash: { error: (e) => e.message, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
+  },
+};
 
 const LIMIT = 4096;
 
@@ -84,6 +95,32 @@ for (const dialect of testDialects()) {
       assert.equal(fits.status, 200, 'the next upload works');
     });
 
+    it('answers 429 with Retry-After when the uploader holds its share of heavy jobs and as many uploads wait, keeping nothing; tried again, the file gets its own name', async () => {
+      const { client, userId } = await newUser(server);
+      const requester = `account:${userId}`;
+      const scheduler = server.hub.ctx.scheduler;
+      const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+      // Four large jobs of the uploader held on a gate (the small lane stays free for everyone else)...
+      const held = [1, 2, 3, 4].map((id) => scheduler.submit(gateKind, { requester, lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 120_000 }));
+      // ...and four uploads whose checks wait for room: a fifth upload is beyond what may wait.
+      const waiting = [1, 2, 3, 4].map((i) => stage(client, `waits${i}.uvl`, VALID_UVL.replace('features', `// waits ${i}\nfeatures`)));
+      const waiters = () => (scheduler as unknown as { waiters: Map<string, unknown[]> }).waiters.get(requester)?.length ?? 0;
+      while (waiters() < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+      const model = VALID_UVL.replace('features', '// refused\nfeatures');
+      const refused = await stage(client, 'held.uvl', model);
+      assert.equal(refused.status, 429, refused.text);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.match(refused.json.message, /at most 4/);
+      Atomics.store(shared, 1, 1);
+      Atomics.notify(shared, 1);
+      await Promise.all(held);
+      for (const res of await Promise.all(waiting)) assert.equal(res.status, 200, res.text);
+      assert.deepEqual(await listing(userId), ['waits1.uvl', 'waits2.uvl', 'waits3.uvl', 'waits4.uvl'], 'the refused upload is not staged');
+      const again = await stage(client, 'held.uvl', model);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json.filename, 'held.uvl', 'not "held (1).uvl"');
+    });
+
     it('reduces a client path to its base name and never writes outside the staging folder', async () => {
       const { client, userId } = await newUser(server);
       const traversal = await stage(client, './../../escape.uvl', VALID_UVL);
@@ -91,9 +128,10 @@ for (const dialect of testDialects()) {
       assert.equal(traversal.json.filename, 'escape.uvl');
       const windows = await stage(client, 'C:\\Users\\me\\win.uvl', VALID_UVL);
       assert.equal(windows.json.filename, 'win.uvl');
-      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`]) {
+      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`, '']) {
         const res = await stage(client, name, VALID_UVL);
         assert.equal(res.status, 400, `${name} is refused`);
+        assert.equal(typeof res.json.message, 'string', `${name}: {"message"}`);
       }
       assert.deepEqual(await listing(userId), ['escape.uvl', 'win.uvl']);
       assert.equal(existsSync(join(server.workingDir, 'escape.uvl')), false);

@@ -30,7 +30,16 @@ async function checkStaged(d: DatasetDeps, area: StagingArea, userId: number, fi
 /** Stores an upload in the staging folder and checks it; an invalid model is kept so its owner sees the errors. */
 export async function stageFile(d: DatasetDeps, userId: number, clientName: string, content: Readable, isTruncated: () => boolean): Promise<StagedCheck> {
   const stored = await d.staging.store(userId, clientName, content, isTruncated);
-  const { features, ...check } = await checkStaged(d, d.staging, userId, stored);
+  let checked: Awaited<ReturnType<typeof checkStaged>>;
+  try {
+    checked = await checkStaged(d, d.staging, userId, stored);
+  } catch (error) {
+    // A check refused (429: the uploader holds its share of heavy jobs) or failed: the answer is an
+    // error, so nothing is kept, and the same upload tried again is staged under its own name.
+    await d.staging.remove(userId, stored.name).catch(() => {});
+    throw error;
+  }
+  const { features, ...check } = checked;
   if (features > d.ctx.config.maxFeatures) {
     await d.staging.remove(userId, stored.name);
     throw tooManyFeatures(clientName, features, d.ctx.config.maxFeatures);

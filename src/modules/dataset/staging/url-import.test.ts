@@ -23,6 +23,10 @@ const MODEL_A = readFileSync(`${CORPUS}/Operating_Systems/Linux/Evolution/Linux_
 const MODEL_B = Buffer.from('namespace Phone\n\nfeatures\n    Phone {abstract}\n        mandatory\n            Screen\n        optional\n            Camera\n');
 const MAX_BYTES = 200_000;
 const ODD_RECORDS = ['null', '[]', '"record"', '{"files": {}}', '{"files": [null]}', '{"files": [{"key": {"toString": 1}, "links": {}}]}', '{"files": [{"key": "a.uvl", "links": {"self": 7}}]}'];
+/** MAX_UPLOAD_BYTES of the test's hub: below the fetch limit, so that a fetched model can pass it. */
+const MAX_UPLOAD = MAX_BYTES - 10_000;
+/** A valid model of more bytes than MAX_UPLOAD_BYTES and fewer than URL_IMPORT_MAX_BYTES. */
+const OVER_UPLOAD = Buffer.from(`namespace Padded\n\nfeatures\n    Padded\n${' '.repeat(MAX_UPLOAD)}\n`);
 
 async function zipOf(entries: { name: string; body: Buffer | string }[]): Promise<Buffer> {
   const archive = new ZipArchive({ zlib: { level: 6 } });
@@ -70,6 +74,7 @@ async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Se
     // A body that starts and never ends: only the fetch's deadline stops the wait.
     if (path === '/slow.uvl') return res.writeHead(200, { 'content-type': 'text/plain' }).write('namespace Slow\n');
     if (path === '/notes.txt') return res.end('not a model');
+    if (path === '/padded.uvl') return res.end(OVER_UPLOAD);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -90,7 +95,7 @@ describe('import from a URL', () => {
     // A small archive whose one model unpacks past the limit (a zip bomb in miniature).
     ]), await zipOf([{ name: 'bomb/huge.uvl', body: `namespace Huge\n${' '.repeat(MAX_BYTES * 2)}` }]));
     zenodo = await startFakeZenodo();
-    server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
+    server = await startTestServer({ env: { ANALYSIS_WORKERS: '0', URL_IMPORT_MAX_BYTES: String(MAX_BYTES), MAX_UPLOAD_BYTES: String(MAX_UPLOAD), URL_IMPORT_TIMEOUT_MS: '1500', ZENODO_API_URL: zenodo.url, ZENODO_ACCESS_TOKEN: zenodo.token } });
   });
   after(async () => {
     await server?.close();
@@ -150,6 +155,22 @@ describe('import from a URL', () => {
       assert.equal(res.status, 400, url);
     }
     assert.equal((await server.hub.ctx.services.dataset.listStagedFiles(userId)).length, 0);
+  });
+
+  it('refuses a fetched model over MAX_UPLOAD_BYTES as its upload would be, staging and adding nothing', async () => {
+    const { client, userId } = await newUser(server, 'Padder');
+    const message = `The file is larger than the upload limit of ${MAX_UPLOAD} bytes.`;
+    const staged = await importing(client, `${sources.origin}/padded.uvl`);
+    assert.equal(staged.status, 200, staged.text);
+    assert.deepEqual(staged.json.files, []);
+    assert.deepEqual(staged.json.refused, [{ name: 'padded.uvl', message }]);
+    assert.deepEqual(await server.hub.ctx.services.dataset.listStagedFiles(userId), []);
+    const token = await createToken(client, ['read', 'write']);
+    const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'Padded' });
+    const added = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/padded.uvl` });
+    assert.equal(added.status, 201, JSON.stringify(added.json));
+    assert.deepEqual(added.json.files, []);
+    assert.deepEqual(added.json.refused, [{ name: 'padded.uvl', message }]);
   });
 
   it('refuses a visitor and a missing CSRF token before fetching anything', async () => {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { Config } from '../../../core/config.ts';
 import { badRequest, conflict, HttpError } from '../../../core/http/errors.ts';
 import { contentChanged, type DatasetDeps } from '../dataset.deps.ts';
+import { stagingRefusal } from '../dataset.http.ts';
 import type { StagedCheck } from '../dataset.types.ts';
 import { addFile } from '../rest/dataset.rest.ts';
 import { ownedOrThrow } from '../rest/rest-input.ts';
@@ -49,16 +50,25 @@ async function fetchSource(d: DatasetDeps, url: unknown): Promise<ImportSource> 
   }
 }
 
+/**
+ * A fetched model past MAX_UPLOAD_BYTES, as the staging takes it: cut at the limit, so refused
+ * like an upload of it (decisions section 4, extensions section 10), whatever URL_IMPORT_MAX_BYTES allows.
+ */
+const overUploadLimit = (d: DatasetDeps, bytes: Buffer) => () => bytes.length > d.ctx.config.maxUploadBytes;
+
+/** A refused model's reason, in the words of the staging answer (the limit named for a file too large). */
+const refusalMessage = (d: DatasetDeps, error: StagingError) => stagingRefusal(error, d.ctx.config.maxUploadBytes).message;
+
 /** Stages every model the URL holds in the user's staging area. */
 export async function importUrl(d: DatasetDeps, userId: number, url: unknown): Promise<UrlImportOutcome> {
   const source = await fetchSource(d, url);
   const outcome: UrlImportOutcome = { source: { url: source.url, doi: source.doi }, staged: [], refused: [], skipped: source.skipped };
   for (const model of source.models) {
     try {
-      outcome.staged.push(await stageFile(d, userId, model.name, Readable.from([model.bytes]), () => false));
+      outcome.staged.push(await stageFile(d, userId, model.name, Readable.from([model.bytes]), overUploadLimit(d, model.bytes)));
     } catch (error) {
       if (!(error instanceof StagingError)) throw error;
-      outcome.refused.push({ name: model.name, message: error.message });
+      outcome.refused.push({ name: model.name, message: refusalMessage(d, error) });
     }
   }
   await recordStaged(d.ctx.db, userId, outcome.source, outcome.staged.map((f) => f.filename));
@@ -75,10 +85,10 @@ export async function importUrlToDataset(d: DatasetDeps, datasetId: number, user
   const refused: UrlImportOutcome['refused'] = [];
   for (const model of source.models) {
     try {
-      fileIds.push(await addFile(d, datasetId, userId, model.name, Readable.from([model.bytes]), () => false));
+      fileIds.push(await addFile(d, datasetId, userId, model.name, Readable.from([model.bytes]), overUploadLimit(d, model.bytes)));
     } catch (error) {
       // A model's own refusals (its name, its syntax, a name the dataset holds) are reported; others stop the import.
-      if (error instanceof StagingError) refused.push({ name: model.name, message: error.message });
+      if (error instanceof StagingError) refused.push({ name: model.name, message: refusalMessage(d, error) });
       else if (error instanceof HttpError && (error.status === 400 || (error.status === 409 && error.message.includes('already has a file')))) refused.push({ name: model.name, message: error.message });
       else throw error;
     }
