@@ -100,6 +100,13 @@ for (const dialect of testDialects()) {
       assert.match((await client.get(`/collection/${id}/`)).text, new RegExp(`href="/collection/${nextId}/"`));
       const listed = await server.hub.ctx.services.collection.publishedCollections();
       assert.ok(listed.some((c) => c.id === id && c.doi === first.doi && c.title === 'Published study' && c.creators.length === 1));
+      // Its DOI's address on the hub leads to its page; the concept DOI to the newest version's.
+      const landing = await visitor.get(`/doi/${first.doi}/`);
+      assert.equal(landing.status, 302, landing.text);
+      assert.equal(landing.location, `/collection/${id}/`);
+      assert.equal((await visitor.get(`/doi/${second.doi}/`)).location, `/collection/${nextId}/`);
+      assert.equal((await visitor.get(`/doi/${first.concept_doi}/`)).location, `/collection/${nextId}/`);
+      assert.equal((await visitor.get('/doi/10.5072/no-such-collection/')).status, 404);
     });
 
     it('is harvested by OAI-PMH in the collections set once published, as a DataCite Collection', async () => {

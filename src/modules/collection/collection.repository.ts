@@ -37,6 +37,13 @@ export function publishedCollections(db: DbOrTrx): Promise<CollectionRow[]> {
   return db.selectFrom('collection').selectAll().where('doi', 'is not', null).orderBy('published_at').orderBy('id').execute();
 }
 
+/** The published collection with this DOI, or for a concept DOI its newest published version. */
+export async function publishedByDoi(db: DbOrTrx, doi: string): Promise<CollectionRow | undefined> {
+  return await db.selectFrom('collection').selectAll().where('doi', '=', doi).executeTakeFirst()
+    ?? await db.selectFrom('collection').selectAll().where('concept_doi', '=', doi).where('doi', 'is not', null)
+      .orderBy('version', 'desc').executeTakeFirst();
+}
+
 /** The newer version of a collection, if one was started. */
 export function nextVersionOf(db: DbOrTrx, id: number): Promise<CollectionRow | undefined> {
   return db.selectFrom('collection').selectAll().where('previous_id', '=', id).executeTakeFirst();

@@ -188,11 +188,17 @@ export function memberIds(ctx: ModuleContext, id: number): Promise<number[]> {
   return repo.memberIds(ctx.db, id);
 }
 
+/** `/doi/<doi>/` of a published collection's DOI (or concept DOI) leads to its page. */
+export async function landingOf(ctx: ModuleContext, doi: string): Promise<string | undefined> {
+  const row = await repo.publishedByDoi(ctx.db, doi);
+  return row ? `/collection/${row.id}/` : undefined;
+}
+
 export function createCollectionService(ctx: ModuleContext) {
   return bindOperations(ctx, {
     create, describeRef, listMine, get, add, addCart, remove, memberIds,
     memberEntries, memberFacts, membersWithHashes, citationsOf,
-    publish: publishCollection, newVersion, publishedCollections, saveSearch,
+    publish: publishCollection, newVersion, publishedCollections, saveSearch, landingOf,
   });
 }
 

@@ -1,7 +1,8 @@
 // What another module adds to the DOI page: the citation module's exports, formats by Accept and
-// citation box (extensions section 2). The page is the dataset module's and citation requires
-// dataset, so the page may not import citation: at start the page asks, by the event below, who
-// extends it, and citation answers by putting its part in the registry it is handed.
+// citation box (extensions section 2), and the pages of other items with DOIs (a published
+// collection's). The page is the dataset module's and those modules require dataset, so the page
+// may not import them: at start the page asks, by the event below, who extends it, and each
+// answers by putting its part in the registry it is handed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatasetSummary } from '../dataset.types.ts';
 
@@ -20,9 +21,27 @@ export interface DoiPageCitations {
   box(dataset: DatasetSummary): { links: string } | null;
 }
 
+/** The address of the page of another module's item with this DOI (say `/collection/7/`), or undefined. */
+export type DoiLanding = (doi: string) => Promise<string | undefined>;
+
 /** The registry handed to the listeners of DOI_PAGE_EXTENSIONS: one per application. */
 export class DoiPageExtensions {
   #citations: DoiPageCitations | null = null;
+  readonly #landings: DoiLanding[] = [];
+
+  /** `/doi/<doi>/` of a DOI that names no dataset leads to the page of the item that has it. */
+  addLanding(landing: DoiLanding): void {
+    this.#landings.push(landing);
+  }
+
+  /** The page of another module's item with this DOI, asked of each module in turn. */
+  async landingOf(doi: string): Promise<string | undefined> {
+    for (const landing of this.#landings) {
+      const found = await landing(doi);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
 
   get citations(): DoiPageCitations | null {
     return this.#citations;

@@ -23,15 +23,15 @@ function citation(dataset: DatasetSummary): string {
 /** Where a page is kept: the DOI page's stamp, read before the dataset. */
 type KeepAs = { id: number; stamp: string };
 
-/** What the DOI routes share: the kept pages and the citation part (null without the citation module). */
-type DoiPage = { ctx: ModuleContext; kept: KeptDoiPages; citations: DoiPageCitations | null };
+/** What the DOI routes share: the kept pages, the citation part (null without the citation module) and the other modules' items with DOIs. */
+type DoiPage = { ctx: ModuleContext; kept: KeptDoiPages; citations: DoiPageCitations | null; extensions: DoiPageExtensions };
 
 export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const kept = new KeptDoiPages();
   // The citation module, when enabled, puts its part of the page here (doi-page.extensions.ts).
   const extensions = new DoiPageExtensions();
   await ctx.events.emit(DOI_PAGE_EXTENSIONS, extensions);
-  const page: DoiPage = { ctx, kept, citations: extensions.citations };
+  const page: DoiPage = { ctx, kept, citations: extensions.citations, extensions };
 
   app.get('/doi/*', {
     onSend: recordWhenBuilt('view_cookie'),
@@ -87,6 +87,9 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
     // A concept DOI names all versions: it leads to the newest (extensions section 2).
     const newest = await datasets.versions.newestByConceptDoi(doi);
     if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
+    // Another module's item with this DOI (a published collection) has its own page.
+    const elsewhere = await page.extensions.landingOf(doi);
+    if (elsewhere !== undefined) return reply.redirect(elsewhere, 302);
     throw notFound('No dataset has this DOI.');
   }
   if (negotiated && citations) return citations.sendNegotiated(request, reply, resolved.dataset, negotiated);
