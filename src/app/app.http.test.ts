@@ -275,6 +275,13 @@ for (const dialect of testDialects()) {
       const missing = await c.get('/no/such/page');
       assert.equal(missing.status, 404);
       assert.doesNotMatch(missing.text, LEAKS);
+      // The address of a JSON document that names nothing answers 404 in JSON, whatever the Accept.
+      for (const path of ['/configurator/abc/tree.json', '/no/such/data.json?x=1']) {
+        const json = await c.get(path);
+        assert.equal(json.status, 404, path);
+        assert.match(json.headers.get('content-type') ?? '', /application\/json/, path);
+        assert.equal(typeof json.json.message, 'string', path);
+      }
       await c.login('user2@example.com', '1234');
       // A broken database under a working page: the table the summary reads is gone for a moment.
       await server.hub.db.schema.alterTable('data_set').renameTo('data_set_gone').execute();

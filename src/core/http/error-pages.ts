@@ -8,6 +8,8 @@ import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 export function wantsJson(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.json) return true;
   if (/^\/(api|modeltool|file)\//.test(request.url)) return true;
+  // An address of a JSON document (`/configurator/<id>/tree.json`) answers in JSON even when it names nothing.
+  if (/\.json(?:[?#]|$)/i.test(request.url)) return true;
   const accept = request.headers.accept ?? '';
   return accept.includes('application/json') && !accept.includes('text/html');
 }
