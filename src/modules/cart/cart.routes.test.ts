@@ -59,6 +59,21 @@ for (const dialect of testDialects()) {
       assert.match((await visitor.get('/cart')).text, /id="cart-empty"/);
     });
 
+    it('answers a client asking for JSON {"message", "field"} for a bad file id or format, not {"field"} alone', async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      const json = { accept: 'application/json' };
+      const badId = await visitor.post('/cart/add', { form: { file_id: 'abc' }, headers: json });
+      assert.equal(badId.status, 400);
+      assert.deepEqual(badId.json, { message: 'Give the file to add or remove as file_id, a file id.', field: 'file_id' });
+      for (const query of ['', '?format=bogus']) {
+        const badFormat = await visitor.get(`/cart/download${query}`, json);
+        assert.equal(badFormat.status, 400);
+        assert.equal(typeof (badFormat.json as { message?: unknown }).message, 'string', query);
+        assert.equal((badFormat.json as { field?: unknown }).field, 'format');
+      }
+    });
+
     it('offers Add to cart on DOI pages and model pages and goes back to the page', async () => {
       const visitor = new TestClient(server.baseUrl);
       const doiPage = await visitor.get('/doi/10.1234/dataset1/');
