@@ -126,6 +126,18 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch((await visitor.get('/cart')).text, new RegExp(`data-file-id="${second.id}"`));
     });
 
+    it('gives each dataset of CITATION.bib its own key, also when two datasets would share one (Doe2026Sample)', async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      const fourth = (await filesOf(visitor, '10.1234/dataset4'))[0]!;
+      for (const file of [first, fourth]) assert.equal((await visitor.post('/cart/add', { form: { file_id: file.id } })).status, 303);
+      const entries = await unzip((await download(visitor, '/cart/download?format=uvl')).bytes);
+      const bib = entries.get('cart/CITATION.bib')!;
+      const keys = [...bib.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1]!);
+      assert.equal(keys.length, 2, bib);
+      assert.equal(new Set(keys).size, 2, `two entries, two keys: ${keys.join(', ')}`);
+    });
+
     it('refuses unknown formats before zipping anything, and zips FeatureIDE XML', async () => {
       const visitor = new TestClient(server.baseUrl);
       await visitor.get('/cart');
