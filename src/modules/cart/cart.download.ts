@@ -7,16 +7,19 @@ import { badRequest } from '../../core/http/errors.ts';
 import type { CartEntry } from './cart.service.ts';
 import { UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
+/** A 400 about `format`, its JSON `{"message", "field"}` as the API's validation errors. */
+const formatError = (message: string) => badRequest(message, { message, field: 'format' });
+
 /** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
 export function askedFormats(query: unknown): CartFormat[] {
   const raw = (query as Record<string, unknown>).format;
   const asked = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
-  if (asked.length === 0) throw badRequest('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).', { field: 'format' });
+  if (asked.length === 0) throw formatError('Choose at least one format: format=uvl, glencoe, splot, dimacs or featureide (repeatable).');
   const unknown = asked.find((f) => !isCartFormat(f));
-  if (unknown !== undefined) throw badRequest(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`, { field: 'format' });
+  if (unknown !== undefined) throw formatError(`There is no format "${unknown}": choose uvl, glencoe, splot, dimacs or featureide.`);
   const formats = [...new Set(asked)] as CartFormat[];
   const unavailable = formats.find((f) => UNAVAILABLE_FORMATS[f]);
-  if (unavailable !== undefined) throw badRequest(UNAVAILABLE_FORMATS[unavailable]!, { field: 'format' });
+  if (unavailable !== undefined) throw formatError(UNAVAILABLE_FORMATS[unavailable]!);
   return formats;
 }
 

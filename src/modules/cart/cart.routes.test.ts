@@ -59,6 +59,21 @@ for (const dialect of testDialects()) {
       assert.match((await visitor.get('/cart')).text, /id="cart-empty"/);
     });
 
+    it('answers a client asking for JSON {"message", "field"} for a bad file id or format, not {"field"} alone', async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      const json = { accept: 'application/json' };
+      const badId = await visitor.post('/cart/add', { form: { file_id: 'abc' }, headers: json });
+      assert.equal(badId.status, 400);
+      assert.deepEqual(badId.json, { message: 'Give the file to add or remove as file_id, a file id.', field: 'file_id' });
+      for (const query of ['', '?format=bogus']) {
+        const badFormat = await visitor.get(`/cart/download${query}`, json);
+        assert.equal(badFormat.status, 400);
+        assert.equal(typeof (badFormat.json as { message?: unknown }).message, 'string', query);
+        assert.equal((badFormat.json as { field?: unknown }).field, 'format');
+      }
+    });
+
     it('offers Add to cart on DOI pages and model pages and goes back to the page', async () => {
       const visitor = new TestClient(server.baseUrl);
       const doiPage = await visitor.get('/doi/10.1234/dataset1/');
@@ -109,6 +124,18 @@ for (const dialect of testDialects()) {
 
       assert.equal((await visitor.post('/cart/remove', { form: { file_id: second.id } })).status, 303);
       assert.doesNotMatch((await visitor.get('/cart')).text, new RegExp(`data-file-id="${second.id}"`));
+    });
+
+    it('gives each dataset of CITATION.bib its own key, also when two datasets would share one (Doe2026Sample)', async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      const fourth = (await filesOf(visitor, '10.1234/dataset4'))[0]!;
+      for (const file of [first, fourth]) assert.equal((await visitor.post('/cart/add', { form: { file_id: file.id } })).status, 303);
+      const entries = await unzip((await download(visitor, '/cart/download?format=uvl')).bytes);
+      const bib = entries.get('cart/CITATION.bib')!;
+      const keys = [...bib.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1]!);
+      assert.equal(keys.length, 2, bib);
+      assert.equal(new Set(keys).size, 2, `two entries, two keys: ${keys.join(', ')}`);
     });
 
     it('refuses unknown formats before zipping anything, and zips FeatureIDE XML', async () => {

@@ -45,7 +45,10 @@ async function fileIdsOf(cart: CartService, request: FastifyRequest): Promise<nu
 
 function fileIdField(request: FastifyRequest): number {
   const id = parseFileId((request.body as Record<string, unknown> | undefined)?.file_id);
-  if (id === undefined) throw badRequest('Give the file to add or remove as file_id, a file id.', { field: 'file_id' });
+  if (id === undefined) {
+    const message = 'Give the file to add or remove as file_id, a file id.';
+    throw badRequest(message, { message, field: 'file_id' });
+  }
   return id;
 }
 
