@@ -13,6 +13,8 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, body?: Record<string, unknown>) => new HttpError(400, 'bad_request', message, body);
+/** A 400 about one form field: its JSON `{"message", "field"}`, as the API's validation errors. */
+export const badField = (field: string, message: string) => badRequest(message, { message, field });
 export const unauthorized = (message = 'Login required', body?: Record<string, unknown>) => new HttpError(401, 'unauthorized', message, body);
 export const forbidden = (message = 'Forbidden', body?: Record<string, unknown>) => new HttpError(403, 'forbidden', message, body);
 export const notFound = (message = 'Not found', body?: Record<string, unknown>) => new HttpError(404, 'not_found', message, body);

@@ -3,12 +3,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest } from '../../core/http/errors.ts';
+import { badField } from '../../core/http/errors.ts';
 import type { CartEntry } from './cart.service.ts';
 import { UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
 /** A 400 about `format`, its JSON `{"message", "field"}` as the API's validation errors. */
-const formatError = (message: string) => badRequest(message, { message, field: 'format' });
+const formatError = (message: string) => badField('format', message);
 
 /** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
 export function askedFormats(query: unknown): CartFormat[] {

@@ -2,7 +2,7 @@
 // CSRF checked by the global guard), GET /cart and GET /cart/download?format=…(repeatable).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HubEventPayloads, ModuleContext } from '../../core/modules.ts';
-import { badRequest } from '../../core/http/errors.ts';
+import { badRequest, badField } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { MAX_CART_FILES, type CartEntry, type CartService } from './cart.service.ts';
@@ -45,10 +45,7 @@ async function fileIdsOf(cart: CartService, request: FastifyRequest): Promise<nu
 
 function fileIdField(request: FastifyRequest): number {
   const id = parseFileId((request.body as Record<string, unknown> | undefined)?.file_id);
-  if (id === undefined) {
-    const message = 'Give the file to add or remove as file_id, a file id.';
-    throw badRequest(message, { message, field: 'file_id' });
-  }
+  if (id === undefined) throw badField('file_id', 'Give the file to add or remove as file_id, a file id.');
   return id;
 }
 

@@ -79,20 +79,5 @@ async function citations(ctx: ModuleContext, entries: CartEntry[]): Promise<stri
   const withDoi = [...new Map(entries.filter((e) => e.doi !== null).map((e) => [e.datasetId, e])).keys()];
   if (withDoi.length === 0 || !ctx.isEnabled('citation')) return '';
   const datasets = await ctx.services.dataset.summariesOf(withDoi);
-  return distinctKeys(datasets.filter((d) => d.doi !== null).map((d) => ctx.services.citation.fileFor(d, 'bibtex').body.trim())).join('\n\n') + '\n';
-}
-
-/**
- * The entries with keys told apart: two datasets can have the same key (first author's family
- * name, year, first title word: "Sample dataset 1" and "Sample dataset 4" by two Does), and one
- * .bib with a key twice loses an entry (BibTeX) or is refused (Biber). A later one gets `-2`, `-3`….
- */
-function distinctKeys(entries: string[]): string[] {
-  const used = new Set<string>();
-  return entries.map((entry) => entry.replace(/^(@\w+\{)([^,\s]+),/, (_all, head: string, key: string) => {
-    let unique = key;
-    for (let n = 2; used.has(unique); n++) unique = `${key}-${n}`;
-    used.add(unique);
-    return `${head}${unique},`;
-  }));
+  return ctx.services.citation.bibliography(datasets.filter((d) => d.doi !== null).map((d) => ctx.services.citation.fileFor(d, 'bibtex').body));
 }

@@ -132,10 +132,28 @@ export function box(d: CitationDeps, dataset: DatasetSummary): CitationBox | nul
   return built;
 }
 
+/**
+ * BibTeX entries as one .bib file (the cart's and a collection's CITATION.bib), their keys told
+ * apart: two datasets can have the same key (first author's family name, year, first title word:
+ * "Sample dataset 1" and "Sample dataset 4" by two Does), and a .bib with a key twice loses an
+ * entry (BibTeX) or is refused (Biber). A later one gets `-2`, `-3`…. Empty when there are none.
+ */
+export function bibliography(entries: string[]): string {
+  const used = new Set<string>();
+  const distinct = entries.map((entry) => entry.trim()).filter((entry) => entry !== '').map((entry) => entry.replace(/^(@\w+\{)([^,\s]+),/, (_all, head: string, key: string) => {
+    let unique = key;
+    for (let n = 2; used.has(unique); n++) unique = `${key}-${n}`;
+    used.add(unique);
+    return `${head}${unique},`;
+  }));
+  return distinct.length === 0 ? '' : `${distinct.join('\n\n')}\n`;
+}
+
 export function createCitationService(ctx: ModuleContext) {
   const d: CitationDeps = { ctx, texts: new KeptTexts(), boxes: new Map() };
   return {
     formats: CITATION_FORMATS.map((f) => ({ format: f.format, label: f.label, mediaType: f.mediaType })),
+    bibliography,
     ...bindOperations(d, { exportByDoi, fileFor, box }),
   };
 }

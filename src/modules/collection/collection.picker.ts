@@ -3,7 +3,7 @@
 // its Add button, and a form making a new one with it (POST /collections with the same field).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest } from '../../core/http/errors.ts';
+import { badField } from '../../core/http/errors.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import type { MemberRef } from './collection.service.ts';
@@ -14,7 +14,7 @@ export function firstMembers(fields: Record<string, string>): MemberRef | 'cart'
   for (const [key, make] of [['file_id', (id: number) => ({ fileId: id })], ['dataset_id', (id: number) => ({ datasetId: id })]] as const) {
     if (fields[key] === undefined || fields[key] === '') continue;
     const id = parseFileId(fields[key]);
-    if (id === undefined) throw badRequest(`${key} must be an id.`, { field: key });
+    if (id === undefined) throw badField(key, `${key} must be an id.`);
     return make(id);
   }
   return undefined;
@@ -27,7 +27,7 @@ async function pickerPage(ctx: ModuleContext, request: FastifyRequest) {
   const userId = request.user!.id;
   const fields = formFields(request.query);
   const ref = firstMembers(fields);
-  if (ref === undefined) throw badRequest('Name what to add: file_id, dataset_id or cart=1.', { field: 'file_id' });
+  if (ref === undefined) throw badField('file_id', 'Name what to add: file_id, dataset_id or cart=1.');
   const service = ctx.services.collection;
   const what = ref === 'cart'
     ? { label: 'the files of your cart', files: (await ctx.services.cart.userFileIds(userId)).length }

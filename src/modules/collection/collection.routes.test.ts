@@ -69,6 +69,30 @@ for (const dialect of testDialects()) {
       assert.match((await client.get('/collections')).text, /id="collections-empty"/);
     });
 
+    it('answers a client asking for JSON {"message", "field"} for a bad member or picker id, not {"field"} alone', async () => {
+      const { client } = await newUser(server, 'Asker');
+      const id = await createCollection(client, 'Bad ids');
+      const json = { accept: 'application/json' };
+      const add = await client.post(`/collection/${id}/add`, { form: { file_id: 'abc' }, headers: json });
+      assert.equal(add.status, 400);
+      assert.deepEqual(add.json, { message: 'Give file_id (a file id) or dataset_id (a dataset id).', field: 'file_id' });
+      const picker = await client.get('/collection/add?file_id=abc', json);
+      assert.equal(picker.status, 400, picker.text);
+      assert.deepEqual(picker.json, { message: 'file_id must be an id.', field: 'file_id' });
+    });
+
+    it('gives each dataset of its citations.bib its own key, also when two would share one (Doe2026Sample)', async () => {
+      const { client } = await newUser(server, 'Citer');
+      const id = await createCollection(client, 'Two Does');
+      for (const doi of ['10.1234/dataset1', '10.1234/dataset4']) {
+        assert.equal((await client.post(`/collection/${id}/add`, { form: { dataset_id: String(await datasetIdOf(server, doi)) } })).status, 303);
+      }
+      const bib = (await client.get(`/collection/${id}/citations.bib`)).text;
+      const keys = [...bib.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1]!);
+      assert.equal(keys.length, 2, bib);
+      assert.equal(new Set(keys).size, 2, `two entries, two keys: ${keys.join(', ')}`);
+    });
+
     it('adds a file and a whole dataset, lists them with facts, CSV, JSON and citations, and removes them', async () => {
       const { client } = await newUser(server, 'Collector');
       const id = await createCollection(client, 'Study models');

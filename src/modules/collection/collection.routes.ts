@@ -6,7 +6,7 @@
 // CSRF is checked by the global guard on every POST.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest } from '../../core/http/errors.ts';
+import { badRequest, badField } from '../../core/http/errors.ts';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, askedFormats, sendZip, type CartFormat } from '../cart/index.ts';
@@ -26,7 +26,7 @@ function memberRef(body: unknown): MemberRef {
   if (fileId !== undefined) return { fileId };
   const datasetId = parseFileId(fields.dataset_id);
   if (datasetId !== undefined) return { datasetId };
-  throw badRequest('Give file_id (a file id) or dataset_id (a dataset id).', { field: 'file_id' });
+  throw badField('file_id', 'Give file_id (a file id) or dataset_id (a dataset id).');
 }
 
 /** Back to a page of this site only (never `//host`), else the collection. */
@@ -116,8 +116,10 @@ function downloadRoutes(app: FastifyInstance, ctx: ModuleContext) {
   });
   app.get('/collection/:id/citations.bib', async (request, reply) => {
     const c = await visible(request);
-    const bib = (await service.citationsOf(c.id, request.user?.id ?? null)).map((x) => x.bibtex).filter((b) => b !== '').join('\n\n');
-    return attachment(reply, 'application/x-bibtex; charset=utf-8', `collection-${c.id}.bib`).send(bib === '' ? '' : `${bib}\n`);
+    const entries = (await service.citationsOf(c.id, request.user?.id ?? null)).map((x) => x.bibtex);
+    // Keys told apart, as in the zip's CITATION.bib (citationsOf gives no BibTeX without the citation module).
+    const bib = ctx.isEnabled('citation') ? ctx.services.citation.bibliography(entries) : '';
+    return attachment(reply, 'application/x-bibtex; charset=utf-8', `collection-${c.id}.bib`).send(bib);
   });
   app.get('/collection/:id/download', async (request, reply) => {
     const c = await visible(request);

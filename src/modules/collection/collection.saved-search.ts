@@ -3,7 +3,7 @@
 // later that match the query do not join it. The search is explore's (through its service, when
 // enabled): the members are the models a model filter matched, else every model of each dataset.
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, notFound } from '../../core/http/errors.ts';
+import { badRequest, notFound, badField } from '../../core/http/errors.ts';
 import * as repo from './collection.repository.ts';
 import { checkedInput, MAX_COLLECTION_FILES } from './collection.rules.ts';
 
@@ -42,7 +42,7 @@ export function searchOf(body: Record<string, unknown>): Record<string, unknown>
     try {
       search.models = JSON.parse(search.models);
     } catch {
-      throw badRequest('"models" must be the JSON object of the model filters.', { field: 'models' });
+      throw badField('models', '"models" must be the JSON object of the model filters.');
     }
   }
   if (search.models === undefined) {

@@ -2,7 +2,7 @@
 // saves. The pages are open to anyone; the saves need an account (and CSRF, the global guard).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, HttpError, notFound } from '../../core/http/errors.ts';
+import { HttpError, notFound, badField } from '../../core/http/errors.ts';
 import { TooManyJobs } from '../../core/scheduler/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { bundleOnce, type EditorBundle } from './editor.bundle.ts';
@@ -19,7 +19,7 @@ interface PageInput {
 
 function textField(request: FastifyRequest): string {
   const text = (request.body as Record<string, unknown> | undefined)?.text;
-  if (typeof text !== 'string') throw badRequest('The form must carry the model as the field text.', { field: 'text' });
+  if (typeof text !== 'string') throw badField('text', 'The form must carry the model as the field text.');
   // The editor's text has \n line breaks (CodeMirror's); a browser posts every line break of a
   // form field as CRLF (HTML form encoding), so they are turned back to keep the text exact.
   return text.replace(/\r\n/g, '\n');
