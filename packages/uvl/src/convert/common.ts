@@ -102,7 +102,7 @@ class UnknownInConstraint extends Error {
 
 export function prepareExport(model: UvlModel, options: PrepareOptions = {}): ExportModel {
   const leaveOutUnknown = options.unknownFeature === 'leave-out';
-  if (!model.root) throw new UvlExportError('no-root', 'the model has no features to export');
+  if (!model.root) throw new UvlExportError('no-root', 'the model has no features');
   const flat = flattenModel(model);
   const indexOf = new Map<string, number>();
   const names: string[] = [];
