@@ -147,6 +147,17 @@ describe('citation formats', () => {
     assert.equal(JSON.parse(toCsl(record({ version: '2' })))[0].version, '2');
   });
 
+  it('BibTeX, RIS and CSL-JSON carry the licence, CC-BY-4.0 by default (extensions section 2: in every export)', () => {
+    assert.match(toBibtex(record()), /^\tlicense = \{CC-BY-4\.0\},$/m);
+    const versioned = toBibtex(record({ license: 'MIT', version: '2' }));
+    assert.match(versioned, /^\tlicense = \{MIT\},$/m);
+    assert.equal(new Cite(versioned).data[0]!.version, '2', 'the entry still parses, version kept');
+    assert.match(toRis(record()), /^N1 {2}- License: CC-BY-4\.0 \(https:\/\/creativecommons\.org\/licenses\/by\/4\.0\/legalcode\)$/m);
+    assert.match(toRis(record({ license: 'Apache-2.0' })), /^N1 {2}- License: Apache-2\.0 /m);
+    assert.equal(JSON.parse(toCsl(record()))[0].license, 'CC-BY-4.0');
+    assert.equal(JSON.parse(toCsl(record({ license: 'GPL-3.0-only' })))[0].license, 'GPL-3.0-only');
+  });
+
   it('CITATION.cff 1.2.0: type dataset, split names, ORCID as a URL, licence defaulting to CC-BY-4.0, no version unless given', () => {
     const cff = parseYaml(toCff(record()));
     assert.equal(cff['cff-version'], '1.2.0');
