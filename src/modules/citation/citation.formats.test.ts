@@ -264,6 +264,15 @@ describe('citation formats', () => {
 });
 
 describe('citation HTTP helpers', () => {
+  it('Accept: a range naming the charset the answers have (utf-8) is the same type; another charset is not', () => {
+    assert.equal(negotiateFormat('application/x-bibtex; charset=utf-8'), 'bibtex');
+    assert.equal(negotiateFormat('application/x-research-info-systems;charset=UTF-8'), 'ris');
+    assert.equal(negotiateFormat('application/ld+json; charset="utf-8"'), 'jsonld');
+    assert.equal(negotiateFormat('text/html;q=0.5, application/vnd.citationstyles.csl+json; charset=utf-8'), 'csl');
+    assert.equal(negotiateFormat('application/x-bibtex; charset=iso-8859-1'), null);
+    assert.equal(negotiateFormat('text/html; charset=utf-8, application/x-bibtex;q=0.5'), null);
+  });
+
   it('Accept: HTML stays the default; a citation type preferred over HTML wins', () => {
     assert.equal(negotiateFormat(undefined), null);
     assert.equal(negotiateFormat('*/*'), null);
