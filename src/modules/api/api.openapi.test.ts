@@ -84,6 +84,14 @@ for (const dialect of testDialects()) {
       assert.equal(doc.components.securitySchemes.token.scheme, 'bearer');
     });
 
+    it('documents the analysis endpoint from its own schema: a summary, the file id, the answer and its 401, 404 and 429', () => {
+      const analysis = doc.paths['/api/v1/files/{id}/analysis'].get;
+      assert.ok(analysis.summary, 'a summary');
+      assert.deepEqual(analysis.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
+      for (const code of ['200', '401', '404', '429']) assert.ok(analysis.responses[code], `${code} is documented`);
+      assert.deepEqual(analysis.responses['200'].content['application/json'].schema.required, ['file_id', 'sha256', 'status']);
+    });
+
     it('/api/docs renders the document with Swagger UI served by the hub itself (no CDN)', async () => {
       const page = await fetch(`${server.baseUrl}/api/docs`);
       assert.equal(page.status, 200);

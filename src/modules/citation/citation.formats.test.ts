@@ -147,6 +147,17 @@ describe('citation formats', () => {
     assert.equal(JSON.parse(toCsl(record({ version: '2' })))[0].version, '2');
   });
 
+  it('BibTeX, RIS and CSL-JSON carry the licence, CC-BY-4.0 by default (extensions section 2: in every export)', () => {
+    assert.match(toBibtex(record()), /^\tlicense = \{CC-BY-4\.0\},$/m);
+    const versioned = toBibtex(record({ license: 'MIT', version: '2' }));
+    assert.match(versioned, /^\tlicense = \{MIT\},$/m);
+    assert.equal(new Cite(versioned).data[0]!.version, '2', 'the entry still parses, version kept');
+    assert.match(toRis(record()), /^N1 {2}- License: CC-BY-4\.0 \(https:\/\/creativecommons\.org\/licenses\/by\/4\.0\/legalcode\)$/m);
+    assert.match(toRis(record({ license: 'Apache-2.0' })), /^N1 {2}- License: Apache-2\.0 /m);
+    assert.equal(JSON.parse(toCsl(record()))[0].license, 'CC-BY-4.0');
+    assert.equal(JSON.parse(toCsl(record({ license: 'GPL-3.0-only' })))[0].license, 'GPL-3.0-only');
+  });
+
   it('CITATION.cff 1.2.0: type dataset, split names, ORCID as a URL, licence defaulting to CC-BY-4.0, no version unless given', () => {
     const cff = parseYaml(toCff(record()));
     assert.equal(cff['cff-version'], '1.2.0');
@@ -253,6 +264,15 @@ describe('citation formats', () => {
 });
 
 describe('citation HTTP helpers', () => {
+  it('Accept: a range naming the charset the answers have (utf-8) is the same type; another charset is not', () => {
+    assert.equal(negotiateFormat('application/x-bibtex; charset=utf-8'), 'bibtex');
+    assert.equal(negotiateFormat('application/x-research-info-systems;charset=UTF-8'), 'ris');
+    assert.equal(negotiateFormat('application/ld+json; charset="utf-8"'), 'jsonld');
+    assert.equal(negotiateFormat('text/html;q=0.5, application/vnd.citationstyles.csl+json; charset=utf-8'), 'csl');
+    assert.equal(negotiateFormat('application/x-bibtex; charset=iso-8859-1'), null);
+    assert.equal(negotiateFormat('text/html; charset=utf-8, application/x-bibtex;q=0.5'), null);
+  });
+
   it('Accept: HTML stays the default; a citation type preferred over HTML wins', () => {
     assert.equal(negotiateFormat(undefined), null);
     assert.equal(negotiateFormat('*/*'), null);

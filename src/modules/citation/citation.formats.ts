@@ -50,6 +50,8 @@ export function cslItem(record: CitationRecord): Record<string, unknown> {
     abstract: record.description || undefined,
     keyword: record.tags.length > 0 ? record.tags.join(', ') : undefined,
     version: record.version,
+    // CSL's `license` variable: the SPDX identifier, as CITATION.cff gives it (extensions section 2: the licence is in every export).
+    license: record.license ?? DEFAULT_LICENSE,
   };
 }
 
@@ -124,8 +126,13 @@ export function toBibtex(record: CitationRecord): string {
   // BibTeX carries a year and a month; a day would come out as `month = {mar 5}`.
   item.issued = { 'date-parts': [[year, month]] };
   const entry = cite(item).format('bibtex', { format: 'text' }).replace(`{${TITLE_SLOT}}`, () => `{${bibtexTitle(record.title)}}`);
-  // citation-js's BibTeX mapping has no version field (biblatex and natbib styles print it).
-  return record.version ? entry.replace(/\n\}\s*$/, `\n\tversion = {${escapeTex(record.version)}},\n}\n`) : entry;
+  // citation-js's BibTeX mapping has neither a version field (biblatex and natbib styles print it)
+  // nor a licence (biblatex reads unknown fields and ignores them; reference managers keep them).
+  const extra = [
+    ...(record.version ? [`\tversion = {${escapeTex(record.version)}},`] : []),
+    `\tlicense = {${escapeTex(record.license ?? DEFAULT_LICENSE)}},`,
+  ];
+  return entry.replace(/\n\}\s*$/, `\n${extra.join('\n')}\n}\n`);
 }
 
 /**
@@ -146,12 +153,18 @@ export function toRis(record: CitationRecord): string {
     if (tag === 'TY') continue;
     for (const v of ([] as unknown[]).concat(value)) lines.push(`${tag}  - ${String(v).replace(/\s*[\r\n]+\s*/g, ' ')}`);
   }
+  // RIS has no licence tag (and citation-js writes none): the licence goes in a note, with its address.
+  const license = licenseInfo(record.license ?? DEFAULT_LICENSE);
+  lines.push(`N1  - License: ${license.spdx} (${license.url})`);
   lines.push('ER  - ');
   return `${lines.join('\n')}\n`;
 }
 
 export function toCsl(record: CitationRecord): string {
-  return cite(cslItem(record)).format('data', { format: 'text' });
+  const item = cslItem(record);
+  const [cleaned] = JSON.parse(cite(item).format('data', { format: 'text' }) as string) as Record<string, unknown>[];
+  // citation-js 0.7 drops CSL 1.0.2's `license` variable while it cleans the item: put back after it.
+  return JSON.stringify([{ ...cleaned, license: item.license }], null, 2);
 }
 
 /** "José María" → "J. M.", "Jean-Paul" → "J.-P.": APA's initials of the given names. */

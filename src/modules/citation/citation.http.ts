@@ -29,8 +29,11 @@ const PAGE_TYPES: [string, CitationFormat | null][] = [
  */
 export function negotiateFormat(accept: string | undefined): CitationFormat | null {
   if (!accept) return null;
-  const best = new Negotiator({ headers: { accept } }).mediaType(PAGE_TYPES.map(([type]) => type));
-  return PAGE_TYPES.find(([type]) => type === best)?.[1] ?? null;
+  // Offered with the charset every answer has, so that a range naming it (`application/x-bibtex;
+  // charset=utf-8`) matches too: a range with parameters matches only types that carry them.
+  const offered = PAGE_TYPES.map(([type]) => `${type}; charset=utf-8`);
+  const best = new Negotiator({ headers: { accept } }).mediaType(offered);
+  return best === undefined ? null : PAGE_TYPES[offered.indexOf(best)]?.[1] ?? null;
 }
 
 /** `/doi/<doi>/export/<format>` read from the DOI route's wildcard (`<doi>/export/<format>`). */

@@ -17,6 +17,16 @@ const MAX_KEY = 2048;
 /** Larger answers (a blank search without a limit over many datasets) are not kept: at most 16 MB in all. */
 const MAX_KEPT_ANSWER = 64 * 1024;
 
+/** The request as a key; undefined when it nests too deeply for JSON.stringify (a body of 100 000 nested objects). */
+function keyOf(request: SearchRequest): string | undefined {
+  try {
+    return JSON.stringify(request);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
 export class SearchAnswers {
   private readonly kept = new LruMap<string, { stamp: number; json: string }>(KEPT_SEARCHES);
   private readonly gathering = new Map<string, Promise<string>>();
@@ -27,7 +37,9 @@ export class SearchAnswers {
   async answer(request: SearchRequest, search: () => Promise<object[]>): Promise<string> {
     // Read before the queries: a write after this moment moves the stamp and outdates the answer.
     const stamp = changeStamp(this.db);
-    const key = JSON.stringify(request);
+    const key = keyOf(request);
+    // A request too deeply nested to be a key (its `models` is read only by the search, which refuses it): not kept.
+    if (key === undefined) return JSON.stringify(await search());
     if (stamp === undefined) return key.length <= MAX_KEY ? this.shared(key, search) : JSON.stringify(await search());
     const kept = key.length <= MAX_KEY ? this.kept.get(key) : undefined;
     if (kept !== undefined && kept.stamp === stamp) return kept.json;

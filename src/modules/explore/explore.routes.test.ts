@@ -276,6 +276,15 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('refuses a deeply nested body with 400, not a 500 from the kept answers\' key', async () => {
+      const depth = 100_000;
+      // `models` is read by the search itself (extensions section 1), after the answer's key is made.
+      const body = `{"query": "quokka", "models": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}`;
+      const res = await explore(server, undefined, { body, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 400);
+      assert.equal(typeof res.json.message, 'string');
+    });
+
     it('refuses more than 100 different words or tags with 400, and accepts 100', async () => {
       const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`);
       assert.equal((await explore(server, { query: [...words(100), ...words(100), 'quokka'].join(' ') })).status, 400, '101 different words');

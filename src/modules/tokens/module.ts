@@ -11,7 +11,8 @@ export const tokensModule = defineModule({
   createService: (ctx) => createTokensService(ctx),
   setup: (app, ctx) => {
     const authenticate = async (header: string) => {
-      const match = /^Bearer +(\S+) *$/.exec(header);
+      // The scheme's name is case-insensitive (RFC 9110, 11.1): `bearer` is `Bearer`.
+      const match = /^Bearer +(\S+) *$/i.exec(header);
       if (!match) throw unauthorized('Bad Authorization header', { message: 'Send the token as "Authorization: Bearer <token>".' });
       const found = await ctx.services.tokens.authenticate(match[1]!);
       const user = await ctx.services.auth.getUser(found.userId);

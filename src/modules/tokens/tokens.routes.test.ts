@@ -117,6 +117,17 @@ for (const dialect of testDialects()) {
       assert.equal(page.status, 200);
     });
 
+    it('reads the scheme "Bearer" in any case, as HTTP authentication schemes are (RFC 9110, 11.1)', async () => {
+      const { client } = await newUser(server);
+      const token = await createToken(client, ['read', 'write']);
+      for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+        const res = await fetch(`${server.baseUrl}/api/v1/datasets/`, {
+          method: 'POST', headers: { authorization: `${scheme} ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `By ${scheme}` }),
+        });
+        assert.equal(res.status, 201, scheme);
+      }
+    });
+
     it('a token wins over a session cookie sent with it, and the browser session works as before', async () => {
       const owner = await newUser(server, 'Owner');
       const readOnly = await createToken(owner.client, ['read']);
