@@ -251,12 +251,13 @@ function summary(file: string, r: AnalysisResult): string {
     }
   };
   if (r.satisfiable === false) {
-    if (r.explanations.void.length > 0) lines.push('  void because of:', ...r.explanations.void.map((w) => `    ${w}`));
+    if (r.explanations === null) lines.push('  why void: not computed (timeout)');
+    else if (r.explanations.void.length > 0) lines.push('  void because of:', ...r.explanations.void.map((w) => `    ${w}`));
     else if (r.reasons?.void === 'tree') lines.push('  void because of the feature tree alone');
   } else {
     list('core', r.core);
-    list('dead', r.dead, r.explanations.dead);
-    list('false-optional', r.false_optional, r.explanations.false_optional);
+    list('dead', r.dead, r.explanations?.dead);
+    list('false-optional', r.false_optional, r.explanations?.false_optional);
     if (r.atomic_sets === null) lines.push('  atomic sets: not computed (timeout)');
     else lines.push(`  atomic sets (${r.atomic_sets.length})${r.atomic_sets.length ? `: ${r.atomic_sets.slice(0, 10).map((s) => `{${names(s)}}`).join(' ')}${r.atomic_sets.length > 10 ? ' …' : ''}` : ''}`);
   }

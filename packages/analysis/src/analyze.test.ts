@@ -86,13 +86,13 @@ function checkExplanation(text: string, model: UvlModel, result: AnalysisResult,
 
 function checkAllExplanations(text: string, model: UvlModel, result: AnalysisResult): string[] {
   const out: string[] = [];
-  if (result.satisfiable === false) out.push(...checkExplanation(text, model, result, { kind: 'void' }, result.explanations.void));
-  const deadKeys = Object.keys(result.explanations.dead).sort();
+  if (result.satisfiable === false) out.push(...checkExplanation(text, model, result, { kind: 'void' }, result.explanations!.void));
+  const deadKeys = Object.keys(result.explanations!.dead).sort();
   if (JSON.stringify(deadKeys) !== JSON.stringify(result.dead ?? [])) out.push(`explained dead ${JSON.stringify(deadKeys)} != dead ${JSON.stringify(result.dead)}`);
-  const foKeys = Object.keys(result.explanations.false_optional).sort();
+  const foKeys = Object.keys(result.explanations!.false_optional).sort();
   if (JSON.stringify(foKeys) !== JSON.stringify(result.false_optional ?? [])) out.push(`explained false-optional ${JSON.stringify(foKeys)} != ${JSON.stringify(result.false_optional)}`);
-  for (const f of result.dead ?? []) out.push(...checkExplanation(text, model, result, { kind: 'dead', feature: f }, result.explanations.dead[f]));
-  for (const f of result.false_optional ?? []) out.push(...checkExplanation(text, model, result, { kind: 'false_optional', feature: f }, result.explanations.false_optional[f]));
+  for (const f of result.dead ?? []) out.push(...checkExplanation(text, model, result, { kind: 'dead', feature: f }, result.explanations!.dead[f]));
+  for (const f of result.false_optional ?? []) out.push(...checkExplanation(text, model, result, { kind: 'false_optional', feature: f }, result.explanations!.false_optional[f]));
   return out;
 }
 
@@ -136,7 +136,7 @@ describe('anomalies against brute force', () => {
       if (truth.falseOptional.length > 0) seen.falseOptional++;
       if (truth.atomicSets.length > 0) seen.atomic++;
       if (result.reasons) seen.treeReason++;
-      if (result.explanations.void.length + Object.values(result.explanations.dead).flat().length + Object.values(result.explanations.false_optional).flat().length > 0) seen.explained++;
+      if (result.explanations!.void.length + Object.values(result.explanations!.dead).flat().length + Object.values(result.explanations!.false_optional).flat().length > 0) seen.explained++;
     }
     assert.deepEqual(wrong, []);
     // The generator must produce every kind of anomaly, or this test proves little.
@@ -188,7 +188,7 @@ describe('results as they come (onProgress)', () => {
     assert.deepEqual([afterCount!.partial.configurations, afterCount!.partial.atomic_sets], ['2', null]);
     assert.ok(afterCount!.running.includes('atomic_sets'));
     assert.deepEqual(afterSets!.partial.atomic_sets, final.atomic_sets);
-    assert.deepEqual(afterSets!.partial.explanations.dead, {}, 'explanations come last');
+    assert.deepEqual(afterSets!.partial.explanations!.dead, {}, 'explanations come last');
     // Copies: the engine's later work does not change what was reported.
     assert.notEqual(afterBackbone!.partial.explanations, final.explanations);
   });

@@ -71,7 +71,7 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
     const why = timed('explanations', () => explainer([]));
     if (why === null) timeouts.push('explanations');
     else if (why !== undefined) {
-      result.explanations.void = why.map((c) => c.label);
+      explanationsOf(result).void = why.map((c) => c.label);
       if (why.length === 0) result.reasons = { void: 'tree' };
     }
     return run.finish();
@@ -248,11 +248,12 @@ function lazyExplainer(enc: EncodedModel, deadline: Deadline): Explain {
  */
 function explainAnomalies(result: AnalysisResult, pathContext: PathContext, deadVars: number[], falseOptional: number[], explain: Explain): boolean {
   const { enc } = pathContext;
+  const explanations = explanationsOf(result);
   const paths = (result.explanation_paths = { dead: {}, false_optional: {} } as NonNullable<AnalysisResult['explanation_paths']>);
   const anomalies: { name: string; assumptions: number[]; into: Record<string, string[]>; path: (why: EncodedConstraint[]) => string[] | undefined; pathsInto: Record<string, string[]> }[] = deadVars.map((v) => ({
     name: enc.names[v - 1]!,
     assumptions: [v],
-    into: result.explanations.dead,
+    into: explanations.dead,
     path: (why) => deadPath(pathContext, v, why),
     pathsInto: paths.dead,
   }));
@@ -264,7 +265,7 @@ function explainAnomalies(result: AnalysisResult, pathContext: PathContext, dead
     anomalies.push({
       name: node.name,
       assumptions: [enc.nodeVar[node.parent]!, -enc.nodeVar[i]!],
-      into: result.explanations.false_optional,
+      into: explanations.false_optional,
       path: (why) => falseOptionalPath(pathContext, i, why),
       pathsInto: paths.false_optional,
     });
@@ -332,8 +333,21 @@ function markVoid(result: AnalysisResult): AnalysisResult {
   return result;
 }
 
+/** The explanations being filled in: an object until `finish` (null only once they ran out of time). */
+function explanationsOf(result: AnalysisResult): NonNullable<AnalysisResult['explanations']> {
+  if (result.explanations === null) throw new Error('the explanations of a finished analysis');
+  return result.explanations;
+}
+
 function finish(result: AnalysisResult, timeouts: OperationName[]): AnalysisResult {
   if (timeouts.length > 0) result.timeouts = [...new Set(timeouts)];
+  // Extensions section 1: an operation out of time gives null. Explanations found before the
+  // deadline are a part of the answer that cannot say it is a part: they go, with what they imply.
+  if (timeouts.includes('explanations')) {
+    result.explanations = null;
+    delete result.explanation_paths;
+    delete result.reasons;
+  }
   return result;
 }
 

@@ -66,7 +66,12 @@ describe('deadlines', () => {
       }
       if (op === 'false_optional') assert.equal(result.false_optional, null);
       if (op === 'atomic_sets') assert.equal(result.atomic_sets, null);
+      if (op === 'explanations') {
+        assert.equal(result.explanations, null, 'explanations out of time are null, not what they had found');
+        assert.equal(result.explanation_paths, undefined);
+      }
     }
+    assert.ok(result.timeouts.includes('explanations'), 'the explanations come after what timed out');
     // The structural metrics need no solver and are always there.
     assert.equal(result.metrics.features, n + 1);
   });

@@ -10,7 +10,9 @@ import { seededRandom } from './testing/generators.support.ts';
 function explanations(text: string) {
   const { model, diagnostics } = parseUvl(text);
   assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], 'the model parses');
-  return analyzeModel(model, { text, skipCount: true }).explanations;
+  const found = analyzeModel(model, { text, skipCount: true }).explanations;
+  assert.ok(found !== null, 'the explanations finished');
+  return found;
 }
 
 describe('explanation text', () => {

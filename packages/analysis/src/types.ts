@@ -68,11 +68,12 @@ export interface AnalysisResult {
   false_optional: string[] | null;
   variant: string[] | null;
   atomic_sets: string[][] | null;
+  /** null when the explanations ran out of time (what they had found is not kept: nothing is guessed). */
   explanations: {
     void: string[];
     dead: Record<string, string[]>;
     false_optional: Record<string, string[]>;
-  };
+  } | null;
   /**
    * For a dead or false-optional feature whose explanation's constraints never name it: how they
    * reach it through the tree, one sentence per step ("F is a child of G, which the constraint

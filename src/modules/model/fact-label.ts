@@ -98,11 +98,12 @@ export function factLabel(result: AnalysisResult) {
     core: result.core?.slice(0, LABEL_LIST_LIMIT) ?? null,
     variantCount: result.variant?.length ?? null,
     atomicSets: result.atomic_sets?.length ?? null,
-    dead: entries(result.dead?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations.dead, result.reasons),
-    falseOptional: entries(result.false_optional?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations.false_optional, result.reasons),
+    dead: entries(result.dead?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations?.dead ?? {}, result.reasons),
+    falseOptional: entries(result.false_optional?.slice(0, LABEL_LIST_LIMIT) ?? null, result.explanations?.false_optional ?? {}, result.reasons),
     /** How many each list has in all (the lists above stop at LABEL_LIST_LIMIT). */
     totals: { core: result.core?.length ?? null, dead: result.dead?.length ?? null, falseOptional: result.false_optional?.length ?? null },
-    voidExplanation: result.satisfiable === false
+    // Explanations out of time (null) explain nothing: the label lists them among the timeouts.
+    voidExplanation: result.satisfiable === false && result.explanations !== null
       ? { explanation: result.explanations.void.map(explanationLine), tree: result.reasons?.void === 'tree' || result.explanations.void.length === 0 }
       : null,
   };

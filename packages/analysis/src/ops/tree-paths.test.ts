@@ -59,10 +59,10 @@ test('tree paths: how constraints that never name a feature reach it', () => {
     },
   });
   // The explanations themselves are lines only (extensions section 1).
-  for (const entries of [...Object.values(result.explanations.dead), ...Object.values(result.explanations.false_optional)]) {
+  for (const entries of [...Object.values(result.explanations!.dead), ...Object.values(result.explanations!.false_optional)]) {
     for (const entry of entries) assert.match(entry, /^Line \d+: /);
   }
-  assert.deepEqual(result.explanations.dead.Box, ['Line 31: !Rack']);
+  assert.deepEqual(result.explanations!.dead.Box, ['Line 31: !Rack']);
 });
 
 test('tree paths: a deeper chain reads from the feature up to the excluded ancestor', () => {

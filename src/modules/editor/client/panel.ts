@@ -226,10 +226,10 @@ function renderFacts(box: HTMLElement, r: AnalysisResult, goToLine: (line: numbe
   row(list, 'Configurations', r.configurations ?? (r.configurations_status === 'timeout' ? 'out of time' : 'counting…'), 'live-configurations');
   row(list, 'Features', String(r.metrics.features), 'live-features');
   const parts: HTMLElement[] = [list];
-  if (r.satisfiable === false) parts.push(explanation(r.explanations.void, goToLine));
+  if (r.satisfiable === false) parts.push(explanation(r.explanations?.void ?? [], goToLine));
   parts.push(
-    anomalyList('Dead features', 'live-dead', r.dead, r.explanations.dead, goToLine),
-    anomalyList('False-optional features', 'live-false-optional', r.false_optional, r.explanations.false_optional, goToLine),
+    anomalyList('Dead features', 'live-dead', r.dead, r.explanations?.dead ?? {}, goToLine),
+    anomalyList('False-optional features', 'live-false-optional', r.false_optional, r.explanations?.false_optional ?? {}, goToLine),
     anomalyList('Core features', 'live-core', r.core, {}, goToLine),
   );
   box.replaceChildren(...parts);
