@@ -92,6 +92,27 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await stagingListing(userId), ['a.uvl']);
     });
 
+    it('refuses a NUL or other control character in any text field with a field error (PostgreSQL cannot store U+0000), not a 500', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'a.uvl', VALID_UVL);
+      const before = await count(server, 'data_set');
+      const fields = {
+        title: 'a\u0000b', desc: 'x\u0000y', tags: 't\u0000u', publication_doi: '10.1234/a\u0000b',
+        'authors-0-name': 'N\u0000', 'authors-0-affiliation': 'A\u0007',
+        'feature_models-0-title': 'T\u0000', 'feature_models-0-desc': 'D\u0000', 'feature_models-0-tags': 'g\u0000',
+        'feature_models-0-version': 'v\u0000', 'feature_models-0-publication_doi': '10.1234/\u0000',
+        'feature_models-0-authors-0-name': 'M\u0000', 'feature_models-0-authors-0-affiliation': 'B\u0000',
+      };
+      const res = await client.post('/dataset/upload', { form: uploadForm(['a.uvl'], fields) });
+      assert.equal(res.status, 400);
+      assert.deepEqual(Object.keys(res.json.errors).sort(), Object.keys(fields).sort());
+      assert.equal(await count(server, 'data_set'), before);
+      assert.deepEqual(await stagingListing(userId), ['a.uvl']);
+      // Line breaks and tabs stay text in a description.
+      const ok = await client.post('/dataset/upload', { form: uploadForm(['a.uvl'], { desc: 'line one\r\n\tline two', 'feature_models-0-desc': 'a\nb' }) });
+      assert.equal(ok.status, 200, ok.text);
+    });
+
     it('needs at least one feature model, at most 200, each staged by this user and listed once', async () => {
       const { client } = await newUser(server);
       const none = await client.post('/dataset/upload', { form: uploadForm([]) });
