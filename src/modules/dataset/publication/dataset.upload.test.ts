@@ -239,6 +239,25 @@ for (const dialect of testDialects()) {
       assert.equal(res.json.status, 'ok');
     });
 
+    it('accepts a multipart form of over 1000 fields (three models, 100 authors each): the form\'s own limits apply, not the parser\'s default', async () => {
+      const { client } = await newUser(server);
+      const names = ['wide0.uvl', 'wide1.uvl', 'wide2.uvl'];
+      for (const name of names) await stage(client, name, VALID_UVL);
+      const fields = uploadForm(names, { title: 'Many authors' });
+      for (let i = 0; i < 100; i++) {
+        Object.assign(fields, { [`authors-${i}-name`]: `Author ${i}`, [`authors-${i}-affiliation`]: 'Lab', [`authors-${i}-orcid`]: '' });
+        for (let j = 0; j < names.length; j++) {
+          Object.assign(fields, { [`feature_models-${j}-authors-${i}-name`]: `Author ${i}`, [`feature_models-${j}-authors-${i}-affiliation`]: 'Lab', [`feature_models-${j}-authors-${i}-orcid`]: '' });
+        }
+      }
+      assert.ok(Object.keys(fields).length > 1000);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      const res = await client.post('/dataset/upload', { body: form });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.status, 'ok');
+    });
+
     it('accepts the multipart form with the CSRF token as its field csrf_token; a wrong one is 400 and publishes nothing', async () => {
       const { client } = await newUser(server);
       await stage(client, 'fieldtoken.uvl', VALID_UVL);
