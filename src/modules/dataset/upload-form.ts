@@ -99,8 +99,8 @@ function readAuthors(errors: FormErrors, fields: Record<string, string>, prefix:
     errors.plainText(field('name'), name ?? undefined);
     errors.plainText(field('affiliation'), affiliation ?? undefined);
     if (name === null) errors.add(field('name'), 'The author name is required.');
-    else if (name.length > 255) errors.add(field('name'), 'Field cannot be longer than 255 characters.');
-    if (affiliation !== null && affiliation.length > 255) errors.add(field('affiliation'), 'Field cannot be longer than 255 characters.');
+    else errors.maxLength(field('name'), name, 255);
+    if (affiliation !== null) errors.maxLength(field('affiliation'), affiliation, 255);
     if (orcid !== null && !ORCID_PATTERN.test(orcid)) errors.add(field('orcid'), 'ORCID must have the format 0000-0000-0000-0000.');
     authors.push({ name: name ?? '', affiliation, orcid });
   }

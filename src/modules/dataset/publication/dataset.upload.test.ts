@@ -113,6 +113,18 @@ for (const dialect of testDialects()) {
       assert.equal(ok.status, 200, ok.text);
     });
 
+    it('counts author names and affiliations in characters like the title (255 emoji fit, 256 do not)', async () => {
+      const { client } = await newUser(server);
+      await stage(client, 'emoji.uvl', VALID_UVL);
+      const long = { 'authors-0-name': '😀'.repeat(256), 'authors-0-affiliation': '😀'.repeat(256), 'feature_models-0-authors-0-name': '😀'.repeat(256) };
+      const refused = await client.post('/dataset/upload', { form: uploadForm(['emoji.uvl'], long) });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(Object.keys(refused.json.errors).sort(), Object.keys(long).sort());
+      const fits = { 'authors-0-name': '😀'.repeat(255), 'authors-0-affiliation': '😀'.repeat(255), 'feature_models-0-authors-0-name': '😀'.repeat(255) };
+      const res = await client.post('/dataset/upload', { form: uploadForm(['emoji.uvl'], fits) });
+      assert.equal(res.status, 200, res.text);
+    });
+
     it('needs at least one feature model, at most 200, each staged by this user and listed once', async () => {
       const { client } = await newUser(server);
       const none = await client.post('/dataset/upload', { form: uploadForm([]) });
