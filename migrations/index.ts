@@ -30,6 +30,7 @@ import * as collections from './2026_12_05_0430_collections.ts';
 import * as sampleStoreBound from './2026_12_05_0450_sample_store_bound.ts';
 import * as collectionOneNextVersion from './2026_12_05_0460_collection_one_next_version.ts';
 import * as datasetPublishedAt from './2026_12_06_0100_dataset_published_at.ts';
+import * as userEmailBinary from './2026_12_06_0200_user_email_binary.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial_schema': initialSchema,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0450_sample_store_bound': sampleStoreBound,
   '2026_12_05_0460_collection_one_next_version': collectionOneNextVersion,
   '2026_12_06_0100_dataset_published_at': datasetPublishedAt,
+  '2026_12_06_0200_user_email_binary': userEmailBinary,
 };

@@ -4,6 +4,7 @@
 // instead, and an API client the documented `{"message"}` (issue 37, item 2).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const MESSAGES: Record<number, string> = {
   400: 'The request is malformed.',
@@ -53,6 +54,18 @@ export function clientErrorAnswer(code: string | undefined, raw: string): { stat
   return wantsJson(raw)
     ? { status, type: 'application/json; charset=utf-8', body: JSON.stringify({ message }) }
     : { status, type: 'text/html; charset=utf-8', body: page(status, message) };
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs. An address
+ * with a broken %-escape (`/%FF`) gets the same answers as the parser's refusals above (400, the
+ * hub's page or `{"message"}`), not Fastify's raw JSON.
+ */
+export function handleFrameworkError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+  const raw = `${request.method} ${request.url} HTTP/1.1\r\naccept:${request.headers.accept ?? ''}\r\n`;
+  const { status, type, body } = clientErrorAnswer(error.code, raw);
+  reply.code(status).header('content-type', type).header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'self'; frame-ancestors 'none'").send(body);
 }
 
 /** Fastify's `clientErrorHandler`: the answer written on the socket, which is then closed. */

@@ -36,6 +36,11 @@ export class FormErrors {
     if (value !== undefined && hasControlCharacters(value)) this.add(field, 'Field contains characters that are not allowed.');
   }
 
+  /** The same for a text area: line breaks and tabs are text there, other control characters are not. */
+  multilineText(field: string, value: string | undefined): void {
+    if (value !== undefined && MULTILINE_CONTROL.test(value)) this.add(field, 'Field contains characters that are not allowed.');
+  }
+
   get empty(): boolean {
     return Object.keys(this.errors).length === 0;
   }
@@ -54,6 +59,7 @@ export function charCount(value: string): number {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+const MULTILINE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export function hasControlCharacters(value: string): boolean {
   return CONTROL.test(value);
 }

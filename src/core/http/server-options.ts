@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { schemaError, validatorCompiler } from './api-schemas.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
-import { handleClientError } from './client-errors.ts';
+import { handleClientError, handleFrameworkError } from './client-errors.ts';
 
 const processRequestIds = randomUUID().slice(0, 24);
 let requestCounter = 0;
@@ -31,11 +31,14 @@ export function createFastify(config: Config, logger?: boolean | Record<string, 
     // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: false },
+    // An id longer than Fastify's default 100 characters is an unknown id (404, or the login redirect),
+    // decided by its route like any other: the address itself is bounded by the 16 KiB header limit.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
     // A route schema's refusal names the field (extensions section 3).
     schemaErrorFormatter: schemaError,
     // A too long address gets the hub's error page (or `{"message"}`), not Fastify's raw JSON.
     clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   return app;

@@ -92,6 +92,19 @@ for (const dialect of testDialects()) {
       assert.match(upper.text, /user1@example\.com in use/, 'case and spaces make no new address');
     });
 
+    it('keeps addresses that differ by an accent apart on every database (MariaDB\'s collation folded them into one)', async () => {
+      const first = new TestClient(server.baseUrl);
+      await first.get('/signup/');
+      assert.equal((await first.post('/signup/', { form: { email: 'josé@example.com', password: 'sturdy-password-1', name: 'José', surname: 'A' } })).status, 302);
+      const second = new TestClient(server.baseUrl);
+      await second.get('/signup/');
+      const res = await second.post('/signup/', { form: { email: 'jose@example.com', password: 'other-password-2', name: 'Jose', surname: 'B' } });
+      assert.equal(res.status, 302, 'jose@example.com is another address');
+      assert.ok((await users()).includes('jose@example.com') && (await users()).includes('josé@example.com'));
+      assert.equal((await new TestClient(server.baseUrl).login('jose@example.com', 'sturdy-password-1')).status, 200, 'josé\'s password does not open jose\'s account');
+      assert.equal((await new TestClient(server.baseUrl).login('jose@example.com', 'other-password-2')).status, 302);
+    });
+
     it('refuses a look-alike in the service too (InvalidEmailError), for callers other than the forms', async () => {
       const auth = server.hub.ctx.services.auth;
       const before = await users();

@@ -17,8 +17,9 @@ export function parseId(raw: unknown): number | undefined {
 export async function uploadFields(request: FastifyRequest): Promise<Record<string, string>> {
   if (!request.isMultipart()) return formFields(request.body);
   const fields: Record<string, string> = {};
-  // The global multipart limit suits one staged file; a form with 200 models has thousands of fields.
-  for await (const part of request.parts({ limits: { fields: 20000, fieldSize: 100_000, files: 1 } })) {
+  // The global multipart limit suits one staged file; a form with 200 models has thousands of fields
+  // (and busboy counts them again as parts, 1000 by default).
+  for await (const part of request.parts({ limits: { fields: 20000, fieldSize: 100_000, files: 1, parts: 20001 } })) {
     if (part.type === 'file') {
       part.file.resume();
       if (request.csrfPending) await request.checkCsrf(fields.csrf_token);

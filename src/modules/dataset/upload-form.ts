@@ -59,12 +59,14 @@ const optional = (value: string | undefined): string | null => {
 };
 
 function checkDoi(errors: FormErrors, field: string, value: string | null): void {
+  errors.plainText(field, value ?? undefined);
   if (value !== null && (value.length > 255 || !DOI_PATTERN.test(value))) {
     errors.add(field, 'Enter a DOI such as 10.1234/abcd or https://doi.org/10.1234/abcd.');
   }
 }
 
 function checkTags(errors: FormErrors, field: string, value: string | null): void {
+  errors.plainText(field, value ?? undefined);
   if (value !== null && value.length > MAX_TAGS) errors.add(field, `Tags cannot be longer than ${MAX_TAGS} characters.`);
 }
 
@@ -94,9 +96,11 @@ function readAuthors(errors: FormErrors, fields: Record<string, string>, prefix:
     // A row left blank is not an author: the page always offers one empty row.
     if (name === null && affiliation === null && orcid === null) continue;
     const field = (f: string) => `${prefix}-${i}-${f}`;
+    errors.plainText(field('name'), name ?? undefined);
+    errors.plainText(field('affiliation'), affiliation ?? undefined);
     if (name === null) errors.add(field('name'), 'The author name is required.');
-    else if (name.length > 255) errors.add(field('name'), 'Field cannot be longer than 255 characters.');
-    if (affiliation !== null && affiliation.length > 255) errors.add(field('affiliation'), 'Field cannot be longer than 255 characters.');
+    else errors.maxLength(field('name'), name, 255);
+    if (affiliation !== null) errors.maxLength(field('affiliation'), affiliation, 255);
     if (orcid !== null && !ORCID_PATTERN.test(orcid)) errors.add(field('orcid'), 'ORCID must have the format 0000-0000-0000-0000.');
     authors.push({ name: name ?? '', affiliation, orcid });
   }
@@ -110,8 +114,10 @@ function readMetadataFields(errors: FormErrors, fields: Record<string, string>):
   const publicationType = (fields.publication_type ?? '').trim();
   errors.required('title', title, 'Title');
   errors.maxLength('title', title, MAX_TITLE);
+  errors.plainText('title', title);
   errors.required('desc', description, 'Description');
   errors.maxLength('desc', description, MAX_DESCRIPTION);
+  errors.multilineText('desc', description);
   if (!isPublicationType(publicationType)) errors.add('publication_type', 'Not a valid choice.');
   const publicationDoi = optional(fields.publication_doi);
   checkDoi(errors, 'publication_doi', publicationDoi);
@@ -149,8 +155,10 @@ export function readUploadForm(fields: Record<string, string>): { ok: true; valu
     seen.add(uvlFilename);
     const fmTitle = (group.title ?? '').trim() || uvlFilename.replace(/\.uvl$/i, '');
     errors.maxLength(field('title'), fmTitle, MAX_TITLE);
+    errors.plainText(field('title'), fmTitle);
     const fmDescription = (group.desc ?? '').trim();
     errors.maxLength(field('desc'), fmDescription, MAX_DESCRIPTION);
+    errors.multilineText(field('desc'), fmDescription);
     const fmType = (group.publication_type ?? '').trim() || 'none';
     if (!isPublicationType(fmType)) errors.add(field('publication_type'), 'Not a valid choice.');
     const fmDoi = optional(group.publication_doi);
@@ -159,6 +167,7 @@ export function readUploadForm(fields: Record<string, string>): { ok: true; valu
     checkTags(errors, field('tags'), fmTags);
     const version = optional(group.version);
     if (version !== null && version.length > 50) errors.add(field('version'), 'Field cannot be longer than 50 characters.');
+    errors.plainText(field('version'), version ?? undefined);
     const fmAuthors = readAuthors(errors, fields, `feature_models-${j}-authors`);
     featureModels.push({
       index: j, uvlFilename, title: fmTitle, description: fmDescription, publicationType: fmType,

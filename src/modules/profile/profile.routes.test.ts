@@ -189,6 +189,28 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await storedProfile(email), { name: 'Part', surname: 'Changed', orcid: '0000-0001-2345-6789', affiliation: 'Partial Institute' });
     });
 
+    it('refuses an edit posted as multipart/form-data (415) rather than answering "updated" with nothing read or changed', async () => {
+      const email = 'multipart.edit@example.com';
+      const c = new TestClient(server.baseUrl);
+      await c.get('/signup/');
+      await c.post('/signup/', { form: { email, password: 'test-password-1', name: 'Multi', surname: 'Part' } });
+      await c.get('/profile/edit');
+      const form = new FormData();
+      form.append('name', 'Changed');
+      form.append('surname', 'Person');
+      const res = await c.post('/profile/edit', { body: form });
+      assert.equal(res.status, 415);
+      assert.match(res.text, /application\/x-www-form-urlencoded/);
+      assert.deepEqual(await storedProfile(email), { name: 'Multi', surname: 'Part', orcid: null, affiliation: null });
+      // Login and signup likewise: an error that says why, not "Email is required".
+      const anonymous = new TestClient(server.baseUrl);
+      await anonymous.get('/login');
+      const login = new FormData();
+      login.append('email', email);
+      login.append('password', 'test-password-1');
+      assert.equal((await anonymous.post('/login', { body: login })).status, 415);
+    });
+
     it('empties the optional fields when they are posted blank', async () => {
       const c = await loggedIn('user1@example.com');
       await c.get('/profile/edit');

@@ -122,6 +122,16 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await snapshot(server, id), before);
     });
 
+    it('refuses a NUL character in the edit form with field errors (400), not a database error', async () => {
+      const owner = await newUser(server);
+      const { dataset_id: id } = await upload(owner.client, 'nul.uvl');
+      const before = await snapshot(server, id);
+      const res = await owner.client.post(`/dataset/${id}/edit`, { form: editForm({ title: 'a\u0000b', desc: 'c\u0000d', 'authors-0-name': 'e\u0000' }) });
+      assert.equal(res.status, 400);
+      for (const field of ['title', 'desc', 'authors-0-name']) assert.match(res.text, new RegExp(`id="${field}-errors"`), field);
+      assert.deepEqual(await snapshot(server, id), before);
+    });
+
     it('edits an unsynchronized dataset: rows and authors replaced, history recorded, revision raised', async () => {
       const owner = await newUser(server, 'Drafter');
       const id = (await owner.client.post('/api/v1/datasets/', { json: { name: 'Draft', description: 'Before' } })).json.id;

@@ -92,6 +92,39 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await stagingListing(userId), ['a.uvl']);
     });
 
+    it('refuses a NUL or other control character in any text field with a field error (PostgreSQL cannot store U+0000), not a 500', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'a.uvl', VALID_UVL);
+      const before = await count(server, 'data_set');
+      const fields = {
+        title: 'a\u0000b', desc: 'x\u0000y', tags: 't\u0000u', publication_doi: '10.1234/a\u0000b',
+        'authors-0-name': 'N\u0000', 'authors-0-affiliation': 'A\u0007',
+        'feature_models-0-title': 'T\u0000', 'feature_models-0-desc': 'D\u0000', 'feature_models-0-tags': 'g\u0000',
+        'feature_models-0-version': 'v\u0000', 'feature_models-0-publication_doi': '10.1234/\u0000',
+        'feature_models-0-authors-0-name': 'M\u0000', 'feature_models-0-authors-0-affiliation': 'B\u0000',
+      };
+      const res = await client.post('/dataset/upload', { form: uploadForm(['a.uvl'], fields) });
+      assert.equal(res.status, 400);
+      assert.deepEqual(Object.keys(res.json.errors).sort(), Object.keys(fields).sort());
+      assert.equal(await count(server, 'data_set'), before);
+      assert.deepEqual(await stagingListing(userId), ['a.uvl']);
+      // Line breaks and tabs stay text in a description.
+      const ok = await client.post('/dataset/upload', { form: uploadForm(['a.uvl'], { desc: 'line one\r\n\tline two', 'feature_models-0-desc': 'a\nb' }) });
+      assert.equal(ok.status, 200, ok.text);
+    });
+
+    it('counts author names and affiliations in characters like the title (255 emoji fit, 256 do not)', async () => {
+      const { client } = await newUser(server);
+      await stage(client, 'emoji.uvl', VALID_UVL);
+      const long = { 'authors-0-name': '😀'.repeat(256), 'authors-0-affiliation': '😀'.repeat(256), 'feature_models-0-authors-0-name': '😀'.repeat(256) };
+      const refused = await client.post('/dataset/upload', { form: uploadForm(['emoji.uvl'], long) });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(Object.keys(refused.json.errors).sort(), Object.keys(long).sort());
+      const fits = { 'authors-0-name': '😀'.repeat(255), 'authors-0-affiliation': '😀'.repeat(255), 'feature_models-0-authors-0-name': '😀'.repeat(255) };
+      const res = await client.post('/dataset/upload', { form: uploadForm(['emoji.uvl'], fits) });
+      assert.equal(res.status, 200, res.text);
+    });
+
     it('needs at least one feature model, at most 200, each staged by this user and listed once', async () => {
       const { client } = await newUser(server);
       const none = await client.post('/dataset/upload', { form: uploadForm([]) });
@@ -215,6 +248,25 @@ for (const dialect of testDialects()) {
       for (const [k, v] of Object.entries(uploadForm(['multi.uvl'], { title: 'Multipart' }))) form.append(k, v);
       const res = await client.post('/dataset/upload', { body: form });
       assert.equal(res.status, 200);
+      assert.equal(res.json.status, 'ok');
+    });
+
+    it('accepts a multipart form of over 1000 fields (three models, 100 authors each): the form\'s own limits apply, not the parser\'s default', async () => {
+      const { client } = await newUser(server);
+      const names = ['wide0.uvl', 'wide1.uvl', 'wide2.uvl'];
+      for (const name of names) await stage(client, name, VALID_UVL);
+      const fields = uploadForm(names, { title: 'Many authors' });
+      for (let i = 0; i < 100; i++) {
+        Object.assign(fields, { [`authors-${i}-name`]: `Author ${i}`, [`authors-${i}-affiliation`]: 'Lab', [`authors-${i}-orcid`]: '' });
+        for (let j = 0; j < names.length; j++) {
+          Object.assign(fields, { [`feature_models-${j}-authors-${i}-name`]: `Author ${i}`, [`feature_models-${j}-authors-${i}-affiliation`]: 'Lab', [`feature_models-${j}-authors-${i}-orcid`]: '' });
+        }
+      }
+      assert.ok(Object.keys(fields).length > 1000);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      const res = await client.post('/dataset/upload', { body: form });
+      assert.equal(res.status, 200, res.text);
       assert.equal(res.json.status, 'ok');
     });
 

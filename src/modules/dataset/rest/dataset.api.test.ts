@@ -157,6 +157,25 @@ for (const dialect of testDialects()) {
       assert.equal(await count(server, 'data_set'), before);
     });
 
+    it('counts name and description in characters like the upload form (255 emoji fit) and refuses control characters in a name', async () => {
+      const { client } = await newUser(server, 'Counter');
+      const emoji = await client.post('/api/v1/datasets/', { json: { name: '😀'.repeat(255), description: '😀'.repeat(16000) } });
+      assert.equal(emoji.status, 201, emoji.text);
+      const stored = await server.hub.db.selectFrom('data_set').innerJoin('ds_meta_data', 'ds_meta_data.id', 'data_set.ds_meta_data_id')
+        .select(['title', 'description']).where('data_set.id', '=', emoji.json.id).executeTakeFirstOrThrow();
+      assert.equal([...stored.title].length, 255);
+      assert.equal([...stored.description!].length, 16000);
+      const put = await client.request('PUT', `/api/v1/datasets/${emoji.json.id}`, { json: { name: '😃'.repeat(255) } });
+      assert.equal(put.status, 200, put.text);
+      const before = await count(server, 'data_set');
+      for (const bad of [{ name: '😀'.repeat(256) }, { name: 'a\u0007b' }, { name: 'tab\there' }, { name: 'ok', description: '😀'.repeat(16001) }]) {
+        const res = await client.post('/api/v1/datasets/', { json: bad });
+        assert.equal(res.status, 400, JSON.stringify(bad).slice(0, 40));
+        assert.ok(res.json.errors.name || res.json.errors.description);
+      }
+      assert.equal(await count(server, 'data_set'), before);
+    });
+
     it('updates name, description and tags with PUT and returns the object; 403 for another owner, 404 for a hidden one', async () => {
       const owner = await newUser(server);
       const id = (await owner.client.post('/api/v1/datasets/', { json: { name: 'Before' } })).json.id;

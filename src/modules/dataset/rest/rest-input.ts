@@ -56,10 +56,11 @@ export function restInput(body: unknown, mode: 'create' | 'update') {
   const add = (f: string, m: string) => { (errors[f] ??= []).push(m); };
   const text = (key: string) => (b[key] === undefined || b[key] === null ? undefined : b[key]);
   const name = text('name');
-  if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.trim().length > 255)) add('name', 'name must be a non-empty text of at most 255 characters.');
+  // Counted in characters (code points) and free of control characters, like the upload form's title.
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || charCount(name.trim()) > 255 || hasControlCharacters(name))) add('name', 'name must be a non-empty text of at most 255 characters.');
   if (mode === 'create' && name === undefined) add('name', 'name is required.');
   const description = text('description');
-  if (description !== undefined && (typeof description !== 'string' || description.length > MAX_DESCRIPTION)) add('description', `description must be a text of at most ${MAX_DESCRIPTION} characters.`);
+  if (description !== undefined && (typeof description !== 'string' || charCount(description.trim()) > MAX_DESCRIPTION)) add('description', `description must be a text of at most ${MAX_DESCRIPTION} characters.`);
   const type = text('publication_type');
   if (mode === 'create' && type !== undefined && (typeof type !== 'string' || !isPublicationType(type))) add('publication_type', 'publication_type is not a known publication type.');
   const tags = text('tags');
