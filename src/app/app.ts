@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyMultipart from '@fastify/multipart';
 import { projectPath, type Config } from '../core/config.ts';
 import { connect, type Db } from '../core/db/connect.ts';
 import { migrateToLatest } from '../core/db/migrate.ts';
@@ -68,7 +67,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sessions = await registerSessions(app, config, db, errorPages);
   await registerCsrfPlugin(app);
   await app.register(fastifyFormbody);
-  await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 50 } });
   await registerViews(app, config);
   refuseNulCharacters(app);
   decoratePages(app, { nav, userMenu, scripts }, sessions);

@@ -2,6 +2,7 @@
 // unknown address of an anonymous visitor is answered before the session plugin (anonymous-answers.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
+import { isMultipartRequest } from './forms.ts';
 import { TooManyJobs } from '../scheduler/index.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
 
@@ -21,6 +22,9 @@ export function wantsJson(request: FastifyRequest): boolean {
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
 export const NOT_FOUND_MESSAGE = 'The page you asked for does not exist.';
+
+/** A multipart body sent where urlencoded or JSON fields are read. */
+export const MULTIPART_NOT_READ = 'This form is sent as application/x-www-form-urlencoded; multipart/form-data is not read here.';
 
 /** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
 export class ErrorPages {
@@ -78,9 +82,13 @@ export class ErrorPages {
       } else if (error.code?.startsWith('FST_CSRF_')) {
         status = 400;
         message = 'The form has expired or its CSRF token is missing. Reload the page and try again.';
-      } else if (MALFORMED_MULTIPART.test(error.message) && request.isMultipart()) {
+      } else if (MALFORMED_MULTIPART.test(error.message) && isMultipartRequest(request)) {
         status = 400;
         message = 'The multipart body is malformed (it ends early or has no boundary).';
+      } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && isMultipartRequest(request)) {
+        // Only the routes that read uploads parse multipart bodies: a page form's fields are urlencoded.
+        status = 415;
+        message = MULTIPART_NOT_READ;
       } else if (error.validation) {
         status = 400;
         message = error.message;

@@ -1,6 +1,16 @@
 // Form handling shared by the HTML forms: reading urlencoded fields and collecting per-field errors.
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * Whether the request's body is multipart/form-data, read from its header: the multipart plugin
+ * (and its `request.isMultipart`) is registered only in the scope of the routes that read such
+ * bodies (the dataset module's uploads), while the guards and the error handler see every request.
+ */
+export function isMultipartRequest(request: { headers: Record<string, string | string[] | undefined> }): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && /^multipart\/form-data\b/i.test(type.trimStart());
+}
+
 /** The submitted fields as strings; a repeated field keeps its last value, anything else is dropped. */
 export function formFields(body: unknown): Record<string, string> {
   const fields: Record<string, string> = {};

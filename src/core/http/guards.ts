@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyCsrf from '@fastify/csrf-protection';
 import { unmaskCsrfToken } from './csrf-tokens.ts';
 import { HttpError } from './errors.ts';
+import { isMultipartRequest } from './forms.ts';
+import { MULTIPART_NOT_READ } from './error-pages.ts';
 
 /** CSRF tokens read by handlers from multipart fields, handed to the plugin's getToken. */
 const multipartTokens = new WeakMap<FastifyRequest, string | undefined>();
@@ -68,13 +70,13 @@ export function installGuards(app: FastifyInstance): void {
     // A request authenticated by a personal access token carries no session, so no CSRF token (extensions section 3).
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && routeConfig.csrf !== false && !request.user?.token) {
       const header = request.headers['x-csrftoken'] ?? request.headers['x-csrf-token'];
-      if (!routeConfig.csrfInMultipart && request.isMultipart() && !request.url.startsWith('/api/')) {
+      if (!routeConfig.csrfInMultipart && isMultipartRequest(request) && !request.url.startsWith('/api/')) {
         // The page forms read urlencoded (or JSON) fields; a multipart body would be read as no
         // fields at all, and a profile edit would answer "updated" with nothing changed.
-        done(new HttpError(415, 'unsupported_media_type', 'This form is sent as application/x-www-form-urlencoded; multipart/form-data is not read here.'));
+        done(new HttpError(415, 'unsupported_media_type', MULTIPART_NOT_READ));
         return;
       }
-      if (routeConfig.csrfInMultipart && header === undefined && request.isMultipart()) {
+      if (routeConfig.csrfInMultipart && header === undefined && isMultipartRequest(request)) {
         // The token is a field of the body, which only the handler reads: it calls request.checkCsrf.
         request.csrfPending = true;
         return done();
