@@ -36,6 +36,19 @@ export function uvlForm(name: string, content: string): FormData {
   return form;
 }
 
+/**
+ * An unsynchronized dataset made through the API with `fields` (name, description, authors) and
+ * one model, phone.uvl, added to it: its id and the model's file id.
+ */
+export async function apiDatasetWithModel(baseUrl: string, token: string, fields: Record<string, unknown>): Promise<{ id: number; fileId: number }> {
+  const created = await bearer(baseUrl, token, 'POST', '/api/v1/datasets/', fields);
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json.id as number;
+  const file = await bearer(baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('phone.uvl', PHONE_UVL));
+  assert.equal(file.status, 201, JSON.stringify(file.json));
+  return { id, fileId: file.json.file_id as number };
+}
+
 /** Two small valid models and one with a syntax error on line 3. */
 export const PHONE_UVL = 'namespace Phone\n\nfeatures\n    Phone {abstract}\n        mandatory\n            Screen\n        optional\n            Camera\n';
 export const CAR_UVL = 'features\n    Car\n        optional\n            Radio\n            Sunroof\n';

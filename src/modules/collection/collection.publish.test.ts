@@ -10,7 +10,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import type { TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { newUser } from '../../../test/support/accounts.ts';
-import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
+import { apiDatasetWithModel, bearer, createToken } from '../../../test/support/api.ts';
 import { download } from '../../../test/support/zip.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { oai } from '../../../test/support/oai-harvest.ts';
@@ -135,13 +135,11 @@ for (const dialect of testDialects()) {
     it("refuses to publish an empty collection, a member of an unpublished dataset, or another's collection, depositing nothing; a failed deposit is a 502 leaving it unpublished", async () => {
       const { client } = await newUser(server, 'Hasty');
       const token = await createToken(client, ['write']);
-      const draft = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name: 'Draft' });
-      const file = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${draft.json.id}/files`, uvlForm('phone.uvl', PHONE_UVL));
-      assert.equal(file.status, 201, JSON.stringify(file.json));
+      const draft = await apiDatasetWithModel(server.baseUrl, token, { name: 'Draft' });
       const empty = await newCollection(client, 'Empty', []);
       const depositions = zenodo.depositions.size;
       assert.equal((await client.post(`/collection/${empty}/publish`, { form: {} })).status, 400);
-      const mixed = await newCollection(client, 'Mixed', [members[0]!, file.json.file_id]);
+      const mixed = await newCollection(client, 'Mixed', [members[0]!, draft.fileId]);
       const refused = await client.post(`/collection/${mixed}/publish`, { form: {} });
       assert.equal(refused.status, 400);
       assert.match(refused.text, /without a DOI/);
@@ -210,11 +208,10 @@ for (const dialect of testDialects()) {
       const { client } = await newUser(server, 'Searcher');
       const token = await createToken(client, ['write']);
       const publish = async (name: string) => {
-        const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name, description: `Models of ${name}`, authors: [{ name: 'Doe, Jane' }] });
-        await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files`, uvlForm('phone.uvl', PHONE_UVL));
-        const done = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/publish`);
+        const { id } = await apiDatasetWithModel(server.baseUrl, token, { name, description: `Models of ${name}`, authors: [{ name: 'Doe, Jane' }] });
+        const done = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/publish`);
         assert.equal(done.json.status, 'ok', JSON.stringify(done.json));
-        return created.json.id as number;
+        return id;
       };
       const word = `quokka${dialect.name}`;
       await publish(`${word} first`);

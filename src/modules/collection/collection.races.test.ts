@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { testDialects } from '../../../test/support/databases.ts';
 import type { TestServer } from '../../../test/support/server.ts';
 import { newUser } from '../../../test/support/accounts.ts';
-import { bearer, createToken, PHONE_UVL, uvlForm } from '../../../test/support/api.ts';
+import { apiDatasetWithModel, createToken } from '../../../test/support/api.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../test/support/fake-zenodo.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { STALE_PUBLISH_CLAIM_MS } from './collection.rules.ts';
@@ -127,10 +127,8 @@ for (const dialect of testDialects()) {
       const { client, userId } = await newUser(server, 'Deleter');
       const token = await createToken(client, ['write']);
       const draft = async (name: string) => {
-        const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets', { name });
-        const file = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files`, uvlForm('phone.uvl', PHONE_UVL));
-        assert.equal(file.status, 201, JSON.stringify(file.json));
-        return { datasetId: created.json.id as number, fileId: file.json.file_id as number };
+        const { id, fileId } = await apiDatasetWithModel(server.baseUrl, token, { name });
+        return { datasetId: id, fileId };
       };
       const collection = services().collection;
       const deleteOwn = (datasetId: number) => () => services().dataset.deleteOwn(datasetId, userId);

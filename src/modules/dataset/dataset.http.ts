@@ -71,7 +71,8 @@ export async function receiveFile(request: FastifyRequest): Promise<MultipartFil
   if (!file.filename) {
     // A part sent with `filename=""` has no name to check or store (it was a 500).
     file.file.resume();
-    throw badRequest('The file was sent without a name: send it under its file name.', { message: 'The file was sent without a name: send it under its file name.' });
+    const message = 'The file was sent without a name: send it under its file name.';
+    throw badRequest(message, { message });
   }
   return file;
 }

@@ -13,7 +13,7 @@ import { testDialects } from '../../../../test/support/databases.ts';
 import type { TestServer } from '../../../../test/support/server.ts';
 import type { TestClient } from '../../../../test/support/client.ts';
 import { useHubWithFakeZenodo, type FakeZenodo, type FakeZenodoStep } from '../../../../test/support/fake-zenodo.ts';
-import { PHONE_UVL, bearer, createToken, uvlForm } from '../../../../test/support/api.ts';
+import { apiDatasetWithModel, bearer, createToken } from '../../../../test/support/api.ts';
 import { VALID_UVL, newUser, stage, uploadForm } from '../dataset.test-support.ts';
 import { STALE_DEPOSIT_CLAIM_MS } from './deposit-claim.ts';
 
@@ -31,10 +31,7 @@ for (const dialect of testDialects()) {
     async function dataset(name: string): Promise<{ token: string; id: number }> {
       const { client } = await newUser(server, 'Outrun');
       const token = await createToken(client, ['read', 'write']);
-      const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name, description: `${name}, published twice at once` });
-      assert.equal(created.status, 201);
-      const id = created.json.id as number;
-      assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('phone.uvl', PHONE_UVL))).status, 201);
+      const { id } = await apiDatasetWithModel(server.baseUrl, token, { name, description: `${name}, published twice at once` });
       return { token, id };
     }
 

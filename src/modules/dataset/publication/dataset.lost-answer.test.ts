@@ -10,7 +10,7 @@ import { testDialects } from '../../../../test/support/databases.ts';
 import type { TestServer } from '../../../../test/support/server.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { newUser } from '../../../../test/support/accounts.ts';
-import { PHONE_UVL, bearer, createToken, uvlForm } from '../../../../test/support/api.ts';
+import { apiDatasetWithModel, bearer, createToken } from '../../../../test/support/api.ts';
 
 for (const dialect of testDialects()) {
   describe(`a publish whose answer was lost [${dialect.name}]`, () => {
@@ -23,10 +23,7 @@ for (const dialect of testDialects()) {
     async function dataset(name: string): Promise<{ token: string; id: number }> {
       const { client } = await newUser(server, 'Lost');
       const token = await createToken(client, ['read', 'write']);
-      const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name, description: `${name}, published once` });
-      assert.equal(created.status, 201);
-      const id = created.json.id as number;
-      assert.equal((await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('phone.uvl', PHONE_UVL))).status, 201);
+      const { id } = await apiDatasetWithModel(server.baseUrl, token, { name, description: `${name}, published once` });
       return { token, id };
     }
 

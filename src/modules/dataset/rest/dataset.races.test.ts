@@ -9,7 +9,7 @@ import type { TestServer } from '../../../../test/support/server.ts';
 import { useHubWithFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { newUser } from '../../../../test/support/accounts.ts';
 import { storedEntries } from '../../../../test/support/stored.ts';
-import { PHONE_UVL, bearer, createToken, uvlForm } from '../../../../test/support/api.ts';
+import { PHONE_UVL, apiDatasetWithModel, bearer, createToken, uvlForm } from '../../../../test/support/api.ts';
 import { MAX_FEATURE_MODELS } from '../upload-form.ts';
 
 const RACERS = 4;
@@ -25,11 +25,7 @@ for (const dialect of testDialects()) {
     async function datasetWithOneModel(): Promise<{ token: string; id: number; userId: number; client: Awaited<ReturnType<typeof newUser>>['client'] }> {
       const { client, userId } = await newUser(server, 'Racer');
       const token = await createToken(client, ['read', 'write']);
-      const created = await bearer(server.baseUrl, token, 'POST', '/api/v1/datasets/', { name: 'Raced', description: 'Published by racing scripts' });
-      assert.equal(created.status, 201);
-      const id = created.json.id as number;
-      const file = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${id}/files`, uvlForm('phone.uvl', PHONE_UVL));
-      assert.equal(file.status, 201);
+      const { id } = await apiDatasetWithModel(server.baseUrl, token, { name: 'Raced', description: 'Published by racing scripts' });
       return { token, id, userId, client };
     }
 

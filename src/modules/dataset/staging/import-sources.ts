@@ -85,7 +85,9 @@ export async function relatedIdentifiersByDataset(db: DbOrTrx, datasetIds: reado
     const rows = await db.selectFrom('import_source').select(['dataset_id', 'url', 'doi']).where('dataset_id', 'in', chunk).orderBy('id').execute();
     for (const row of rows) {
       const id = Number(row.dataset_id);
-      byDataset.set(id, [...(byDataset.get(id) ?? []), row]);
+      let ofDataset = byDataset.get(id);
+      if (ofDataset === undefined) byDataset.set(id, (ofDataset = []));
+      ofDataset.push(row);
     }
   }
   return new Map([...byDataset].map(([id, rows]) => [id, identifiersOf(rows)]));
