@@ -60,6 +60,11 @@ declare module 'fastify' {
     csrfInMultipart?: boolean;
     /** Errors on this route are answered as JSON rather than an HTML page. */
     json?: boolean;
+    /**
+     * The route answers a NUL in its query string itself, in its protocol's own error form
+     * (OAI-PMH's badArgument), instead of the hub-wide 400 (nul-refusals.ts).
+     */
+    nulInQueryAnswered?: boolean;
     /** The route's kept page for a visitor who is not logged in, answered before the session plugin (anonymous-answers.ts). */
     keptAnswer?: KeptAnswerSource;
   }

@@ -38,6 +38,37 @@ export function rawArguments(params: URLSearchParams): RawArguments {
   return raw;
 }
 
+/** A percent-encoded component; a malformed escape or bytes that are not UTF-8 give U+FFFD, which checkArguments refuses. */
+function strictDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return '\uFFFD';
+  }
+}
+
+/**
+ * A GET's raw query string as URLSearchParams splits it (a repeated argument stays visible), but
+ * decoded strictly: URLSearchParams would keep `%zz` as it is and turn bytes that are not UTF-8
+ * into U+FFFD silently, and a harvester sending either gets badArgument.
+ */
+export function queryArguments(query: string): RawArguments {
+  const raw: RawArguments = new Map();
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const at = part.indexOf('=');
+    const name = strictDecode(at < 0 ? part : part.slice(0, at));
+    raw.set(name, [...(raw.get(name) ?? []), strictDecode(at < 0 ? '' : part.slice(at + 1))]);
+  }
+  return raw;
+}
+
+/**
+ * What no argument can hold: control characters (a NUL included, which PostgreSQL cannot even
+ * compare), U+FFFD (bytes that were not UTF-8, or a malformed escape) and the XML non-characters.
+ */
+const BAD_CHARACTER = /[\u0000-\u001F\u007F\uFFFD\uFFFE\uFFFF]/;
+
 /** The verb and its arguments, or the OaiError the protocol asks for. */
 export function checkArguments(raw: RawArguments): OaiRequest {
   const verbs = raw.get('verb') ?? [];
@@ -53,6 +84,9 @@ export function checkArguments(raw: RawArguments): OaiRequest {
       throw new OaiError('badArgument', `${verb} does not take the argument "${name}".`);
     }
     if (values.length > 1) throw new OaiError('badArgument', `The argument "${name}" is repeated.`);
+    if (BAD_CHARACTER.test(values[0]!)) {
+      throw new OaiError('badArgument', `The argument "${name}" holds a control character or bytes that are not UTF-8 text.`);
+    }
     args[name] = values[0]!;
   }
   if (rule.exclusive && args[rule.exclusive] !== undefined) {

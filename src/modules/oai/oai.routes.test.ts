@@ -191,6 +191,35 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('a NUL, a control character, bytes that are not UTF-8 or a malformed escape are badArgument (badVerb in the verb), in OAI-PMH XML', async () => {
+      const getRecord = `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id('10.5555/a'))}`;
+      const cases: [string, string][] = [
+        [`${getRecord}%00`, 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc%00', 'badArgument'],
+        ['verb=ListIdentifiers&metadataPrefix=oai_dc&set=datasets%01', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc%FF', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc%C0%80', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai%zzdc', 'badArgument'],
+        ['verb=ListRecords&metadataPrefix=oai_dc%', 'badArgument'],
+        ['verb=Identify%00', 'badVerb'],
+        ['%00verb=Identify', 'badVerb'],
+      ];
+      for (const [query, code] of cases) {
+        // oai() asserts the 200 and the text/xml of an OAI-PMH answer.
+        const doc = await oai(server, query);
+        assert.equal(doc.error?.['@code'], code, query);
+        assert.equal(doc.request, `http://${domain}/oai`, `no attributes after ${code}: ${query}`);
+      }
+      // A harvester's POST form holding a NUL: the same answer (the hub-wide check reads JSON bodies only).
+      const posted = await fetch(`${server.baseUrl}/oai`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `${getRecord}%00`,
+      });
+      assert.equal(posted.status, 200);
+      assert.equal(parseXml(await posted.text())['OAI-PMH'].error['@code'], 'badArgument');
+      // The same arguments without the bad byte answer as usual.
+      assert.equal((await oai(server, getRecord)).GetRecord.record[0].header[0].identifier, id('10.5555/a'));
+    });
+
     it('cannotDisseminateFormat, badResumptionToken and noRecordsMatch keep the request attributes', async () => {
       const cases: [string, string][] = [
         ['verb=ListRecords&metadataPrefix=marc21', 'cannotDisseminateFormat'],

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { notFound } from '../../core/http/errors.ts';
 import { doiPath } from '../dataset/index.ts';
-import { rawArguments } from './oai.arguments.ts';
+import { queryArguments, rawArguments, type RawArguments } from './oai.arguments.ts';
 
 const XML = 'text/xml; charset=utf-8';
 
@@ -20,13 +20,17 @@ function formParams(body: unknown): URLSearchParams {
 
 export async function oaiRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const service = ctx.services.oai;
-  const send = async (reply: FastifyReply, params: URLSearchParams) =>
-    reply.header('content-type', XML).send(await service.respond(rawArguments(params)));
+  const send = async (reply: FastifyReply, raw: RawArguments) =>
+    reply.header('content-type', XML).send(await service.respond(raw));
 
   // The raw query string, not the parsed one: a repeated argument must stay visible (badArgument).
-  app.get('/oai', (request, reply) => send(reply, new URL(request.url, 'http://hub').searchParams));
+  // A NUL or bytes that are not UTF-8 in it are the protocol's badArgument too, not the hub's 400 page.
+  app.get('/oai', { config: { nulInQueryAnswered: true } }, (request, reply) => {
+    const at = request.url.indexOf('?');
+    return send(reply, queryArguments(at < 0 ? '' : request.url.slice(at + 1)));
+  });
   // Harvesters post a form without a session, so there is no CSRF token to check.
-  app.post('/oai', { config: { csrf: false } }, (request, reply) => send(reply, formParams(request.body)));
+  app.post('/oai', { config: { csrf: false } }, (request, reply) => send(reply, rawArguments(formParams(request.body))));
 
   // A DOI's prefix and suffix as two path segments: this route is more specific than the
   // dataset module's `/doi/*`, which keeps every other export (a suffix with a slash of its own
