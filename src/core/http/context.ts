@@ -61,6 +61,12 @@ declare module 'fastify' {
     /** Errors on this route are answered as JSON rather than an HTML page. */
     json?: boolean;
     /**
+     * The key of this JSON route's error bodies when the error brings none of its own: `message`
+     * (the default), or `error` where the specification gives the route that shape
+     * (`/dataset/file/delete`, decisions section 4), so that all its errors read alike.
+     */
+    jsonErrorKey?: 'message' | 'error';
+    /**
      * The route answers a NUL in its query string itself, in its protocol's own error form
      * (OAI-PMH's badArgument), instead of the hub-wide 400 (nul-refusals.ts).
      */

@@ -100,7 +100,8 @@ export class ErrorPages {
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.info({ status, code: (error as HttpError).code }, message);
       reply.code(status);
-      if (wantsJson(request)) return reply.send(body ?? (status >= 500 ? { error: message } : { message }));
+      const key = status >= 500 ? 'error' : request.routeOptions.config?.jsonErrorKey ?? 'message';
+      if (wantsJson(request)) return reply.send(body ?? { [key]: message });
       return this.render(reply, status, message);
     });
 

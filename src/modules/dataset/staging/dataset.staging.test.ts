@@ -196,12 +196,30 @@ for (const dialect of testDialects()) {
         assert.equal(res.status, 404, name);
         assert.equal(typeof res.json.error, 'string');
       }
-      // A NUL inside any JSON body is refused by the core before the route (400 {message}).
+      // A NUL inside any JSON body is refused by the core before the route (400, in the route's {error} shape).
       const nul = await client.post('/dataset/file/delete', { json: { file: 'a\u0000b.uvl' } });
       assert.equal(nul.status, 400);
-      assert.match(nul.json.message, /NUL/);
+      assert.match(nul.json.error, /NUL/);
       const missing = await client.post('/dataset/file/delete', { json: {} });
       assert.equal(missing.status, 400);
+      assert.deepEqual(await listing(userId), ['keep.uvl']);
+    });
+
+    it('answers every error of /dataset/file/delete as {"error"}, the shape decisions section 4 gives its 404: malformed JSON, a NUL, no CSRF token, no name, an unknown name', async () => {
+      const { client, userId } = await newUser(server);
+      await stage(client, 'keep.uvl', VALID_UVL);
+      const answers = [
+        await client.post('/dataset/file/delete', { body: '{"file": "keep.uvl"', headers: { 'content-type': 'application/json' } }),
+        await client.post('/dataset/file/delete', { json: { file: 'keep\u0000.uvl' } }),
+        await client.post('/dataset/file/delete', { json: { file: 'keep.uvl' }, csrf: false }),
+        await client.post('/dataset/file/delete', { json: { file: 42 } }),
+        await client.post('/dataset/file/delete', { json: { file: 'nothing.uvl' } }),
+      ];
+      assert.deepEqual(answers.map((a) => a.status), [400, 400, 400, 400, 404]);
+      for (const answer of answers) {
+        assert.deepEqual(Object.keys(answer.json), ['error'], answer.text);
+        assert.ok(answer.json.error.length > 10, answer.text);
+      }
       assert.deepEqual(await listing(userId), ['keep.uvl']);
     });
 
