@@ -22,6 +22,11 @@ const WIDE = `features\n    R\n        optional\n${Array.from({ length: 14 }, (_
 writeFileSync(join(dir, 'wide.uvl'), WIDE);
 writeFileSync(join(dir, 'small.uvl'), 'features\n    R\n        optional\n            A\n            B\n');
 writeFileSync(join(dir, 'bad.uvl'), 'features\n    R\n        optional\n            A\n    constraints\n');
+// 120 optional features under 400 random 3-literal clauses (a fixed generator): far more than a millisecond to count.
+let state = 7;
+const next = (m: number) => (state = (state * 1103515245 + 12345) % 2 ** 31) % m;
+const clause = () => Array.from({ length: 3 }, () => `${next(2) ? '!' : ''}F${next(120)}`).join(' | ');
+writeFileSync(join(dir, 'hard.uvl'), `features\n    R\n        optional\n${Array.from({ length: 120 }, (_, i) => `            F${i}\n`).join('')}constraints\n${Array.from({ length: 400 }, () => `    ${clause()}\n`).join('')}`);
 
 describe('hub uvl count', () => {
   it('counts exactly without --approx', () => {
@@ -78,6 +83,31 @@ describe('hub uvl count', () => {
     const out = JSON.parse(r.out);
     assert.equal(out.configurations, '4');
     assert.equal(out.configurations_status, 'exact');
+  });
+
+  it('--json: an invalid or unreadable model and a budget run out give their JSON line on standard output, exit 1', () => {
+    const bad = hub(['bad.uvl', '--json']);
+    assert.equal(bad.code, 1);
+    assert.deepEqual(JSON.parse(bad.out), { file: 'bad.uvl', valid: false, errors: ["Line 5:4 - expected the end of the features section, found 'constraints'"] });
+    const missing = hub(['missing.uvl', '--approx', '--json']);
+    assert.equal(missing.code, 1);
+    assert.deepEqual(Object.keys(JSON.parse(missing.out)), ['file', 'valid', 'errors']);
+    assert.match(JSON.parse(missing.out).errors[0], /^Line 1:0 - cannot read missing\.uvl: no such file/);
+    const exact = hub(['hard.uvl', '--json', '--timeout', '0.001']);
+    assert.equal(exact.code, 1);
+    assert.deepEqual(JSON.parse(exact.out), {
+      file: 'hard.uvl', configurations: null, configurations_status: 'timeout', boolean_only: true, timeouts: ['count'],
+      error: 'not counted within 0.001 s (--approx gives an estimate)',
+    });
+    const approx = hub(['hard.uvl', '--approx', '--json', '--timeout', '0.001']);
+    assert.equal(approx.code, 1);
+    const line = JSON.parse(approx.out);
+    assert.deepEqual([line.configurations, line.configurations_status, line.configurations_estimate, line.timeouts, line.error], [null, 'timeout', null, ['estimate'], 'not estimated within 0.001 s']);
+    for (const r of [bad, missing, exact, approx]) assert.equal(r.out.split('\n').length, 2, 'one line');
+    // Without --json, the message stays on standard error.
+    const text = hub(['hard.uvl', '--timeout', '0.001']);
+    assert.deepEqual([text.code, text.out], [1, '']);
+    assert.match(text.err, /hard\.uvl: not counted within 0\.001 s/);
   });
 
   it('bad values and invalid models: a message and exit 1, nothing on standard output', () => {

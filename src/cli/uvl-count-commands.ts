@@ -1,7 +1,7 @@
 // `hub uvl count FILE [--approx [--epsilon E] [--delta D] [--seed S] [--hash-all]] [--timeout SECONDS] [--json]`:
 // the exact number of configurations, or with --approx an estimate within a factor (1 + ε) of
 // it with probability at least 1 - δ (extensions section 6a). Exit 1 for an invalid model, a bad
-// value or a budget run out (nothing is guessed).
+// value or a budget run out (nothing is guessed); with --json such a file still gets its JSON line.
 
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../../packages/uvl/src/index.ts';
@@ -37,6 +37,18 @@ function fail(message: string): never {
   throw new Reported();
 }
 
+/**
+ * A file that was not counted (exit 1): with --json its line on standard output, as `hub uvl
+ * analyze` and `configure` report theirs (an invalid model `{"file", "valid": false, "errors"}`;
+ * a budget run out gives null values, `timeouts` and the `error`, nothing guessed); else `message`
+ * on standard error.
+ */
+function failFile(json: boolean | undefined, line: Record<string, unknown>, message: string): never {
+  if (!json) fail(message);
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  throw new Reported();
+}
+
 /** A number option within its bounds, else a clear error. */
 function numberOption(name: string, value: string | undefined, fallback: number, valid: (n: number) => boolean, bounds: string): number {
   if (value === undefined) return fallback;
@@ -64,11 +76,11 @@ function countCommand(file: string, options: CountOptions): void {
   const seconds = numberOption('timeout', options.timeout, DEFAULT_SECONDS, (n) => n > 0, 'a positive number of seconds');
   const seed = numberOption('seed', options.seed, 1, (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32, 'an integer from 0 to 4294967295');
   const loaded = loadAndParse(file);
-  if (!loaded.ok) fail(`${file}: ${loaded.error}`);
-  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) fail(`${file}: invalid model:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
+  if (!loaded.ok) failFile(options.json, { file, valid: false, errors: [loaded.error] }, `${file}: ${loaded.error}`);
+  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+  if (errors.length > 0) failFile(options.json, { file, valid: false, errors }, `${file}: invalid model:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   const model = loaded.result.model;
-  if (!model.root) fail(`${file}: the model has no features`);
+  if (!model.root) failFile(options.json, { file, valid: false, errors: ['the model has no features'] }, `${file}: the model has no features`);
   const deadline = Deadline.after(seconds * 1000);
   const started = performance.now();
   const enc = satEncoding(model, loaded.text);
@@ -76,7 +88,10 @@ function countCommand(file: string, options: CountOptions): void {
   const note = booleanOnly ? '' : ` of the Boolean part (${enc.ignored} constraint(s) left out)`;
   if (!options.approx) {
     const count = countConfigurations(model, enc, deadline, loaded.text);
-    if (count === null) fail(`${file}: not counted within ${seconds} s (--approx gives an estimate)`);
+    if (count === null) {
+      const message = `not counted within ${seconds} s (--approx gives an estimate)`;
+      failFile(options.json, { file, configurations: null, configurations_status: 'timeout', boolean_only: booleanOnly, timeouts: ['count'], error: message }, `${file}: ${message}`);
+    }
     const out = options.json ? JSON.stringify({ file, configurations: count.toString(), configurations_status: 'exact', boolean_only: booleanOnly }) : `${file}: ${count} configurations${note}`;
     process.stdout.write(`${out}\n`);
     return;
@@ -84,7 +99,11 @@ function countCommand(file: string, options: CountOptions): void {
   // Core and dead features have one value in every configuration: the hashes leave them out.
   const backbone = modelBackbone(enc, deadline)?.value;
   const estimate = estimateConfigurations(enc, { epsilon, delta, seed, deadline, backbone: backbone ?? undefined, factor: !options.hashAll });
-  if (estimate === null) fail(`${file}: not estimated within ${seconds} s`);
+  if (estimate === null) {
+    const message = `not estimated within ${seconds} s`;
+    const line = { file, configurations: null, configurations_status: 'timeout', configurations_estimate: null, boolean_only: booleanOnly, seed, timeouts: ['estimate'], error: message };
+    failFile(options.json, line, `${file}: ${message}`);
+  }
   const ms = Math.round(performance.now() - started);
   if (options.json) {
     const exact = estimate.exact ? { configurations: estimate.value.toString(), configurations_status: 'exact' } : { configurations: null, configurations_status: 'skipped' };
@@ -108,7 +127,7 @@ export function registerCountCommands(uvl: Command): void {
     .option('--seed <seed>', 'seed of the random hashes (a non-negative integer)', '1')
     .option('--hash-all', 'with --approx: hash the whole model, no component counted exactly first (to check the estimator itself)')
     .option('--timeout <seconds>', `time budget (default ${DEFAULT_SECONDS})`)
-    .option('--json', 'one JSON object: {"file", "configurations", "configurations_estimate", ...}')
+    .option('--json', 'one JSON object: {"file", "configurations", "configurations_estimate", ...}; an invalid model {"file", "valid": false, "errors"}, a budget run out "configurations": null with "timeouts" and "error"')
     .action((file: string, options: CountOptions) => {
       try {
         countCommand(file, options);
