@@ -120,8 +120,8 @@ export const listSchema = {
   querystring: {
     type: 'object',
     properties: {
-      page: { type: 'string', pattern: '^[0-9]*$', description: 'Page number from 1 (default 1).' },
-      per_page: { type: 'string', pattern: '^[0-9]*$', description: 'Items per page (default 100, at most 1000).' },
+      page: { type: 'string', pattern: '^[0-9]*$', description: 'Page number from 1 to 999999999 (default 1); a page past the last is empty.' },
+      per_page: { type: 'string', pattern: '^[0-9]*$', description: 'Items per page (default 100, at most 1000): any larger whole number gives 1000.' },
     },
   },
   response: {

@@ -61,8 +61,15 @@ for (const dialect of testDialects()) {
       assert.equal(page2.json.per_page, 1);
       assert.equal(page2.json.total, all.total);
       assert.deepEqual(page2.json.items.map((d: { dataset_id: number }) => d.dataset_id), [all.items[1].dataset_id]);
-      assert.equal((await c.get('/api/v1/datasets/?per_page=5000')).json.per_page, 1000);
-      for (const query of ['page=0', 'page=abc', 'per_page=-1', 'per_page=1.5']) {
+      // "at most 1000" (decisions section 4): any larger whole number asks for 1000, however long.
+      for (const large of ['1001', '5000', '2147483648', '99999999999999999999999999']) {
+        const res = await c.get(`/api/v1/datasets/?per_page=${large}`);
+        assert.deepEqual([res.status, res.json.per_page, res.json.total], [200, 1000, all.total], large);
+      }
+      assert.equal((await c.get('/api/v1/datasets/?per_page=0001')).json.per_page, 1);
+      const farPage = await c.get('/api/v1/datasets/?page=2147483648');
+      assert.deepEqual([farPage.status, farPage.json.field], [400, 'page']);
+      for (const query of ['page=0', 'page=abc', 'per_page=-1', 'per_page=1.5', 'per_page=0', 'per_page=000', 'per_page=1e3']) {
         const res = await c.get(`/api/v1/datasets/?${query}`);
         assert.equal(res.status, 400, query);
         assert.equal(typeof res.json.message, 'string');

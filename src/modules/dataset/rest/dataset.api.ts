@@ -14,16 +14,17 @@ import * as schemas from './dataset.api-schemas.ts';
 
 const DEFAULT_PER_PAGE = 100;
 const MAX_PER_PAGE = 1000;
+/** The largest page (nine digits, as before): (page - 1) × per_page stays an exact offset on every dialect. */
+const MAX_PAGE = 999_999_999;
 const NOT_FOUND = { message: 'DataSet not found' };
 const WRITE = { csrf: false, json: true } as const;
 
-function positiveInteger(raw: unknown, name: string, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || value < 1) {
-    throw badRequest(`${name} must be a positive whole number.`, { message: `${name} must be a positive whole number.`, field: name });
-  }
-  return value;
+/** A positive whole number's digits without leading zeros (any length); undefined when absent; else a 400 naming the field. */
+function positiveDigits(raw: unknown, name: string): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const digits = typeof raw === 'string' && /^\d+$/.test(raw) ? raw.replace(/^0+/, '') : '';
+  if (digits === '') throw badRequest(`${name} must be a positive whole number.`, { message: `${name} must be a positive whole number.`, field: name });
+  return digits;
 }
 
 /** The write routes' options: a preValidation hook that answers 401 for anonymous callers first, then checks the session's CSRF token. */
@@ -57,8 +58,13 @@ export async function datasetApiRoutes(app: FastifyInstance, ctx: ModuleContext)
 
   const list = async (request: FastifyRequest) => {
     const query = request.query as Record<string, unknown>;
-    const page = positiveInteger(query.page, 'page', 1);
-    const perPage = Math.min(positiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE), MAX_PER_PAGE);
+    const pageDigits = positiveDigits(query.page, 'page') ?? '1';
+    // A page past the last one is empty; one past MAX_PAGE is refused rather than given an offset no database holds.
+    if (pageDigits.length > String(MAX_PAGE).length) throw badRequest(`page must be at most ${MAX_PAGE}.`, { message: `page must be at most ${MAX_PAGE}.`, field: 'page' });
+    const page = Number(pageDigits);
+    // Decisions section 4: per_page "at most 1000": any larger whole number, however long, asks for 1000.
+    const perPageDigits = positiveDigits(query.per_page, 'per_page');
+    const perPage = perPageDigits === undefined ? DEFAULT_PER_PAGE : perPageDigits.length > 4 ? MAX_PER_PAGE : Math.min(Number(perPageDigits), MAX_PER_PAGE);
     return datasets().apiList(request.user?.id ?? null, page, perPage);
   };
 
