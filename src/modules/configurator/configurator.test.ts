@@ -127,6 +127,33 @@ for (const dialect of testDialects()) {
       assert.equal(csv.trim().split('\n').length, sample.size + 1);
     });
 
+    it('a uniform sample whose selections contradict is a 422 naming the conflict, not 200 with no configuration; an unknown name a 400', async () => {
+      /** The answer after the 202s: the sample is computed off the request. */
+      const settled = async (query: string) => {
+        for (;;) {
+          const res = await fetchJson(`${server.baseUrl}/api/v1/files/${file}/samples?kind=uniform&n=5&seed=3&${query}`);
+          if (res.status !== 202) return res;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      const both = await settled('select=Laser,Inkjet');
+      assert.equal(both.status, 422, JSON.stringify(both.json));
+      assert.deepEqual(Object.keys(both.json), ['message']);
+      assert.match(both.json.message, /^No configuration keeps these decisions: selected (Inkjet, selected Laser|Laser, selected Inkjet) contradict each other \(through the tree\)\.$/);
+      const againstItself = await settled('select=Laser&deselect=Laser');
+      assert.equal(againstItself.status, 422);
+      assert.match(againstItself.json.message, /selected Laser, deselected Laser/);
+      // Stored: asked again, the same answer at once.
+      assert.equal((await fetchJson(`${server.baseUrl}/api/v1/files/${file}/samples?kind=uniform&n=5&seed=3&select=Laser,Inkjet`)).status, 422);
+      const unknown = await settled('select=Nope');
+      assert.equal(unknown.status, 400);
+      assert.match(unknown.json.message, /Nope/);
+      // Decisions some configuration keeps: the sample.
+      const fine = await settled('select=Laser');
+      assert.equal(fine.status, 200);
+      assert.equal(fine.json.configurations.length, 5);
+    });
+
     it('refuses bad sample parameters with 400 and a message', async () => {
       for (const query of ['kind=uniform&n=0', 'kind=uniform&n=10001', 'kind=other', '', 'kind=uniform&seed=-1', 'kind=twise&t=4', 'kind=uniform&n=abc']) {
         const res = await fetchJson(`${server.baseUrl}/api/v1/files/${file}/samples?${query}`);

@@ -150,6 +150,7 @@ function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform'
   const compiled = compiledOf(entry, job);
   const known = (name: string) => { if (compiled.variableOf(name) === undefined) throw new UnknownFeatureError(name); return name; };
   const decisions = { selected: job.selected.map(known), deselected: job.deselected.map(known) };
+  if ((decisions.selected.length > 0 || decisions.deselected.length > 0) && compiled.count(decisions) === 0n) throw new JobFailure(contradiction(entry, decisions, job.timeoutMs));
   const names = compiled.names;
   if (job.n * names.length > MAX_SAMPLE_CELLS) {
     const most = Math.floor(MAX_SAMPLE_CELLS / names.length);
@@ -165,6 +166,24 @@ function uniform(entry: WarmModel, job: Extract<ConfiguratorJob, { op: 'uniform'
     engine_version: ENGINE_VERSION, boolean_only: compiled.ignoredConstraints === 0, features, configurations: [],
   };
   return packSample(answer, features, rows);
+}
+
+/**
+ * Why no configuration keeps a sample's decisions: an empty sample would read as an answer, so the
+ * request fails (422) naming a minimal conflict, as a configure step names it.
+ */
+function contradiction(entry: WarmModel, decisions: DecisionSet, timeoutMs: number): string {
+  const none = 'No configuration keeps these decisions';
+  entry.configurator ??= new Configurator(entry.model, { text: entry.text, counter: (assumptions) => entry.compiled?.count(assumptions) ?? null });
+  try {
+    const result = entry.configurator.configure({ selected: [...decisions.selected], deselected: [...decisions.deselected] }, { deadline: Deadline.after(timeoutMs), countTimeoutMs: 0 });
+    if (result.consistent) return `${none}: the selections contradict each other or the model.`;
+    const { decisions: conflicting, constraints } = result.conflict;
+    const what = conflicting.length === 1 ? `${conflicting[0]} contradicts the model` : `${conflicting.join(', ')} contradict each other`;
+    return `${none}: ${what} (${constraints.length > 0 ? constraints.join('; ') : 'through the tree'}).`;
+  } catch {
+    return `${none}: the selections contradict each other or the model.`;
+  }
 }
 
 /** The feature tree in pre-order, compact: the configurator's page draws it (big models have ~20,000 features). */
