@@ -41,5 +41,24 @@ export function createFastify(config: Config, logger?: boolean | Record<string, 
     frameworkErrors: handleFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
+  acceptEmptyJsonBodies(app);
   return app;
+}
+
+/**
+ * An empty body sent as `application/json` is no body, as it is without the header: clients that
+ * always send `Content-Type: application/json` (a session's default headers, `fetch` wrappers)
+ * got Fastify's "Body cannot be empty" 400 on a DELETE or a publish, which take no body, and on
+ * `POST /api/v1/datasets/` instead of decisions section 4's "No input data provided". Any other
+ * body is parsed by Fastify's own parser (prototype poisoning refused as before).
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body, done);
+  });
 }

@@ -9,6 +9,8 @@ import * as repo from '../dataset.repository.ts';
 import * as versionsRepo from './dataset.versions.repository.ts';
 import type { VersionRow } from './dataset.versions.repository.ts';
 import { StagingError } from '../staging/staging.ts';
+import type { StagedOriginal } from '../staging/converted-upload.ts';
+import type { HubfileView } from '../../hubfile/index.ts';
 import { readUploadForm, type AuthorInput, type UploadInput } from '../upload-form.ts';
 import { datasetHref, type DatasetSummary, type PreparedModel, type UploadOutcome } from '../dataset.types.ts';
 import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts';
@@ -121,14 +123,21 @@ export async function newestByConceptDoi(d: DatasetDeps, conceptDoi: string): Pr
   return rows.filter((v) => v.doi !== null).at(-1)?.doi ?? undefined;
 }
 
+/**
+ * The original a stored model was converted from (extensions section 7), where a new version
+ * copies it from: a version's files are the models and their originals beside them.
+ */
+function storedOriginal(prefix: string, file: HubfileView): StagedOriginal | undefined {
+  return file.original ? { key: prefix + file.original.name, name: file.original.name } : undefined;
+}
+
 /** `POST /dataset/<id>/new-version`: copies of the version's files into the owner's staging area. */
 export async function startNewVersion(d: DatasetDeps, datasetId: number, userId: number): Promise<void> {
   const { row } = await versionBase(d, datasetId, userId);
   const dataset = (await summary(d, row.id))!;
-  const names = dataset.files.map((f) => f.name);
   try {
     const prefix = d.ctx.services.hubfile.datasetPrefix(row.user_id, row.id);
-    await d.staging.copyIn(userId, names.map((name) => ({ name, key: prefix + name })));
+    await d.staging.copyIn(userId, dataset.files.map((f) => ({ name: f.name, key: prefix + f.name, original: storedOriginal(prefix, f) })));
   } catch (error) {
     // A full staging area (or a name that cannot be staged): say so, keep what was staged.
     if (error instanceof StagingError) throw conflict(error.message, { message: error.message });
@@ -231,7 +240,7 @@ export async function createUnsynchronizedVersion(d: DatasetDeps, datasetId: num
         publicationType: fm.meta.publication_type, publicationDoi: fm.meta.publication_doi,
         tags: fm.meta.tags.join(', ') || null, version: fm.meta.uvl_version,
         authors: fm.authors.map((a) => ({ name: a.name, affiliation: a.affiliation ?? null, orcid: a.orcid ?? null })),
-      }, { key: prefix + file.name }, file.name);
+      }, { key: prefix + file.name }, file.name, storedOriginal(prefix, file));
       prepared.push(model);
     }
     const created = (await persist(d, userId, input, prepared, { version: versionFields(base), sourcesFrom: base.row.id })).datasetId;

@@ -341,15 +341,17 @@ export class StagingArea {
    * each under its own name or ` (n)` when that name is staged already; nothing is overwritten.
    * A file staged under the same name with the same bytes is kept instead of copied again, so
    * starting a new version twice does not stage every file twice. All or none: a failure
-   * removes the copies made so far.
+   * removes the copies made so far. A model converted from another format brings its original
+   * (extensions section 7), kept in the originals folder under the staged name as staging keeps
+   * it, so that the new version stores it beside the model again with its loss report.
    */
-  async copyIn(userId: number, files: { name: string; key: string }[]): Promise<void> {
+  async copyIn(userId: number, files: { name: string; key: string; original?: StagedOriginal }[]): Promise<void> {
     const folder = this.folderOf(userId);
-    const toCopy: { name: string; key: string }[] = [];
+    const toCopy: { name: string; key: string; original?: StagedOriginal }[] = [];
     for (const file of files) {
       const name = safeUvlName(file.name);
       const staged = await this.fileStore.stat(folder + name);
-      if (!staged || !(await this.sameBytes(staged, file.key))) toCopy.push({ name, key: file.key });
+      if (!staged || !(await this.sameBytes(staged, file.key))) toCopy.push({ ...file, name });
     }
     await this.refuseWhenFull(userId, toCopy.length, `Your staging area can hold ${MAX_STAGED_FILES} files: remove some staged files first.`);
     const copied: string[] = [];
@@ -357,6 +359,10 @@ export class StagingArea {
       for (const file of toCopy) {
         const name = await this.fileStore.withLocalFile(file.key, (path) => this.placeUnderFreeName(folder, path, file.name, MAX_STORED_NAME_BYTES));
         copied.push(folder + name);
+        if (!file.original) continue;
+        const originalKey = `${folder}${ORIGINALS}${name}/${originalNameBeside(name, file.original.name)}`;
+        await this.fileStore.copy(file.original.key, originalKey);
+        copied.push(originalKey);
       }
     } catch (error) {
       for (const key of copied) await this.fileStore.delete(key).catch(() => {});
