@@ -73,6 +73,9 @@ async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Se
     }
     // A body that starts and never ends: only the fetch's deadline stops the wait.
     if (path === '/slow.uvl') return res.writeHead(200, { 'content-type': 'text/plain' }).write('namespace Slow\n');
+    // The same, its body delimited by the connection's close (no length, not chunked), as an
+    // HTTP/1.0 server sends it: the deadline's closing of the socket must not read as its end.
+    if (path === '/slow-close.uvl') return req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nnamespace Slow\n');
     if (path === '/notes.txt') return res.end('not a model');
     if (path === '/padded.uvl') return res.end(OVER_UPLOAD);
     res.writeHead(404).end();
@@ -141,7 +144,7 @@ describe('import from a URL', () => {
   it('refuses oversized, endless, missing and model-less bodies with a 400 and stages nothing', async () => {
     const { client, userId } = await newUser(server, 'Limited');
     for (const [path, kind] of [
-      ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'],
+      ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'], ['/slow-close.uvl', 'timeout'],
       ['/missing.uvl', 'http_status'], ['/notes.txt', 'no_models'], ['/archive/bomb.zip', 'too_large'],
     ] as const) {
       const res = await importing(client, `${sources.origin}${path}`);
