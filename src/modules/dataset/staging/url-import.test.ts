@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { newUser } from '../../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../../test/support/api.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
-import { uploadForm } from '../dataset.test-support.ts';
+import { stage, uploadForm } from '../dataset.test-support.ts';
 import { importSource } from './url-sources.ts';
 import { UrlImportError } from './url-fetch.ts';
 
@@ -251,6 +251,19 @@ describe('import from a URL', () => {
     assert.deepEqual(derived.map((r: { identifier: string }) => r.identifier).sort(), [`${sources.origin}/download`, `${sources.origin}/files/Linux_v1.uvl`]);
     const datacite = await client.get(`/doi/${retry.json.doi}/export/datacite`);
     assert.equal(JSON.parse(datacite.text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom').length, 2);
+  });
+
+  it('forgets the source of a staged model removed before the dataset is made: an own file staged under its name is derived from nothing', async () => {
+    const { client } = await newUser(server, 'Rethinker');
+    assert.equal((await importing(client, `${sources.origin}/download`)).status, 200);
+    assert.equal((await client.post('/dataset/file/delete', { json: { file: 'phone.uvl' } })).status, 200);
+    assert.equal((await stage(client, 'phone.uvl', MODEL_B)).json.filename, 'phone.uvl');
+    const uploaded = await client.post('/dataset/upload', { form: { ...uploadForm(['phone.uvl']), 'authors-0-name': 'Doe, Jane' } });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    const deposited = [...zenodo.depositions.values()].find((d) => d.doi === uploaded.json.doi)!;
+    assert.deepEqual(deposited.metadata?.related_identifiers ?? [], []);
+    const datacite = await client.get(`/doi/${uploaded.json.doi}/export/datacite`);
+    assert.deepEqual(JSON.parse(datacite.text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom'), []);
   });
 
   it("makes the source a related identifier of the published dataset, staged or added by the API", async () => {
