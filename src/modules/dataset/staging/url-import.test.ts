@@ -152,6 +152,8 @@ describe('import from a URL', () => {
       assert.equal(res.json.kind, kind, path);
       assert.equal(typeof res.json.message, 'string');
       assert.doesNotMatch(res.text, /\bat \w+ \(|node:internal/, 'no stack trace');
+      // Words for the user, not the pattern of the code (it read "(.(uvl|xml|sxfm|json)$)").
+      if (kind === 'no_models') assert.equal(res.json.message, 'No model file (.uvl, .xml, .sxfm or .json) was found at this URL.');
     }
     for (const url of ['', 'not a url', 'ftp://example.org/a.uvl', 'file:///etc/passwd', `http://user:pw@127.0.0.1/a.uvl`]) {
       const res = await importing(client, url);
