@@ -4,7 +4,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectPath } from '../core/config.ts';
@@ -58,5 +58,20 @@ describe('hub export and hub import commands', () => {
 
     const missing = hub('other.sqlite', 'other-uploads', 'export');
     assert.notEqual(missing.code, 0, 'export needs --out');
+  });
+
+  it('a failed export says why without a stack trace, and leaves the archive already at --out as it was', () => {
+    const nowhere = hub('old.sqlite', 'old-uploads', 'export', '--out', join(dir, 'no-such-folder', 'hub.zip'));
+    assert.equal(nowhere.code, 1, nowhere.out);
+    assert.match(nowhere.out, /^hub: .*ENOENT/m);
+    assert.doesNotMatch(nowhere.out, /\n\s+at |Unhandled 'error' event/);
+    // A database with no migration applied: the export fails once it has opened its output.
+    writeFileSync(join(dir, 'blank.sqlite'), '');
+    writeFileSync(join(dir, 'backup.zip'), 'the last good backup');
+    const failed = hub('blank.sqlite', 'blank-uploads', 'export', '--out', join(dir, 'backup.zip'));
+    assert.equal(failed.code, 1, failed.out);
+    assert.match(failed.out, /^hub: /m);
+    assert.equal(readFileSync(join(dir, 'backup.zip'), 'utf8'), 'the last good backup');
+    assert.deepEqual(readdirSync(dir).filter((name) => name.includes('partial')), [], 'no half archive left');
   });
 });

@@ -1,7 +1,8 @@
 // `hub export`: every table and every stored file of a hub into one zip (manifest.ts), read in one
 // database transaction so the tables agree with each other.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -77,9 +78,16 @@ export async function exportHub(options: { databaseUrl: string; store: FileStore
   const dialect: DialectName = dialectOf(options.databaseUrl);
   const db = openForExport(options.databaseUrl);
   const archive = new ZipArchive({ zlib: { level: 6 } });
-  const output = createWriteStream(options.out);
+  // Written beside `out` and renamed once whole: a failed export leaves no half archive, and an
+  // archive already at `out` (the last good backup, say) is kept until the new one replaces it.
+  const partial = `${options.out}.${randomBytes(6).toString('hex')}.partial`;
+  const output = createWriteStream(partial);
   archive.pipe(output);
-  const failed = new Promise<never>((_, reject) => archive.on('error', reject));
+  // The file's own errors (a folder that does not exist, a full disk) fail the export like the zip's.
+  const failed = new Promise<never>((_, reject) => {
+    archive.on('error', reject);
+    output.on('error', reject);
+  });
   try {
     const work = async (trx: Kysely<any>): Promise<Manifest> => {
       const manifest: Manifest = {
@@ -106,10 +114,12 @@ export async function exportHub(options: { databaseUrl: string; store: FileStore
     archive.append(`${JSON.stringify(manifest, null, 1)}\n`, { name: MANIFEST_NAME });
     await Promise.race([archive.finalize(), failed]);
     await finished(output);
+    await rename(partial, options.out);
     return manifest;
   } catch (error) {
     archive.abort();
     output.destroy();
+    await rm(partial, { force: true });
     throw error;
   } finally {
     await db.destroy();

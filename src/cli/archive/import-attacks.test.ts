@@ -92,6 +92,19 @@ const ATTACKS: { name: string; craft: Craft; refused: RegExp; maxBytes?: () => n
     craft: attack({ manifest: (m) => { m.schemaVersion = Object.keys(migrations).sort()[0]!; } }),
     refused: /replace it only with an archive of its own version/,
   },
+  {
+    // Checked before anything changes: the move into place, after the rows commit, would fail on it.
+    name: 'a file where the hub has a folder (user_1/dataset_1)',
+    craft: attack({
+      entries: (e, m) => {
+        for (const f of m.files.filter((f) => f.key.startsWith('user_1/dataset_1/'))) e.delete(f.path);
+        m.files = m.files.filter((f) => !f.key.startsWith('user_1/dataset_1/'));
+        e.set('files/user_1/dataset_1', Buffer.from('features\n    Folder\n'));
+        m.files.push({ key: 'user_1/dataset_1', path: 'files/user_1/dataset_1', sha256: '', size: 0 });
+      },
+    }),
+    refused: /file user_1\/dataset_1 would take the place of a folder holding user_1\/dataset_1\//,
+  },
   { name: 'a wrong SHA-256', craft: attack({ manifest: (m) => { m.files[0]!.sha256 = '0'.repeat(64); } }), refused: /does not match its SHA-256/ },
   {
     name: 'a row with a value missing',

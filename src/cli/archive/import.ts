@@ -12,7 +12,7 @@ import type { FileStore } from '../../core/storage/index.ts';
 import type { Manifest } from './manifest.ts';
 import { replaceRows } from './restore.ts';
 import { dataTables, hasRows, insertionOrder, moveIdCounters } from './schema.ts';
-import { matchTables, readManifest, verifyEntries, verifyRows } from './verify.ts';
+import { checkFileLayout, matchTables, readManifest, verifyEntries, verifyRows } from './verify.ts';
 import { openZip, type ZipReader } from './zip-reader.ts';
 
 export interface ImportOptions {
@@ -101,6 +101,7 @@ export async function importHub(options: ImportOptions): Promise<ImportSummary> 
     await verifyEntries(zip, manifest, options.maxBytes);
     const applied = await appliedVersion(db);
     const migrate = await checkTarget(options, manifest, applied);
+    checkFileLayout(manifest, (await store.list('')).map((o) => o.key));
     const staging = `temp/import-${randomBytes(8).toString('hex')}/`;
     let order: Awaited<ReturnType<typeof insertionOrder>>;
     try {

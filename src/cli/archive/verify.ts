@@ -53,6 +53,25 @@ export async function verifyEntries(zip: ZipReader, manifest: Manifest, maxBytes
   }
 }
 
+/**
+ * No key of the archive is a folder of another key, of the archive or of the store (`user_1/dataset_1`
+ * beside `user_1/dataset_1/a.uvl`): in an uploads folder one of them could not take its place, and
+ * that would only show when the files move into place, after the rows committed (extensions section 11).
+ */
+export function checkFileLayout(manifest: Manifest, storeKeys: string[]): void {
+  const archived = new Set(manifest.files.map((f) => f.key));
+  const all = new Set([...archived, ...storeKeys]);
+  for (const key of all) {
+    const parts = key.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      if (all.has(folder) && (archived.has(key) || archived.has(folder))) {
+        throw new ManifestError(`The archive's file ${folder} would take the place of a folder holding ${key} (in the archive or the file store): nothing was imported`);
+      }
+    }
+  }
+}
+
 /** The archived table's columns in the archive's order, with the kinds of the database's (which decide how values are written). */
 export function targetColumns(archived: ArchivedTable, target: TableInfo): ColumnInfo[] {
   return archived.columns.map((c) => target.columns.find((t) => t.name === c.name) ?? c);

@@ -27,11 +27,20 @@ export interface RelatedIdentifier { identifier: string; relation: 'isDerivedFro
 
 export async function recordStaged(db: DbOrTrx, userId: number, source: { url: string; doi: string | null }, stagedNames: string[]): Promise<void> {
   // A name staged again from another URL now stands for that one.
-  for (const chunk of inChunks(stagedNames)) {
-    await db.deleteFrom('import_source').where('user_id', '=', userId).where('dataset_id', 'is', null).where('staged_name', 'in', chunk).execute();
-  }
+  await forgetStaged(db, userId, stagedNames);
   for (const name of stagedNames) {
     await db.insertInto('import_source').values({ user_id: userId, dataset_id: null, staged_name: name, url: source.url, doi: source.doi, created_at: nowIso() }).execute();
+  }
+}
+
+/**
+ * These staged names no longer stand for what was imported under them: the staged file was
+ * removed, or another file (an upload, another import) took the name. Without this, a model
+ * uploaded later under the name would be published as derived from the old source.
+ */
+export async function forgetStaged(db: DbOrTrx, userId: number, stagedNames: string[]): Promise<void> {
+  for (const chunk of inChunks(stagedNames)) {
+    await db.deleteFrom('import_source').where('user_id', '=', userId).where('dataset_id', 'is', null).where('staged_name', 'in', chunk).execute();
   }
 }
 

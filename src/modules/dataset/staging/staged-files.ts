@@ -8,6 +8,7 @@ import type { DatasetDeps } from '../dataset.deps.ts';
 import type { StagedFile, StagingArea } from './staging.ts';
 import { tooManyFeatures } from './staging-names.ts';
 import { conversionOff } from './convert-in-worker.ts';
+import { forgetStaged } from './import-sources.ts';
 
 /** The bytes of a stored object (a staged, claimed or dataset file). */
 export async function readStored(store: FileStore, key: string): Promise<Buffer> {
@@ -44,6 +45,8 @@ export async function stageFile(d: DatasetDeps, userId: number, clientName: stri
     await d.staging.remove(userId, stored.name);
     throw tooManyFeatures(clientName, features, d.ctx.config.maxFeatures);
   }
+  // A new file under this name: the source of one imported under it before is not this one's (an import records its own after).
+  await forgetStaged(d.ctx.db, userId, [stored.name]);
   return check;
 }
 
@@ -51,6 +54,7 @@ export { tooManyFeatures } from './staging-names.ts';
 
 export async function deleteStagedFile(d: DatasetDeps, userId: number, name: string): Promise<void> {
   await d.staging.remove(userId, name);
+  await forgetStaged(d.ctx.db, userId, [name]);
 }
 
 export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {

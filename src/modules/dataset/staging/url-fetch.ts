@@ -118,6 +118,9 @@ export async function fetchLimited(start: URL, limits: FetchLimits): Promise<Fet
         throw new UrlImportError('http_status', `The server answered ${status} for ${url.origin}${url.pathname}.`);
       }
       const bytes = await readLimited(response, limits.maxBytes);
+      // A body that ends with the connection (no length, not chunked) reads as complete when the
+      // deadline destroys the socket: what came so far would be staged as the whole model.
+      if (controller.signal.aborted) throw new UrlImportError('timeout', `The fetch took longer than ${limits.timeoutMs} ms and was stopped.`);
       return { url, bytes, contentType: String(response.headers['content-type'] ?? ''), dispositionName: dispositionName(response.headers['content-disposition']) };
     }
   } catch (error) {

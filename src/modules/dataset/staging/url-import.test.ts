@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { newUser } from '../../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../../test/support/api.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
-import { uploadForm } from '../dataset.test-support.ts';
+import { stage, uploadForm } from '../dataset.test-support.ts';
 import { importSource } from './url-sources.ts';
 import { UrlImportError } from './url-fetch.ts';
 
@@ -73,6 +73,9 @@ async function startSources(repoZip: Buffer, bomb: Buffer): Promise<{ server: Se
     }
     // A body that starts and never ends: only the fetch's deadline stops the wait.
     if (path === '/slow.uvl') return res.writeHead(200, { 'content-type': 'text/plain' }).write('namespace Slow\n');
+    // The same, its body delimited by the connection's close (no length, not chunked), as an
+    // HTTP/1.0 server sends it: the deadline's closing of the socket must not read as its end.
+    if (path === '/slow-close.uvl') return req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nnamespace Slow\n');
     if (path === '/notes.txt') return res.end('not a model');
     if (path === '/padded.uvl') return res.end(OVER_UPLOAD);
     res.writeHead(404).end();
@@ -141,7 +144,7 @@ describe('import from a URL', () => {
   it('refuses oversized, endless, missing and model-less bodies with a 400 and stages nothing', async () => {
     const { client, userId } = await newUser(server, 'Limited');
     for (const [path, kind] of [
-      ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'],
+      ['/declared-big.uvl', 'too_large'], ['/streamed-big.uvl', 'too_large'], ['/slow.uvl', 'timeout'], ['/slow-close.uvl', 'timeout'],
       ['/missing.uvl', 'http_status'], ['/notes.txt', 'no_models'], ['/archive/bomb.zip', 'too_large'],
     ] as const) {
       const res = await importing(client, `${sources.origin}${path}`);
@@ -149,6 +152,8 @@ describe('import from a URL', () => {
       assert.equal(res.json.kind, kind, path);
       assert.equal(typeof res.json.message, 'string');
       assert.doesNotMatch(res.text, /\bat \w+ \(|node:internal/, 'no stack trace');
+      // Words for the user, not the pattern of the code (it read "(.(uvl|xml|sxfm|json)$)").
+      if (kind === 'no_models') assert.equal(res.json.message, 'No model file (.uvl, .xml, .sxfm or .json) was found at this URL.');
     }
     for (const url of ['', 'not a url', 'ftp://example.org/a.uvl', 'file:///etc/passwd', `http://user:pw@127.0.0.1/a.uvl`]) {
       const res = await importing(client, url);
@@ -248,6 +253,19 @@ describe('import from a URL', () => {
     assert.deepEqual(derived.map((r: { identifier: string }) => r.identifier).sort(), [`${sources.origin}/download`, `${sources.origin}/files/Linux_v1.uvl`]);
     const datacite = await client.get(`/doi/${retry.json.doi}/export/datacite`);
     assert.equal(JSON.parse(datacite.text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom').length, 2);
+  });
+
+  it('forgets the source of a staged model removed before the dataset is made: an own file staged under its name is derived from nothing', async () => {
+    const { client } = await newUser(server, 'Rethinker');
+    assert.equal((await importing(client, `${sources.origin}/download`)).status, 200);
+    assert.equal((await client.post('/dataset/file/delete', { json: { file: 'phone.uvl' } })).status, 200);
+    assert.equal((await stage(client, 'phone.uvl', MODEL_B)).json.filename, 'phone.uvl');
+    const uploaded = await client.post('/dataset/upload', { form: { ...uploadForm(['phone.uvl']), 'authors-0-name': 'Doe, Jane' } });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    const deposited = [...zenodo.depositions.values()].find((d) => d.doi === uploaded.json.doi)!;
+    assert.deepEqual(deposited.metadata?.related_identifiers ?? [], []);
+    const datacite = await client.get(`/doi/${uploaded.json.doi}/export/datacite`);
+    assert.deepEqual(JSON.parse(datacite.text).relatedIdentifiers.filter((r: { relationType: string }) => r.relationType === 'IsDerivedFrom'), []);
   });
 
   it("makes the source a related identifier of the published dataset, staged or added by the API", async () => {

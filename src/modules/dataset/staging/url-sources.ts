@@ -147,7 +147,7 @@ export async function importSource(text: string, options: SourceOptions): Promis
     : { url: given, doi: null, ...(await modelsOf(await fetchLimited(parseImportUrl(given), options), options)) };
   source.models = source.models.slice(0, MAX_IMPORTED_FILES);
   if (source.models.length === 0) {
-    throw new UrlImportError('no_models', `No model file (${MODEL_EXTENSIONS.source.replace(/\\/g, '')}) was found at this URL.`);
+    throw new UrlImportError('no_models', 'No model file (.uvl, .xml, .sxfm or .json) was found at this URL.');
   }
   return source;
 }
