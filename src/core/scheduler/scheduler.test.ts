@@ -91,6 +91,55 @@ describe('Scheduler', () => {
     for (const reply of await Promise.all(waiting)) assert.equal(reply.kind, 'done');
   });
 
+  it('lets background work take at most half the share: the person\'s own jobs still get in, 4 in all, then 429', async () => {
+    const { scheduler, submit, openAll } = setup({ small: 1, large: 1 });
+    const shared = new Int32Array(new SharedArrayBuffer(4 * 8));
+    Atomics.store(shared, 1, 1);
+    const page = (id: number) => scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id, shared, gate: 0 }, hardLimitMs: 60_000, background: true });
+    // Six checks of a page at once: two hold jobs, four wait in places of their own.
+    const checks = [70, 71, 72, 73, 74, 75].map(page);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(scheduler.backgroundShare, 2);
+    assert.equal(scheduler.heldBy('a'), 2);
+    assert.equal(scheduler.heldInBackgroundBy('a'), 2);
+    await assert.rejects(page(76), TooManyJobs, 'a seventh page check is a flood');
+    assert.throws(() => scheduler.submit(kind, { requester: 'a', lane: 'large', job: { id: 77, shared, gate: 0 }, hardLimitMs: 60_000, background: true }), TooManyJobs);
+    // What the person asks for meanwhile gets in, and waits for room in its own places...
+    const own = [submit('a', 'large'), submit('a', 'large')];
+    assert.equal(scheduler.heldBy('a'), 4);
+    const ownWaiting = scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id: 78, shared, gate: 0 }, hardLimitMs: 60_000 });
+    // ...but the requester still holds at most 4: a fifth job is refused.
+    assert.throws(() => submit('a', 'large'), TooManyJobs);
+    openAll();
+    await Promise.all(own.map((j) => j.reply));
+    for (const reply of await Promise.all([...checks, ownWaiting])) assert.equal(reply.kind, 'done');
+    assert.equal(scheduler.heldBy('a'), 0);
+    assert.equal(scheduler.heldInBackgroundBy('a'), 0);
+  });
+
+  it('wakes a waiting call with room even when a background call before it has none', async () => {
+    const { scheduler, submit, open, openAll } = setup({ small: 1, large: 4 });
+    const gates = new Int32Array(new SharedArrayBuffer(4 * 8));
+    const background = (id: number) => scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id, shared: gates, gate: 0 }, hardLimitMs: 60_000, background: true });
+    const page = [background(80), background(81)];
+    const own = [submit('a', 'large'), submit('a', 'large')];
+    await new Promise((resolve) => setImmediate(resolve));
+    // Full: a third background call waits, then one of the person's.
+    const third = background(82);
+    const mine = scheduler.submitWhenRoom(kind, { requester: 'a', lane: 'large', job: { id: 83, shared: gates, gate: 0 }, hardLimitMs: 60_000 });
+    // One of the person's jobs ends: the background call still has no room (two background jobs held), the person's call goes.
+    open(own[0]!.id);
+    await own[0]!.reply;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(scheduler.heldBy('a'), 4, 'the person\'s waiting call took the freed place');
+    assert.equal(scheduler.heldInBackgroundBy('a'), 2);
+    Atomics.store(gates, 1, 1);
+    Atomics.notify(gates, 1);
+    openAll();
+    for (const reply of await Promise.all([...page, third, mine])) assert.equal(reply.kind, 'done');
+    await own[1]!.reply;
+  });
+
   it('runs a small model\'s job while the large lane is busy and queued: it never waits behind large ones', async () => {
     const { scheduler, submit, open, openAll } = setup({ small: 1, large: 1 });
     const large = [submit('a', 'large'), submit('a', 'large'), submit('b', 'large'), submit('b', 'large')];

@@ -24,6 +24,11 @@ export interface SchedulerOptions {
    * stopped to make room. A kind over it alone runs only when the lane holds no other worker.
    */
   memoryMb?: number;
+  /**
+   * Of a requester's `perRequester` jobs, at most this many may be `background` ones (default
+   * half, at least 1), so that a page's own work never takes the whole share.
+   */
+  backgroundShare?: number;
 }
 
 /** A requester already has its share of jobs queued or running: the answer is 429. */
@@ -57,6 +62,13 @@ export interface Submission<Job, Progress> {
   flexible?: boolean;
   /** A job that may take its whole budget (a compile): flexible jobs do not wait behind it. */
   long?: boolean;
+  /**
+   * The page's own work rather than what the person asked for (the upload page's checks of the
+   * files it stages and lists): it counts in the requester's share like every job, but takes at
+   * most `backgroundShare` of it, so that the person's next request (a configure step, the upload
+   * itself) is not refused because of it. Its waits (submitWhenRoom) have places of their own.
+   */
+  background?: boolean;
 }
 
 interface Queued {
@@ -77,18 +89,26 @@ interface Seat {
 /** Seconds a refused requester is told to wait: about one short job. */
 const RETRY_AFTER_S = 2;
 
+/** A submitWhenRoom call waiting for one of its requester's jobs to end. */
+interface Waiter {
+  background: boolean;
+  wake: () => void;
+}
+
 export class Scheduler {
   private readonly seats: Record<Lane, Seat[]>;
   /** Per lane, the queues by requester. */
   private readonly queues: Record<Lane, Map<string, Queued[]>> = { small: new Map(), large: new Map() };
   private readonly held = new Map<string, number>();
+  /** Of `held`, the background jobs (Submission.background). */
+  private readonly heldInBackground = new Map<string, number>();
   /** Per requester holding jobs, the turn it was last served at (a count); forgotten when it holds none. */
   private readonly lastTurn = new Map<string, number>();
   private turns = 0;
   /** The memory budget of each kind seen, by name (the kinds' own `memoryMb`). */
   private readonly budgets = new Map<string, number>();
-  /** Per requester, submitWhenRoom calls waiting for one of its jobs to end. */
-  private readonly waiters = new Map<string, (() => void)[]>();
+  /** Per requester, submitWhenRoom calls waiting for one of its jobs to end, in the order they came. */
+  private readonly waiters = new Map<string, Waiter[]>();
   private closedMessage: string | undefined;
   /** Jobs started, and per lane jobs ended: counts for tests and the bench (an order, not a time). */
   started = 0;
@@ -109,6 +129,16 @@ export class Scheduler {
     return this.held.get(requester) ?? 0;
   }
 
+  /** Of them, the background ones. */
+  heldInBackgroundBy(requester: string): number {
+    return this.heldInBackground.get(requester) ?? 0;
+  }
+
+  /** The most background jobs one requester holds at once. */
+  get backgroundShare(): number {
+    return Math.max(1, Math.min(this.options.perRequester, this.options.backgroundShare ?? Math.floor(this.options.perRequester / 2)));
+  }
+
   /** Jobs waiting in a lane (all requesters). */
   queued(lane: Lane): number {
     let n = 0;
@@ -116,9 +146,10 @@ export class Scheduler {
     return n;
   }
 
-  /** Whether the requester may submit `n` more jobs now. */
-  hasRoom(requester: string, n = 1): boolean {
-    return this.heldBy(requester) + n <= this.options.perRequester;
+  /** Whether the requester may submit `n` more jobs now (background ones: within the background share too). */
+  hasRoom(requester: string, n = 1, background = false): boolean {
+    return this.heldBy(requester) + n <= this.options.perRequester
+      && (!background || this.heldInBackgroundBy(requester) + n <= this.backgroundShare);
   }
 
   /**
@@ -129,8 +160,9 @@ export class Scheduler {
     kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
   ): Promise<Reply | CrashReply> {
     if (this.closedMessage !== undefined) return Promise.resolve({ kind: 'crash', id: submission.job.id, message: this.closedMessage, cause: 'stopped' });
-    if (!this.hasRoom(submission.requester)) throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
+    if (!this.hasRoom(submission.requester, 1, submission.background)) throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
     this.held.set(submission.requester, this.heldBy(submission.requester) + 1);
+    if (submission.background) this.heldInBackground.set(submission.requester, this.heldInBackgroundBy(submission.requester) + 1);
     return new Promise((resolve) => {
       const queues = this.queues[submission.lane];
       const mine = queues.get(submission.requester) ?? [];
@@ -143,18 +175,23 @@ export class Scheduler {
   /**
    * As submit, but waits for room instead of refusing: for work a request cannot do without and
    * that comes in bursts from one requester (the upload page's list of staged conversions). At most
-   * `perRequester` calls wait per requester; beyond them it throws TooManyJobs as submit does.
+   * `perRequester` calls wait per requester, and as many background ones; beyond them it throws
+   * TooManyJobs as submit does.
    */
   async submitWhenRoom<Job extends { id: number }, Reply extends { id: number }, Progress extends { id: number }>(
     kind: WorkerKind<Job, Reply, Progress>, submission: Submission<Job, Progress>,
   ): Promise<Reply | CrashReply> {
-    while (this.closedMessage === undefined && !this.hasRoom(submission.requester)) {
+    const { requester } = submission;
+    const background = submission.background === true;
+    while (this.closedMessage === undefined && !this.hasRoom(requester, 1, background)) {
       // Waiting is bounded as the share is: beyond as many waiting calls as jobs held, a 429, so
-      // that one requester's burst of requests cannot pile up held connections without end.
-      if ((this.waiters.get(submission.requester)?.length ?? 0) >= this.options.perRequester) {
+      // that one requester's burst of requests cannot pile up held connections without end. The
+      // page's own waits are counted apart: they must not take the places of the person's requests.
+      const waiting = this.waiters.get(requester) ?? [];
+      if (waiting.filter((w) => w.background === background).length >= this.options.perRequester) {
         throw new TooManyJobs(this.options.perRequester, RETRY_AFTER_S);
       }
-      await new Promise<void>((resolve) => this.waiters.set(submission.requester, [...(this.waiters.get(submission.requester) ?? []), resolve]));
+      await new Promise<void>((wake) => this.waiters.set(requester, [...waiting, { background, wake }]));
     }
     return this.submit(kind, submission);
   }
@@ -192,7 +229,7 @@ export class Scheduler {
       this.queues[lane].clear();
       for (const seat of this.seats[lane]) for (const w of seat.workers.values()) w.close(message);
     }
-    for (const waiting of this.waiters.values()) for (const wake of waiting) wake();
+    for (const waiting of this.waiters.values()) for (const w of waiting) w.wake();
     this.waiters.clear();
   }
 
@@ -305,11 +342,18 @@ export class Scheduler {
       this.held.delete(requester);
       this.lastTurn.delete(requester);
     }
+    if (queued.submission.background) {
+      const background = this.heldInBackgroundBy(requester) - 1;
+      if (background > 0) this.heldInBackground.set(requester, background);
+      else this.heldInBackground.delete(requester);
+    }
     queued.resolve(reply);
+    // Every waiting call looks again, in the order they came: the first that has room now goes (a
+    // background one may still have none while a call after it does), the others wait again, in
+    // their order. Their continuations run in this order, each checking and submitting at once.
     const waiting = this.waiters.get(requester);
-    const next = waiting?.shift();
-    if (waiting?.length === 0) this.waiters.delete(requester);
-    next?.();
+    this.waiters.delete(requester);
+    for (const w of waiting ?? []) w.wake();
   }
 }
 

@@ -50,7 +50,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
     loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
     staging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures),
     apiStaging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures, 'temp/.api/'),
-    stagedChecks: new StagedChecks((bytes, requester) => checkOff(ctx.scheduler, requester, bytes)),
+    stagedChecks: new StagedChecks((bytes, requester, background) => checkOff(ctx.scheduler, requester, bytes, background)),
     compareModels: new CompareModels(),
     parts: new DatasetParts(),
     records: new VisitRecords(ctx.db),

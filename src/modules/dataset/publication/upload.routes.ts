@@ -31,6 +31,8 @@ export async function uploadRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
       stagedJson: JSON.stringify(staged),
       maxUploadBytes: ctx.config.maxUploadBytes,
       maxFiles: MAX_FEATURE_MODELS,
+      // The page stages as many files at once as its checks may hold jobs (extensions section 10).
+      stagingAtOnce: ctx.scheduler.backgroundShare,
     });
   });
 

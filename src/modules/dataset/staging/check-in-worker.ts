@@ -2,6 +2,8 @@
 // each is a job of core's scheduler in a worker of the `check` kind, queued per requester (the
 // uploader's account) like every other heavy job. A check waits for room rather than answering
 // 429: the upload page stages several files at once, and the upload checks each of its models.
+// The page's own checks (staging, listing) are background work: they leave half of the share to
+// what the person asks next (scheduler README, "Background work").
 import type { CrashReply } from '../../../core/worker-slot.ts';
 import { budgetedKind, type Lane, type Scheduler } from '../../../core/scheduler/index.ts';
 import type { ModelCheck } from '../model-check.ts';
@@ -41,9 +43,12 @@ export function uncheckedOf(reply: CrashReply): ModelCheck & { unchecked: true }
   return { valid: false, errors: [`The model could not be checked: ${withoutFinalStop(reply.message)}. Try again.`], warnings: [], features: 0, unchecked: true };
 }
 
-/** Checks `bytes` in a worker for `requester` (an account, or a background key), waiting for room. */
-export async function checkOff(scheduler: Scheduler, requester: string, bytes: Uint8Array): Promise<ModelCheck> {
+/**
+ * Checks `bytes` in a worker for `requester` (an account, or a background key), waiting for room;
+ * `background`: the upload page's own checks, which leave half of the requester's share free.
+ */
+export async function checkOff(scheduler: Scheduler, requester: string, bytes: Uint8Array, background = false): Promise<ModelCheck> {
   const lane: Lane = bytes.byteLength <= SMALL_BYTES ? 'small' : 'large';
-  const reply = await scheduler.submitWhenRoom(checkWorker, { requester, lane, job: { id: ++ids, bytes }, hardLimitMs: HARD_LIMIT_MS });
+  const reply = await scheduler.submitWhenRoom(checkWorker, { requester, lane, job: { id: ++ids, bytes }, hardLimitMs: HARD_LIMIT_MS, background });
   return reply.kind === 'crash' ? uncheckedOf(reply) : reply.check;
 }

@@ -47,12 +47,13 @@ let ids = 0;
 
 /**
  * Reads the file in a worker. An upload throws TooManyJobs (429) when the uploader holds its share
- * of heavy jobs; a report (the upload page lists every staged file's) waits for room instead.
+ * of heavy jobs; a report (the upload page lists every staged file's) waits for room instead, as
+ * the page's background work (it leaves half of the share to what the person asks next).
  */
 async function read(scheduler: Scheduler, userId: number, op: ConvertJob['op'], name: string, bytes: Uint8Array, maxFeatures?: number): Promise<ConvertReply | CrashReply> {
   const lane = bytes.byteLength <= SMALL_BYTES ? 'small' : 'large';
   const submission = { requester: `account:${userId}`, lane, job: { id: ++ids, op, name, bytes, maxFeatures }, hardLimitMs: HARD_LIMIT_MS } as const;
-  return op === 'convert' ? scheduler.submit(convertWorker, submission) : scheduler.submitWhenRoom(convertWorker, submission);
+  return op === 'convert' ? scheduler.submit(convertWorker, submission) : scheduler.submitWhenRoom(convertWorker, { ...submission, background: true });
 }
 
 /**

@@ -57,9 +57,15 @@ export async function deleteStagedFile(d: DatasetDeps, userId: number, name: str
   await forgetStaged(d.ctx.db, userId, [name]);
 }
 
+/**
+ * The staged files with their checks. Files checked before answer from memory; the others are
+ * checked as many at a time as the page's background share of heavy jobs (2): all at once, every
+ * check beyond the share waited in one of the requester's 4 places to wait, and a cold listing of
+ * more files than that answered the page itself with 429.
+ */
 export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<StagedCheck[]> {
   const files = await d.staging.list(userId);
-  const checks = await Promise.all(files.map(async (file) => {
+  const checks = await mapAtMost(files, d.ctx.scheduler.backgroundShare, async (file) => {
     try {
       return await checkStaged(d, d.staging, userId, file);
     } catch (error) {
@@ -68,6 +74,20 @@ export async function listStagedFiles(d: DatasetDeps, userId: number): Promise<S
       if (!(await d.ctx.store.stat(file.key))) return undefined;
       throw error;
     }
-  }));
+  });
   return checks.filter((check) => check !== undefined).map(({ features: _features, ...check }) => check);
+}
+
+/** `work` of every item, at most `limit` at once; the results in the items' order. */
+async function mapAtMost<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -34,14 +34,15 @@ describe('staged models converted and checked once', () => {
     assert.deepEqual(made(), { checks: before.checks + 1, conversions: before.conversions + 1, fullChecks: before.fullChecks }, 'no visit converts or checks again');
     const saved = await client.post('/dataset/upload', { form: uploadForm([staged.json.filename]) });
     assert.equal(saved.status, 200, saved.text);
-    assert.deepEqual(made(), { checks: before.checks + 1, conversions: before.conversions + 1, fullChecks: before.fullChecks + 1 }, 'the save reads the remembered report');
+    // Extensions section 10: the save reads the check made at staging too (it queued it again before).
+    assert.deepEqual(made(), { checks: before.checks + 1, conversions: before.conversions + 1, fullChecks: before.fullChecks }, 'the save reads the remembered report and check');
 
     // The same bytes staged by someone else: nothing read again; other bytes are.
     const other = await newUser(server, 'Other');
     await stage(other.client, 'car.xml', readFileSync(join(FIXTURES, 'car.featureide.xml')));
-    assert.deepEqual(made(), { checks: before.checks + 1, conversions: before.conversions + 1, fullChecks: before.fullChecks + 1 });
+    assert.deepEqual(made(), { checks: before.checks + 1, conversions: before.conversions + 1, fullChecks: before.fullChecks });
     await stage(other.client, 'shop.xml', readFileSync(join(FIXTURES, 'shop.extended.xml')));
-    assert.deepEqual(made(), { checks: before.checks + 2, conversions: before.conversions + 2, fullChecks: before.fullChecks + 1 });
+    assert.deepEqual(made(), { checks: before.checks + 2, conversions: before.conversions + 2, fullChecks: before.fullChecks });
   });
 });
 
@@ -53,7 +54,7 @@ describe('staged models checked off the serving thread', () => {
   });
   after(async () => { await server?.close(); });
 
-  it('checks a staged UVL model and the upload\'s model as jobs of the scheduler, once each', async () => {
+  it('checks a staged UVL model as a job of the scheduler, once: the upload reads that check', async () => {
     const { client } = await newUser(server, 'Checker');
     const scheduler = server.hub.ctx.scheduler;
     const started = scheduler.started;
@@ -66,6 +67,6 @@ describe('staged models checked off the serving thread', () => {
     assert.equal(scheduler.started, started + 1, 'the upload page reads the remembered check');
     const saved = await client.post('/dataset/upload', { form: uploadForm([staged.json.filename]) });
     assert.equal(saved.status, 200, saved.text);
-    assert.equal(scheduler.started, started + 2, 'the upload\'s full check is one job');
+    assert.equal(scheduler.started, started + 1, 'the upload reads the staging\'s check (extensions section 10: it queued it again before)');
   });
 });

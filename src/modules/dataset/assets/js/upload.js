@@ -17,7 +17,8 @@
   const progressBar = document.getElementById('upload-progress-bar');
   const authorTemplate = document.getElementById('author-template');
   const modelTemplate = document.getElementById('model-template');
-  let stagingInFlight = 0;
+  const uploadStatus = document.getElementById('upload-status');
+  const turns = window.hubStagingTurns;
 
   function csrfToken() {
     const meta = document.querySelector('meta[name="csrf-token"]');
@@ -161,7 +162,18 @@
     if (!/\.(uvl|xml|sxfm|json)$/i.test(file.name)) return showFailure(entry, 'Only .uvl, FeatureIDE or SPLOT .xml, SPLOT .sxfm and Glencoe .json files are accepted.');
     if (file.size > maxBytes) return showFailure(entry, 'This file is larger than the upload limit.');
     if (entryCount() > maxFiles) return showFailure(entry, 'A dataset holds at most ' + maxFiles + ' feature models.');
+    setStatus(entry, 'Waiting to upload', 'secondary');
+    // staging-turns.js: a few files at a time (extensions section 10).
+    turns.add(function () { send(file, entry); });
+  }
+
+  /** Sends one file to the staging area on its turn; told 429, it waits as Retry-After says and sends it again. */
+  function send(file, entry) {
+    // Removed while it waited for its turn: nothing to send.
+    if (!entry.isConnected) return turns.done();
+    setStatus(entry, 'Uploading…', 'secondary');
     const bar = entry.querySelector('.model-progress .progress-bar');
+    let again = false;
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/dataset/file/upload');
     xhr.setRequestHeader('X-CSRFToken', csrfToken());
@@ -169,13 +181,23 @@
     xhr.upload.addEventListener('progress', function (e) {
       if (e.lengthComputable) setBar(bar, e.loaded / e.total);
     });
-    stagingInFlight += 1;
+    // Sent: the server checks it now, a heavy job that may wait for its turn.
+    xhr.upload.addEventListener('load', function () { setStatus(entry, 'Checking…', 'secondary'); });
     xhr.addEventListener('loadend', function () {
-      stagingInFlight -= 1;
+      if (again) return;
       if (!entry.isConnected && entry.dataset.staged) deleteStaged(entry.dataset.staged);
+      turns.done();
     });
     xhr.addEventListener('load', function () {
       const body = parseJson(xhr);
+      if (xhr.status === 429) {
+        // The uploader's share of heavy jobs is taken (other tabs): the file keeps its turn.
+        again = true;
+        setStatus(entry, 'Waiting for a free turn…', 'secondary');
+        setBar(bar, 0);
+        setTimeout(function () { send(file, entry); }, 1000 * turns.retryAfterS(xhr));
+        return;
+      }
       if (xhr.status === 200 && body) {
         // The server keeps both files of the same name as "name (1).uvl"…; the person is told (issue 10).
         const copy = / \(\d+\)\.uvl$/i;
@@ -394,29 +416,59 @@
     return doi.split('/').map(encodeURIComponent).join('/');
   }
 
+  /** Buttons locked and the progress bar shown while a submission waits or runs; `status` says what it waits for. */
+  function busy(on, status) {
+    progress.classList.toggle('d-none', !on);
+    submitButton.disabled = on;
+    if (draftButton) draftButton.disabled = on;
+    uploadStatus.textContent = on ? status || '' : '';
+    uploadStatus.classList.toggle('d-none', !on || !status);
+  }
+
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     clearErrors();
-    if (stagingInFlight > 0) return showMessage('Wait until every file has been uploaded.');
+    // "Save as draft" is a second submit button: its name and value are the form field draft=1.
+    const draft = Boolean(event.submitter && event.submitter.name === 'draft');
+    if (turns.pending() === 0) return submit(draft);
+    // Files still being staged and checked: the submission waits for them (they are part of it),
+    // with its progress shown, and goes once they are; before, the person was told to wait and submit again.
+    const waitedFor = Array.from(modelsBox.querySelectorAll('.model-entry')).filter(function (e) { return !e.dataset.staged && !e.dataset.failed; });
+    const total = turns.pending();
+    const showWait = function () {
+      const left = turns.pending();
+      busy(true, 'Waiting for ' + left + ' of ' + total + (total === 1 ? ' file' : ' files') + ' to be uploaded and checked; the upload starts then.');
+      setBar(progressBar, 0.3 * (total - left) / total);
+    };
+    showWait();
+    const timer = setInterval(showWait, 500);
+    turns.whenIdle(function () {
+      clearInterval(timer);
+      const failed = waitedFor.filter(function (e) { return e.isConnected && e.dataset.failed === 'true'; }).length;
+      if (failed === 0) return submit(draft);
+      busy(false);
+      showMessage(failed + (failed === 1 ? ' file was' : ' files were') + ' not staged (marked below): remove or stage them again, then submit.');
+    });
+  });
+
+  /** Sends the form; told 429 (the uploader's share of heavy jobs is taken), it waits as Retry-After says and sends it again. */
+  function submit(draft) {
     nameFields();
     const body = new URLSearchParams();
     for (const [key, value] of new FormData(form)) {
       if (typeof value === 'string') body.append(key, value);
     }
-    // "Save as draft" is a second submit button: its name and value are the form field draft=1.
-    if (event.submitter && event.submitter.name === 'draft') body.append('draft', '1');
+    if (draft) body.append('draft', '1');
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/dataset/upload');
     xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
     xhr.setRequestHeader('X-CSRFToken', csrfToken());
     xhr.setRequestHeader('Accept', 'application/json');
-    progress.classList.remove('d-none');
-    setBar(progressBar, 0);
-    submitButton.disabled = true;
-    if (draftButton) draftButton.disabled = true;
+    busy(true);
+    setBar(progressBar, 0.3);
     xhr.upload.addEventListener('progress', function (e) {
-      // Sending is the first half; the server's checks and the deposit push are the second.
-      if (e.lengthComputable) setBar(progressBar, 0.5 * e.loaded / e.total);
+      // After the staging's share: sending, then the server's checks and the deposit push.
+      if (e.lengthComputable) setBar(progressBar, 0.3 + 0.3 * e.loaded / e.total);
     });
     xhr.upload.addEventListener('load', function () { setBar(progressBar, 0.6); });
     xhr.addEventListener('load', function () {
@@ -436,19 +488,22 @@
         window.location.assign('/dataset/unsynchronized/' + data.dataset_id + '/');
         return;
       }
-      progress.classList.add('d-none');
-      submitButton.disabled = false;
-      if (draftButton) draftButton.disabled = false;
+      if (xhr.status === 429) {
+        // Nothing was saved and the files are still staged: the same form is sent again.
+        const seconds = turns.retryAfterS(xhr);
+        busy(true, 'The server is busy with your other requests: the upload is sent again in ' + seconds + ' s.');
+        setTimeout(function () { submit(draft); }, 1000 * seconds);
+        return;
+      }
+      busy(false);
       // 502: a new version the deposit refused (nothing saved, the files still staged).
       if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) showErrors(data.errors);
       else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
     });
     xhr.addEventListener('error', function () {
-      progress.classList.add('d-none');
-      submitButton.disabled = false;
-      if (draftButton) draftButton.disabled = false;
+      busy(false);
       showMessage('The upload failed: the network is unavailable. Nothing was saved; try again.');
     });
     xhr.send(body.toString());
-  });
+  }
 })();
