@@ -59,7 +59,7 @@ describe('statistics, cart and review links in Chromium', { skip }, () => {
       const resolved = await ctx.services.dataset.resolveDoi('10.1234/dataset1');
       assert.equal(resolved.kind, 'dataset');
       const datasetId = resolved.kind === 'dataset' ? resolved.dataset.id : 0;
-      const token = await ctx.services.review.create(datasetId, owner.id, new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), true);
+      const token = await ctx.services.review.create(datasetId, owner.id, new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
       const context = await journey.browser.newContext({ viewport, bypassCSP: true, reducedMotion: 'reduce' });
       const page = await context.newPage();
       await page.goto(`${journey.server.baseUrl}/review/${token}/`);

@@ -32,7 +32,7 @@ describe('a model page through a review link in Chromium', { skip }, () => {
     }] as never, { doi: null, createdAt: '2026-01-01T00:00:00.000Z' });
     rmSync(folder, { recursive: true, force: true });
     const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    const token = await server.hub.ctx.services.review.create(datasetId, owner.userId, expires, true);
+    const token = await server.hub.ctx.services.review.create(datasetId, owner.userId, expires);
     const fileRow = await server.hub.db.selectFrom('file').select('id').where('name', '=', 'kettle.uvl').orderBy('id', 'desc').executeTakeFirstOrThrow();
     // The analysis finishes first (a worker computes it), so the facts are there when the page is opened.
     for (;;) {

@@ -49,8 +49,8 @@ for (const dialect of testDialects()) {
       const doiPage = await owner.get('/doi/10.9999/review.1/');
       assert.match(doiPage.text, new RegExp(`href="/dataset/${datasetId}/review-links"`), 'the owner finds the review links');
       await owner.get(`/dataset/${datasetId}/review-links`);
-      // The dataset is published: the owner confirms past the warning (tested below).
-      const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } });
+      // Only the documented field (the dataset is published: the answer warns, tested below).
+      const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } });
       assert.equal(res.status, 201, res.text.slice(0, 300));
       const link = /<code id="review-link"[^>]*>[^<]*?(\/review\/[A-Za-z0-9_-]+\/)<\/code>/.exec(res.text);
       assert.ok(link, 'the answer shows the link');
@@ -127,7 +127,7 @@ for (const dialect of testDialects()) {
       assert.equal((await anonymous.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3) } })).status, 302);
       await owner.get('/explore');
       for (const expires of ['', 'tomorrow', '2026-02-30', inDays(-1)]) {
-        assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } })).status, 400, expires);
+        assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } })).status, 400, expires);
       }
       assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(1) }, csrf: false })).status, 400);
     });
@@ -139,7 +139,7 @@ for (const dialect of testDialects()) {
       const before = await linkCount();
       const latest = latestExpiry();
       for (const expires of ['9999-12-31', inDays(400)]) {
-        const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires, confirm_published: 'yes' } });
+        const res = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires } });
         assert.equal(res.status, 400, expires);
         assert.match(res.text, /<form method="post" action="\/dataset\/\d+\/review-links"/, 'the form comes back, not an error page');
         assert.match(res.text, new RegExp(`id="expires" name="expires" min="[\\d-]+" max="${latest}" value="${expires}"`));
@@ -147,32 +147,45 @@ for (const dialect of testDialects()) {
         assert.doesNotMatch(res.text, /id="review-link"/);
       }
       assert.equal(await linkCount(), before, 'no link was made');
-      assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: latest, confirm_published: 'yes' } })).status, 201, 'one year ahead is allowed');
+      assert.equal((await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: latest } })).status, 201, 'one year ahead is allowed');
     });
 
-    it('warns on a published dataset (its DOI page names the authors) and makes a link only once the owner confirms', async () => {
-      const page = await owner.get(`/dataset/${datasetId}/review-links`);
-      assert.match(page.text, /id="review-published-warning"[\s\S]*Its DOI page names its authors/);
-      assert.match(page.text, /type="checkbox" id="confirm_published" name="confirm_published" value="yes"/);
+    it('makes a link for a published dataset from the documented request alone (expires and the CSRF token), warning on the answer', async () => {
+      // Extensions section 8: `POST /dataset/<id>/review-links` takes `expires` (and the CSRF token), nothing else.
+      await owner.get(`/dataset/${datasetId}/review-links`);
       const before = await linkCount();
-      const refused = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(5) } });
-      assert.equal(refused.status, 400);
-      assert.match(refused.text, /id="confirm_published-errors"><div>This dataset is published: its DOI page \(10\.9999\/review\.1\) names its authors/);
-      assert.match(refused.text, new RegExp(`value="${inDays(5)}"`), 'the chosen day is kept');
-      assert.equal(await linkCount(), before, 'no link without the confirmation');
-      assert.match((await makeLink(inDays(5))), /^\/review\/[\w-]+\/$/);
+      const made = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(5) } });
+      assert.equal(made.status, 201, made.text.slice(0, 300));
+      assert.match(made.text, /<code id="review-link"[^>]*>[^<]*?\/review\/[A-Za-z0-9_-]{43}\/<\/code>/, 'the answer shows the link');
+      assert.equal(await linkCount(), before + 1);
+      // The answer that gives the link says, beside it, that the DOI page names the authors.
+      assert.match(made.text, /id="review-link-published-warning"[^>]*>[\s\S]*?This dataset is published: its DOI page \(10\.9999\/review\.1\) names its authors/);
+    });
 
-      // An unpublished dataset: no warning, no confirmation asked.
+    it('warns on a published dataset (its DOI page names the authors) before the link is made, with no box to tick', async () => {
+      const page = await owner.get(`/dataset/${datasetId}/review-links`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /id="review-published-warning"[\s\S]*Its DOI page names its authors/);
+      assert.doesNotMatch(page.text, /type="checkbox"|confirm_published/, 'nothing to confirm');
+      assert.doesNotMatch(page.text, /id="review-link-published-warning"/, 'no link made yet');
+      // A form of the former page, still sending the confirmation, is answered the same way.
+      const made = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(5), confirm_published: 'yes' } });
+      assert.equal(made.status, 201);
+      assert.match(made.text, /id="review-link-published-warning"/);
+
+      // An unpublished dataset: no warning, before or after.
       const draft = await owner.post(`/api/v1/datasets/${datasetId}/versions`, { json: {} });
       assert.equal(draft.status, 201, draft.text);
       const draftPage = await owner.get(`/dataset/${draft.json.dataset_id}/review-links`);
       assert.doesNotMatch(draftPage.text, /review-published-warning|confirm_published/);
-      const made = await owner.post(`/dataset/${draft.json.dataset_id}/review-links`, { form: { expires: inDays(5) } });
-      assert.equal(made.status, 201);
+      const draftMade = await owner.post(`/dataset/${draft.json.dataset_id}/review-links`, { form: { expires: inDays(5) } });
+      assert.equal(draftMade.status, 201);
+      assert.match(draftMade.text, /id="review-link"/);
+      assert.doesNotMatch(draftMade.text, /review-published-warning|review-link-published-warning/);
     });
 
     it('shows the new link with a Copy button (its script included only then)', async () => {
-      const made = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3), confirm_published: 'yes' } });
+      const made = await owner.post(`/dataset/${datasetId}/review-links`, { form: { expires: inDays(3) } });
       assert.equal(made.status, 201);
       assert.match(made.text, /<code id="review-link"[^>]*>[^<]+<\/code>\s*(?:\{#[\s\S]*?#\}\s*)?<button type="button"[^>]*id="review-link-copy"[^>]*>[\s\S]*?Copy<\/button>/);
       assert.match(made.text, /<script src="\/review\/js\/links\.js" defer><\/script>/);

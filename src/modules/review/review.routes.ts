@@ -46,10 +46,10 @@ export async function reviewRoutes(app: FastifyInstance, ctx: ModuleContext): Pr
 /** The owner's page of review links, with the status it answers and what it shows besides the links. */
 async function linksPage(review: ReviewService, request: FastifyRequest, reply: FastifyReply, status: number, state: PageState = {}) {
   const datasetId = datasetIdOf(request);
-  const { links, published } = await review.overview(datasetId, request.user!.id);
+  const { links, published, doi } = await review.overview(datasetId, request.user!.id);
   const origin = `${request.protocol}://${request.host}`;
   return reply.code(status).page('review/views/links.njk', {
-    title: 'Review links', datasetId, links, published, errors: state.errors ?? {}, values: state.values ?? {},
+    title: 'Review links', datasetId, links, published, doi, errors: state.errors ?? {}, values: state.values ?? {},
     created: state.created ? `${origin}/review/${state.created}/` : null,
     today: new Date().toISOString().slice(0, 10), latest: latestExpiry(),
   });
@@ -63,13 +63,14 @@ function ownerLinkRoutes(app: FastifyInstance, review: ReviewService): void {
     const fields = formFields(request.body);
     const expires = (fields.expires ?? '').trim();
     try {
-      const token = await review.create(datasetIdOf(request), request.user!.id, expires, fields.confirm_published === 'yes');
+      // Only `expires` (and the CSRF token) is read: a published dataset is warned about, never refused.
+      const token = await review.create(datasetIdOf(request), request.user!.id, expires);
       return await linksPage(review, request, reply, 201, { created: token });
     } catch (error) {
       // The form comes back as posted, the reason under its field (not an error page).
       const errors = fieldErrorOf(error);
       if (!errors) throw error;
-      return linksPage(review, request, reply, 400, { errors, values: { expires, confirm_published: fields.confirm_published ?? '' } });
+      return linksPage(review, request, reply, 400, { errors, values: { expires } });
     }
   });
 

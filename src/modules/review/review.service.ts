@@ -49,33 +49,31 @@ export function latestExpiry(now = new Date()): string {
 }
 
 /** Refusals of the form, each for one of its fields (the page shows it under that field). */
-const formError = (field: 'expires' | 'confirm_published', message: string) => badRequest(message, { field });
+const formError = (field: 'expires', message: string) => badRequest(message, { field });
 
 /**
- * What the owner's page needs: the links, and whether the dataset is published. A published
- * dataset's DOI page names its authors, so a reviewer could find them: the page warns, and a link
- * is made only once the owner confirms (`confirmPublished`).
+ * What the owner's page needs: the links, and the dataset's DOI when it is published. A published
+ * dataset's DOI page names its authors, so a reviewer who searches for the title can find them:
+ * the page warns above the form and again beside a new link, but the link is made all the same
+ * (extensions section 8 asks only for `expires`).
  */
-export async function overview(ctx: ModuleContext, datasetId: number, userId: number): Promise<{ links: repo.ReviewLinkRow[]; published: boolean }> {
+export async function overview(ctx: ModuleContext, datasetId: number, userId: number): Promise<{ links: repo.ReviewLinkRow[]; published: boolean; doi: string | null }> {
   const ref = await ownedDataset(ctx, datasetId, userId);
-  return { links: await repo.linksOf(ctx.db, datasetId), published: ref.doi !== null };
+  return { links: await repo.linksOf(ctx.db, datasetId), published: ref.doi !== null, doi: ref.doi };
 }
 
 /**
  * A new link valid through `expires` (YYYY-MM-DD, from today to one year ahead); answers the
- * token, shown once. A published dataset needs `confirmPublished` (see overview).
+ * token, shown once. A published dataset gets one too: the pages warn (see overview).
  */
-export async function create(ctx: ModuleContext, datasetId: number, userId: number, expires: string, confirmPublished = false): Promise<string> {
-  const ref = await ownedDataset(ctx, datasetId, userId);
+export async function create(ctx: ModuleContext, datasetId: number, userId: number, expires: string): Promise<string> {
+  await ownedDataset(ctx, datasetId, userId);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || new Date(`${expires}T00:00:00Z`).toISOString().slice(0, 10) !== expires) {
     throw formError('expires', 'Give the last day of the link as a date, YYYY-MM-DD.');
   }
   if (expires < today()) throw formError('expires', 'The link must stay valid at least until today.');
   const latest = latestExpiry();
   if (expires > latest) throw formError('expires', `A review link lasts at most one year: choose a day up to ${latest}.`);
-  if (ref.doi !== null && !confirmPublished) {
-    throw formError('confirm_published', `This dataset is published: its DOI page (${ref.doi}) names its authors, so a reviewer who searches for the title can find them. Tick the box to make the link anyway.`);
-  }
   const token = randomBytes(32).toString('base64url');
   await repo.insertLink(ctx.db, datasetId, hashOf(token), expires);
   return token;
