@@ -17,8 +17,16 @@ export type Id = Generated<number>;
 
 /** Timestamps are stored as ISO 8601 UTC text: identical on the three dialects and sortable as text. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  // Asked several times a millisecond on a busy server (every record, every session write).
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    iso = new Date(now).toISOString();
+  }
+  return iso;
 }
+let isoMs = -1;
+let iso = '';
 
 /** Shared shape of the four metric record tables; user_key is the user id or 0 when anonymous. */
 export interface RecordColumns {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases.ts';
-import { connect, type Db, type DbOrTrx } from './connect.ts';
+import { compiledOnce, connect, runNow, runsNow, type Db, type DbOrTrx } from './connect.ts';
 import { groupCommit } from './group-commit.ts';
 
 for (const dialect of testDialects()) {
@@ -38,6 +38,22 @@ for (const dialect of testDialects()) {
       // others wait for it and go together.
       const transactions = statements.filter((q) => /^(begin|start transaction)/i.test(q)).length;
       assert.ok(transactions >= 1 && transactions < 39, `${transactions} transactions for 39 writes that waited`);
+    });
+
+    it('runs the writes it is given to run at once (SQLite) in shared transactions, and refuses only a failing one', async () => {
+      const insertNow = compiledOnce((d, name: string) => (d as unknown as Kysely<any>).insertInto('grouped').values({ name }));
+      const write = groupCommit(db, insert, (d, name: string) => {
+        runNow(d, insertNow.bound(d, name));
+        return `stored now ${name}`;
+      });
+      const wanted = Array.from({ length: 20 }, (_, i) => `n${String(i).padStart(2, '0')}`);
+      const answer = runsNow(db) ? 'stored now' : 'stored';
+      assert.deepEqual(await Promise.all(wanted.map((name) => write(name))), wanted.map((name) => `${answer} ${name}`));
+      assert.deepEqual((await names()).filter((name) => name.startsWith('n')), wanted);
+      const results = await Promise.allSettled(['m1', 'w00', 'm2'].map((name) => write(name)));
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled'], 'w00 exists already');
+      assert.ok((await names()).includes('m2'));
+      assert.equal(runsNow(db), dialect.name === 'sqlite');
     });
 
     it('refuses only the failing write of a batch; the others are stored', async () => {

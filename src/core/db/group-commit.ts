@@ -9,8 +9,11 @@
 // for the rest of the event loop's turn (the requests read in the same turn), and they go
 // together. A first visit's record touches five pages (record, unique index, sequence, the
 // dataset's counter, its index), each written to the log once per commit.
+//
+// On SQLite a writer may also give the write as one that runs at once (runNow): a batch then runs
+// in one synchronous transaction, without a promise per write (connect.ts, inSqliteTransaction).
 import { SqliteAdapter } from 'kysely';
-import type { Db, DbOrTrx } from './connect.ts';
+import { inSqliteTransaction, runsNow, type Db, type DbOrTrx } from './connect.ts';
 
 interface Waiting<I, R> {
   item: I;
@@ -18,10 +21,24 @@ interface Waiting<I, R> {
   reject: (error: unknown) => void;
 }
 
-export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promise<R>): (item: I) => Promise<R> {
+/** The same write as `write`, run at once on SQLite's handle (connect.ts, runNow). */
+export type WriteNow<I, R> = (db: Db, item: I) => R;
+
+export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promise<R>, writeNow?: WriteNow<I, R>): (item: I) => Promise<R> {
   let waiting: Waiting<I, R>[] = [];
   let running = false;
   const gatherTurn = db.getExecutor().adapter instanceof SqliteAdapter;
+  const now = writeNow !== undefined && runsNow(db) ? writeNow : undefined;
+
+  /** The batch's writes in one transaction: at once on SQLite when the writer can, else through Kysely. */
+  const writeAll = (batch: Waiting<I, R>[]): Promise<R[]> => {
+    if (now !== undefined) return inSqliteTransaction(db, () => batch.map((entry) => now(db, entry.item)));
+    return db.transaction().execute(async (trx) => {
+      const out: R[] = [];
+      for (const entry of batch) out.push(await write(trx, entry.item));
+      return out;
+    });
+  };
 
   async function runAlone(entry: Waiting<I, R>): Promise<void> {
     try {
@@ -35,16 +52,12 @@ export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promi
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      if (batch.length === 1) {
+      if (batch.length === 1 && now === undefined) {
         await runAlone(batch[0]!);
         continue;
       }
       try {
-        const results = await db.transaction().execute(async (trx) => {
-          const out: R[] = [];
-          for (const entry of batch) out.push(await write(trx, entry.item));
-          return out;
-        });
+        const results = await writeAll(batch);
         batch.forEach((entry, i) => entry.resolve(results[i]!));
       } catch {
         // One failing write (say, its dataset was just removed) must not cost the others theirs.

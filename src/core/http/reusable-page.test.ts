@@ -14,7 +14,10 @@ describe('reusable pages', () => {
   it('sends the same bytes again for the same values, and new ones as soon as a value changes', () => {
     const page = cutAtMarkers(`<meta content="${slotMarker('csrf_token')}"><b>${slotMarker('views')}</b>`);
     const first = page.fill({ csrf_token: 'one', views: 1 });
-    assert.equal(page.fill({ csrf_token: 'one', views: '1' }), first, 'the answer already made');
+    // Asked again with the same values, the page is kept in a buffer of its own and sent from then on.
+    const kept = page.fill({ csrf_token: 'one', views: '1' });
+    assert.deepEqual(kept, first);
+    assert.equal(page.fill({ csrf_token: 'one', views: 1 }), kept, 'the answer already made');
     assert.equal(page.fill({ csrf_token: 'one', views: 2 }).toString('utf8'), '<meta content="one"><b>2</b>');
     assert.equal(page.fill({ csrf_token: 'two', views: 2 }).toString('utf8'), '<meta content="two"><b>2</b>');
     assert.equal(page.fill({ csrf_token: 'one', views: 1 }).toString('utf8'), first.toString('utf8'));

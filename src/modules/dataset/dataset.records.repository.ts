@@ -1,7 +1,7 @@
 // Queries on the dataset module's record tables: view and download records, the DOI mapping and
 // the edit history (split from dataset.repository.ts, which re-exports them).
-import type { DbOrTrx } from '../../core/db/connect.ts';
-import { compiledOnce, insertUnlessDuplicateQuery } from '../../core/db/connect.ts';
+import type { Db, DbOrTrx } from '../../core/db/connect.ts';
+import { compiledOnce, insertUnlessDuplicateQuery, runNow } from '../../core/db/connect.ts';
 import { updateElseInsert } from '../../core/db/upsert.ts';
 
 // ---- view and download records --------------------------------------------------------------
@@ -20,6 +20,11 @@ export async function insertRecord(
   // A new record raises the dataset's count in the same statement (a trigger, migration 0300).
   const result = await insertRecordQuery[table](db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date);
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** insertRecord at once, inside inSqliteTransaction (core/db/group-commit.ts). */
+export function insertRecordNow(db: Db, table: RecordTable, values: { datasetId: number; userId: number | null; cookie: string; date: string }): boolean {
+  return runNow(db, insertRecordQuery[table].bound(db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date)).numAffectedRows > 0;
 }
 
 const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_id: number, user_id: number | null, user_key: number, cookie: string, date: string) =>

@@ -16,7 +16,9 @@ export class VisitRecords {
   private readonly insert: (r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => Promise<boolean>;
 
   constructor(db: Db) {
-    this.insert = groupCommit(db, (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values));
+    this.insert = groupCommit(db,
+      (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values),
+      (db, r) => repo.insertRecordNow(db, r.table, r.values));
   }
 
   /**
