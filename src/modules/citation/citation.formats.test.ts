@@ -182,6 +182,22 @@ describe('citation formats', () => {
     assert.deepEqual(parseYaml(toCff(record({ authors: [] }))).authors, [{ name: 'Anonymous' }], 'CFF needs one author');
   });
 
+  it('CITATION.cff: words that YAML 1.1 reads as booleans, dates or numbers stay text for YAML 1.1 readers too (GitHub, PyYAML)', () => {
+    const tricky = record({
+      title: 'yes', description: 'On', tags: ['no', '2024-01-01', '1_000', '12:30'],
+      authors: [{ name: 'Off, Y', affiliation: 'n', orcid: null }],
+    });
+    for (const version of ['1.1', '1.2'] as const) {
+      const cff = parseYaml(toCff(tricky), { version });
+      assert.equal(cff.title, 'yes', version);
+      assert.equal(cff.abstract, 'On', version);
+      assert.deepEqual(cff.keywords, ['no', '2024-01-01', '1_000', '12:30'], version);
+      assert.deepEqual(cff.authors, [{ 'family-names': 'Off', 'given-names': 'Y', affiliation: 'n' }], version);
+      assert.equal(cff['date-released'], '2024-03-05', `${version}: the date as the CFF schema's string`);
+      assert.equal(cff['cff-version'], '1.2.0', version);
+    }
+  });
+
   it('DataCite JSON: the schema 4 fields, ORCID name identifiers and the publication as related identifier', () => {
     const json: any = JSON.parse(toDatacite(record()));
     assert.deepEqual(JSON.parse(toDatacite(record())), dataciteObject(record()));

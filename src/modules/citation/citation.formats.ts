@@ -228,7 +228,10 @@ export function toCff(record: CitationRecord): string {
     ...(record.tags.length > 0 ? { keywords: record.tags } : {}),
   };
   // Plain scalars where YAML allows them, quotes where a value would otherwise change meaning.
-  return toYaml(cff, { lineWidth: 0 });
+  // Quoted as YAML 1.1 needs: CFF is YAML 1.2, but GitHub's reader (Ruby's Psych) and PyYAML are
+  // 1.1, where a plain `yes`, `On`, `2024-01-01` or `1_000` is a boolean, a date or a number, not
+  // the dataset's text. Quoted strings are the same strings in both versions.
+  return toYaml(cff, { lineWidth: 0, version: '1.1' });
 }
 
 // ---- DataCite JSON (metadata schema 4.x field names) ---------------------------------------------
