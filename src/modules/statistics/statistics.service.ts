@@ -3,16 +3,24 @@
 // analyses change: the kept document is rebuilt when a dataset is saved or deleted on this
 // instance, when the analyses' change stamp moves (any instance), and after a minute at most for
 // the view and download counts, which move with every visit and are not worth a rebuild each.
-// Once a document exists, requests never wait for a rebuild: they get the kept one while the new
-// one is built (about a second at 100 000 datasets), and the next request gets the new one.
+// A hub's figures are current: a rebuild that the last one says is quick (under WAIT_FOR_BUILD_MS,
+// a hub of some ten thousand datasets) is waited for, and one quicker than KEEP_ALWAYS_BUILD_MS is
+// made for every request, so that a dataset just published or a page just viewed is counted in
+// the next answer. Only a large hub, whose rebuild takes long (about a second at 100 000
+// datasets), keeps its figures for up to KEPT_MS and answers the kept ones while the new ones are
+// built, so that no request waits for it.
 // Each operation is an exported function taking StatisticsDeps first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { buildStatistics, type CorpusCounts, type Statistics } from './statistics.figures.ts';
 
 export const KEPT_MS = 60_000;
+/** A rebuild that took less than this last time is waited for. */
+export const WAIT_FOR_BUILD_MS = 500;
+/** A rebuild that took less than this is made for every request (requests at once share it). */
+export const KEEP_ALWAYS_BUILD_MS = 50;
 
-export interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number }
+export interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number; buildMs: number }
 
 /** The corpus without the analysis module: every module works without it, and so do the hub's own figures. */
 const NO_ANALYSES: CorpusCounts = {
@@ -32,6 +40,7 @@ export interface StatisticsDeps {
 
 async function build(d: StatisticsDeps, stamp: string): Promise<Statistics> {
   const startedAt = d.generation;
+  const began = d.clock();
   const dataset = d.ctx.services.dataset;
   const hub = await dataset.statistics();
   const corpus = d.analysisOn ? await d.ctx.services.analysis.corpusCounts(dataset.unpublishedDatasetIds()) : NO_ANALYSES;
@@ -40,7 +49,7 @@ async function build(d: StatisticsDeps, stamp: string): Promise<Statistics> {
   const stats = buildStatistics(
     { datasets: hub.synchronizedDatasets, views: hub.datasetViews, downloads: hub.datasetDownloads }, corpus, monthly, new Date(now),
   );
-  d.kept = { stats, stamp, builtAt: now, generation: startedAt };
+  d.kept = { stats, stamp, builtAt: now, generation: startedAt, buildMs: now - began };
   return stats;
 }
 
@@ -58,11 +67,16 @@ export function datasetsChanged(d: StatisticsDeps): void {
 export async function current(d: StatisticsDeps): Promise<Statistics> {
   const stamp = d.analysisOn ? await d.ctx.services.analysis.corpusStamp() : '';
   const kept = d.kept;
-  if (kept && kept.stamp === stamp && kept.generation === d.generation && d.clock() - kept.builtAt < KEPT_MS) return kept.stats;
+  if (kept && kept.stamp === stamp && kept.generation === d.generation && d.clock() - kept.builtAt < keptFor(kept)) return kept.stats;
   const next = rebuild(d, stamp);
-  if (!kept) return next;
+  if (!kept || kept.buildMs < WAIT_FOR_BUILD_MS) return next;
   next.catch((error) => d.ctx.log.error({ err: error }, 'the statistics could not be rebuilt'));
   return kept.stats;
+}
+
+/** How long kept figures are answered without a rebuild: none when a rebuild is quick. */
+function keptFor(kept: Kept): number {
+  return kept.buildMs < KEEP_ALWAYS_BUILD_MS ? 0 : KEPT_MS;
 }
 
 /** Resolves once no rebuild is under way (tests and the benchmark wait for the new figures with it). */
