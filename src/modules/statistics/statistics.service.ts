@@ -3,12 +3,14 @@
 // analyses change: the kept document is rebuilt when a dataset is saved or deleted on this
 // instance, when the analyses' change stamp moves (any instance), and after a minute at most for
 // the view and download counts, which move with every visit and are not worth a rebuild each.
-// A hub's figures are current: a rebuild that the last one says is quick (under WAIT_FOR_BUILD_MS,
-// a hub of some ten thousand datasets) is waited for, and one quicker than KEEP_ALWAYS_BUILD_MS is
-// made for every request, so that a dataset just published or a page just viewed is counted in
-// the next answer. Only a large hub, whose rebuild takes long (about a second at 100 000
-// datasets), keeps its figures for up to KEPT_MS and answers the kept ones while the new ones are
-// built, so that no request waits for it.
+// A hub's figures are current: they are kept for KEEP_FACTOR times as long as their rebuild took
+// (a tenth of a second on a small hub; a dataset saved or deleted, or an analysis, ends that at
+// once), and a rebuild that the last one says is quick (under WAIT_FOR_BUILD_MS, a hub of some ten
+// thousand datasets) is waited for, so that a dataset just published is counted in the next
+// answer. The factor bounds the share of the server's time that requests for the figures can
+// take by asking again and again. Only a large hub, whose rebuild takes long (about a second at
+// 100 000 datasets), keeps its figures for up to KEPT_MS and answers the kept ones while the new
+// ones are built, so that no request waits for it.
 // Each operation is an exported function taking StatisticsDeps first, bound once below.
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
@@ -17,8 +19,8 @@ import { buildStatistics, type CorpusCounts, type Statistics } from './statistic
 export const KEPT_MS = 60_000;
 /** A rebuild that took less than this last time is waited for. */
 export const WAIT_FOR_BUILD_MS = 500;
-/** A rebuild that took less than this is made for every request (requests at once share it). */
-export const KEEP_ALWAYS_BUILD_MS = 50;
+/** Kept figures are answered for this many times their rebuild's duration (KEPT_MS at most). */
+export const KEEP_FACTOR = 20;
 
 export interface Kept { stats: Statistics; stamp: string; builtAt: number; generation: number; buildMs: number }
 
@@ -74,9 +76,9 @@ export async function current(d: StatisticsDeps): Promise<Statistics> {
   return kept.stats;
 }
 
-/** How long kept figures are answered without a rebuild: none when a rebuild is quick. */
+/** How long kept figures are answered without a rebuild: briefly when a rebuild is quick. */
 function keptFor(kept: Kept): number {
-  return kept.buildMs < KEEP_ALWAYS_BUILD_MS ? 0 : KEPT_MS;
+  return Math.min(KEPT_MS, KEEP_FACTOR * kept.buildMs);
 }
 
 /** Resolves once no rebuild is under way (tests and the benchmark wait for the new figures with it). */
