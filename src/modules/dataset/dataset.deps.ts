@@ -16,15 +16,22 @@ import { doiPath } from './dataset.types.ts';
 
 export type DepositModule = typeof import('./deposit/index.ts');
 
+/** Named points of an operation where a race test puts another request's step (see `step`). */
+export type DatasetStep = 'version:failed-before-removal';
+
 export interface DatasetServiceOptions {
   /** How the deposit module is reached; tests replace it to prove that only the upload depends on it. */
   loadDeposit?: () => Promise<DepositModule>;
+  /** Awaited at each named step; race tests run another request there (by default nothing waits). */
+  step?: (name: DatasetStep, datasetId: number) => Promise<void>;
 }
 
 export interface DatasetDeps {
   ctx: ModuleContext;
   /** The deposit client, loaded only when a dataset is pushed or its deposit updated (coupling rule 6). */
   loadDeposit: () => Promise<DepositModule>;
+  /** Race tests' hook at named steps (DatasetServiceOptions.step); resolves at once otherwise. */
+  step: (name: DatasetStep, datasetId: number) => Promise<void>;
   /** This instance in the claims of staged files, and which others are gone; stopped when the app closes. */
   instances: StagingInstances;
   /** The browser's staging area. */
@@ -48,6 +55,7 @@ export function createDatasetDeps(ctx: ModuleContext, options: DatasetServiceOpt
     ctx,
     instances,
     loadDeposit: options.loadDeposit ?? (() => import('./deposit/index.ts')),
+    step: options.step ?? (() => Promise.resolve()),
     staging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures),
     apiStaging: new StagingArea(ctx.store, ledger, ctx.scheduler, ctx.config.maxFeatures, 'temp/.api/'),
     stagedChecks: new StagedChecks((bytes, requester, background) => checkOff(ctx.scheduler, requester, bytes, background)),

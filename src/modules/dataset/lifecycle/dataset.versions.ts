@@ -194,6 +194,7 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
     await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
     return { status: 'partial', datasetId, message: `The new version was saved, but this upload did not publish it: ${pushed.reason}` };
   }
+  if (!pushed.ok) await d.step('version:failed-before-removal', datasetId);
   if (!pushed.ok && await pendingUnsettled(d, datasetId)) {
     // Zenodo may have published it without the hub learning so: removed, the version would leave
     // that record without its dataset. Kept unsynchronized, its next publish settles it.
