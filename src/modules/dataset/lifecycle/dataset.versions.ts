@@ -17,7 +17,7 @@ import { contentChanged, publicUrl, type DatasetDeps } from '../dataset.deps.ts'
 import { summary } from '../pages/dataset.parts.ts';
 import { persist, prepare } from '../publication/persist.ts';
 import { saveStagedUpload, type StagedUploadOutcome } from '../publication/upload.ts';
-import { depositDataset, pendingUnsettled, removeDataset } from '../publication/deposit.ts';
+import { depositDataset } from '../publication/deposit.ts';
 
 export interface VersionLink {
   id: number;
@@ -161,7 +161,10 @@ export async function draftOf(d: DatasetDeps, datasetId: number, userId: number)
  * files are removed again and the staged files go back to the staging area for a retry; but
  * when Zenodo could not tell whether it published the version, the version stays unsynchronized
  * (`partial`), so that a record Zenodo did publish keeps its dataset; so it does when another
- * publish of it took its deposit claim over (this one ran past the claim's stale time).
+ * publish of it took its deposit claim over (this one ran past the claim's stale time). The
+ * removal runs under the failed deposit's own claim (depositDataset's `removeOnFailure`): a
+ * publish of the version from another tab meanwhile answers 409, it does not publish a version
+ * being removed, nor is a version removed while that publish runs.
  */
 export async function uploadVersion(d: DatasetDeps, userId: number, fields: Record<string, string>, defaultAuthors: () => Promise<AuthorInput[]>): Promise<VersionUploadOutcome> {
   const invalid = (message: string): VersionUploadOutcome => ({ status: 'invalid', errors: { version_of: [message] } });
@@ -187,15 +190,14 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
   }
   if (saved.status === 'invalid') return saved;
   const { claim, datasetId } = saved;
-  const pushed = await depositDataset(d, datasetId);
+  const pushed = await depositDataset(d, datasetId, { removeOnFailure: claim });
   if (!pushed.ok && (pushed.busy || pushed.takenOver)) {
     // Another publish of the version (its API or page) holds its claim, taken over from this one
     // past the claim's stale time: that publish is in charge of the version, which stays.
     await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
     return { status: 'partial', datasetId, message: `The new version was saved, but this upload did not publish it: ${pushed.reason}` };
   }
-  if (!pushed.ok) await d.step('version:failed-before-removal', datasetId);
-  if (!pushed.ok && await pendingUnsettled(d, datasetId)) {
+  if (!pushed.ok && pushed.unsettled) {
     // Zenodo may have published it without the hub learning so: removed, the version would leave
     // that record without its dataset. Kept unsynchronized, its next publish settles it.
     await claim.discard().catch((e) => d.ctx.log.warn({ err: e }, 'claimed staged files could not be removed'));
@@ -205,12 +207,8 @@ export async function uploadVersion(d: DatasetDeps, userId: number, fields: Reco
     };
   }
   if (!pushed.ok) {
-    const row = await repo.findById(d.ctx.db, datasetId);
-    try {
-      if (row) await removeDataset(d, row, { staged: claim });
-    } finally {
-      await claim.release().catch((e) => d.ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
-    }
+    // Removed (or removed meanwhile by its owner): the staged files go back for a retry.
+    await claim.release().catch((e) => d.ctx.log.error({ err: e }, 'claimed staged files could not be put back'));
     return {
       status: 'failed',
       message: `The new version could not be published (${pushed.reason}). Nothing was saved; your files are still staged, so you can try again.`,

@@ -20,9 +20,14 @@ type DepositRequest = Parameters<DepositRepository['publish']>[0];
 type DepositResult = Awaited<ReturnType<DepositRepository['publish']>>;
 
 export type PushOutcome = Exclude<UploadOutcome, { status: 'invalid' }>;
-export type DepositOutcome = { ok: true; doi: string } | { ok: false; reason: string; unavailable?: true; removed?: true; busy?: true; takenOver?: true };
+/**
+ * `removed`: the dataset is gone (removed meanwhile, or after the failure under `removeOnFailure`);
+ * `unsettled`: kept after the failure, as Zenodo may have published it (`removeOnFailure` only).
+ */
+export type DepositOutcome = { ok: true; doi: string }
+  | { ok: false; reason: string; unavailable?: true; removed?: true; unsettled?: true; busy?: true; takenOver?: true };
 /** The deposit under the claim: a failure may come with the record Zenodo published but whose DOI was not stored (the claim lost). */
-type ClaimedOutcome = { ok: true; doi: string } | { ok: false; reason: string; unstored?: DepositResult };
+type ClaimedOutcome = { ok: true; doi: string } | { ok: false; reason: string; unstored?: DepositResult; unavailable?: true };
 
 const BUSY = 'Another publish of this dataset is under way: wait for its answer (the dataset then has its DOI).';
 
@@ -98,26 +103,47 @@ async function push(d: DatasetDeps, datasetId: number): Promise<{ ok: true; doi:
   return { ok: false, message: `${saved} (${pushed.reason}). It stays unsynchronized; you can find it in your datasets.` };
 }
 
-/** The deposit of a saved dataset: a first publish, or a new version of the previous version's deposition. */
-export async function depositDataset(d: DatasetDeps, datasetId: number): Promise<DepositOutcome> {
-  const { ctx } = d;
+/**
+ * The deposit of a saved dataset: a first publish, or a new version of the previous version's
+ * deposition. With `removeOnFailure` (a new version uploaded with the form, whose staged files
+ * those are), a failed deposit removes the dataset before its claim is given back, so that no
+ * other publish of it (another tab, the API) starts between the failure and the removal: that
+ * one answers 409 as during a publish; one that took the claim over meanwhile keeps the dataset.
+ */
+export async function depositDataset(d: DatasetDeps, datasetId: number, options: { removeOnFailure?: Pick<Claim, 'setSaved'> } = {}): Promise<DepositOutcome> {
+  const dataset = await summary(d, datasetId);
+  const row = await repo.findById(d.ctx.db, datasetId);
+  if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
+  const claimed = await withDepositClaim(d, row, async (claimedAt) => {
+    const outcome = await loadAndDeposit(d, dataset, row, claimedAt);
+    if (outcome.ok || outcome.unstored || !options.removeOnFailure) return { outcome };
+    await d.step('version:failed-before-removal', row.id);
+    const staged = options.removeOnFailure;
+    return { outcome, removal: await removeDataset(d, row, { staged, depositClaimedAt: claimedAt, keepIfPending: true }) };
+  });
+  if (claimed === undefined) return { ok: false, reason: BUSY, busy: true };
+  const { value: { outcome, removal }, kept } = claimed;
+  // Once its DOI is stored no publish can take the claim over: an ok outcome always kept it.
+  if (outcome.ok) return outcome;
+  // Its claim went with its row, so giving it back found nothing: not a claim lost to another publish.
+  if (removal === 'removed') return { ok: false, reason: outcome.reason, removed: true };
+  if (!kept) return await afterLostClaim(d, row, outcome.unstored ?? null);
+  return { ok: false, reason: outcome.reason, ...(removal === 'pending' && { unsettled: true as const }), ...(outcome.unavailable && { unavailable: true as const }) };
+}
+
+/**
+ * The deposit module loaded under the claim: one that cannot be loaded is a failed deposit like
+ * any other (rule 6: only the push fails), after which a new version is removed under the claim.
+ */
+async function loadAndDeposit(d: DatasetDeps, dataset: DatasetSummary, row: repo.DatasetRow, claimedAt: string): Promise<ClaimedOutcome> {
   let deposit: DepositModule;
   try {
     deposit = await d.loadDeposit();
   } catch (error) {
-    ctx.log.error({ err: error }, 'the deposit module could not be loaded');
+    d.ctx.log.error({ err: error }, 'the deposit module could not be loaded');
     return { ok: false, reason: 'the deposit service is not available', unavailable: true };
   }
-  const dataset = await summary(d, datasetId);
-  const row = await repo.findById(ctx.db, datasetId);
-  if (!dataset || !row) return { ok: false, reason: 'it was removed meanwhile', removed: true };
-  const claimed = await withDepositClaim(d, row, (claimedAt) => depositClaimed(d, deposit, dataset, row, claimedAt));
-  if (claimed === undefined) return { ok: false, reason: BUSY, busy: true };
-  const { value: outcome, kept } = claimed;
-  // Once its DOI is stored no publish can take the claim over: an ok outcome always kept it.
-  if (outcome.ok) return outcome;
-  if (kept) return { ok: false, reason: outcome.reason };
-  return await afterLostClaim(d, row, outcome.unstored ?? null);
+  return await depositClaimed(d, deposit, dataset, row, claimedAt);
 }
 
 /**
@@ -192,9 +218,9 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
   } catch (error) {
     // What failed may be only the answer: asked at once, a record Zenodo did publish gives its DOI
     // now rather than at the next publish. If Zenodo answers that it did not publish it, the
-    // recorded id goes (pendingUnsettled then tells a failure Zenodo confirmed from one it could
-    // not); if Zenodo cannot tell either, the id stays for the next publish to settle. A draft
-    // refused for a lost claim was never published: the deposit client discarded it.
+    // recorded id goes (removeDataset's keepIfPending then tells a failure Zenodo confirmed from
+    // one it could not); if Zenodo cannot tell either, the id stays for the next publish to
+    // settle. A draft refused for a lost claim was never published: the deposit client discarded it.
     if (drafted === null || error instanceof DepositClaimLost) throw error;
     let published: DepositResult | null;
     try {
@@ -210,12 +236,6 @@ async function publishOnce(d: DatasetDeps, repository: DepositRepository, reques
     d.ctx.log.warn({ err: error, datasetId: row.id, depositionId: published.depositionId }, 'the publish answer was lost, but the record was published: its DOI is stored');
     return published;
   }
-}
-
-/** Whether a failed publish of this dataset left a deposition Zenodo may have published (it could not tell). */
-export async function pendingUnsettled(d: DatasetDeps, datasetId: number): Promise<boolean> {
-  const row = await repo.findById(d.ctx.db, datasetId);
-  return row !== undefined && row.dataset_doi === null && await depositRepo.pendingDeposition(d.ctx.db, row.meta_id) !== null;
 }
 
 const UNCONFIRMED = 'An earlier publish of this dataset may have reached Zenodo, which cannot confirm it now: nothing was deleted. Try again later.';
@@ -239,7 +259,7 @@ export async function deleteUnsynchronized(d: DatasetDeps, row: repo.DatasetRow)
     }
     // Only while the claim is still the delete's own: a publish that took it over (the delete ran
     // past the stale time) is in charge of the dataset, which stays.
-    return await removeDataset(d, row, { depositClaimedAt: claimedAt });
+    return (await removeDataset(d, row, { depositClaimedAt: claimedAt })) === 'removed';
   });
   if (!deleted?.value) throw await busyAnswer(d, row.id);
 }
@@ -261,14 +281,18 @@ async function settledBeforeDelete(d: DatasetDeps, row: repo.DatasetRow): Promis
  * Rows and files of a dataset (like the API's delete): the rows go first, in one transaction,
  * then the stored files, so a failure at any point never leaves a row without its file (at
  * worst files that no row names). With `depositClaimedAt`, only while the deposit claim is still
- * the one taken then, checked in that transaction: answers false, removing nothing, otherwise.
+ * the one taken then, checked in that transaction: 'taken-over', removing nothing, otherwise.
+ * With `keepIfPending`, not when a failed publish left a deposition Zenodo may have published
+ * (it could not tell): 'pending', removing nothing, as the dataset would leave that record without
+ * its dataset; read under the claim's lock, so it is this claim's own publish's.
  */
 export async function removeDataset(
-  d: DatasetDeps, row: repo.DatasetRow, options: { staged?: Pick<Claim, 'setSaved'>; depositClaimedAt?: string } = {},
-): Promise<boolean> {
+  d: DatasetDeps, row: repo.DatasetRow, options: { staged?: Pick<Claim, 'setSaved'>; depositClaimedAt?: string; keepIfPending?: true } = {},
+): Promise<'removed' | 'taken-over' | 'pending'> {
   const { ctx } = d;
   const removed = await ctx.db.transaction().execute(async (trx) => {
-    if (options.depositClaimedAt !== undefined && !(await depositRepo.holdOwnClaim(trx, row.meta_id, options.depositClaimedAt))) return false;
+    if (options.depositClaimedAt !== undefined && !(await depositRepo.holdOwnClaim(trx, row.meta_id, options.depositClaimedAt))) return 'taken-over';
+    if (options.keepIfPending && await depositRepo.pendingDeposition(trx, row.meta_id) !== null) return 'pending';
     // The staged files it was made of are no longer used: a crash before their release puts them
     // back. Their sources go back with them, before the dataset's rows would take them along.
     if (options.staged) {
@@ -277,10 +301,10 @@ export async function removeDataset(
     }
     await ctx.services.featuremodel.deleteByDataset(trx, row.id);
     await repo.deleteDatasetRows(trx, row);
-    return true;
+    return 'removed' as const;
   });
-  if (!removed) return false;
+  if (removed !== 'removed') return removed;
   await ctx.services.hubfile.removeDatasetFiles(row.user_id, row.id)
     .catch((e) => ctx.log.warn({ err: e }, 'the files of a removed dataset could not be removed'));
-  return true;
+  return removed;
 }
