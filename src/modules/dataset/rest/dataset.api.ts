@@ -11,6 +11,7 @@ import { restFile } from '../../hubfile/index.ts';
 import { parseId, receiveFile, stagingRefusal } from '../dataset.http.ts';
 import { StagingError } from '../staging/staging.ts';
 import * as schemas from './dataset.api-schemas.ts';
+import { skippedFields } from '../staging/url-sources.ts';
 
 const DEFAULT_PER_PAGE = 100;
 const MAX_PER_PAGE = 1000;
@@ -117,7 +118,7 @@ export async function datasetApiFlowRoutes(app: FastifyInstance, ctx: ModuleCont
   app.post(`${item}/files/import`, { ...write, schema: schemas.importFilesSchema }, async (request, reply) => {
     const imported = await datasets().importUrlToDataset(idOf(request), request.user!.id, (request.body as { url?: unknown }).url);
     const files = await Promise.all(imported.fileIds.map(async (id) => restFile((await ctx.services.hubfile.getFile(id))!, ctx.config.domain)));
-    return reply.code(201).send({ source: imported.source, files, refused: imported.refused, skipped: imported.skipped });
+    return reply.code(201).send({ source: imported.source, files, refused: imported.refused, ...skippedFields(imported.skipped) });
   });
 
   app.delete(`${item}/files/:file_id(^\\d+$)`, { ...write, schema: schemas.deleteFileSchema }, async (request, reply) => {
