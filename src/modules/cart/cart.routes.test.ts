@@ -59,6 +59,17 @@ for (const dialect of testDialects()) {
       assert.match((await visitor.get('/cart')).text, /id="cart-empty"/);
     });
 
+    it('takes file_id as a JSON number as well as a form field or a JSON string', async () => {
+      const visitor = new TestClient(server.baseUrl);
+      await visitor.get('/cart');
+      assert.equal((await visitor.post('/cart/add', { json: { file_id: Number(first.id) } })).status, 303);
+      assert.equal((await visitor.post('/cart/add', { json: { file_id: second.id } })).status, 303);
+      const cart = (await visitor.get('/cart')).text;
+      for (const file of [first, second]) assert.match(cart, new RegExp(`data-file-id="${file.id}"`));
+      assert.equal((await visitor.post('/cart/remove', { json: { file_id: Number(first.id) } })).status, 303);
+      assert.doesNotMatch((await visitor.get('/cart')).text, new RegExp(`data-file-id="${first.id}"`));
+    });
+
     it('answers a client asking for JSON {"message", "field"} for a bad file id or format, not {"field"} alone', async () => {
       const visitor = new TestClient(server.baseUrl);
       await visitor.get('/cart');
@@ -66,6 +77,11 @@ for (const dialect of testDialects()) {
       const badId = await visitor.post('/cart/add', { form: { file_id: 'abc' }, headers: json });
       assert.equal(badId.status, 400);
       assert.deepEqual(badId.json, { message: 'Give the file to add or remove as file_id, a file id.', field: 'file_id' });
+      for (const bad of [0, -3, 3.5, 1e20, true, null, [1]]) {
+        const refused = await visitor.post('/cart/add', { json: { file_id: bad }, headers: json });
+        assert.equal(refused.status, 400, JSON.stringify(bad));
+        assert.deepEqual(refused.json, { message: 'Give the file to add or remove as file_id, a file id.', field: 'file_id' });
+      }
       for (const query of ['', '?format=bogus']) {
         const badFormat = await visitor.get(`/cart/download${query}`, json);
         assert.equal(badFormat.status, 400);

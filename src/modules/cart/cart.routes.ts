@@ -44,7 +44,10 @@ async function fileIdsOf(cart: CartService, request: FastifyRequest): Promise<nu
 }
 
 function fileIdField(request: FastifyRequest): number {
-  const id = parseFileId((request.body as Record<string, unknown> | undefined)?.file_id);
+  const raw = (request.body as Record<string, unknown> | undefined)?.file_id;
+  // A JSON body gives the id as a number ({"file_id": 3}); a form gives text. Only a whole
+  // number is read as text, so 3.5, 1e3, -3 or NaN stay bad values with the same answer.
+  const id = parseFileId(typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : raw);
   if (id === undefined) throw badField('file_id', 'Give the file to add or remove as file_id, a file id.');
   return id;
 }

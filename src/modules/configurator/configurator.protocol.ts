@@ -26,6 +26,8 @@ export type ConfiguratorOp =
   | { op: 'tree' }
   /** Parses the text with the imports sent so far: `need-imports` names those still to read; never kept warm. */
   | { op: 'resolve' }
+  /** The names of `names` that are none of the model's features, as a step names them: `{"unknown": [...]}` in request order. */
+  | { op: 'names'; names: string[] }
   | { op: 'uniform'; n: number; seed: number; selected: string[]; deselected: string[] }
   | { op: 'twise'; t: 1 | 2 | 3; seed: number };
 

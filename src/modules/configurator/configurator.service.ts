@@ -167,6 +167,16 @@ export async function configure(d: ConfiguratorDeps, fileId: number, viewerId: n
   return configureStep(d, { requester, lane: found.lane }, found.file, found.source, request);
 }
 
+/**
+ * The names that are none of the model's features (a shared configuration's decisions), found in a
+ * worker that holds the model parsed: `{"unknown": [...]}`. Parsing never runs on this thread.
+ */
+export async function unknownNames(d: ConfiguratorDeps, fileId: number, viewerId: number | null, requester: Requester, names: string[]): Promise<Answer> {
+  const found = await visible(d, fileId, viewerId, requester);
+  if (!found) return { kind: 'not-found' };
+  return answerOf(await call(d, { requester, lane: found.lane, flexible: true }, found.file, found.source, { op: 'names', names }));
+}
+
 /** Changes when the page's tree or probabilities change form: part of their entity tags. */
 const PAGE_DATA_FORM = '2';
 
@@ -262,7 +272,7 @@ export async function stop(d: ConfiguratorDeps): Promise<void> {
 }
 
 export function createConfiguratorService(ctx: ModuleContext) {
-  return bindOperations(createConfiguratorDeps(ctx), { configure, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, formsHere, start, cleanSamples, stop });
+  return bindOperations(createConfiguratorDeps(ctx), { configure, unknownNames, tree, probabilities, commonality, sample, citation, cancel, computedHere, stoppedEarlyHere, formsHere, start, cleanSamples, stop });
 }
 
 export type ConfiguratorService = ReturnType<typeof createConfiguratorService>;

@@ -1,6 +1,7 @@
 // Shared configurations (issue 37, item 2): a configuration too long for an address is stored and
 // named by a short key; the same decisions in another order are one row; the key restores them
-// whole (names holding commas, 100,000 characters: beyond MariaDB's 64 KiB TEXT); a file the
+// whole (names holding commas, 100,000 characters: beyond MariaDB's 64 KiB TEXT); only the model's
+// features may be named (400 naming the others); a file the
 // caller may not see is 404 both ways; the store asks for the page's CSRF token. New configurations
 // cost a requester (the address, given here by X-Forwarded-For from loopback, which the server
 // trusts; the account when signed in) one unit per started 16 KiB, 600 units an hour; a stored one
@@ -15,7 +16,14 @@ import { PRINTER_UVL } from './configurator.test-support.ts';
 import { SHARE_UNITS_PER_HOUR, SHARE_UNIT_BYTES, shareUnits } from './configurator.share-limit.ts';
 import { shareKey } from './configurator.shares.ts';
 
-const LONG = Array.from({ length: 4000 }, (_, i) => `Feature, number ${i}`);
+/**
+ * The shared model's features: Laser and 2,100 names of 1,000 characters holding a comma, enough
+ * for the largest configurations below (120 units, about 1,960 names). Shares name only features.
+ */
+const POOL = Array.from({ length: 2100 }, (_, i) => `Feature, number ${i} `.padEnd(1000, 'x'));
+const SHARED_UVL = `features\n    Shares\n        optional\n            Laser\n${POOL.map((name) => `            "${name}"`).join('\n')}\n`;
+/** The stored JSON of decisions over `count` names of 1,000 characters, `split` of them selected. */
+const jsonBytes = (count: number, split: number) => '{"selected":[],"deselected":[]}'.length + count * 1002 + Math.max(0, split - 1) + Math.max(0, count - split - 1);
 
 for (const dialect of testDialects()) {
   describe(`shared configurations [${dialect.name}]`, () => {
@@ -26,7 +34,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       server = await startTestServer({ databaseBaseUrl: dialect.baseUrl, seed: true, env: { ANALYSIS_WORKERS: '0' } });
-      published = (await storeModelFile(server, { label: 'Printer', content: PRINTER_UVL, name: 'printer.uvl' })).fileId;
+      published = (await storeModelFile(server, { label: 'Shares', content: SHARED_UVL, name: 'shares.uvl' })).fileId;
       hidden = (await storeModelFile(server, { label: 'Draft', content: PRINTER_UVL, name: 'draft.uvl', doi: null })).fileId;
       visitor = new TestClient(server.baseUrl);
       await visitor.get(`/model/${published}/`);
@@ -42,13 +50,20 @@ for (const dialect of testDialects()) {
       const share: Share = (decisions) => client.post(`/configurator/${published}/shares`, { json: decisions, headers: { 'x-forwarded-for': address } });
       return { client, share };
     };
-    /** Distinct decisions named by `tag` whose stored JSON costs `units` (one name of 1,000 characters after another). */
+    /** Each tag's number, given at its first use: the same tag always gives the same decisions. */
+    const tags = new Map<string, number>();
+    const numberOf = (tag: string) => tags.get(tag) ?? tags.set(tag, tags.size).get(tag)!;
+    /**
+     * Distinct decisions named by `tag` whose stored JSON costs `units`: the model's first names,
+     * as many as that takes, of which the tag's number decides how many are selected (so two tags
+     * of the same size differ, as long as there are fewer tags than names).
+     */
     const decisionsOf = (tag: string, units: number): Decisions => {
-      const decisions: Decisions = { selected: [tag], deselected: [] };
-      // Each name adds its 1,000 characters, two quotes and a comma.
-      for (let bytes = JSON.stringify(decisions).length; bytes <= (units - 1) * SHARE_UNIT_BYTES; bytes += 1003) {
-        decisions.selected.push(`${tag} ${decisions.selected.length} `.padEnd(1000, 'x'));
-      }
+      const n = numberOf(tag);
+      let count = 1;
+      while (jsonBytes(count, n % (count + 1)) <= (units - 1) * SHARE_UNIT_BYTES) count++;
+      const split = n % (count + 1);
+      const decisions = { selected: POOL.slice(0, split), deselected: POOL.slice(split, count) };
       assert.equal(shareUnits(JSON.stringify(decisions)), units);
       return decisions;
     };
@@ -73,10 +88,11 @@ for (const dialect of testDialects()) {
       assert.deepEqual(Object.keys(refused.json), ['message']);
       assert.equal(refused.json.message, `Too many configurations stored from ${from}: at most ${SHARE_UNITS_PER_HOUR} small ones (or about 10 MB) an hour. Try again in ${retryAfter} seconds.`);
     };
-    const small = (name: string): Decisions => ({ selected: [name], deselected: [] });
+    /** A one-name configuration named by `tag`: Laser, or one of the model's names from the end (the large ones take them from the start). */
+    const small = (tag: string): Decisions => ({ selected: [tag === 'Laser' ? 'Laser' : POOL[POOL.length - 1 - numberOf(`small ${tag}`)]!], deselected: [] });
 
     it('stores a long configuration under a short key that gives it back whole, one row for any order', async () => {
-      const decisions = { selected: LONG.slice(0, 2500), deselected: LONG.slice(2500) };
+      const decisions = { selected: POOL.slice(0, 60), deselected: POOL.slice(60, 100) };
       assert.ok(JSON.stringify(decisions).length > 65_536);
       const stored = await visitor.post(`/configurator/${published}/shares`, { json: decisions });
       assert.equal(stored.status, 200, stored.text);
@@ -102,6 +118,20 @@ for (const dialect of testDialects()) {
       const malformed = await visitor.get(`/configurator/${published}/shares/..%2F..`);
       assert.equal(malformed.status, 400);
       assert.equal(typeof malformed.json.message, 'string');
+    });
+
+    it('refuses decisions naming features the model does not have with 400 {"message"} naming them, and stores nothing', async () => {
+      const before = (await server.hub.db.selectFrom('shared_configuration').select('share_key').execute()).length;
+      const one = await visitor.post(`/configurator/${published}/shares`, { json: { selected: ['Laser', 'Turbo'], deselected: [POOL[0]] } });
+      assert.equal(one.status, 400, one.text);
+      assert.deepEqual(one.json, { message: 'The model has no feature "Turbo": a shared configuration names only the model\'s features.' });
+      const many = await visitor.post(`/configurator/${published}/shares`, { json: { selected: Array.from({ length: 12 }, (_, i) => `Made up ${i}`), deselected: ['laser'] } });
+      assert.equal(many.status, 400, many.text);
+      assert.match(many.json.message, /^The model has no features "Made up 0", "Made up 1", .*"Made up 9" and 3 more: /);
+      assert.equal((await server.hub.db.selectFrom('shared_configuration').select('share_key').execute()).length, before);
+      assert.equal((await visitor.post(`/configurator/${hidden}/shares`, { json: { selected: ['Turbo'] } })).status, 404, 'a file the caller may not see: 404 first');
+      const valid = await visitor.post(`/configurator/${published}/shares`, { json: { selected: ['Laser', POOL[0]!] } });
+      assert.equal(valid.status, 200, valid.text);
     });
 
     it('refuses a store without the page\'s CSRF token, and a body that is not lists of names', async () => {

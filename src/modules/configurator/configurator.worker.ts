@@ -50,6 +50,8 @@ interface WarmModel {
   recent: RecentStates;
   /** Feature names in the order of the page's tree (`tree`), for compact answers. */
   treeOrder?: string[];
+  /** The names a step accepts (the configurator's: the flattened model's, imports included), for `names`. */
+  featureNames?: Set<string>;
 }
 
 /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
@@ -340,6 +342,11 @@ function run(job: ConfiguratorJob): ConfiguratorReply {
     case 'configure': return { id: job.id, kind: 'done', json: JSON.stringify(configure(entry, job)), compiled: entry.compiled !== undefined };
     case 'compile': compiledOf(entry, job); return { id: job.id, kind: 'done', json: '{}', compiled: true };
     case 'tree': return { id: job.id, kind: 'done', json: JSON.stringify(tree(entry.model)) };
+    case 'names': {
+      // The configurator's own names when it is built; else the same ones without building it (no SAT work).
+      const known = entry.featureNames ??= new Set(entry.configurator?.names ?? flattenModel(entry.model).features.map((f) => f.name));
+      return { id: job.id, kind: 'done', json: JSON.stringify({ unknown: job.names.filter((name) => !known.has(name)) }) };
+    }
     case 'commonality': {
       const { result, shown, bins } = commonality(compiledOf(entry, job));
       const probability = Object.fromEntries(Object.entries(result.features).map(([name, f]) => [name, f.probability]));

@@ -186,7 +186,7 @@ const importSourceSchema = {
 export const importFilesSchema = {
   tags,
   summary: 'Import the models of a URL into an unsynchronized dataset',
-  description: 'Body `{"url"}`: a model file (any accepted format), a zip archive (a Git host\'s repository archive, say) or a Zenodo record (its URL or DOI, read through the Zenodo API). The hub fetches it with time and size limits and at most 5 redirects, and adds every valid model found, as the file upload does. Models refused (invalid, a name the dataset holds) are listed in `refused`, other files in `skipped`. In production, only public addresses are fetched (unless the host is in IMPORT_ALLOW_HOSTS). A URL that cannot be fetched or holds no model: 400 with `kind`.',
+  description: 'Body `{"url"}`: a model file (any accepted format), a zip archive (a Git host\'s repository archive, say) or a Zenodo record (its URL or DOI, read through the Zenodo API). The hub fetches it with time and size limits and at most 5 redirects, and adds every valid model found, as the file upload does. Models refused (invalid, a name the dataset holds) are listed in `refused`; files left out (not models, or models past the 200 one import takes) by name in `skipped` and with the reason in `skipped_reasons`. In production, only public addresses are fetched (unless the host is in IMPORT_ALLOW_HOSTS). A URL that cannot be fetched or holds no model: 400 with `kind`.',
   params: idParams,
   body: { type: 'object', required: ['url'], properties: { url: { type: 'string', maxLength: 2000 } } },
   response: {
@@ -198,6 +198,7 @@ export const importFilesSchema = {
         files: { type: 'array', items: restFileSchema },
         refused: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, message: { type: 'string' } } } },
         skipped: { type: 'array', items: { type: 'string' } },
+        skipped_reasons: { type: 'array', items: { type: 'object', required: ['name', 'reason'], properties: { name: { type: 'string' }, reason: { type: 'string' } } } },
       },
     },
     ...errors(400, 401, 403, 404, 409, 429),

@@ -126,6 +126,28 @@ for (const dialect of testDialects()) {
       assert.equal(await count(server, 'data_set'), before);
     });
 
+    it('answers 401 to an anonymous write before reading its body: malformed, poisoned or oversized JSON too', async () => {
+      const anonymous = new TestClient(server.baseUrl);
+      const id = await idOf('10.1234/dataset1');
+      const json = { 'content-type': 'application/json' };
+      const bodies = ['{"name": ', '{"__proto__": {"x": 1}}', `{"name": "${'x'.repeat(3 * 1024 * 1024)}"}`];
+      const writes = [['POST', '/api/v1/datasets/'], ['PUT', `/api/v1/datasets/${id}`], ['POST', `/api/v1/datasets/${id}/files/import`], ['POST', `/api/v1/datasets/${id}/publish`]] as const;
+      for (const [method, path] of writes) {
+        for (const body of bodies) {
+          const res = await anonymous.request(method, path, { body, headers: json, csrf: false });
+          assert.equal(res.status, 401, `${method} ${path} ${body.slice(0, 20)}`);
+          assert.equal(typeof res.json.message, 'string');
+        }
+        const badToken = await anonymous.request(method, path, { body: bodies[0], headers: { ...json, authorization: 'Bearer hub_unknown' }, csrf: false });
+        assert.equal(badToken.status, 401, `${method} ${path} with an unknown token`);
+      }
+      // Logged in, the same bodies are still parsed as before: malformed or poisoned 400, too large 413.
+      const { client } = await newUser(server);
+      const statuses = [];
+      for (const body of bodies) statuses.push((await client.request('POST', '/api/v1/datasets/', { body, headers: json })).status);
+      assert.deepEqual(statuses, [400, 400, 413]);
+    });
+
     it('needs the X-CSRFToken header for logged-in writes (400, nothing changes)', async () => {
       const { client } = await newUser(server);
       const before = await count(server, 'data_set');

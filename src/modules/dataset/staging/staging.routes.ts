@@ -4,6 +4,7 @@ import type { ModuleContext } from '../../../core/modules.ts';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { receiveFile, stagingRefusal } from '../dataset.http.ts';
 import { StagingError } from './staging.ts';
+import { overLimitNote, skippedFields } from './url-sources.ts';
 
 export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;
@@ -38,14 +39,14 @@ export async function stagingRoutes(app: FastifyInstance, ctx: ModuleContext): P
     const outcome = await datasets().importUrl(request.user!.id, body && typeof body === 'object' ? body.url : undefined);
     const invalid = outcome.staged.filter((f) => !f.valid).length;
     return {
-      message: `${outcome.staged.length} file${outcome.staged.length === 1 ? '' : 's'} staged from the URL${invalid > 0 ? `, ${invalid} with syntax errors` : ''}${outcome.refused.length > 0 ? `; ${outcome.refused.length} refused` : ''}.`,
+      message: `${outcome.staged.length} file${outcome.staged.length === 1 ? '' : 's'} staged from the URL${invalid > 0 ? `, ${invalid} with syntax errors` : ''}${outcome.refused.length > 0 ? `; ${outcome.refused.length} refused` : ''}${overLimitNote(outcome.skipped)}.`,
       source: outcome.source,
       files: outcome.staged.map((f) => ({
         filename: f.filename, valid: f.valid, errors: f.errors, warnings: f.warnings, format: f.format, original: f.original, losses: f.losses,
         errors_more: f.errors_more, warnings_more: f.warnings_more,
       })),
       refused: outcome.refused,
-      skipped: outcome.skipped,
+      ...skippedFields(outcome.skipped),
     };
   });
 

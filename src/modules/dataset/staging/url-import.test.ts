@@ -15,7 +15,7 @@ import { newUser } from '../../../../test/support/accounts.ts';
 import { bearer, createToken } from '../../../../test/support/api.ts';
 import { startFakeZenodo, type FakeZenodo } from '../../../../test/support/fake-zenodo.ts';
 import { stage, uploadForm } from '../dataset.test-support.ts';
-import { importSource } from './url-sources.ts';
+import { ARCHIVE_OVER_LIMIT, importSource, NOT_A_MODEL, OVER_LIMIT } from './url-sources.ts';
 import { UrlImportError } from './url-fetch.ts';
 
 const CORPUS = '../shared/uvl-corpus/real/Feature_Models';
@@ -204,6 +204,37 @@ describe('import from a URL', () => {
     assert.equal((await importing(client, '10.5281/zenodo.99999999')).json.kind, 'http_status');
   });
 
+  it('lists every model past the 200 one import takes in skipped with the reason, and fetches none of them from a Zenodo record', async () => {
+    const model = (name: string) => ({ key: `${name}.uvl`, body: `namespace ${name}\n\nfeatures\n    ${name}\n` });
+    // 199 models, then an archive of 3 that crosses the limit, then a model and an archive past it.
+    const record = zenodo.addRecord([
+      ...Array.from({ length: 199 }, (_, i) => model(`M${i}`)),
+      { key: 'three.zip', body: await zipOf(['Z0', 'Z1', 'Z2'].map((n) => ({ name: `z/${n}.uvl`, body: model(n).body }))) },
+      model('After'), { key: 'after.zip', body: await zipOf([{ name: 'A.uvl', body: model('A').body }]) }, { key: 'paper.pdf', body: '%PDF' },
+    ]);
+    const asked = zenodo.requests.length;
+    const options = { publicOnly: false, allowHosts: [], maxBytes: MAX_BYTES, timeoutMs: 1500, zenodoApiUrl: zenodo.url, maxModelBytes: MAX_BYTES };
+    const source = await importSource(record.doi, options);
+    assert.equal(source.models.length, 200);
+    assert.deepEqual(source.models.slice(198).map((m) => m.name), ['M198.uvl', 'Z0.uvl']);
+    assert.deepEqual(source.skipped, [
+      { name: 'z/Z1.uvl', reason: OVER_LIMIT }, { name: 'z/Z2.uvl', reason: OVER_LIMIT },
+      { name: 'After.uvl', reason: OVER_LIMIT }, { name: 'after.zip', reason: ARCHIVE_OVER_LIMIT }, { name: 'paper.pdf', reason: NOT_A_MODEL },
+    ]);
+    const fetched = zenodo.requests.slice(asked).filter((r) => r.path.endsWith('/content')).map((r) => decodeURIComponent(r.path.split('/').at(-2)!));
+    assert.equal(fetched.length, 200, 'the 199 models and three.zip; nothing after the limit');
+    assert.ok(!fetched.includes('After.uvl') && !fetched.includes('after.zip') && !fetched.includes('paper.pdf'));
+
+    // The answer of the staging route: the names in skipped, the reasons beside them, and the message says so.
+    const { client } = await newUser(server, 'Hoarder');
+    const res = await importing(client, record.doi);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.files.length, 200);
+    assert.deepEqual(res.json.skipped, source.skipped.map((f) => f.name));
+    assert.deepEqual(res.json.skipped_reasons, source.skipped);
+    assert.match(res.json.message, /4 more files left out \(at most 200 models per import/);
+  });
+
   it('refuses a Zenodo API answer that is not a record (null, an array, files not a list of objects) as a fetch failure, not a TypeError', async () => {
     const options = { publicOnly: false, allowHosts: [], maxBytes: MAX_BYTES, timeoutMs: 1500, zenodoApiUrl: `${sources.origin}/api`, maxModelBytes: MAX_BYTES };
     for (const [i, body] of ODD_RECORDS.entries()) {
@@ -219,6 +250,8 @@ describe('import from a URL', () => {
     const res = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/archive/main.zip` });
     assert.equal(res.status, 201, JSON.stringify(res.json));
     assert.deepEqual(res.json.files.map((f: { file_name: string }) => f.file_name).sort(), ['Linux_v1.uvl', 'phone.uvl']);
+    assert.deepEqual(res.json.skipped.sort(), ['repo-main/.github/ci.yml', 'repo-main/README.md']);
+    assert.deepEqual(res.json.skipped_reasons.map((f: { reason: string }) => f.reason), [NOT_A_MODEL, NOT_A_MODEL]);
     const again = await bearer(server.baseUrl, token, 'POST', `/api/v1/datasets/${created.json.id}/files/import`, { url: `${sources.origin}/download` });
     assert.equal(again.status, 201);
     assert.equal(again.json.files.length, 0);

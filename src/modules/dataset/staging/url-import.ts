@@ -12,7 +12,7 @@ import { addFile } from '../rest/dataset.rest.ts';
 import { ownedOrThrow } from '../rest/rest-input.ts';
 import { stageFile } from './staged-files.ts';
 import { StagingError } from './staging.ts';
-import { importSource, type ImportSource, type SourceOptions } from './url-sources.ts';
+import { importSource, type ImportSource, type SkippedFile, type SourceOptions } from './url-sources.ts';
 import { UrlImportError } from './url-fetch.ts';
 import { recordForDataset, recordStaged } from './import-sources.ts';
 
@@ -21,8 +21,8 @@ export interface UrlImportOutcome {
   staged: StagedCheck[];
   /** Models found but refused by the staging, with the reason. */
   refused: { name: string; message: string }[];
-  /** Files of the source that are not models. */
-  skipped: string[];
+  /** Files of the source left out (not models, or models past the 200 one import takes), with the reason. */
+  skipped: SkippedFile[];
 }
 
 /** The fetch limits of this hub: only public addresses in production, unless the host is allowed. */
@@ -76,7 +76,7 @@ export async function importUrl(d: DatasetDeps, userId: number, url: unknown): P
 }
 
 /** Adds every valid model the URL holds to the user's unpublished dataset (the API's file upload, per model). */
-export async function importUrlToDataset(d: DatasetDeps, datasetId: number, userId: number, url: unknown): Promise<{ source: UrlImportOutcome['source']; fileIds: number[]; refused: UrlImportOutcome['refused']; skipped: string[] }> {
+export async function importUrlToDataset(d: DatasetDeps, datasetId: number, userId: number, url: unknown): Promise<{ source: UrlImportOutcome['source']; fileIds: number[]; refused: UrlImportOutcome['refused']; skipped: SkippedFile[] }> {
   // The dataset is checked before anything is fetched: a refused caller makes the hub fetch nothing.
   const row = await ownedOrThrow(d.ctx.db, datasetId, userId);
   if (row.dataset_doi !== null) throw conflict('The dataset is published: add files to a new version.', { message: 'The dataset is published: add files to a new version.' });

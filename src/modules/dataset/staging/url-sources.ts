@@ -11,14 +11,23 @@ export const MAX_IMPORTED_FILES = 200;
 
 export interface FoundModel { name: string; bytes: Buffer }
 
+/** A file of the source left out, and why (not a model, or past the models one import takes). */
+export interface SkippedFile { name: string; reason: string }
+
+export const NOT_A_MODEL = 'Not a model file (.uvl, .xml, .sxfm or .json).';
+export const OVER_LIMIT = `Not imported: one import takes at most ${MAX_IMPORTED_FILES} models, and the ones before it were taken.`;
+export const ARCHIVE_OVER_LIMIT = `Not opened: one import takes at most ${MAX_IMPORTED_FILES} models, and the files before it hold them.`;
+const notAModel = (name: string): SkippedFile => ({ name, reason: NOT_A_MODEL });
+const overLimit = (name: string): SkippedFile => ({ name, reason: /\.zip$/i.test(name) ? ARCHIVE_OVER_LIMIT : OVER_LIMIT });
+
 export interface ImportSource {
   /** The URL given (a DOI given is its https://doi.org/ URL). */
   url: string;
   /** The Zenodo record's DOI, when the source is one. */
   doi: string | null;
   models: FoundModel[];
-  /** Files of the source that are not models, by name (an archive's README, say). */
-  skipped: string[];
+  /** Files of the source left out: not models (an archive's README, say) or models past MAX_IMPORTED_FILES. */
+  skipped: SkippedFile[];
 }
 
 export interface SourceOptions extends FetchLimits {
@@ -47,24 +56,41 @@ export function zenodoRecordApi(text: string, zenodoApiUrl: string): string | un
   return `${url.host === api.host ? zenodoApiUrl.replace(/\/$/, '') : `${url.origin}/api`}/records/${record[1]}`;
 }
 
+/**
+ * The answer's `skipped` (names, as before) and `skipped_reasons` ({name, reason} in the same
+ * order): a script reading names keeps working, and a model left out for the limit says so.
+ */
+export function skippedFields(skipped: SkippedFile[]): { skipped: string[]; skipped_reasons: SkippedFile[] } {
+  return { skipped: skipped.map((f) => f.name), skipped_reasons: skipped };
+}
+
+/** The models left out for the limit, as a clause of the message the upload page shows ('' when none). */
+export function overLimitNote(skipped: SkippedFile[]): string {
+  const left = skipped.filter((f) => f.reason === OVER_LIMIT || f.reason === ARCHIVE_OVER_LIMIT).length;
+  return left > 0 ? `; ${left} more file${left === 1 ? '' : 's'} left out (at most ${MAX_IMPORTED_FILES} models per import, see skipped_reasons)` : '';
+}
+
 const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
 const isModelName = (name: string) => MODEL_EXTENSIONS.test(name) && !name.startsWith('.');
 
-/** The model entries of a zip: base names, hidden files and macOS metadata left out, each entry bounded. */
-export function modelsInZip(bytes: Buffer, options: SourceOptions): Promise<{ models: FoundModel[]; skipped: string[] }> {
+/**
+ * The model entries of a zip: base names, hidden files and macOS metadata left out, each entry
+ * bounded. At most `room` models are unpacked; the ones after are listed as skipped, not read.
+ */
+export function modelsInZip(bytes: Buffer, options: SourceOptions, room = MAX_IMPORTED_FILES): Promise<{ models: FoundModel[]; skipped: SkippedFile[] }> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
       if (error || !zip) return reject(new UrlImportError('no_models', 'The archive is not a zip the hub can read.'));
       const models: FoundModel[] = [];
-      const skipped: string[] = [];
+      const skipped: SkippedFile[] = [];
       let total = 0;
       zip.on('error', () => reject(new UrlImportError('no_models', 'The archive is not a zip the hub can read.')));
       zip.on('end', () => resolve({ models, skipped }));
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = basename(entry.fileName);
         if (entry.fileName.endsWith('/') || entry.fileName.includes('__MACOSX/')) return zip.readEntry();
-        if (!isModelName(name) || models.length >= MAX_IMPORTED_FILES) {
-          skipped.push(entry.fileName);
+        if (!isModelName(name) || models.length >= room) {
+          skipped.push(isModelName(name) ? overLimit(entry.fileName) : notAModel(entry.fileName));
           return zip.readEntry();
         }
         zip.openReadStream(entry, (err, stream) => {
@@ -93,9 +119,9 @@ export function modelsInZip(bytes: Buffer, options: SourceOptions): Promise<{ mo
   });
 }
 
-/** A fetched body: the models of a zip, or the one model file it is. */
-async function modelsOf(fetched: { url: URL; bytes: Buffer; dispositionName: string | undefined }, options: SourceOptions) {
-  if (isZip(fetched.bytes)) return modelsInZip(fetched.bytes, options);
+/** A fetched body: the models of a zip (at most `room`), or the one model file it is. */
+async function modelsOf(fetched: { url: URL; bytes: Buffer; dispositionName: string | undefined }, options: SourceOptions, room = MAX_IMPORTED_FILES) {
+  if (isZip(fetched.bytes)) return modelsInZip(fetched.bytes, options, room);
   let name = fetched.dispositionName ?? '';
   if (!isModelName(basename(name))) {
     try {
@@ -105,7 +131,7 @@ async function modelsOf(fetched: { url: URL; bytes: Buffer; dispositionName: str
     }
   }
   name = basename(name);
-  if (!isModelName(name)) return { models: [], skipped: [name || fetched.url.pathname] };
+  if (!isModelName(name)) return { models: [], skipped: [notAModel(name || fetched.url.pathname)] };
   return { models: [{ name, bytes: fetched.bytes }], skipped: [] };
 }
 
@@ -128,10 +154,17 @@ async function fromZenodo(api: string, given: string, options: SourceOptions): P
     const links = isObject(file) && isObject(file.links) ? file.links : {};
     const link = text(links.content) ?? text(links.self);
     if (!link || !(isModelName(basename(key)) || /\.zip$/i.test(key))) {
-      source.skipped.push(key);
+      source.skipped.push(notAModel(key));
       continue;
     }
-    const found = await modelsOf({ ...(await fetchLimited(parseImportUrl(link), options)), dispositionName: basename(key) }, options);
+    // Once the import holds all the models it takes, the record's other files are listed, not
+    // fetched: a record of thousands of models is not read whole into memory to keep 200 of them.
+    const room = MAX_IMPORTED_FILES - source.models.length;
+    if (room <= 0) {
+      source.skipped.push(overLimit(key));
+      continue;
+    }
+    const found = await modelsOf({ ...(await fetchLimited(parseImportUrl(link), options)), dispositionName: basename(key) }, options, room);
     source.models.push(...found.models);
     source.skipped.push(...found.skipped);
   }
@@ -145,7 +178,6 @@ export async function importSource(text: string, options: SourceOptions): Promis
   const source = api !== undefined
     ? await fromZenodo(api, ZENODO_DOI.test(given) ? `https://doi.org/${ZENODO_DOI.exec(given)![1]}` : given, options)
     : { url: given, doi: null, ...(await modelsOf(await fetchLimited(parseImportUrl(given), options), options)) };
-  source.models = source.models.slice(0, MAX_IMPORTED_FILES);
   if (source.models.length === 0) {
     throw new UrlImportError('no_models', 'No model file (.uvl, .xml, .sxfm or .json) was found at this URL.');
   }
