@@ -8,36 +8,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { storeModelFile } from '../support/fixtures.ts';
-import type { WorkerKind } from '../../src/core/scheduler/index.ts';
-import type { GateJob, GateReply } from '../../src/core/scheduler/scheduler.test-support.ts';
+import { gateKind, largeModel, SMALL_MODEL, until } from '../../src/modules/dataset/staging/page-share.test-support.ts';
 import { browserSkipReason, dropFiles, loggedInPage, screenshotPath, useBrowserServer, watchPageErrors } from './support.ts';
 
 const skip = browserSkipReason();
 
-const gateKind: WorkerKind<GateJob, GateReply> = {
-  name: 'test-gate',
-  options: {
-    script: new URL('../../src/core/scheduler/scheduler.test-support.ts', import.meta.url),
-    crash: { error: (e) => e.message, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
-  },
-};
-
-/** A valid model of about 3,000 features (over 64 KB: the check's large lane), told apart by `n`. */
-function largeModel(n: number): string {
-  const lines = ['features', `    Root${n}`, '        optional'];
-  for (let i = 0; i < 3000; i++) lines.push(`            Feature_${n}_${i}`);
-  return `${lines.join('\n')}\n`;
-}
-
-const SMALL_MODEL = 'features\n    Printer\n        alternative\n            Laser\n            Inkjet\n        optional\n            Duplex\n';
-
-async function until(ready: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!ready()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('the upload page\'s own work in Chromium', { skip }, () => {
   // One seat per lane, so that two gated jobs hold every seat.

@@ -13,34 +13,8 @@ import { storeModelFile } from '../../../../test/support/fixtures.ts';
 import { putStored } from '../../../../test/support/stored.ts';
 import type { TestClient, TestResponse } from '../../../../test/support/client.ts';
 import { newUser, stage, uploadForm } from '../dataset.test-support.ts';
-import type { Scheduler, WorkerKind } from '../../../core/scheduler/index.ts';
-import type { GateJob, GateReply } from '../../../core/scheduler/scheduler.test-support.ts';
-
-const gateKind: WorkerKind<GateJob, GateReply> = {
-  name: 'test-gate',
-  options: {
-    script: new URL('../../../core/scheduler/scheduler.test-support.ts', import.meta.url),
-    crash: { error: (e) => e.message, exit: (c) => `exit ${c}`, overrun: () => 'overran' },
-  },
-};
-
-/** A valid model of about 3,000 features (over 64 KB: the check's large lane), told apart by `n`. */
-function largeModel(n: number): string {
-  const lines = ['features', `    Root${n}`, '        optional'];
-  for (let i = 0; i < 3000; i++) lines.push(`            Feature_${n}_${i}`);
-  return `${lines.join('\n')}\n`;
-}
-
-const SMALL_MODEL = 'features\n    Printer\n        alternative\n            Laser\n            Inkjet\n        optional\n            Duplex\n';
-
-/** Waits (in short polls) until `ready()`; fails after 60 s rather than hang. */
-async function until(ready: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!ready()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import type { Scheduler } from '../../../core/scheduler/index.ts';
+import { gateKind, largeModel, SMALL_MODEL, until } from './page-share.test-support.ts';
 
 /** The calls of `requester` waiting for room (submitWhenRoom), read from the scheduler. */
 const waitingOf = (scheduler: Scheduler, requester: string) => (scheduler as unknown as { waiters: Map<string, unknown[]> }).waiters.get(requester)?.length ?? 0;
