@@ -19,6 +19,8 @@
   const modelTemplate = document.getElementById('model-template');
   const uploadStatus = document.getElementById('upload-status');
   const turns = window.hubStagingTurns;
+  // The field errors of a refused submission, and their marks taken off as fields are corrected (upload-errors.js).
+  const fieldErrors = window.hubUploadErrors(form, formErrors, dropZone);
 
   function csrfToken() {
     const meta = document.querySelector('meta[name="csrf-token"]');
@@ -324,88 +326,6 @@
     });
   }
 
-  function clearErrors() {
-    formErrors.classList.add('d-none');
-    formErrors.replaceChildren();
-    for (const el of form.querySelectorAll('.is-invalid')) el.classList.remove('is-invalid');
-    for (const el of form.querySelectorAll('.js-field-error')) el.remove();
-    document.getElementById('feature_models-errors').replaceChildren();
-    for (const el of form.querySelectorAll('.model-file-errors')) el.replaceChildren();
-  }
-
-  function showErrors(errors) {
-    const unplaced = [];
-    let first = null;
-    for (const [field, messages] of Object.entries(errors)) {
-      const text = messages.join(' ');
-      // version_of is a hidden field of the form: its errors are about the whole upload.
-      const input = field === 'version_of' ? null : form.querySelector('[name="' + CSS.escape(field) + '"]');
-      if (field === 'feature_models') {
-        document.getElementById('feature_models-errors').textContent = text;
-        first = first || dropZone;
-      } else if (input && input.type === 'hidden') {
-        const entry = input.closest('.model-entry');
-        const box = entry.querySelector('.model-file-errors');
-        for (const message of messages) {
-          const line = document.createElement('div');
-          line.textContent = message;
-          box.appendChild(line);
-        }
-        entry.classList.add('border-danger');
-        first = first || entry;
-      } else if (input) {
-        input.classList.add('is-invalid');
-        const feedback = document.createElement('div');
-        feedback.className = 'invalid-feedback js-field-error';
-        feedback.textContent = text;
-        input.insertAdjacentElement('afterend', feedback);
-        const details = input.closest('details');
-        if (details) details.open = true;
-        first = first || input;
-      } else {
-        unplaced.push(field === 'version_of' ? text : field + ': ' + text);
-      }
-    }
-    const summary = document.createElement('div');
-    summary.textContent = 'The dataset was not saved: correct the fields marked below.';
-    formErrors.appendChild(summary);
-    for (const line of unplaced) {
-      const item = document.createElement('div');
-      item.textContent = line;
-      formErrors.appendChild(item);
-    }
-    formErrors.classList.remove('d-none');
-    (first || formErrors).scrollIntoView({ block: 'center' });
-    if (first && first.focus) first.focus({ preventScroll: true });
-  }
-
-  // ---- re-checking a marked field as it is corrected (issue 10) ------------------------------------
-  // The server stays the authority: the next submit checks everything again. Here a field the
-  // server marked loses its mark once it passes the rules the page knows, and keeps it otherwise.
-  const ORCID = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
-  const DOI = /^(?:https?:\/\/(?:dx\.)?doi\.org\/)?10\.\d{4,9}\/\S+$/i;
-  function stillInvalid(input) {
-    const value = input.value.trim();
-    const field = input.dataset.field || input.name;
-    if (input.required && value === '') return true;
-    if (field === 'orcid' || /-orcid$/.test(input.name)) return value !== '' && !ORCID.test(value);
-    if (field === 'publication_doi' || /publication_doi$/.test(input.name)) return value !== '' && !DOI.test(value);
-    if (input.maxLength > 0 && value.length > input.maxLength) return true;
-    return false;
-  }
-  function recheck(event) {
-    const input = event.target;
-    if (!(input instanceof HTMLElement) || !input.classList.contains('is-invalid') || stillInvalid(input)) return;
-    input.classList.remove('is-invalid');
-    const feedback = input.nextElementSibling;
-    if (feedback && feedback.classList.contains('js-field-error')) feedback.remove();
-    if (!form.querySelector('.is-invalid') && !form.querySelector('.model-file-errors :first-child') && !document.getElementById('feature_models-errors').textContent) {
-      formErrors.classList.add('d-none');
-    }
-  }
-  form.addEventListener('input', recheck);
-  form.addEventListener('change', recheck);
-
   function showMessage(message) {
     formErrors.replaceChildren(document.createTextNode(message));
     formErrors.classList.remove('d-none');
@@ -427,7 +347,7 @@
 
   form.addEventListener('submit', function (event) {
     event.preventDefault();
-    clearErrors();
+    fieldErrors.clear();
     // "Save as draft" is a second submit button: its name and value are the form field draft=1.
     const draft = Boolean(event.submitter && event.submitter.name === 'draft');
     if (turns.pending() === 0) return submit(draft);
@@ -497,7 +417,7 @@
       }
       busy(false);
       // 502: a new version the deposit refused (nothing saved, the files still staged).
-      if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) showErrors(data.errors);
+      if ((xhr.status === 400 || xhr.status === 502) && data && data.errors) fieldErrors.show(data.errors);
       else showMessage((data && (data.message || data.error)) || 'The upload failed (' + xhr.status + '). Try again.');
     });
     xhr.addEventListener('error', function () {
