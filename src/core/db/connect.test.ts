@@ -110,7 +110,7 @@ describe('compiledOnce', () => {
       }).catch((error: Error) => error.message);
       await insideNow;
       const read = counted(2);
-      const written = inSqliteTransaction(db, () => runNow(db, insert.bound(db, 3)).numAffectedRows);
+      const written = inSqliteTransaction(db, () => Number(runNow(db, insert.bound(db, 3)).numAffectedRows));
       const writtenAlone = insert(db, 4);
       finish();
       assert.equal(await rolledBack, 'rolled back on purpose');

@@ -107,10 +107,17 @@ const queryLoggers = new WeakMap<Db, (sql: string) => void>();
  * Runs a write on SQLite at once, without a promise or Kysely's executor (about two thirds of a
  * single-row insert's time, measured on the view record). Only inside inSqliteTransaction.
  */
-export function runNow(db: Db, query: CompiledQuery): { numAffectedRows: number } {
+export function runNow<R>(db: Db, query: CompiledQuery<R>): QueryResult<R> {
+  return runOnHandle(db, sqliteHandle(db), query);
+}
+
+/** The query on the handle, as Kysely's SQLite driver runs it, told to the query logger. */
+function runOnHandle<R>(db: Db, database: SQLite.Database, query: CompiledQuery<R>): QueryResult<R> {
   queryLoggers.get(db)?.(query.sql);
-  const result = sqliteHandle(db).prepare(query.sql).run(query.parameters as unknown[]);
-  return { numAffectedRows: result.changes };
+  const statement = database.prepare(query.sql);
+  if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) as R[] };
+  const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
 /**
@@ -135,11 +142,7 @@ export async function inSqliteTransaction<R>(db: Db, work: () => R): Promise<R> 
 function runAtOnce<R>(db: DbOrTrx, query: CompiledQuery<R>): QueryResult<R> | undefined {
   const database = sqliteHandles.get(db as Db);
   if (database === undefined || database.inTransaction) return undefined;
-  queryLoggers.get(db as Db)?.(query.sql);
-  const statement = database.prepare(query.sql);
-  if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) as R[] };
-  const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  return runOnHandle(db as Db, database, query);
 }
 
 /** The background checkpoints of a file database's connection (checkpoints.ts), for tests. */

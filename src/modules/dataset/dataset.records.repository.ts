@@ -24,7 +24,8 @@ export async function insertRecord(
 
 /** insertRecord at once, inside inSqliteTransaction (core/db/group-commit.ts). */
 export function insertRecordNow(db: Db, table: RecordTable, values: { datasetId: number; userId: number | null; cookie: string; date: string }): boolean {
-  return runNow(db, insertRecordQuery[table].bound(db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date)).numAffectedRows > 0;
+  const result = runNow(db, insertRecordQuery[table].bound(db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date));
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_id: number, user_id: number | null, user_key: number, cookie: string, date: string) =>
