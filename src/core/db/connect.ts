@@ -266,7 +266,7 @@ export async function insertUnlessDuplicate<T extends keyof Database & string>(
 }
 
 /** The statement of insertUnlessDuplicate, for compiledOnce (its result's numAffectedRows says whether a row was written). */
-export function insertUnlessDuplicateQuery<T extends keyof Database & string>(db: DbOrTrx, table: T, values: Record<string, unknown>) {
+export function insertUnlessDuplicateQuery<T extends keyof Database & string>(db: DbOrTrx, table: T, values: Record<string, unknown> | Record<string, unknown>[]) {
   const insert = (db as Kysely<any>).insertInto(table).values(values);
   return db.getExecutor().adapter instanceof MysqlAdapter ? insert.ignore() : insert.onConflict((oc) => oc.doNothing());
 }

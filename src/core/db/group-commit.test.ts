@@ -42,10 +42,10 @@ for (const dialect of testDialects()) {
 
     it('runs the writes it is given to run at once (SQLite) in shared transactions, and refuses only a failing one', async () => {
       const insertNow = compiledOnce((d, name: string) => (d as unknown as Kysely<any>).insertInto('grouped').values({ name }));
-      const write = groupCommit(db, insert, (d, name: string) => {
+      const write = groupCommit(db, insert, { writeNow: (d, name: string) => {
         runNow(d, insertNow.bound(d, name));
         return `stored now ${name}`;
-      });
+      } });
       const wanted = Array.from({ length: 20 }, (_, i) => `n${String(i).padStart(2, '0')}`);
       const answer = runsNow(db) ? 'stored now' : 'stored';
       assert.deepEqual(await Promise.all(wanted.map((name) => write(name))), wanted.map((name) => `${answer} ${name}`));
@@ -54,6 +54,31 @@ for (const dialect of testDialects()) {
       assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled'], 'w00 exists already');
       assert.ok((await names()).includes('m2'));
       assert.equal(runsNow(db), dialect.name === 'sqlite');
+    });
+
+    it('runs a batch as one statement when the writer can (writeMany), and a failing one as single writes', async () => {
+      const batches: string[][] = [];
+      const insertMany = async (d: Db, names: string[]) => {
+        batches.push(names);
+        await (d as unknown as Kysely<any>).insertInto('grouped').values(names.map((name) => ({ name }))).execute();
+        return names.map((name) => `stored together ${name}`);
+      };
+      // SQLite's writes at once (writeNow) go first; without them a batch is one statement there too.
+      const write = groupCommit(db, insert, { writeMany: insertMany });
+      statements.length = 0;
+      const wanted = Array.from({ length: 30 }, (_, i) => `g${String(i).padStart(2, '0')}`);
+      const answers = await Promise.all(wanted.map((name) => write(name)));
+      // The first write of a quiet moment runs alone (at once, or after SQLite's turn, in a batch of its own).
+      const together = new Set(batches.flat());
+      assert.deepEqual(answers, wanted.map((name) => (together.has(name) ? `stored together ${name}` : `stored ${name}`)));
+      assert.ok(together.size >= 29, `${together.size} of 30 writes in batches`);
+      assert.equal(statements.filter((q) => /^insert/i.test(q)).length, 30 - together.size + batches.length);
+      assert.equal(statements.filter((q) => /^(begin|start transaction)/i.test(q)).length, 0, 'no transaction around a single statement');
+      assert.deepEqual((await names()).filter((name) => name.startsWith('g')), wanted);
+      // A batch holding a write that fails is written one by one: only that write is refused.
+      const results = await Promise.allSettled(['h1', 'h2', 'w00', 'h3'].map((name) => write(name)));
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'], 'w00 exists already');
+      assert.deepEqual((await names()).filter((name) => name.startsWith('h')), ['h1', 'h2', 'h3']);
     });
 
     it('refuses only the failing write of a batch; the others are stored', async () => {

@@ -12,6 +12,9 @@
 //
 // On SQLite a writer may also give the write as one that runs at once (runNow): a batch then runs
 // in one synchronous transaction, without a promise per write (connect.ts, inSqliteTransaction).
+// Elsewhere a writer may give the batch's writes as one statement (writeMany, say a multi-row
+// insert): one round trip to the server for the batch instead of one per write and two for the
+// transaction around them, which is what a busy server's first visits waited for on PostgreSQL.
 import { SqliteAdapter } from 'kysely';
 import { inSqliteTransaction, runsNow, type Db, type DbOrTrx } from './connect.ts';
 
@@ -24,15 +27,29 @@ interface Waiting<I, R> {
 /** The same write as `write`, run at once on SQLite's handle (connect.ts, runNow). */
 export type WriteNow<I, R> = (db: Db, item: I) => R;
 
-export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promise<R>, writeNow?: WriteNow<I, R>): (item: I) => Promise<R> {
+/**
+ * The writes of `items` as `write` would make them one by one, all of them or none (one
+ * statement, or a transaction), answering each item's result in their order; undefined where the
+ * writer cannot on this database (the batch then runs in a transaction of single writes).
+ */
+export type WriteMany<I, R> = (db: Db, items: I[]) => Promise<R[]>;
+
+export interface GroupCommitOptions<I, R> {
+  writeNow?: WriteNow<I, R>;
+  writeMany?: WriteMany<I, R>;
+}
+
+export function groupCommit<I, R>(db: Db, write: (db: DbOrTrx, item: I) => Promise<R>, options: GroupCommitOptions<I, R> = {}): (item: I) => Promise<R> {
   let waiting: Waiting<I, R>[] = [];
   let running = false;
   const gatherTurn = db.getExecutor().adapter instanceof SqliteAdapter;
-  const now = writeNow !== undefined && runsNow(db) ? writeNow : undefined;
+  const now = options.writeNow !== undefined && runsNow(db) ? options.writeNow : undefined;
+  const many = now === undefined ? options.writeMany : undefined;
 
-  /** The batch's writes in one transaction: at once on SQLite when the writer can, else through Kysely. */
+  /** The batch's writes together: at once on SQLite when the writer can, as one statement when it can, else in a transaction through Kysely. */
   const writeAll = (batch: Waiting<I, R>[]): Promise<R[]> => {
     if (now !== undefined) return inSqliteTransaction(db, () => batch.map((entry) => now(db, entry.item)));
+    if (many !== undefined) return many(db, batch.map((entry) => entry.item));
     return db.transaction().execute(async (trx) => {
       const out: R[] = [];
       for (const entry of batch) out.push(await write(trx, entry.item));

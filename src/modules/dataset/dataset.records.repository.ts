@@ -8,6 +8,8 @@ import { updateElseInsert } from '../../core/db/upsert.ts';
 
 export type RecordTable = 'ds_view_record' | 'ds_download_record';
 
+type RecordValues = { datasetId: number; userId: number | null; cookie: string; date: string };
+
 /**
  * One record per (user or anonymous, dataset, cookie): the unique index decides, so that
  * concurrent requests and several instances cannot count twice. Answers whether a row was added.
@@ -15,7 +17,7 @@ export type RecordTable = 'ds_view_record' | 'ds_download_record';
 export async function insertRecord(
   db: DbOrTrx,
   table: RecordTable,
-  values: { datasetId: number; userId: number | null; cookie: string; date: string },
+  values: RecordValues,
 ): Promise<boolean> {
   // A new record raises the dataset's count in the same statement (a trigger, migration 0300).
   const result = await insertRecordQuery[table](db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date);
@@ -23,9 +25,22 @@ export async function insertRecord(
 }
 
 /** insertRecord at once, inside inSqliteTransaction (core/db/group-commit.ts). */
-export function insertRecordNow(db: Db, table: RecordTable, values: { datasetId: number; userId: number | null; cookie: string; date: string }): boolean {
+export function insertRecordNow(db: Db, table: RecordTable, values: RecordValues): boolean {
   const result = runNow(db, insertRecordQuery[table].bound(db, values.datasetId, values.userId, values.userId ?? 0, values.cookie, values.date));
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/**
+ * insertRecord of many records of one table as one statement, answering for each whether it was
+ * new; only where the database has RETURNING (supportsReturning). A record repeated in `values`
+ * is new at most once, the first time.
+ */
+export async function insertRecords(db: DbOrTrx, table: RecordTable, values: RecordValues[]): Promise<boolean[]> {
+  const rows = values.map((v) => ({ dataset_id: v.datasetId, user_id: v.userId, user_key: v.userId ?? 0, cookie: v.cookie, date: v.date }));
+  const added = await insertUnlessDuplicateQuery(db, table, rows).returning(['dataset_id', 'user_key', 'cookie']).execute();
+  const keyOf = (datasetId: unknown, userKey: unknown, cookie: unknown) => `${datasetId}\n${userKey}\n${cookie}`;
+  const fresh = new Set(added.map((row) => keyOf(row.dataset_id, row.user_key, row.cookie)));
+  return rows.map((row) => fresh.delete(keyOf(row.dataset_id, row.user_key, row.cookie)));
 }
 
 const recordInsert = (table: RecordTable) => compiledOnce((db: DbOrTrx, dataset_id: number, user_id: number | null, user_key: number, cookie: string, date: string) =>

@@ -188,6 +188,29 @@ for (const dialect of testDialects()) {
       assert.equal(await count(server, 'ds_view_record'), before, 'a 404 or a redirect records no view');
     });
 
+    it('counts many visitors at once, each record once, telling each whether it was new (batched writes)', async () => {
+      const id = await datasetIdOf('10.1234/dataset2');
+      const datasets = server.hub.ctx.services.dataset;
+      const views = await records('ds_view_record', id);
+      const downloads = await records('ds_download_record', id);
+      // Views and downloads of 40 visitors at once, every fourth cookie twice and one visitor logged in.
+      const cookies = Array.from({ length: 40 }, (_, i) => `batch-${dialect.name}-${String(i).padStart(2, '0')}`);
+      const writes = [
+        ...cookies.map((cookie) => ['view', cookie, null] as const),
+        ...cookies.filter((_, i) => i % 4 === 0).map((cookie) => ['view', cookie, null] as const),
+        ['view', cookies[0]!, 1] as const,
+        ...cookies.slice(0, 10).map((cookie) => ['download', cookie, null] as const),
+      ];
+      const answers = await Promise.all(writes.map(([kind, cookie, user]) => Promise.resolve(kind === 'view' ? datasets.recordView(id, user, cookie) : datasets.recordDownload(id, user, cookie))));
+      const newOnes = writes.filter((_, i) => answers[i] === true).map(([kind, cookie, user]) => `${kind} ${cookie} ${user}`);
+      assert.equal(newOnes.length, 40 + 1 + 10, 'each distinct record is new exactly once');
+      assert.equal(new Set(newOnes).size, newOnes.length);
+      assert.equal(await records('ds_view_record', id), views + 41);
+      assert.equal(await records('ds_download_record', id), downloads + 10);
+      const kept = await db().selectFrom('data_set').select(['view_count', 'download_count']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual([Number(kept.view_count), Number(kept.download_count)], [views + 41, downloads + 10], 'the counts kept on the row follow the records');
+    });
+
     it('streams the zip: application/zip, dataset_<id>.zip, entries dataset_<id>/<name>, one record per download_cookie', async () => {
       const id = await datasetIdOf('10.1234/dataset3');
       const names = (await db().selectFrom('file').innerJoin('feature_model', 'feature_model.id', 'file.feature_model_id')

@@ -1,9 +1,29 @@
 // View and download records (specification, dataset metrics): one per (user or anonymous, dataset, cookie).
 import { nowIso } from '../../../core/db/database.ts';
-import type { Db, DbOrTrx } from '../../../core/db/connect.ts';
+import { supportsReturning, type Db, type DbOrTrx } from '../../../core/db/connect.ts';
 import { groupCommit } from '../../../core/db/group-commit.ts';
 import { LruMap } from '../../../core/lru-map.ts';
 import * as repo from '../dataset.repository.ts';
+
+type RecordWrite = { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] };
+
+/**
+ * A batch of records as one multi-row insert per table (PostgreSQL: RETURNING tells which rows
+ * were new), in a transaction when the batch holds both tables, so that it is all or nothing.
+ */
+async function insertBatch(db: Db, writes: RecordWrite[]): Promise<boolean[]> {
+  const tables = [...new Set(writes.map((w) => w.table))];
+  const insertAll = async (handle: DbOrTrx) => {
+    const added = new Map<RecordWrite, boolean>();
+    for (const table of tables) {
+      const ofTable = writes.filter((w) => w.table === table);
+      const results = await repo.insertRecords(handle, table, ofTable.map((w) => w.values));
+      ofTable.forEach((w, i) => added.set(w, results[i]!));
+    }
+    return writes.map((w) => added.get(w)!);
+  };
+  return tables.length === 1 ? insertAll(db) : db.transaction().execute(insertAll);
+}
 
 export class VisitRecords {
   /**
@@ -13,12 +33,13 @@ export class VisitRecords {
    */
   private readonly known = new LruMap<string, true>(100_000);
   /** Many first visits at once share their commits (core/db/group-commit.ts). */
-  private readonly insert: (r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => Promise<boolean>;
+  private readonly insert: (r: RecordWrite) => Promise<boolean>;
 
   constructor(db: Db) {
-    this.insert = groupCommit(db,
-      (db: DbOrTrx, r: { table: repo.RecordTable; values: Parameters<typeof repo.insertRecord>[2] }) => repo.insertRecord(db, r.table, r.values),
-      (db, r) => repo.insertRecordNow(db, r.table, r.values));
+    this.insert = groupCommit(db, (db: DbOrTrx, r: RecordWrite) => repo.insertRecord(db, r.table, r.values), {
+      writeNow: (db, r) => repo.insertRecordNow(db, r.table, r.values),
+      writeMany: supportsReturning(db) ? insertBatch : undefined,
+    });
   }
 
   /**
