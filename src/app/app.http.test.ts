@@ -83,6 +83,44 @@ describe('pages and guards', () => {
     assert.match(unknown.headers.get('content-type') ?? '', /text\/html/);
   });
 
+  it('answers 405 with Allow to a known address asked with a method it does not offer, 404 to an unknown one', async () => {
+    // The specification lists each path's methods (and spells the 405 out for the webhook); Flask
+    // answers any other method of a matching rule with 405, before the login and CSRF checks.
+    const cases: [string, string, string, 'html' | 'json'][] = [
+      ['PUT', '/profile/edit', 'GET, HEAD, POST', 'html'],
+      ['DELETE', '/login', 'GET, HEAD, POST', 'html'],
+      ['PATCH', '/signup/', 'GET, HEAD, POST', 'html'],
+      ['GET', '/dataset/file/upload', 'POST', 'html'],
+      ['GET', '/dataset/file/delete', 'POST', 'html'],
+      ['PUT', '/dataset/upload', 'GET, HEAD, POST', 'html'],
+      ['DELETE', '/doi/10.1234/dataset1/', 'GET, HEAD', 'html'],
+      ['PUT', '/explore', 'GET, HEAD, POST', 'html'],
+      ['POST', '/dataset/download/1', 'GET, HEAD', 'html'],
+      ['DELETE', '/file/view/1', 'GET, HEAD', 'json'],
+      ['POST', '/modeltool/check_uvl/1', 'GET, HEAD', 'json'],
+    ];
+    const anonymous = new TestClient(server.baseUrl);
+    const user = new TestClient(server.baseUrl);
+    await user.login('user1@example.com', '1234');
+    for (const client of [anonymous, user]) {
+      for (const [method, path, allow, kind] of cases) {
+        const res = await client.request(method, path, { csrf: false });
+        assert.equal(res.status, 405, `${method} ${path}`);
+        assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+        if (kind === 'json') assert.equal(res.json?.message, `${method} is not allowed here.`);
+        else assert.match(res.text, /<h1[^>]*>405<\/h1>/, `${method} ${path}`);
+      }
+    }
+    // The API's own 405 routes are not offered methods.
+    const options = await anonymous.request('OPTIONS', '/api/v1/datasets/');
+    assert.equal(options.status, 405);
+    assert.equal(options.headers.get('allow'), 'GET, HEAD, POST');
+    for (const path of ['/no-such-page', '/file/view/abc', '/dataset/file/nope']) {
+      assert.equal((await anonymous.request('PUT', path)).status, 404, path);
+      assert.equal((await anonymous.get(path)).status, 404, path);
+    }
+  });
+
   it('refuses a NUL character inside a JSON body with 400 JSON before any module stores it', async () => {
     const c = new TestClient(server.baseUrl);
     await c.login('user1@example.com', '1234');

@@ -64,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const userMenu = modules.flatMap((m) => m.userMenu ?? []).sort((a, b) => a.order - b.order);
   const scripts = modules.flatMap((m) => (m.scripts ?? []).map((s) => `/${m.name}/${s}`));
   const errorPages = new ErrorPages(new Set(nav.map((entry) => entry.path)));
+  errorPages.routes.watch(app);
   const sessions = await registerSessions(app, config, db, errorPages);
   await registerCsrfPlugin(app);
   await app.register(fastifyFormbody);

@@ -80,7 +80,10 @@ export function anonymousKeptAnswers(errorPages: ErrorPages, sessions: Anonymous
 
   return (request, reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return done();
-    const source = request.is404 ? (wantsJson(request) ? undefined : notFound) : request.routeOptions.config?.keptAnswer;
+    // A known address asked with a method it does not offer is the not-found handler's 405.
+    const source = request.is404
+      ? (wantsJson(request) || errorPages.routes.allowed(request.url).length > 0 ? undefined : notFound)
+      : request.routeOptions.config?.keptAnswer;
     // An address holding a NUL is refused (400) by a later hook.
     if (source === undefined || /%00/i.test(request.url)) return done();
     const visitor = anonymousVisitor(request, sessions);

@@ -5,6 +5,7 @@ import { HttpError } from './errors.ts';
 import { isMultipartRequest } from './forms.ts';
 import { TooManyJobs } from '../scheduler/index.ts';
 import { ReusablePageCache, type ReusablePage } from './reusable-page.ts';
+import { RouteMethods } from './route-methods.ts';
 
 export function wantsJson(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.json) return true;
@@ -29,6 +30,8 @@ export const MULTIPART_NOT_READ = 'This form is sent as application/x-www-form-u
 /** Error pages kept for visitors who are not logged in: a bot's stream of 404s costs no rendering. */
 export class ErrorPages {
   private readonly pages = new ReusablePageCache(64);
+  /** The methods of every declared route, for the 405 of an address asked with another one. */
+  readonly routes = new RouteMethods();
 
   /** The page's own path shows only as the active navigation entry, so only those paths are part of the key. */
   constructor(private readonly navPaths: Set<string>) {}
@@ -106,6 +109,15 @@ export class ErrorPages {
     });
 
     app.setNotFoundHandler(async (request, reply) => {
+      // A known address asked with a method it does not offer: 405 naming those it does, as Flask
+      // answers (the specification lists each path's methods; its webhook spells the 405 out).
+      const allowed = this.routes.allowed(request.url);
+      if (allowed.length > 0) {
+        const message = `${request.method} is not allowed here.`;
+        reply.code(405).header('allow', allowed.join(', '));
+        if (wantsJson(request)) return reply.send({ message });
+        return this.render(reply, 405, message);
+      }
       reply.code(404);
       if (wantsJson(request)) return reply.send({ message: 'Not found' });
       return this.render(reply, 404, NOT_FOUND_MESSAGE);

@@ -115,11 +115,20 @@ for (const dialect of testDialects()) {
       }
     });
 
-    it('redirects /doi/<doi> to /doi/<doi>/, a superseded DOI to its replacement, and answers 404 for unknown DOIs', async () => {
+    it('redirects /doi/<doi> to /doi/<doi>/ keeping the query, a superseded DOI to its replacement, and answers 404 for unknown DOIs', async () => {
       const c = new TestClient(server.baseUrl);
       const bare = await c.get('/doi/10.1234/dataset3');
       assert.equal(bare.status, 301);
       assert.equal(bare.location, '/doi/10.1234/dataset3/');
+      // The query is kept, as the original's strict-slash redirect keeps it.
+      const asked = await c.get('/doi/10.1234/dataset3?utm=x&a=%C3%A9');
+      assert.equal(asked.location, '/doi/10.1234/dataset3/?utm=x&a=%C3%A9');
+      const unsynchronized = await c.get('/dataset/unsynchronized/3?preview=1');
+      assert.equal(unsynchronized.status, 301);
+      assert.equal(unsynchronized.location, '/dataset/unsynchronized/3/?preview=1');
+      const compare = await c.get('/dataset/1/compare/2?x=1');
+      assert.equal(compare.status, 301);
+      assert.equal(compare.location, '/dataset/1/compare/2/?x=1');
       const old = await c.get('/doi/10.1234/dataset1-v0/');
       assert.equal(old.status, 302);
       assert.equal(old.location, '/doi/10.1234/dataset1/');
