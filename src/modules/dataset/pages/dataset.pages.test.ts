@@ -132,6 +132,7 @@ for (const dialect of testDialects()) {
       const old = await c.get('/doi/10.1234/dataset1-v0/');
       assert.equal(old.status, 302);
       assert.equal(old.location, '/doi/10.1234/dataset1/');
+      assert.equal((await c.get('/doi/10.1234/dataset1-v0/?x=1')).location, '/doi/10.1234/dataset1/?x=1', 'a superseded DOI keeps the query too');
       for (const path of ['/doi/10.1234/unknown/', '/doi/10.9999/dataset1/', '/doi/', '/doi/10.1234/dataset1//']) {
         assert.equal((await c.get(path)).status, 404, path);
       }

@@ -82,11 +82,11 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
     keepAs = found.keepAs;
   }
   const resolved = await datasets.resolveDoi(doi);
-  if (resolved.kind === 'moved') return reply.redirect(`/doi/${doiPath(resolved.doi)}/`, 302);
+  if (resolved.kind === 'moved') return reply.redirect(withQueryOf(request, `/doi/${doiPath(resolved.doi)}/`), 302);
   if (resolved.kind === 'missing') {
     // A concept DOI names all versions: it leads to the newest (extensions section 2).
     const newest = await datasets.versions.newestByConceptDoi(doi);
-    if (newest !== undefined) return reply.redirect(`/doi/${doiPath(newest)}/`, 302);
+    if (newest !== undefined) return reply.redirect(withQueryOf(request, `/doi/${doiPath(newest)}/`), 302);
     // Another module's item with this DOI (a published collection) has its own page.
     const elsewhere = await page.extensions.landingOf(doi);
     if (elsewhere !== undefined) return reply.redirect(elsewhere, 302);

@@ -61,16 +61,18 @@ export const datasetSchema = {
   },
 } as const;
 
+// No minimum: ids start at 1, and 0 is an id no dataset has, answered 404 "DataSet not found"
+// (decisions section 4) as Flask's <int:id> answers it, not a 400 about the address.
 const idParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, description: 'The dataset id.' } },
+  properties: { id: { type: 'integer', description: 'The dataset id.' } },
 } as const;
 
 const fileParams = {
   type: 'object',
   required: ['id', 'file_id'],
-  properties: { id: idParams.properties.id, file_id: { type: 'integer', minimum: 1, description: 'The file id.' } },
+  properties: { id: idParams.properties.id, file_id: { type: 'integer', description: 'The file id.' } },
 } as const;
 
 const licenseField = {

@@ -106,9 +106,18 @@ for (const dialect of testDialects()) {
         assert.equal(res.status, 404, path);
       }
       assert.deepEqual((await c.get('/api/v1/datasets/999999')).json, { message: 'DataSet not found' });
+      // 0 is an id like any other that no dataset has (Flask's <int:id> takes it).
+      for (const path of ['/api/v1/datasets/0', '/api/v1/datasets/00']) {
+        const res = await c.get(path);
+        assert.equal(res.status, 404, path);
+        assert.deepEqual(res.json, { message: 'DataSet not found' }, path);
+      }
       const owner = await newUser(server);
       const draft = (await owner.client.post('/api/v1/datasets/', { json: { name: 'Hidden' } })).json.id;
       assert.equal((await owner.client.get(`/api/v1/datasets/${draft}`)).status, 200);
+      for (const path of [`/api/v1/datasets/${draft}/files/0`, '/api/v1/datasets/0/files/1']) {
+        assert.equal((await owner.client.request('DELETE', path)).status, 404, path);
+      }
       const stranger = await c.get(`/api/v1/datasets/${draft}`);
       assert.equal(stranger.status, 404);
       assert.deepEqual(stranger.json, { message: 'DataSet not found' });
