@@ -21,6 +21,12 @@ export interface Config {
   dockerHost: string;
   deployWorkspace: string;
   maxUploadBytes: number;
+  /**
+   * Longest time a request may take to arrive, headers and body (extensions section 10): a client
+   * dripping a body byte by byte, or sending none after its headers, holds no connection for ever.
+   * 0: no limit (a proxy in front bounds it).
+   */
+  requestTimeoutMs: number;
   /** Largest total of the entries `hub import` extracts from one archive (extensions section 11). */
   importMaxBytes: number;
   /** Most features a staged model may have (extensions section 10, limits said at the door). */
@@ -169,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dockerHost: env.DOCKER_HOST || 'unix:///var/run/docker.sock',
     deployWorkspace: env.DEPLOY_WORKSPACE || '/workspace',
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 52428800),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 300_000),
     importMaxBytes: integer('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, 21474836480),
     maxFeatures: Math.max(1, integer('MAX_FEATURES', env.MAX_FEATURES, 200_000)),
     logLevel: env.LOG_LEVEL || 'info',

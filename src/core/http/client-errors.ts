@@ -1,8 +1,8 @@
 // Requests Node's HTTP parser refuses before Fastify sees them: headers (the address counts) beyond
-// 16 KiB answer 431, a malformed request 400, a slow one 408. Fastify's own answer is raw JSON in
+// 16 KiB answer 431, a malformed request 400, a slow one (REQUEST_TIMEOUT_MS) 408. Fastify's own answer is raw JSON in
 // its shape for every client; a person opening a too long address gets the hub's error page
 // instead, and an API client the documented `{"message"}` (issue 37, item 2).
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -68,13 +68,25 @@ export function handleFrameworkError(error: Error & { code?: string }, request: 
     .header('content-security-policy', "default-src 'self'; frame-ancestors 'none'").send(body);
 }
 
+/**
+ * A request whose body took too long (408) has no raw packet: its line and Accept header, read from
+ * the request Node keeps on the socket's parser while the body arrives, tell the client's kind.
+ */
+function requestLine(incoming: IncomingMessage | null | undefined): string {
+  if (!incoming?.method || incoming.url === undefined) return '';
+  return `${incoming.method} ${incoming.url} HTTP/1.1\r\naccept:${incoming.headers.accept ?? ''}\r\n`;
+}
+
 /** Fastify's `clientErrorHandler`: the answer written on the socket, which is then closed. */
 export function handleClientError(error: Error, socket: Socket): void {
   const { code, rawPacket } = error as Error & { code?: string; rawPacket?: unknown };
   // A reset connection has nobody left to answer.
   if (code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
-    const raw = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 8192).toString('latin1') : '';
+  // An answer already under way (an API write refused before its body arrived) is not followed by
+  // another: Node's own handler checks the same.
+  const pending = socket as Socket & { _httpMessage?: { headersSent?: boolean }; parser?: { incoming?: IncomingMessage | null } };
+  if (socket.writable && !pending._httpMessage?.headersSent) {
+    const raw = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 8192).toString('latin1') : requestLine(pending.parser?.incoming);
     const { status, type, body } = clientErrorAnswer(code, raw);
     const length = Buffer.byteLength(body);
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n`

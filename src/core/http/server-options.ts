@@ -15,6 +15,16 @@ export const LOG_REDACTIONS = ['req.headers.cookie', 'req.headers.authorization'
 /** The largest request body (Fastify's bodyLimit): 2 MiB. */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Node's options for REQUEST_TIMEOUT_MS. Node skips the whole check while the headers' limit (60 s)
+ * is above the request's, so that one is lowered to it; the check runs every 30 s by default, more
+ * often for a short limit (tests): a quarter of it, at least 250 ms.
+ */
+function arrivalLimits(timeoutMs: number): { connectionsCheckingInterval?: number; headersTimeout?: number } {
+  if (timeoutMs <= 0) return {};
+  return { connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(timeoutMs / 4))), headersTimeout: Math.min(60_000, timeoutMs) };
+}
+
 /** `logger`: Fastify's logger settings; tests pass false. */
 export function createFastify(config: Config, logger?: boolean | Record<string, unknown>): FastifyInstance {
   const app = Fastify({
@@ -31,6 +41,11 @@ export function createFastify(config: Config, logger?: boolean | Record<string, 
     // Only a proxy on this host or a private network may set X-Forwarded-For (throttling is per address).
     trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
     bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify turns Node's limit on a request's arrival off (0); without it a client that sends a
+    // body one byte a minute, or none after its headers, keeps its connection for ever, and enough of
+    // them take every socket from everybody else.
+    requestTimeout: config.requestTimeoutMs,
+    http: arrivalLimits(config.requestTimeoutMs),
     // An id longer than Fastify's default 100 characters is an unknown id (404, or the login redirect),
     // decided by its route like any other: the address itself is bounded by the 16 KiB header limit.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },

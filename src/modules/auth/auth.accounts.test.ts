@@ -279,6 +279,39 @@ for (const dialect of testDialects()) {
       assert.equal((await client().login('first.claim@example.com', 'claim-password-1')).status, 302);
     });
 
+    it('voids a reset link sent to the old address once the email changes, and every pending link once the password changes', async () => {
+      // The reset link went to the old mailbox: after the address moved, that mailbox opens no way in.
+      const c = await signUp('leaving@example.com', 'leaving-password-1');
+      const early = await resetLinkFor('leaving@example.com');
+      await c.get('/profile/email');
+      assert.equal((await c.post('/profile/email', { form: { email: 'arrived@example.com', current_password: 'leaving-password-1' } })).status, 302);
+      assert.equal((await c.get(smtp.linkPath(await smtp.take('arrived@example.com'), '/confirm-email/'))).status, 302);
+      await smtp.take('leaving@example.com');
+      assert.equal((await early.c.get(early.path)).status, 400, 'the old address\'s reset link is void');
+      const used = await early.c.post(early.path, { form: { password: 'taken-over-pass-1', password_confirm: 'taken-over-pass-1' } });
+      assert.equal(used.status, 400);
+      assert.equal((await client().login('arrived@example.com', 'leaving-password-1')).status, 302, 'the password did not change');
+
+      // A password change ends the links asked for before it: a reset link and an email change's.
+      const reset = await resetLinkFor('arrived@example.com');
+      await c.post('/profile/email', { form: { email: 'elsewhere.pending@example.com', current_password: 'leaving-password-1' } });
+      const confirm = smtp.linkPath(await smtp.take('elsewhere.pending@example.com'), '/confirm-email/');
+      await c.get('/profile/password');
+      const changed = await c.post('/profile/password', { form: { current_password: 'leaving-password-1', password: 'changed-password-2', password_confirm: 'changed-password-2' } });
+      assert.equal(changed.status, 302);
+      assert.equal((await reset.c.get(reset.path)).status, 400, 'the reset link asked for before the change is void');
+      assert.equal((await c.get(confirm)).status, 400, 'the email change asked for before it is void');
+      assert.equal((await client().login('arrived@example.com', 'changed-password-2')).status, 302);
+
+      // A reset ends a pending email change (someone who had the session and the password asked for it).
+      await c.post('/profile/email', { form: { email: 'attacker.box@example.com', current_password: 'changed-password-2' } });
+      const stolen = smtp.linkPath(await smtp.take('attacker.box@example.com'), '/confirm-email/');
+      const recover = await resetLinkFor('arrived@example.com');
+      assert.equal((await recover.c.post(recover.path, { form: { password: 'recovered-pass-3', password_confirm: 'recovered-pass-3' } })).status, 302);
+      assert.equal((await recover.c.get(stolen)).status, 400, 'the email change asked for before the reset is void');
+      assert.match((await recover.c.get('/profile/summary')).text, /arrived@example\.com/);
+    });
+
     it('returns to the page asked for after login: only paths of this site, anything else goes to /', async () => {
       const anonymous = await client().get('/dataset/upload?x=1');
       assert.equal(anonymous.status, 302);

@@ -180,6 +180,12 @@ async function usableToken(d: AuthDeps, token: string, purpose: 'reset' | 'email
   return repo.findUsableToken(d.ctx.db, sha256(token), purpose, nowIso());
 }
 
+/** Ends the unused reset and email-change links of an account (its credentials changed). */
+async function voidPendingLinks(trx: Transaction<Database>, userId: number, now: string): Promise<void> {
+  await repo.voidTokens(trx, userId, 'reset', now);
+  await repo.voidTokens(trx, userId, 'email', now);
+}
+
 /** Checks an account's password against the same throttle as the login form. */
 async function checkPassword(d: AuthDeps, userId: number, password: string, remoteAddress: string): Promise<{ ok: true } | PasswordRefusal> {
   const user = await repo.findPasswordHash(d.ctx.db, userId);
@@ -302,7 +308,8 @@ export async function resetPassword(d: AuthDeps, token: string, newPassword: str
     const now = nowIso();
     if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
     await repo.updatePassword(trx, row.user_id, hash, now);
-    await repo.voidTokens(trx, row.user_id, 'reset', now);
+    // Every link asked for before ends: other reset links, an email change started by whoever had the session.
+    await voidPendingLinks(trx, row.user_id, now);
     await passwordWasReset(d.signInMethods, trx, row.user_id);
     return repo.findUserById(trx, row.user_id);
   });
@@ -321,8 +328,13 @@ export async function changePassword(d: AuthDeps, userId: number, currentPasswor
   : Promise<{ ok: true; changedAt: string } | PasswordRefusal> {
   const checked = await checkPassword(d, userId, currentPassword, remoteAddress);
   if (!checked.ok) return checked;
+  const hash = await hashPassword(newPassword);
   const changedAt = nowIso();
-  await repo.updatePassword(d.ctx.db, userId, await hashPassword(newPassword), changedAt);
+  // Like the sessions, the links asked for before the change end with it.
+  await d.ctx.db.transaction().execute(async (trx) => {
+    await repo.updatePassword(trx, userId, hash, changedAt);
+    await voidPendingLinks(trx, userId, changedAt);
+  });
   return { ok: true, changedAt };
 }
 
@@ -364,6 +376,8 @@ export async function confirmEmailChange(d: AuthDeps, token: string, userId: num
       if (!(await repo.claimToken(trx, row.id, now))) throw new InvalidTokenError();
       const before = await repo.findUserById(trx, row.user_id);
       await repo.updateEmail(trx, row.user_id, newEmail);
+      // Reset links went to the old address: once the account moved, that mailbox opens no way in.
+      await repo.voidTokens(trx, row.user_id, 'reset', now);
       return { user: await repo.findUserById(trx, row.user_id), oldEmail: before?.email };
     });
     if (!user) throw new InvalidTokenError();
