@@ -7,6 +7,7 @@ import { testDialects } from '../../../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { TestClient } from '../../../test/support/client.ts';
 import { startTestSmtp, type TestSmtp } from '../../../test/support/smtp.ts';
+import { bearer, createToken } from '../../../test/support/api.ts';
 import { MAX_RESET_REQUESTS_PER_ADDRESS_HOUR } from './auth.service.ts';
 
 for (const dialect of testDialects()) {
@@ -310,6 +311,24 @@ for (const dialect of testDialects()) {
       assert.equal((await recover.c.post(recover.path, { form: { password: 'recovered-pass-3', password_confirm: 'recovered-pass-3' } })).status, 302);
       assert.equal((await recover.c.get(stolen)).status, 400, 'the email change asked for before the reset is void');
       assert.match((await recover.c.get('/profile/summary')).text, /arrived@example\.com/);
+    });
+
+    it('ends the account\'s API tokens with a password reset, naming them in the reset email; a password change keeps them', async () => {
+      const c = await signUp('tokens.owner@example.com', 'tokens-password-1');
+      const kept = await createToken(c, ['read'], 'kept through a change');
+      const changed = await c.post('/profile/password', { form: { current_password: 'tokens-password-1', password: 'tokens-password-2', password_confirm: 'tokens-password-2' } });
+      assert.equal(changed.status, 302);
+      assert.equal((await bearer(server.baseUrl, kept, 'GET', '/api/v1/datasets/')).status, 200, 'a change by the owner, who knew the password, keeps the tokens');
+      // Someone who had the password made a token; the owner recovers the account through the mailbox.
+      const planted = await createToken(c, ['read', 'write'], 'planted by an intruder');
+      const reset = await resetLinkFor('tokens.owner@example.com');
+      const mail = smtp.messages.filter((m) => m.to.includes('tokens.owner@example.com')).at(-1)!;
+      assert.match(mail.decoded, /the API token "planted by an intruder" \(it ends when you choose a new password\)/);
+      assert.match(mail.decoded, /the API token "kept through a change"/);
+      assert.equal((await reset.c.post(reset.path, { form: { password: 'tokens-password-3', password_confirm: 'tokens-password-3' } })).status, 302);
+      for (const token of [planted, kept]) assert.equal((await bearer(server.baseUrl, token, 'GET', '/api/v1/datasets/')).status, 401, 'the reset ended every token');
+      const fresh = await createToken(reset.c, ['read'], 'made after the reset');
+      assert.equal((await bearer(server.baseUrl, fresh, 'GET', '/api/v1/datasets/')).status, 200);
     });
 
     it('returns to the page asked for after login: only paths of this site, anything else goes to /', async () => {

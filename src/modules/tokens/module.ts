@@ -10,6 +10,11 @@ export const tokensModule = defineModule({
   requires: ['auth'],
   createService: (ctx) => createTokensService(ctx),
   setup: (app, ctx) => {
+    // A password reset names the account's tokens and ends them (tokens.service.ts, revokeAllOnReset).
+    ctx.services.auth.addSignInMethods({
+      describe: (userId) => ctx.services.tokens.describeActive(userId),
+      onPasswordReset: (trx, userId) => ctx.services.tokens.revokeAllOnReset(trx, userId),
+    });
     const authenticate = async (header: string) => {
       // The scheme's name is case-insensitive (RFC 9110, 11.1): `bearer` is `Bearer`.
       const match = /^Bearer +(\S+) *$/i.exec(header);

@@ -32,6 +32,11 @@ export async function revoke(db: DbOrTrx, userId: number, id: number, at: string
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Revokes every token of the user not yet revoked (expired ones too: a revoked token says why it ended). */
+export async function revokeAll(db: DbOrTrx, userId: number, at: string): Promise<void> {
+  await db.updateTable('api_token').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
 export async function touch(db: DbOrTrx, id: number, at: string): Promise<void> {
   await db.updateTable('api_token').set({ last_used_at: at }).where('id', '=', id).execute();
 }

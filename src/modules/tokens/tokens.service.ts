@@ -6,6 +6,7 @@ import type { FieldErrors } from '../../core/http/forms.ts';
 import { charCount, hasControlCharacters } from '../../core/http/forms.ts';
 import { unauthorized } from '../../core/http/errors.ts';
 import { nowIso } from '../../core/db/database.ts';
+import type { DbOrTrx } from '../../core/db/connect.ts';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import * as repo from './tokens.repository.ts';
@@ -116,6 +117,25 @@ export async function revoke(ctx: ModuleContext, userId: number, tokenId: number
 }
 
 /**
+ * The account's active tokens as a password reset email names them (extensions section 11: the
+ * email lists the ways into the account): a token is one, and the reset ends it.
+ */
+export async function describeActive(ctx: ModuleContext, userId: number): Promise<string[]> {
+  const now = nowIso();
+  return (await repo.listForUser(ctx.db, userId)).filter((row) => view(row, now).state === 'active')
+    .map((row) => `the API token "${row.name}" (it ends when you choose a new password)`);
+}
+
+/**
+ * Runs in a password reset's transaction: every token of the account ends. A reset says that
+ * someone else may have had the password, and with it the power to make tokens that would
+ * otherwise keep the account open to them after the recovery.
+ */
+export async function revokeAllOnReset(_ctx: ModuleContext, trx: DbOrTrx, userId: number): Promise<void> {
+  await repo.revokeAll(trx, userId, nowIso());
+}
+
+/**
  * The token's owner and scopes, or 401 (unknown, malformed, revoked or expired). The hash
  * of the presented secret is compared with the stored one in constant time.
  */
@@ -134,7 +154,7 @@ export async function authenticate(ctx: ModuleContext, token: string): Promise<A
 }
 
 export function createTokensService(ctx: ModuleContext) {
-  return bindOperations(ctx, { create, list, revoke, authenticate });
+  return bindOperations(ctx, { create, list, revoke, authenticate, describeActive, revokeAllOnReset });
 }
 
 export type TokensService = ReturnType<typeof createTokensService>;
