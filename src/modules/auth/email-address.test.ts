@@ -37,6 +37,15 @@ describe('readEmail', () => {
     assert.match(refused('user1@example.com\ufeff') ?? '', /invisible/, 'a trailing zero-width no-break space is not trimmed away');
   });
 
+  it('refuses letters in a special form (fullwidth, ligatures, superscripts) and the blank Braille pattern in the local part', () => {
+    for (const look of ['\uff55ser1@example.com', 'pro\ufb01le@example.com', 'user\u00b9@example.com', 'user\u2460@example.com']) {
+      assert.match(refused(look) ?? '', /letters in a special form/, look);
+    }
+    assert.deepEqual(readEmail('user1@\uff45xample.com'), readEmail('user1@example.com'), 'a fullwidth domain is the plain one');
+    assert.match(refused('us\u2800er1@example.com') ?? '', /invisible/, 'the blank Braille pattern');
+    assert.equal(refused('jos\u00e9@example.com'), undefined, 'accented letters stay welcome');
+  });
+
   it('refuses a local part or a domain label that mixes Latin with Cyrillic or Greek', () => {
     assert.match(refused('us\u0435r1@example.com') ?? '', /mixes letters of different alphabets/, 'Cyrillic е in the local part');
     assert.match(refused('user1@ex\u0430mple.com') ?? '', /mixes letters/, 'Cyrillic а in the domain');

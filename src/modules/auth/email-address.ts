@@ -11,7 +11,8 @@ export const EMAIL_MAX_LENGTH = 256;
 // Control, format (zero-width spaces and joiners, bidirectional controls, soft hyphen), surrogate,
 // private-use and line/paragraph separators, and every code point Unicode says renders as nothing
 // (Hangul fillers, variation selectors): an address holding one looks like another.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
+// U+2800, the blank Braille pattern, is a symbol that renders as nothing but is none of these.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 // Unquoted addresses only: characters that RFC 5322 reserves, and spaces of any kind.
 const RESERVED = /[\s<>()[\]\\,;:"@]/u;
 // Scripts whose letters pass for each other (Latin a, Cyrillic а, Greek α): one part may use one of them.
@@ -57,6 +58,11 @@ export function readEmail(input: string): EmailReading {
   }
   const domain = canonicalDomain(rawDomain);
   if (domain === undefined) return { ok: false, message: INVALID };
+  // Fullwidth letters, ligatures, superscripts and the like are other spellings of plain ones
+  // (NFKC folds them): ｕser1 would pass for user1. The domain's are folded by its IDN reading.
+  if (local.normalize('NFKC') !== local) {
+    return { ok: false, message: 'Invalid email address: it contains letters in a special form (such as fullwidth "ｕ" or the ligature "ﬁ"). Type it again with ordinary letters.' };
+  }
   if (mixesScripts(local) || domain.split('.').some(mixesScripts)) {
     return { ok: false, message: 'Invalid email address: it mixes letters of different alphabets (such as a Cyrillic "а" among Latin ones). Type it again by hand.' };
   }
