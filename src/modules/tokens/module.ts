@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { defineModule } from '../../core/modules.ts';
 import { forbidden, unauthorized } from '../../core/http/errors.ts';
 import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
@@ -34,19 +35,18 @@ export const tokensModule = defineModule({
       if (header === undefined || !isApi(request.url)) return done(null, payload);
       authenticate(header).then((user) => {
         request.user = user;
-        done(null, payload);
+        // Extensions section 3: any state change needs the write scope (403 otherwise), said
+        // before the body is read: a read-only token learns that, not what is wrong with its body.
+        done(writeRefused(request, user.token.scopes), payload);
       }, (error: Error) => done(error));
-    });
-    // Extensions section 3: any state change needs the write scope (403 otherwise).
-    app.addHook('preHandler', (request, _reply, done) => {
-      const token = request.user?.token;
-      if (!token || request.is404) return done();
-      const reads = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || request.routeOptions.config.readOnly === true;
-      if (!reads && !token.scopes.includes('write')) {
-        return done(forbidden('The token has no write scope.', { message: 'This token has only the read scope: changes need a token with the write scope.' }));
-      }
-      done();
     });
   },
   routes: tokensRoutes,
 });
+
+/** The 403 of a change asked with a token without the write scope, else null. */
+function writeRefused(request: FastifyRequest, scopes: readonly string[]): Error | null {
+  if (request.is404 || scopes.includes('write')) return null;
+  const reads = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || request.routeOptions.config.readOnly === true;
+  return reads ? null : forbidden('The token has no write scope.', { message: 'This token has only the read scope: changes need a token with the write scope.' });
+}

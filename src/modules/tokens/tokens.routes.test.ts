@@ -128,6 +128,20 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('refuses a change by a read-only token with 403 before its body is read, whatever the body', async () => {
+      const { client } = await newUser(server);
+      const readOnly = await createToken(client, ['read']);
+      const id = (await bearer(server.baseUrl, await createToken(client, ['read', 'write']), 'POST', '/api/v1/datasets/', { name: 'Mine' })).json.id;
+      for (const [method, path] of [['POST', '/api/v1/datasets/'], ['PUT', `/api/v1/datasets/${id}`]]) {
+        for (const body of ['{"name": ', '{"__proto__": {"x": 1}}', '']) {
+          const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' }, body });
+          assert.equal(res.status, 403, `${method} ${path} ${JSON.stringify(body)}`);
+          assert.match((await res.json()).message, /only the read scope/);
+        }
+      }
+      assert.equal((await bearer(server.baseUrl, readOnly, 'GET', `/api/v1/datasets/${id}`)).status, 200, 'reads pass');
+    });
+
     it('a token wins over a session cookie sent with it, and the browser session works as before', async () => {
       const owner = await newUser(server, 'Owner');
       const readOnly = await createToken(owner.client, ['read']);
