@@ -128,12 +128,15 @@ for (const dialect of testDialects()) {
       assert.equal(traversal.json.filename, 'escape.uvl');
       const windows = await stage(client, 'C:\\Users\\me\\win.uvl', VALID_UVL);
       assert.equal(windows.json.filename, 'win.uvl');
-      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`, '']) {
+      for (const name of ['.hidden.uvl', '..', '.uvl', '   .uvl', 'a\u0001b.uvl', `${'a'.repeat(300)}.uvl`, '', 'report\u202eldu.uvl', 'a\u2067b.uvl', 'a\u200fb.uvl']) {
         const res = await stage(client, name, VALID_UVL);
         assert.equal(res.status, 400, `${name} is refused`);
         assert.equal(typeof res.json.message, 'string', `${name}: {"message"}`);
       }
-      assert.deepEqual(await listing(userId), ['escape.uvl', 'win.uvl']);
+      assert.match((await stage(client, 'report\u202eldu.uvl', VALID_UVL)).json.message, /text-direction control/);
+      // A joiner is part of writing in some scripts (Persian's zero-width non-joiner): kept.
+      assert.equal((await stage(client, 'می\u200cخواهم.uvl', VALID_UVL)).status, 200);
+      assert.deepEqual(await listing(userId), ['escape.uvl', 'win.uvl', 'می\u200cخواهم.uvl'].sort());
       assert.equal(existsSync(join(server.workingDir, 'escape.uvl')), false);
       assert.equal(await isStored(server, 'escape.uvl'), false);
       assert.equal(await isStored(server, 'temp/escape.uvl'), false);

@@ -28,6 +28,9 @@ export function safeModelName(raw: string): string {
   return safeName(raw, MODEL_EXTENSIONS, ACCEPTED_FILES);
 }
 
+/** Bidirectional embeddings, overrides, isolates and marks (Unicode's Bidi_Control). */
+const DIRECTION_CONTROLS = /\p{Bidi_Control}/u;
+
 function safeName(raw: string, extension: RegExp, refusal: string): string {
   const base = basename(raw.replace(/\\/g, '/'));
   if (!extension.test(base)) throw new StagingError('not_uvl', refusal);
@@ -35,6 +38,10 @@ function safeName(raw: string, extension: RegExp, refusal: string): string {
   // A name that is only blanks before its extension is as unreadable as a hidden one.
   if (base.startsWith('.') || /[\u0000-\u001f\u007f/]/.test(base) || base.slice(0, base.length - extname(base).length).trim() === '') {
     throw new StagingError('bad_name', 'This file name cannot be stored. Rename the file and try again.');
+  }
+  // A direction control shows a name as another: `report\u202Eldu.uvl` reads as `reportlvu.ldu`.
+  if (DIRECTION_CONTROLS.test(base)) {
+    throw new StagingError('bad_name', 'This file name holds a text-direction control character, which makes it show as another name. Rename the file and try again.');
   }
   if (Buffer.byteLength(base) > MAX_NAME_BYTES) {
     throw new StagingError('bad_name', `The file name is too long (at most ${MAX_NAME_BYTES} bytes).`);
