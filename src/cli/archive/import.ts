@@ -1,17 +1,23 @@
 // `hub import`: restores an archive of `hub export` into a database and a file store of any kind,
-// so that a failure at any point before the rows commit leaves the hub as it was (extensions
+// so that a failure at any point leaves the hub as it was, its rows and its files (extensions
 // section 11). In order: the whole archive is checked (manifest, entries, sizes, SHA-256, rows)
 // without changing anything; an empty database is migrated to the archive's schema version; the
-// files are written to a staging folder of the store; every row is replaced in one transaction;
-// only then are the staged files moved into place and the previous hub's other files removed.
+// files are written to a staging folder of the store; in ONE transaction every row is replaced,
+// the id counters raised (never lowered) and, last before the commit, the files switched: the
+// previous hub's moved aside to a backup folder, the staged ones onto their keys (file-switch.ts).
+// A failure up to the end of the commit rolls the rows back and moves the files back; only after
+// the commit is the backup deleted (a failure there leaves a folder behind, said on stderr).
+// Tests: import-attacks.test.ts (crafted archives refused before any change) and
+// import-rollback.test.ts (failures injected while the files switch, at the commit, at the counters).
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../core/db/connect.ts';
 import { migrateDownAll, migrateTo, migrateToLatest } from '../../core/db/migrate.ts';
 import type { FileStore } from '../../core/storage/index.ts';
 import type { Manifest } from './manifest.ts';
+import { fileSwitch, type FileSwitch } from './file-switch.ts';
 import { replaceRows } from './restore.ts';
-import { dataTables, hasRows, insertionOrder, moveIdCounters } from './schema.ts';
+import { dataTables, hasRows, insertionOrder, raiseIdCounters } from './schema.ts';
 import { checkFileLayout, matchTables, readManifest, verifyEntries, verifyRows } from './verify.ts';
 import { openZip, type ZipReader } from './zip-reader.ts';
 
@@ -43,22 +49,9 @@ async function appliedVersion(db: Kysely<any>): Promise<string | undefined> {
   return row.rows[0]?.name;
 }
 
-/** The store's folders that belong to the hub's rows (as `hub db:reset` removes them); anything else is left alone. */
-const hubOwned = (key: string) => /^(temp|user_\d+)\//.test(key);
-
 /** Writes every archived file under `staging`, each read within its declared size. */
 async function stageFiles(zip: ZipReader, manifest: Manifest, store: FileStore, staging: string): Promise<void> {
   for (const file of manifest.files) await store.put(`${staging}${file.key}`, await zip.open(file.path, file.size));
-}
-
-/** After the rows committed: the staged files take their keys, and the previous hub's files not in the archive go. */
-async function switchFiles(manifest: Manifest, store: FileStore, staging: string): Promise<void> {
-  for (const file of manifest.files) await store.move(`${staging}${file.key}`, file.key);
-  await store.deletePrefix(staging);
-  const kept = new Set(manifest.files.map((f) => f.key));
-  for (const object of await store.list('')) {
-    if (hubOwned(object.key) && !kept.has(object.key)) await store.delete(object.key);
-  }
 }
 
 /**
@@ -81,49 +74,68 @@ async function checkTarget(options: ImportOptions, manifest: Manifest, applied: 
   return true;
 }
 
-/** Removes the staged files and, when the import migrated the (rowless) database, migrates it back to `previous` (null: none). */
-async function undo(db: Kysely<any>, store: FileStore, staging: string, previous: string | null | undefined, cause: unknown): Promise<void> {
+/**
+ * Puts the previous hub's files back (when the switch had begun), removes the staged files and,
+ * when the import migrated the (rowless) database, migrates it back to `previous` (null: none).
+ */
+async function undo(options: ImportOptions, files: FileSwitch, staging: string, previous: string | null | undefined, cause: unknown): Promise<void> {
   try {
-    await store.deletePrefix(staging);
-    if (previous !== undefined) await (previous ? migrateTo(db, previous) : migrateDownAll(db));
+    await files.revert();
+    await options.store.deletePrefix(staging);
+    if (previous !== undefined) await (previous ? migrateTo(options.db, previous) : migrateDownAll(options.db));
   } catch (error) {
     // The reason the import failed comes first; what is left to clean up follows.
     throw new Error(`${(cause as Error).message} (and undoing the import's start failed: ${(error as Error).message})`);
   }
 }
 
-export async function importHub(options: ImportOptions): Promise<ImportSummary> {
+/** After the commit: the backup and staging folders go; the import succeeded whatever happens here. */
+async function cleanUp(files: FileSwitch, store: FileStore): Promise<void> {
+  try {
+    await files.finish();
+  } catch (error) {
+    process.stderr.write(`hub import: the import is complete, but removing the previous hub's files from ${files.backup} in ${store.location} failed (${(error as Error).message}): remove that folder\n`);
+  }
+}
+
+/** Checks the target, migrates an empty database if needed, stages the files and replaces the rows (files switched just before the commit). */
+async function restore(options: ImportOptions, zip: ZipReader, manifest: Manifest): Promise<void> {
   const dialect = dialectOf(options.databaseUrl);
   const { db, store } = options;
+  const applied = await appliedVersion(db);
+  const migrate = await checkTarget(options, manifest, applied);
+  checkFileLayout(manifest, (await store.list('')).map((o) => o.key));
+  const staging = `temp/import-${randomBytes(8).toString('hex')}/`;
+  const files = fileSwitch(store, manifest, staging);
+  try {
+    // The database holds no row here: migrating it to the archive's version loses nothing, and is undone on failure.
+    if (migrate) {
+      await migrateDownAll(db);
+      await migrateTo(db, manifest.schemaVersion);
+    }
+    const target = await dataTables(db, dialect);
+    matchTables(manifest, target);
+    await verifyRows(zip, manifest, target);
+    const order = await insertionOrder(db, dialect, target);
+    await stageFiles(zip, manifest, store, staging);
+    await replaceRows(db, zip, manifest, order, dialect, async (trx) => {
+      await raiseIdCounters(trx, dialect, order);
+      await files.apply();
+    });
+  } catch (error) {
+    await undo(options, files, staging, migrate ? applied ?? null : undefined, error);
+    throw error;
+  }
+  await cleanUp(files, store);
+}
+
+export async function importHub(options: ImportOptions): Promise<ImportSummary> {
   const zip = await openZip(options.archive);
   try {
     const manifest = await readManifest(zip, options.maxBytes);
     await verifyEntries(zip, manifest, options.maxBytes);
-    const applied = await appliedVersion(db);
-    const migrate = await checkTarget(options, manifest, applied);
-    checkFileLayout(manifest, (await store.list('')).map((o) => o.key));
-    const staging = `temp/import-${randomBytes(8).toString('hex')}/`;
-    let order: Awaited<ReturnType<typeof insertionOrder>>;
-    try {
-      // The database holds no row here: migrating it to the archive's version loses nothing, and is undone on failure.
-      if (migrate) {
-        await migrateDownAll(db);
-        await migrateTo(db, manifest.schemaVersion);
-      }
-      const target = await dataTables(db, dialect);
-      matchTables(manifest, target);
-      await verifyRows(zip, manifest, target);
-      order = await insertionOrder(db, dialect, target);
-      await stageFiles(zip, manifest, store, staging);
-      await replaceRows(db, zip, manifest, order, dialect);
-    } catch (error) {
-      await undo(db, store, staging, migrate ? applied ?? null : undefined, error);
-      throw error;
-    }
-    // The rows are in. Counters are not transactional (PostgreSQL's setval, MariaDB's ALTER TABLE): moved only now.
-    if (dialect !== 'sqlite') await moveIdCounters(db, dialect, order);
-    await switchFiles(manifest, store, staging);
-    await migrateToLatest(db);
+    await restore(options, zip, manifest);
+    await migrateToLatest(options.db);
     return {
       schemaVersion: manifest.schemaVersion,
       tables: manifest.tables.length,

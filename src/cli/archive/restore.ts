@@ -72,17 +72,29 @@ async function insertRows(trx: Kysely<any>, zip: ZipReader, manifest: Manifest, 
 
 export class RowsRefusedError extends Error {}
 
-/** Replaces every row of the database by the archive's, all or nothing. */
-export async function replaceRows(db: Kysely<any>, zip: ZipReader, manifest: Manifest, order: TableInfo[], dialect: DialectName): Promise<void> {
+/**
+ * Replaces every row of the database by the archive's, all or nothing. `beforeCommit` runs in
+ * the same transaction once every row is in, right before the commit: a failure there, or of
+ * the commit itself, rolls the rows back too (the caller then undoes what the step changed).
+ */
+export async function replaceRows(db: Kysely<any>, zip: ZipReader, manifest: Manifest, order: TableInfo[], dialect: DialectName,
+  beforeCommit: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+  // How far the transaction got (a cast: assigned in the callback, which TypeScript does not follow).
+  let reached = 'rows' as 'rows' | 'step' | 'commit';
   try {
     await db.transaction().execute(async (trx) => {
       await deleteRows(trx, order, dialect);
       await insertRows(trx, zip, manifest, order, dialect);
       if (dialect === 'sqlite') await rebuildSqliteFullText(trx);
+      reached = 'step';
+      await beforeCommit(trx);
+      reached = 'commit';
     });
   } catch (error) {
-    if (error instanceof ArchiveLimitError) throw error;
+    // The step's own failure is reported as it is; the rows were fine.
+    if (error instanceof ArchiveLimitError || reached === 'step') throw error;
     const reason = error instanceof Error ? error.message : String(error);
+    if (reached === 'commit') throw new RowsRefusedError(`The database did not commit the archive's rows (${reason}): nothing was imported`);
     throw new RowsRefusedError(`The database refused the archive's rows (${reason}): nothing was imported, the database holds what it held before`);
   }
 }

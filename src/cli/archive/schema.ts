@@ -92,21 +92,28 @@ export async function insertionOrder(db: Kysely<any>, dialect: DialectName, tabl
 }
 
 /**
- * Moves each generated-id counter past the largest imported id, so the next row the hub inserts
- * gets a fresh id: PostgreSQL's serial sequences and MariaDB's AUTO_INCREMENT (an ALTER TABLE,
- * which MariaDB commits on its own: run it after the import's transaction). SQLite raises its
- * AUTOINCREMENT counter by itself when an id above it is inserted.
+ * Raises each generated-id counter past the largest imported id, so the next row the hub inserts
+ * gets a fresh id. Runs inside the import's transaction, before its commit, and never lowers a
+ * counter: PostgreSQL's setval is not undone by a rollback, so a counter set to the archive's
+ * largest id and left there by an import that then failed could hand the previous hub's ids out
+ * again; raised only, it leaves at most a gap in the previous hub's ids.
+ * Nothing to do elsewhere, and so nothing that can fail once the rows are in: MariaDB's InnoDB
+ * moves AUTO_INCREMENT past every id inserted explicitly (the ALTER TABLE that would set it
+ * commits on its own, so it could not run inside the transaction), and SQLite's AUTOINCREMENT
+ * counter (sqlite_sequence) and rowid follow the inserted ids inside the transaction.
  */
-export async function moveIdCounters(db: Kysely<any>, dialect: DialectName, tables: TableInfo[]): Promise<void> {
+export async function raiseIdCounters(trx: Kysely<any>, dialect: DialectName, tables: TableInfo[]): Promise<void> {
+  if (dialect !== 'postgres') return;
   for (const table of tables) {
     for (const column of table.columns.filter((c) => c.generated)) {
-      const max = await sql<{ max: number | string | null }>`SELECT MAX(${sql.id(column.name)}) AS max FROM ${sql.id(table.name)}`.execute(db);
-      const top = max.rows[0]?.max === null || max.rows[0]?.max === undefined ? 0 : Number(max.rows[0].max);
-      if (dialect === 'postgres') {
-        await sql`SELECT setval(pg_get_serial_sequence(${`"${table.name}"`}, ${column.name}), ${Math.max(top, 1)}, ${top > 0})`.execute(db);
-      } else if (dialect === 'mysql') {
-        await sql`ALTER TABLE ${sql.id(table.name)} AUTO_INCREMENT = ${sql.raw(String(top + 1))}`.execute(db);
-      }
+      const found = await sql<{ seq: string | null }>`SELECT pg_get_serial_sequence(${`"${table.name}"`}, ${column.name}) AS seq`.execute(trx);
+      const sequence = found.rows[0]?.seq;
+      if (!sequence) continue;
+      // The name comes quoted by PostgreSQL itself (quote_ident). The next value it would give, or
+      // the one after the largest id, whichever is higher; `false`: that value is the next one.
+      await sql`SELECT setval(${sequence}::regclass, GREATEST(
+          (SELECT COALESCE(MAX(${sql.id(column.name)}), 0) + 1 FROM ${sql.id(table.name)}),
+          (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${sql.raw(sequence)})), false)`.execute(trx);
     }
   }
 }

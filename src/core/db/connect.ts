@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlAdapter, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
+import { Kysely, MysqlAdapter, type Dialect, MysqlDialect, PostgresDialect, SqliteDialect, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
 import { BackgroundCheckpoints } from './checkpoints.ts';
 import { LruMap } from '../lru-map.ts';
 import pg from 'pg';
@@ -27,6 +27,8 @@ export function sqlitePath(url: string): string {
 export interface ConnectOptions {
   /** Called with the SQL of every query run (tests count the queries of a page). */
   onQuery?: (sql: string) => void;
+  /** Wraps the dialect (tests make a chosen statement, e.g. a COMMIT, fail on a real database). */
+  wrapDialect?: (dialect: Dialect) => Dialect;
 }
 
 /** Prepared SQLite statements kept per SQL text (Kysely prepares every query again otherwise). */
@@ -158,7 +160,7 @@ export function changeStamp(db: Db): number | undefined {
 }
 
 /** A SQLite file (or memory) database: WAL, statements kept, the change stamp, checkpoints in a worker. */
-function connectSqlite(url: string, log: { log?: (event: { query: { sql: string } }) => void }): Db {
+function connectSqlite(url: string, log: { log?: (event: { query: { sql: string } }) => void }, wrap: (dialect: Dialect) => Dialect): Db {
   const path = sqlitePath(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -172,7 +174,7 @@ function connectSqlite(url: string, log: { log?: (event: { query: { sql: string 
     changes.wrote();
     checkpoints?.wrote();
   });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...log });
+  const db = new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database })), ...log });
   if (log.log) queryLoggers.set(db, (sql) => log.log!({ query: { sql } }));
   if (checkpoints) {
     // The worker's connection ends first and is waited for, then the dialect closes the serving
@@ -194,7 +196,8 @@ function connectSqlite(url: string, log: { log?: (event: { query: { sql: string 
 export function connect(url: string, options: ConnectOptions = {}): Db {
   const dialect = dialectOf(url);
   const log = options.onQuery ? { log: (event: { query: { sql: string } }) => options.onQuery!(event.query.sql) } : {};
-  if (dialect === 'sqlite') return connectSqlite(url, log);
+  const wrap = options.wrapDialect ?? ((d: Dialect) => d);
+  if (dialect === 'sqlite') return connectSqlite(url, log, wrap);
   if (dialect === 'postgres') {
     // COUNT(*) and BIGINT come back as strings from pg; repositories convert with Number().
     const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -203,10 +206,10 @@ export function connect(url: string, options: ConnectOptions = {}): Db {
     // query opens a fresh one, while a query in flight still gets its own error.
     pool.on('error', () => {});
     pool.on('connect', prepareHotStatements);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
+    return new Kysely<Database>({ dialect: wrap(new PostgresDialect({ pool })), ...log });
   }
   const pool = createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, timezone: 'Z', charset: 'utf8mb4' });
-  return new Kysely<Database>({ dialect: new MysqlDialect({ pool }), ...log });
+  return new Kysely<Database>({ dialect: wrap(new MysqlDialect({ pool })), ...log });
 }
 
 /**
