@@ -102,6 +102,11 @@ for (const dialect of testDialects()) {
       assert.equal((await client.post(`/collection/${id}/add`, { form: { dataset_id: String(dataset2) } })).status, 303);
       const page = await client.get(`/collection/${id}/`);
       assert.equal(page.status, 200);
+      // Without the final slash, a redirect to the page (as /doi/<doi> and /model/<id>), the query kept.
+      for (const [bare, target] of [[`/collection/${id}`, `/collection/${id}/`], [`/collection/${id}?x=1`, `/collection/${id}/?x=1`]]) {
+        const res = await client.get(bare!);
+        assert.deepEqual([res.status, res.location], [301, target]);
+      }
       const shown = [...page.text.matchAll(/class="collection-member" data-file-id="(\d+)"/g)].map((m) => Number(m[1]));
       assert.deepEqual(shown, [files1[0], ...files2]);
       assert.match(page.text, /10\.1234\/dataset1/);

@@ -29,6 +29,12 @@ function memberRef(body: unknown): MemberRef {
   throw badField('file_id', 'Give file_id (a file id) or dataset_id (a dataset id).');
 }
 
+/** A request's address with a slash after its path (the query string kept). */
+function withSlash(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? `${url}/` : `${url.slice(0, at)}/${url.slice(at)}`;
+}
+
 /** Back to a page of this site only (never `//host`), else the collection. */
 function returnPath(raw: string | undefined, fallback: string): string {
   return raw !== undefined && /^\/(?![/\\])[^\s]*$/.test(raw) ? raw : fallback;
@@ -77,6 +83,9 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
     const id = await service.create(request.user!.id, { title: fields.title, description: fields.description, tags: fields.tags }, firstMembers(fields));
     return reply.redirect(`/collection/${id}/`, 303);
   });
+  // The canonical address ends with a slash (as the DOI and model pages, which redirect the same way):
+  // a typed or shared /collection/7 reaches the page instead of a 404.
+  app.get('/collection/:id', (request, reply) => reply.redirect(`${withSlash(request.url)}`, 301));
   app.get('/collection/:id/', (request, reply) => collectionPage(ctx, request, reply));
   app.post('/collection/:id/add', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'add'));
   app.post('/collection/:id/remove', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'remove'));
