@@ -86,7 +86,8 @@ const view = new EditorView({
         ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap,
         ...completionKeymap, ...lintKeymap, indentWithTab,
       ]),
-      EditorView.contentAttributes.of({ 'aria-label': 'UVL model text' }),
+      // The key hint under the text is read out when the text gets the focus.
+      EditorView.contentAttributes.of({ 'aria-label': 'UVL model text', 'aria-describedby': 'editor-keys' }),
       EditorView.theme({
         '&': { height: '65vh', fontSize: '0.875rem', border: '1px solid #dee2e6', borderRadius: '0.375rem' },
         '&.cm-focused': { outline: '2px solid #86b7fe' },
