@@ -61,7 +61,17 @@ for (const dialect of testDialects()) {
       const { client } = await newUser(server, 'Empty');
       await client.get('/collections');
       const before = await server.hub.db.selectFrom('collection').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      assert.equal((await client.post('/collections', { form: { title: '  ' } })).status, 400);
+      // A title of spaces passes the browser's `required`: the form comes back as typed, the reason under
+      // the title, not an error page that loses the description.
+      const spaces = await client.post('/collections', { form: { title: '  ', description: 'Typed at length', tags: 'study' } });
+      assert.equal(spaces.status, 400);
+      assert.match(spaces.text, /id="collection-title"[^>]*is-invalid|class="[^"]*is-invalid[^"]*" id="collection-title"/);
+      assert.match(spaces.text, /id="collection-title-errors">\s*<div>The title is required\.<\/div>/);
+      assert.match(spaces.text, /<textarea[^>]*id="collection-description"[^>]*>Typed at length<\/textarea>/);
+      assert.match(spaces.text, /id="collection-tags"[^>]*value="study"/);
+      const asJson = await client.post('/collections', { form: { title: '  ' }, headers: { accept: 'application/json' } });
+      assert.equal(asJson.status, 400);
+      assert.deepEqual(asJson.json, { message: 'The title is required.', errors: { title: ['The title is required.'] } });
       assert.equal((await client.post('/collections', { form: { title: 'x'.repeat(201) } })).status, 400);
       assert.equal((await client.post('/collections', { form: { title: 'No token' }, csrf: false })).status, 400);
       const afterCount = await server.hub.db.selectFrom('collection').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

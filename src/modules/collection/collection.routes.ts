@@ -6,7 +6,8 @@
 // CSRF is checked by the global guard on every POST.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, badField } from '../../core/http/errors.ts';
+import { badRequest, badField, HttpError } from '../../core/http/errors.ts';
+import { wantsJson } from '../../core/http/error-pages.ts';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, askedFormats, sendZip, type CartFormat } from '../cart/index.ts';
@@ -76,12 +77,22 @@ async function addCart(ctx: ModuleContext, request: FastifyRequest, reply: Fasti
 
 function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
   const service = ctx.services.collection;
-  app.get('/collections', loginRequired, async (request, reply) =>
-    reply.header('cache-control', 'no-store').page('collection/views/collections.njk', { title: 'Collections', collections: await service.listMine(request.user!.id) }));
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, status: number, form: { errors?: unknown; values?: Record<string, string | undefined> } = {}) =>
+    reply.code(status).header('cache-control', 'no-store').page('collection/views/collections.njk', { title: 'Collections', collections: await service.listMine(request.user!.id), ...form });
+  app.get('/collections', loginRequired, (request, reply) => listPage(request, reply, 200));
   app.post('/collections', loginRequired, async (request, reply) => {
     const fields = formFields(request.body);
-    const id = await service.create(request.user!.id, { title: fields.title, description: fields.description, tags: fields.tags }, firstMembers(fields));
-    return reply.redirect(`/collection/${id}/`, 303);
+    const input = { title: fields.title, description: fields.description, tags: fields.tags };
+    try {
+      const id = await service.create(request.user!.id, input, firstMembers(fields));
+      return reply.redirect(`/collection/${id}/`, 303);
+    } catch (error) {
+      // A person's form comes back as typed, each reason under its field (a title of spaces passes
+      // the browser's `required`); a script asking for JSON keeps the error's JSON.
+      const errors = error instanceof HttpError && error.status === 400 ? error.body?.errors : undefined;
+      if (!errors || wantsJson(request)) throw error;
+      return listPage(request, reply, 400, { errors, values: input });
+    }
   });
   // The canonical address ends with a slash (as the DOI and model pages, which redirect the same way):
   // a typed or shared /collection/7 reaches the page instead of a 404.
