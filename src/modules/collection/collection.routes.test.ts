@@ -221,6 +221,13 @@ for (const dialect of testDialects()) {
       const picker = await client.get(`/collection/add?file_id=${files1[0]}`);
       assert.equal(picker.status, 200);
       assert.match(picker.text, /id="picker-none"/);
+      // Its form refused (a title of spaces): the picker again, the member kept, the description as typed.
+      const refused = await client.post('/collections', { form: { title: '   ', description: 'For the survey', file_id: String(files1[0]) } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.text, /id="picker-title-errors">\s*<div>The title is required\.<\/div>/);
+      assert.match(refused.text, new RegExp(`id="picker-create"[\\s\\S]*name="file_id" value="${files1[0]}"`));
+      assert.match(refused.text, /<textarea[^>]*id="picker-description"[^>]*>For the survey<\/textarea>/);
+      assert.equal(await rows(), before, 'nothing made');
       const made = await client.post('/collections', { form: { title: 'Picked', file_id: String(files1[0]) } });
       const id = Number(/\/collection\/(\d+)\//.exec(made.location ?? '')?.[1]);
       assert.deepEqual((await client.get(`/api/v1/collections/${id}`)).json.members.map((m: { file_id: number }) => m.file_id), [files1[0]]);

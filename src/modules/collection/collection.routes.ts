@@ -16,7 +16,7 @@ import { MAX_COLLECTION_FILES, type MemberRef } from './collection.service.ts';
 import { factsCsv } from './collection.members.ts';
 import { collectionApiRoutes } from './collection.api.ts';
 import { collectionIdOf } from './collection.http.ts';
-import { firstMembers, pickerRoutes } from './collection.picker.ts';
+import { firstMembers, pickerRoutes, refusedPickerForm } from './collection.picker.ts';
 
 const loginRequired = { config: { loginRequired: true } };
 
@@ -91,6 +91,8 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
       // the browser's `required`); a script asking for JSON keeps the error's JSON.
       const errors = error instanceof HttpError && error.status === 400 ? error.body?.errors : undefined;
       if (!errors || wantsJson(request)) throw error;
+      // The picker's form (it carries the member to add) comes back as the picker, the member kept.
+      if (firstMembers(fields) !== undefined) return refusedPickerForm(ctx, request, reply, fields, errors);
       return listPage(request, reply, 400, { errors, values: input });
     }
   });
