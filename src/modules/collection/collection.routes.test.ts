@@ -188,6 +188,10 @@ for (const dialect of testDialects()) {
       }
 
       assert.equal((await client.get(`/collection/${id}/download`)).status, 400);
+      const unticked = await client.get(`/collection/${id}/download`);
+      assert.equal(unticked.status, 400);
+      assert.match(unticked.text, /id="collection-format-error" role="alert">Tick at least one format\.<\/div>/);
+      assert.match(unticked.text, /id="collection-download-form"/);
       const zip = await download(client, `/collection/${id}/download?format=uvl&format=dimacs`);
       assert.equal(zip.status, 200);
       assert.equal(zip.headers.get('content-disposition'), `attachment; filename="collection-${id}.zip"`);

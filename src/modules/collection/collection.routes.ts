@@ -10,7 +10,7 @@ import { badRequest, badField, HttpError } from '../../core/http/errors.ts';
 import { wantsJson } from '../../core/http/error-pages.ts';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
-import { CART_FORMATS, UNAVAILABLE_FORMATS, askedFormats, sendZip, type CartFormat } from '../cart/index.ts';
+import { CART_FORMATS, UNAVAILABLE_FORMATS, formatsOrPageError, sendZip, type CartFormat } from '../cart/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { MAX_COLLECTION_FILES, type MemberRef } from './collection.service.ts';
 import { factsCsv } from './collection.members.ts';
@@ -41,14 +41,15 @@ function returnPath(raw: string | undefined, fallback: string): string {
   return raw !== undefined && /^\/(?![/\\])[^\s]*$/.test(raw) ? raw : fallback;
 }
 
-async function collectionPage(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply) {
+async function collectionPage(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply, formatError?: string) {
   const service = ctx.services.collection;
   const viewerId = request.user?.id ?? null;
   const collection = await service.get(collectionIdOf(request), viewerId);
   const [members, citations] = await Promise.all([service.memberFacts(collection.id, viewerId), service.citationsOf(collection.id, viewerId)]);
   const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
   const datasets = new Set(members.map((m) => m.dataset_id)).size;
-  return reply.header('cache-control', 'no-store').page('collection/views/collection.njk', {
+  return reply.code(formatError ? 400 : 200).header('cache-control', 'no-store').page('collection/views/collection.njk', {
+    formatError,
     title: collection.title, collection, members, citations, formats, datasets, maxFiles: MAX_COLLECTION_FILES,
     owner: collection.userId === viewerId, queryText: collection.query === null ? null : JSON.stringify(collection.query, null, 2),
   });
@@ -145,7 +146,9 @@ function downloadRoutes(app: FastifyInstance, ctx: ModuleContext) {
   });
   app.get('/collection/:id/download', async (request, reply) => {
     const c = await visible(request);
-    const formats = askedFormats(request.query);
+    const asked = formatsOrPageError(request);
+    if ('pageError' in asked) return collectionPage(ctx, request, reply, asked.pageError);
+    const { formats } = asked;
     const entries = await service.memberEntries(c.id, request.user?.id ?? null);
     if (entries.length === 0) throw badRequest('This collection is empty: add models or datasets first.');
     return sendZip(ctx, request, reply, entries, formats, { root: `collection_${c.id}`, fileName: `collection-${c.id}.zip` });
