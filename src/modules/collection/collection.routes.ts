@@ -48,9 +48,12 @@ async function collectionPage(ctx: ModuleContext, request: FastifyRequest, reply
   const [members, citations] = await Promise.all([service.memberFacts(collection.id, viewerId), service.citationsOf(collection.id, viewerId)]);
   const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
   const datasets = new Set(members.map((m) => m.dataset_id)).size;
+  // A published collection's page is its DOI's landing page (/doi/<doi>/ redirects here): it shows
+  // the DOI's QR code as a dataset's DOI page does (extensions section 8), drawn by citation.
+  const qrSvg = collection.doi && ctx.isEnabled('citation') ? ctx.services.citation.doiQrSvg(collection.doi) : null;
   return reply.code(formatError ? 400 : 200).header('cache-control', 'no-store').page('collection/views/collection.njk', {
     formatError,
-    title: collection.title, collection, members, citations, formats, datasets, maxFiles: MAX_COLLECTION_FILES,
+    title: collection.title, collection, members, citations, formats, datasets, maxFiles: MAX_COLLECTION_FILES, qrSvg,
     owner: collection.userId === viewerId, queryText: collection.query === null ? null : JSON.stringify(collection.query, null, 2),
   });
 }
