@@ -268,6 +268,17 @@ describe('model editor in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('has no serious axe violation on a stored model longer than the text box (its scroller holds the focusable text)', async () => {
+    const features = Array.from({ length: 120 }, (_, i) => `            Feature_${i}_with_a_long_name_that_runs_past_the_box_${'x'.repeat(40)}`).join('\n');
+    const { fileId } = await storeModel(server, { content: `features\n    Root\n        optional\n${features}\n`, name: 'long.uvl' });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
+  });
+
   it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown, at phone and desktop width', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
