@@ -91,4 +91,38 @@ describe('a published collection of 20 corpus models in Chromium', { skip }, () 
       await context.close();
     });
   }
+
+  it("refuses explore's Save without a title on the page, the reason under the field, then saves with one", async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page: Page = await context.newPage();
+    await page.goto(`${journey.server.baseUrl}/login`);
+    await page.fill('#email', email);
+    await page.fill('#password', 'test-password-1');
+    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('main button[type="submit"]')]);
+    await page.goto(`${journey.server.baseUrl}/explore`);
+    await page.fill('#explore-save-title', '   ');
+    await page.click('#explore-save-button');
+    await page.waitForSelector('#explore-save-title[aria-invalid="true"]');
+    assert.equal(new URL(page.url()).pathname, '/explore', 'no error page');
+    assert.equal(await page.textContent('#explore-save-error'), 'Give the collection a title.');
+    await page.fill('#explore-save-title', 'Everything found');
+    await Promise.all([page.waitForURL(/\/collection\/\d+\/$/), page.click('#explore-save-button')]);
+    await context.close();
+  });
+
+  it('points at a newer version with a link that reads on the notice (axe: colour contrast)', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 390, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page: Page = await context.newPage();
+    await page.goto(`${journey.server.baseUrl}/login`);
+    await page.fill('#email', email);
+    await page.fill('#password', 'test-password-1');
+    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('main button[type="submit"]')]);
+    await page.goto(collectionUrl);
+    await Promise.all([page.waitForURL((url) => url.href !== collectionUrl), page.click('#collection-new-version button[type="submit"]')]);
+    await page.goto(collectionUrl);
+    assert.match(await page.textContent('.alert-info') ?? '', /A newer version exists/);
+    const problems = await seriousViolations(page);
+    assert.deepEqual(problems, [], `axe on ${page.url()}: ${JSON.stringify(problems)}`);
+    await context.close();
+  });
 });

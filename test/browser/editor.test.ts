@@ -251,6 +251,34 @@ describe('model editor in Chromium', { skip }, () => {
     await anonymous.close();
   });
 
+  it('tells a keyboard user how to leave the text (Tab indents): Esc, then Tab, moves the focus out', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.baseUrl}/editor`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    const content = page.locator('#editor-host .cm-content');
+    assert.equal(await content.getAttribute('aria-describedby'), 'editor-keys');
+    assert.match(await page.locator('#editor-keys').innerText(), /Esc, then Tab/);
+    const focusedInText = () => page.evaluate(() => document.activeElement?.closest('#editor-host') !== null);
+    await content.click();
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedInText(), true, 'Tab alone indents and keeps the focus in the text');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedInText(), false, 'Esc, then Tab, leaves the text');
+    await page.close();
+  });
+
+  it('has no serious axe violation on a stored model longer than the text box (its scroller holds the focusable text)', async () => {
+    const features = Array.from({ length: 120 }, (_, i) => `            Feature_${i}_with_a_long_name_that_runs_past_the_box_${'x'.repeat(40)}`).join('\n');
+    const { fileId } = await storeModel(server, { content: `features\n    Root\n        optional\n${features}\n`, name: 'long.uvl' });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/editor/file/${fileId}`);
+    await page.waitForSelector('#editor[data-ready="true"]');
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
+  });
+
   it('is usable at phone width and has no serious axe violations, with an error and with the analysis shown, at phone and desktop width', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();

@@ -46,6 +46,10 @@ describe('import from a URL on the upload page', { skip }, () => {
     await page.press('#import-url', 'Enter');
     await page.waitForSelector('#import-url-status.text-danger');
     assert.match(await page.textContent('#import-url-status') ?? '', /No model file/);
+    // The field itself says it was refused, the reason (its aria-describedby) read out with it.
+    assert.equal(await page.getAttribute('#import-url', 'aria-invalid'), 'true');
+    assert.match(await page.getAttribute('#import-url', 'class') ?? '', /\bis-invalid\b/);
+    assert.equal(await page.getAttribute('#import-url', 'aria-describedby'), 'import-url-status');
     assert.equal(await page.locator('.model-entry[data-staged]').count(), 2);
     await page.context().close();
   });

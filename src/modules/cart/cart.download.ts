@@ -3,12 +3,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badField } from '../../core/http/errors.ts';
+import { badField, HttpError } from '../../core/http/errors.ts';
+import { wantsJson } from '../../core/http/error-pages.ts';
 import type { CartEntry } from './cart.service.ts';
 import { UNAVAILABLE_FORMATS, cartZipEntries, isCartFormat, type CartFormat } from './cart.zip.ts';
 
 /** A 400 about `format`, its JSON `{"message", "field"}` as the API's validation errors. */
 const formatError = (message: string) => badField('format', message);
+
+/**
+ * The formats of a download form, or, for a person's browser, the reason to show beside the
+ * form's boxes (answered with the page itself, 400) instead of an error page: unticking every box
+ * is an everyday slip. A script (wantsJson) gets askedFormats' 400 `{"message", "field"}`.
+ */
+export function formatsOrPageError(request: FastifyRequest): { formats: CartFormat[] } | { pageError: string } {
+  try {
+    return { formats: askedFormats(request.query) };
+  } catch (error) {
+    if (wantsJson(request) || !(error instanceof HttpError)) throw error;
+    const none = (request.query as Record<string, unknown>).format === undefined;
+    return { pageError: none ? 'Tick at least one format.' : error.message };
+  }
+}
 
 /** The formats of `?format=…` (repeatable), each once; 400 for none, an unknown one or one this hub cannot make. */
 export function askedFormats(query: unknown): CartFormat[] {

@@ -158,8 +158,15 @@ for (const dialect of testDialects()) {
       const visitor = new TestClient(server.baseUrl);
       await visitor.get('/cart');
       await visitor.post('/cart/add', { form: { file_id: first.id } });
-      assert.equal((await visitor.get('/cart/download')).status, 400);
-      assert.equal((await visitor.get('/cart/download?format=pdf')).status, 400);
+      // Every box unticked in a browser: the cart again, the reason beside the boxes (not an error page).
+      const none = await visitor.get('/cart/download');
+      assert.equal(none.status, 400);
+      assert.match(none.text, /id="cart-download-form"/);
+      assert.match(none.text, /id="cart-format-error" role="alert">Tick at least one format\.<\/div>/);
+      assert.match(none.text, /<fieldset aria-describedby="cart-format-error">/);
+      const pdf = await visitor.get('/cart/download?format=pdf');
+      assert.equal(pdf.status, 400);
+      assert.match(pdf.text, /id="cart-format-error" role="alert">There is no format &quot;pdf&quot;/);
       const featureide = await download(visitor, '/cart/download?format=uvl&format=featureide');
       assert.equal(featureide.status, 200);
       const zipped = await unzip(featureide.bytes);

@@ -7,7 +7,7 @@ import { flash } from '../../core/http/context.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { MAX_CART_FILES, type CartEntry, type CartService } from './cart.service.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, type CartFormat } from './cart.zip.ts';
-import { askedFormats, sendZip } from './cart.download.ts';
+import { formatsOrPageError, sendZip } from './cart.download.ts';
 
 declare module 'fastify' {
   interface Session {
@@ -74,16 +74,18 @@ async function removeFromCart(cart: CartService, request: FastifyRequest, reply:
   return reply.redirect('/cart', 303);
 }
 
-async function cartPage(cart: CartService, request: FastifyRequest, reply: FastifyReply) {
+async function cartPage(cart: CartService, request: FastifyRequest, reply: FastifyReply, formatError?: string) {
   const entries = await cart.entries(await fileIdsOf(cart, request), request.user?.id ?? null);
   const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
   const leftOut = request.session.cartLeftOut;
   if (leftOut !== undefined) request.session.cartLeftOut = undefined;
-  return reply.header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES });
+  return reply.code(formatError ? 400 : 200).header('cache-control', 'no-store').page('cart/views/cart.njk', { title: 'Cart', entries, formats, leftOut, maxFiles: MAX_CART_FILES, formatError });
 }
 
 async function downloadCart(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply) {
-  const formats = askedFormats(request.query);
+  const asked = formatsOrPageError(request);
+  if ('pageError' in asked) return cartPage(ctx.services.cart, request, reply, asked.pageError);
+  const { formats } = asked;
   const entries = await ctx.services.cart.entries(await fileIdsOf(ctx.services.cart, request), request.user?.id ?? null);
   if (entries.length === 0) throw badRequest('Your cart is empty: add files from a dataset or model page first.');
   return sendZip(ctx, request, reply, entries, formats, { root: 'cart', fileName: 'cart.zip' });

@@ -4,7 +4,7 @@ import type { CartService } from './cart.service.ts';
 export type { CartService, CartEntry } from './cart.service.ts';
 export { CART_FORMATS, UNAVAILABLE_FORMATS, type CartFormat } from './cart.zip.ts';
 // Collections send their members' zip with the cart's code (extensions section 13).
-export { askedFormats, sendZip } from './cart.download.ts';
+export { askedFormats, formatsOrPageError, sendZip } from './cart.download.ts';
 
 declare module '../../core/modules.ts' {
   interface ServiceRegistry {

@@ -154,6 +154,8 @@ export function createCitationService(ctx: ModuleContext) {
   return {
     formats: CITATION_FORMATS.map((f) => ({ format: f.format, label: f.label, mediaType: f.mediaType })),
     bibliography,
+    /** The QR code of a DOI's URL (`https://doi.org/<doi>`), as the DOI page draws it: for other DOI landing pages (a published collection's). */
+    doiQrSvg: (doi: string): string => qrCodeSvg(`https://doi.org/${doiPath(doi)}`),
     ...bindOperations(d, { exportByDoi, fileFor, box }),
   };
 }

@@ -77,6 +77,10 @@ for (const dialect of testDialects()) {
       const page = await visitor.get(`/collection/${id}/`);
       assert.equal(page.status, 200, 'a published collection is public');
       assert.match(page.text, new RegExp(`id="collection-doi">${api.doi.replace(/\./g, '\\.')}<`));
+      // Its page is its DOI's landing page: the DOI's QR code, as on a dataset's DOI page (section 8).
+      assert.match(page.text, new RegExp(`id="collection-qr"[\\s\\S]*aria-label="QR code for https://doi\\.org/${api.doi.replace(/\./g, '\\.')}"`));
+      const draft = await client.get(`/collection/${await newCollection(client, 'Not yet', members)}/`);
+      assert.doesNotMatch(draft.text, /id="collection-qr"/, 'no QR code before a DOI');
       assert.equal((await client.post(`/collection/${id}/add`, { form: { file_id: String(members[0]) } })).status, 409);
       assert.equal((await client.post(`/collection/${id}/remove`, { form: { file_id: String(members[0]) } })).status, 409);
       assert.equal((await client.post(`/collection/${id}/publish`, { form: {} })).status, 409);

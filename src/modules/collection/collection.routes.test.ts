@@ -61,7 +61,17 @@ for (const dialect of testDialects()) {
       const { client } = await newUser(server, 'Empty');
       await client.get('/collections');
       const before = await server.hub.db.selectFrom('collection').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      assert.equal((await client.post('/collections', { form: { title: '  ' } })).status, 400);
+      // A title of spaces passes the browser's `required`: the form comes back as typed, the reason under
+      // the title, not an error page that loses the description.
+      const spaces = await client.post('/collections', { form: { title: '  ', description: 'Typed at length', tags: 'study' } });
+      assert.equal(spaces.status, 400);
+      assert.match(spaces.text, /id="collection-title"[^>]*is-invalid|class="[^"]*is-invalid[^"]*" id="collection-title"/);
+      assert.match(spaces.text, /id="collection-title-errors">\s*<div>The title is required\.<\/div>/);
+      assert.match(spaces.text, /<textarea[^>]*id="collection-description"[^>]*>Typed at length<\/textarea>/);
+      assert.match(spaces.text, /id="collection-tags"[^>]*value="study"/);
+      const asJson = await client.post('/collections', { form: { title: '  ' }, headers: { accept: 'application/json' } });
+      assert.equal(asJson.status, 400);
+      assert.deepEqual(asJson.json, { message: 'The title is required.', errors: { title: ['The title is required.'] } });
       assert.equal((await client.post('/collections', { form: { title: 'x'.repeat(201) } })).status, 400);
       assert.equal((await client.post('/collections', { form: { title: 'No token' }, csrf: false })).status, 400);
       const afterCount = await server.hub.db.selectFrom('collection').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -102,6 +112,11 @@ for (const dialect of testDialects()) {
       assert.equal((await client.post(`/collection/${id}/add`, { form: { dataset_id: String(dataset2) } })).status, 303);
       const page = await client.get(`/collection/${id}/`);
       assert.equal(page.status, 200);
+      // Without the final slash, a redirect to the page (as /doi/<doi> and /model/<id>), the query kept.
+      for (const [bare, target] of [[`/collection/${id}`, `/collection/${id}/`], [`/collection/${id}?x=1`, `/collection/${id}/?x=1`]]) {
+        const res = await client.get(bare!);
+        assert.deepEqual([res.status, res.location], [301, target]);
+      }
       const shown = [...page.text.matchAll(/class="collection-member" data-file-id="(\d+)"/g)].map((m) => Number(m[1]));
       assert.deepEqual(shown, [files1[0], ...files2]);
       assert.match(page.text, /10\.1234\/dataset1/);
@@ -173,6 +188,10 @@ for (const dialect of testDialects()) {
       }
 
       assert.equal((await client.get(`/collection/${id}/download`)).status, 400);
+      const unticked = await client.get(`/collection/${id}/download`);
+      assert.equal(unticked.status, 400);
+      assert.match(unticked.text, /id="collection-format-error" role="alert">Tick at least one format\.<\/div>/);
+      assert.match(unticked.text, /id="collection-download-form"/);
       const zip = await download(client, `/collection/${id}/download?format=uvl&format=dimacs`);
       assert.equal(zip.status, 200);
       assert.equal(zip.headers.get('content-disposition'), `attachment; filename="collection-${id}.zip"`);
@@ -206,6 +225,13 @@ for (const dialect of testDialects()) {
       const picker = await client.get(`/collection/add?file_id=${files1[0]}`);
       assert.equal(picker.status, 200);
       assert.match(picker.text, /id="picker-none"/);
+      // Its form refused (a title of spaces): the picker again, the member kept, the description as typed.
+      const refused = await client.post('/collections', { form: { title: '   ', description: 'For the survey', file_id: String(files1[0]) } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.text, /id="picker-title-errors">\s*<div>The title is required\.<\/div>/);
+      assert.match(refused.text, new RegExp(`id="picker-create"[\\s\\S]*name="file_id" value="${files1[0]}"`));
+      assert.match(refused.text, /<textarea[^>]*id="picker-description"[^>]*>For the survey<\/textarea>/);
+      assert.equal(await rows(), before, 'nothing made');
       const made = await client.post('/collections', { form: { title: 'Picked', file_id: String(files1[0]) } });
       const id = Number(/\/collection\/(\d+)\//.exec(made.location ?? '')?.[1]);
       assert.deepEqual((await client.get(`/api/v1/collections/${id}`)).json.members.map((m: { file_id: number }) => m.file_id), [files1[0]]);

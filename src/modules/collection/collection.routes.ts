@@ -6,16 +6,17 @@
 // CSRF is checked by the global guard on every POST.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
-import { badRequest, badField } from '../../core/http/errors.ts';
+import { badRequest, badField, HttpError } from '../../core/http/errors.ts';
+import { wantsJson } from '../../core/http/error-pages.ts';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
-import { CART_FORMATS, UNAVAILABLE_FORMATS, askedFormats, sendZip, type CartFormat } from '../cart/index.ts';
+import { CART_FORMATS, UNAVAILABLE_FORMATS, formatsOrPageError, sendZip, type CartFormat } from '../cart/index.ts';
 import { parseFileId } from '../hubfile/index.ts';
 import { MAX_COLLECTION_FILES, type MemberRef } from './collection.service.ts';
 import { factsCsv } from './collection.members.ts';
 import { collectionApiRoutes } from './collection.api.ts';
 import { collectionIdOf } from './collection.http.ts';
-import { firstMembers, pickerRoutes } from './collection.picker.ts';
+import { firstMembers, pickerRoutes, refusedPickerForm } from './collection.picker.ts';
 
 const loginRequired = { config: { loginRequired: true } };
 
@@ -29,20 +30,30 @@ function memberRef(body: unknown): MemberRef {
   throw badField('file_id', 'Give file_id (a file id) or dataset_id (a dataset id).');
 }
 
+/** A request's address with a slash after its path (the query string kept). */
+function withSlash(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? `${url}/` : `${url.slice(0, at)}/${url.slice(at)}`;
+}
+
 /** Back to a page of this site only (never `//host`), else the collection. */
 function returnPath(raw: string | undefined, fallback: string): string {
   return raw !== undefined && /^\/(?![/\\])[^\s]*$/.test(raw) ? raw : fallback;
 }
 
-async function collectionPage(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply) {
+async function collectionPage(ctx: ModuleContext, request: FastifyRequest, reply: FastifyReply, formatError?: string) {
   const service = ctx.services.collection;
   const viewerId = request.user?.id ?? null;
   const collection = await service.get(collectionIdOf(request), viewerId);
   const [members, citations] = await Promise.all([service.memberFacts(collection.id, viewerId), service.citationsOf(collection.id, viewerId)]);
   const formats = Object.entries(CART_FORMATS).map(([value, f]) => ({ value, label: f.label, unavailable: UNAVAILABLE_FORMATS[value as CartFormat] ?? null }));
   const datasets = new Set(members.map((m) => m.dataset_id)).size;
-  return reply.header('cache-control', 'no-store').page('collection/views/collection.njk', {
-    title: collection.title, collection, members, citations, formats, datasets, maxFiles: MAX_COLLECTION_FILES,
+  // A published collection's page is its DOI's landing page (/doi/<doi>/ redirects here): it shows
+  // the DOI's QR code as a dataset's DOI page does (extensions section 8), drawn by citation.
+  const qrSvg = collection.doi && ctx.isEnabled('citation') ? ctx.services.citation.doiQrSvg(collection.doi) : null;
+  return reply.code(formatError ? 400 : 200).header('cache-control', 'no-store').page('collection/views/collection.njk', {
+    formatError,
+    title: collection.title, collection, members, citations, formats, datasets, maxFiles: MAX_COLLECTION_FILES, qrSvg,
     owner: collection.userId === viewerId, queryText: collection.query === null ? null : JSON.stringify(collection.query, null, 2),
   });
 }
@@ -70,13 +81,28 @@ async function addCart(ctx: ModuleContext, request: FastifyRequest, reply: Fasti
 
 function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
   const service = ctx.services.collection;
-  app.get('/collections', loginRequired, async (request, reply) =>
-    reply.header('cache-control', 'no-store').page('collection/views/collections.njk', { title: 'Collections', collections: await service.listMine(request.user!.id) }));
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, status: number, form: { errors?: unknown; values?: Record<string, string | undefined> } = {}) =>
+    reply.code(status).header('cache-control', 'no-store').page('collection/views/collections.njk', { title: 'Collections', collections: await service.listMine(request.user!.id), ...form });
+  app.get('/collections', loginRequired, (request, reply) => listPage(request, reply, 200));
   app.post('/collections', loginRequired, async (request, reply) => {
     const fields = formFields(request.body);
-    const id = await service.create(request.user!.id, { title: fields.title, description: fields.description, tags: fields.tags }, firstMembers(fields));
-    return reply.redirect(`/collection/${id}/`, 303);
+    const input = { title: fields.title, description: fields.description, tags: fields.tags };
+    try {
+      const id = await service.create(request.user!.id, input, firstMembers(fields));
+      return reply.redirect(`/collection/${id}/`, 303);
+    } catch (error) {
+      // A person's form comes back as typed, each reason under its field (a title of spaces passes
+      // the browser's `required`); a script asking for JSON keeps the error's JSON.
+      const errors = error instanceof HttpError && error.status === 400 ? error.body?.errors : undefined;
+      if (!errors || wantsJson(request)) throw error;
+      // The picker's form (it carries the member to add) comes back as the picker, the member kept.
+      if (firstMembers(fields) !== undefined) return refusedPickerForm(ctx, request, reply, fields, errors);
+      return listPage(request, reply, 400, { errors, values: input });
+    }
   });
+  // The canonical address ends with a slash (as the DOI and model pages, which redirect the same way):
+  // a typed or shared /collection/7 reaches the page instead of a 404.
+  app.get('/collection/:id', (request, reply) => reply.redirect(`${withSlash(request.url)}`, 301));
   app.get('/collection/:id/', (request, reply) => collectionPage(ctx, request, reply));
   app.post('/collection/:id/add', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'add'));
   app.post('/collection/:id/remove', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'remove'));
@@ -123,7 +149,9 @@ function downloadRoutes(app: FastifyInstance, ctx: ModuleContext) {
   });
   app.get('/collection/:id/download', async (request, reply) => {
     const c = await visible(request);
-    const formats = askedFormats(request.query);
+    const asked = formatsOrPageError(request);
+    if ('pageError' in asked) return collectionPage(ctx, request, reply, asked.pageError);
+    const { formats } = asked;
     const entries = await service.memberEntries(c.id, request.user?.id ?? null);
     if (entries.length === 0) throw badRequest('This collection is empty: add models or datasets first.');
     return sendZip(ctx, request, reply, entries, formats, { root: `collection_${c.id}`, fileName: `collection-${c.id}.zip` });

@@ -43,7 +43,7 @@ export function checkedInput(input: CollectionInput): { title: string; descripti
   form.maxLength('tags', tags ?? '', 500);
   if (Object.keys(form.errors).length > 0) {
     const first = Object.values(form.errors)[0]![0]!;
-    throw badRequest(first, { errors: form.errors });
+    throw badRequest(first, { message: first, errors: form.errors });
   }
   return { title, description, tags };
 }

@@ -67,6 +67,10 @@ for (const dialect of testDialects()) {
       assert.equal(opened.status, 200);
       assert.ok(opened.text.includes('&quot;Diesel &lt;V6&gt;&quot; =&gt; !Turbo'), 'the model text, escaped');
       assert.ok(!opened.text.includes('"Diesel <V6>"'));
+      // Its log-in link comes back to the editor, as a page that needs a login does (decisions: return address).
+      assert.match(opened.text, new RegExp(`id="editor-login"`));
+      assert.ok(opened.text.includes(`href="/login?next=%2Feditor%2Ffile%2F${fileId}" id="editor-login"`), 'log in, then back to this model');
+      assert.ok(empty.text.includes('href="/login?next=%2Feditor" id="editor-login"'));
       for (const bad of ['999999', 'abc', '1e3', '-1']) assert.equal((await anonymous().get(`/editor/file/${bad}`)).status, 404, bad);
       const hidden = await storeModel(server, { doi: null });
       assert.equal((await anonymous().get(`/editor/file/${hidden.fileId}`)).status, 404, 'an unsynchronized file is its owner\'s');

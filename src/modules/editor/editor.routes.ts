@@ -56,6 +56,8 @@ async function editorPage(bundle: BundleLoader, request: FastifyRequest, reply: 
     maxTitle: MAX_DRAFT_TITLE,
     errors: input.errors ?? [],
     signedIn: request.user !== undefined && request.user !== null,
+    // The log-in link comes back to this editor (the unsaved text waits in the browser's storage).
+    loginHref: `/login?next=${encodeURIComponent(file ? `/editor/file/${file.id}` : '/editor')}`,
     storageKey: `hub-editor:${file ? `file-${file.id}` : 'new'}`,
     editorScript: `/editor/bundle/${b.editor}`,
     workerScript: `/editor/bundle/${b.worker}`,

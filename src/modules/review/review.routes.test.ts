@@ -71,6 +71,9 @@ for (const dialect of testDialects()) {
       const reviewer = new TestClient(server.baseUrl);
       const page = await reviewer.get(path);
       assert.equal(page.status, 200);
+      // The link without its final slash (cut when pasted) reaches the same page.
+      const bare = await reviewer.get(path.slice(0, -1));
+      assert.deepEqual([bare.status, bare.location], [301, path]);
       assert.match(page.text, /Kettles for review/);
       assert.equal(page.headers.get('x-robots-tag'), 'noindex');
       assertAnonymous('the page', page.text);
@@ -103,6 +106,8 @@ for (const dialect of testDialects()) {
       const otherFile = await server.hub.db.selectFrom('file').select('id').orderBy('id').executeTakeFirst();
       const ownFileId = Number(/\/model\/(\d+)\//.exec(reachable.find((p) => p.includes('/model/'))!)![1]);
       assert.equal((await reviewer.get(`${path}model/999999/`)).status, 404);
+      const bareModel = await reviewer.get(`${path}model/${ownFileId}`);
+      assert.deepEqual([bareModel.status, bareModel.location], [301, `${path}model/${ownFileId}/`]);
       if (otherFile && Number(otherFile.id) !== ownFileId) assert.equal((await reviewer.get(`${path}model/${otherFile.id}/`)).status, 404);
       assert.equal((await reviewer.get(`${path}model/${ownFileId}/?depth=x`)).status, 400);
       // The configurator under the link, for the owner's view; another dataset's file is 404 there too.
@@ -209,6 +214,10 @@ for (const dialect of testDialects()) {
       await server.hub.db.updateTable('review_link').set({ expires_on: inDays(-1) }).where('revoked_at', 'is', null).execute();
       assert.equal((await reviewer.get(expiring)).status, 404);
       assert.equal((await reviewer.get('/review/not-a-token/')).status, 404);
+      // Without its final slash the link redirects to itself (then 404 too, once past its day).
+      const bare = await reviewer.get(expiring.slice(0, -1));
+      assert.deepEqual([bare.status, bare.location], [301, expiring]);
+      assert.equal(bare.headers.get('referrer-policy'), 'no-referrer');
       assert.equal((await reviewer.get(`/review/${'a'.repeat(43)}/`)).status, 404);
     });
   });

@@ -85,6 +85,16 @@ function ownerLinkRoutes(app: FastifyInstance, review: ReviewService): void {
 
 /** The reviewer's side through the link: the dataset, a file, a model's page. */
 function reviewerPageRoutes(app: FastifyInstance, ctx: ModuleContext, review: ReviewService): void {
+  // The link ends with a slash; the same address without it (cut when pasted, typed) redirects to
+  // it, as the DOI and model pages do, instead of a 404 that reads as a revoked link.
+  const toSlash = (request: FastifyRequest, reply: FastifyReply) => {
+    const at = request.url.indexOf('?');
+    const target = at === -1 ? `${request.url}/` : `${request.url.slice(0, at)}/${request.url.slice(at)}`;
+    return privately(reply).redirect(target, 301);
+  };
+  app.get('/review/:token', toSlash);
+  app.get('/review/:token/model/:fileId', toSlash);
+
   app.get('/review/:token/', async (request, reply) => {
     const token = (request.params as { token: string }).token;
     const { dataset } = await review.anonymousView(token, true);

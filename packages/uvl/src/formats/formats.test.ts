@@ -286,6 +286,8 @@ describe('readModelFile', () => {
   });
   test('refuses other files with a reason', () => {
     assert.match(readModelFile('m.xml', '<html/>').errors[0]!, /this one's root is <html>/);
+    // The line is the root's own, after a declaration, a comment or a doctype (section 7: the error with its line).
+    assert.match(readModelFile('m.xml', '<?xml version="1.0"?>\n<!-- a\ncomment -->\n  <root/>\n').errors[0]!, /^Line 4:2 - .*this one's root is <root>/);
     assert.match(readModelFile('m.txt', 'x').errors[0]!, /unknown model format '\.txt'/);
     assert.match(readModelFile('m.json', new Uint8Array([0, 1, 2])).errors[0]!, /not text/);
   });

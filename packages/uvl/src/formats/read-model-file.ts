@@ -33,8 +33,20 @@ const READERS: Record<Exclude<ModelFormat, 'uvl'>, (text: string) => FormatReadR
 
 /** The root element's name of an XML text (after the prolog, comments and doctype), if any. */
 export function xmlRootName(text: string): string | undefined {
-  const body = text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/g, '');
-  return /<([A-Za-z_][\w.:-]*)/.exec(body)?.[1];
+  return xmlRoot(text)?.name;
+}
+
+/**
+ * The root element of an XML text with its position (line from 1, column from 0, as the readers'
+ * errors give them). The prolog, comments and doctype are blanked rather than removed, so that
+ * the position found is the one in the file (a root after an XML declaration is on line 2).
+ */
+function xmlRoot(text: string): { name: string; line: number; column: number } | undefined {
+  const blanked = text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/g, (skipped) => skipped.replace(/[^\n]/g, ' '));
+  const match = /<([A-Za-z_][\w.:-]*)/.exec(blanked);
+  if (!match) return undefined;
+  const before = blanked.slice(0, match.index);
+  return { name: match[1]!, line: before.split('\n').length, column: match.index - (before.lastIndexOf('\n') + 1) };
 }
 
 /** The format of a file by its name, and for `.xml` its root element. */
@@ -44,10 +56,12 @@ export function detectFormat(fileName: string, text: string): ModelFormat | { er
   if (ext === 'sxfm') return 'sxfm';
   if (ext === 'json') return 'glencoe';
   if (ext === 'xml') {
-    const root = xmlRootName(text);
-    if (root === 'featureModel' || root === 'extendedFeatureModel') return 'featureide';
-    if (root === 'feature_model') return 'sxfm';
-    return { error: formatError(1, 0, root ? `an .xml model must be FeatureIDE (root <featureModel> or <extendedFeatureModel>) or SPLOT SXFM (root <feature_model>); this one's root is <${root}>` : 'an .xml model needs a root element') };
+    const root = xmlRoot(text);
+    if (root?.name === 'featureModel' || root?.name === 'extendedFeatureModel') return 'featureide';
+    if (root?.name === 'feature_model') return 'sxfm';
+    // The error names the root's own line, as the readers' errors do (extensions section 7).
+    if (root) return { error: formatError(root.line, root.column, `an .xml model must be FeatureIDE (root <featureModel> or <extendedFeatureModel>) or SPLOT SXFM (root <feature_model>); this one's root is <${root.name}>`) };
+    return { error: formatError(1, 0, 'an .xml model needs a root element') };
   }
   return { error: formatError(1, 0, `unknown model format '${ext ? `.${ext}` : fileName}': use .uvl, FeatureIDE .xml, SPLOT .sxfm or .xml, or Glencoe .json`) };
 }

@@ -86,7 +86,10 @@ const view = new EditorView({
         ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap,
         ...completionKeymap, ...lintKeymap, indentWithTab,
       ]),
-      EditorView.contentAttributes.of({ 'aria-label': 'UVL model text' }),
+      // The key hint under the text is read out when the text gets the focus.
+      // tabindex 0 names the text as the focusable part of its scrolling box (it is reached by Tab
+      // either way): axe's scrollable-region-focusable found the scroller of a long model without one.
+      EditorView.contentAttributes.of({ 'aria-label': 'UVL model text', 'aria-describedby': 'editor-keys', tabindex: '0' }),
       EditorView.theme({
         '&': { height: '65vh', fontSize: '0.875rem', border: '1px solid #dee2e6', borderRadius: '0.375rem' },
         '&.cm-focused': { outline: '2px solid #86b7fe' },

@@ -220,10 +220,18 @@
   const importInput = document.getElementById('import-url');
   const importButton = document.getElementById('import-url-button');
   const importStatus = document.getElementById('import-url-status');
+  // A refused URL is marked on the field itself (red, and aria-invalid, read out with the reason
+  // below it through aria-describedby), as the form's other fields are.
+  function markImportField(invalid) {
+    importInput.classList.toggle('is-invalid', invalid);
+    if (invalid) importInput.setAttribute('aria-invalid', 'true');
+    else importInput.removeAttribute('aria-invalid');
+  }
   async function importUrl() {
     const url = importInput.value.trim();
     if (url === '') return;
     importButton.disabled = true;
+    markImportField(false);
     importStatus.className = 'small mt-1 text-muted';
     importStatus.textContent = 'Fetching…';
     try {
@@ -243,10 +251,12 @@
       } else {
         importStatus.className = 'small mt-1 text-danger';
         importStatus.textContent = (body && body.message) || 'The import failed (' + response.status + ').';
+        markImportField(true);
       }
     } catch (error) {
       importStatus.className = 'small mt-1 text-danger';
       importStatus.textContent = 'The import failed: the network is unavailable.';
+      markImportField(true);
     } finally {
       importButton.disabled = false;
     }

@@ -254,8 +254,22 @@
   }
 
   form.addEventListener('submit', (event) => {
-    // "Save as a collection" posts the form to /explore/save as it is.
-    if (event.submitter && event.submitter.id === 'explore-save-button') return;
+    // "Save as a collection" posts the form to /explore/save as it is. Its button skips the form's
+    // validation (formnovalidate, so that the filters never block it): its title is checked here,
+    // the reason under the field, instead of the server's error page for a missing title.
+    if (event.submitter && event.submitter.id === 'explore-save-button') {
+      const title = document.getElementById('explore-save-title');
+      const missing = title.value.trim() === '';
+      title.classList.toggle('is-invalid', missing);
+      if (missing) title.setAttribute('aria-invalid', 'true');
+      else title.removeAttribute('aria-invalid');
+      document.getElementById('explore-save-error').textContent = missing ? 'Give the collection a title.' : '';
+      if (missing) {
+        event.preventDefault();
+        title.focus();
+      }
+      return;
+    }
     event.preventDefault();
     search();
   });
