@@ -11,6 +11,7 @@ import { EmailInUseError, InvalidTokenError, OtherAccountsLinkError, type Passwo
 import { readEmail } from './email-address.ts';
 import { passwordProblems } from './password-policy.ts';
 import { clientNetwork } from '../../core/http/client-network.ts';
+import { withQueryOf } from '../../core/http/canonical-address.ts';
 
 declare module 'fastify' {
   interface Session {
@@ -144,8 +145,7 @@ function signupRoutes(app: FastifyInstance, ctx: ModuleContext): void {
   app.route({
     method: ['GET', 'POST'], url: '/signup', config: { csrf: false },
     handler: async (request, reply) => {
-      const query = request.url.indexOf('?');
-      return reply.redirect(`/signup/${query >= 0 ? request.url.slice(query) : ''}`, 308);
+      return reply.redirect(withQueryOf(request.url, '/signup/'), 308);
     },
   });
 

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext } from '../../core/modules.ts';
 import { badRequest, badField, HttpError } from '../../core/http/errors.ts';
 import { wantsJson } from '../../core/http/error-pages.ts';
+import { withFinalSlash } from '../../core/http/canonical-address.ts';
 import { flash } from '../../core/http/context.ts';
 import { formFields } from '../../core/http/forms.ts';
 import { CART_FORMATS, UNAVAILABLE_FORMATS, formatsOrPageError, sendZip, type CartFormat } from '../cart/index.ts';
@@ -28,12 +29,6 @@ function memberRef(body: unknown): MemberRef {
   const datasetId = parseFileId(fields.dataset_id);
   if (datasetId !== undefined) return { datasetId };
   throw badField('file_id', 'Give file_id (a file id) or dataset_id (a dataset id).');
-}
-
-/** A request's address with a slash after its path (the query string kept). */
-function withSlash(url: string): string {
-  const at = url.indexOf('?');
-  return at === -1 ? `${url}/` : `${url.slice(0, at)}/${url.slice(at)}`;
 }
 
 /** Back to a page of this site only (never `//host`), else the collection. */
@@ -102,7 +97,7 @@ function pageRoutes(app: FastifyInstance, ctx: ModuleContext) {
   });
   // The canonical address ends with a slash (as the DOI and model pages, which redirect the same way):
   // a typed or shared /collection/7 reaches the page instead of a 404.
-  app.get('/collection/:id', (request, reply) => reply.redirect(`${withSlash(request.url)}`, 301));
+  app.get('/collection/:id', (request, reply) => reply.redirect(withFinalSlash(request.url), 301));
   app.get('/collection/:id/', (request, reply) => collectionPage(ctx, request, reply));
   app.post('/collection/:id/add', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'add'));
   app.post('/collection/:id/remove', loginRequired, (request, reply) => changeMembers(ctx, request, reply, 'remove'));

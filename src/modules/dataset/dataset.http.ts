@@ -13,15 +13,6 @@ export function parseId(raw: unknown): number | undefined {
   return id >= 1 && id <= 2147483647 ? id : undefined;
 }
 
-/**
- * `path` with the query of the request: the redirects to an address's canonical form (its trailing
- * slash) keep what was asked, as the original's strict slashes did (`?preview=1`, a citation query).
- */
-export function withQueryOf(request: FastifyRequest, path: string): string {
-  const query = request.url.indexOf('?');
-  return query >= 0 ? path + request.url.slice(query) : path;
-}
-
 /** Fields of the upload form, urlencoded or multipart (decisions section 4); files are not taken here. */
 export async function uploadFields(request: FastifyRequest): Promise<Record<string, string>> {
   if (!request.isMultipart()) return formFields(request.body);

@@ -13,6 +13,7 @@ import { PAGE_FIT } from './feature-tree.ts';
 import { datasetModelRoutes } from './dataset-models.ts';
 import { factLabel } from './fact-label.ts';
 import { MAX_LINES_PER_REQUEST, ModelError } from './model.service.ts';
+import { withQueryOf } from '../../core/http/canonical-address.ts';
 
 const rawId = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
 
@@ -74,8 +75,7 @@ function modelPageRoutes(app: FastifyInstance, ctx: ModuleContext): void {
   app.get('/model/:file_id(^\\d+$)', async (request, reply) => {
     const id = parseFileId(rawId(request));
     if (id === undefined) throw notFound(`There is no file with id ${rawId(request)}.`);
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    return reply.redirect(`/model/${id}/${query}`, 301);
+    return reply.redirect(withQueryOf(request.url, `/model/${id}/`), 301);
   });
 
   // A visit is a view of the model's file, counted as /file/view counts one (the home page's "model

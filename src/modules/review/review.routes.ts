@@ -14,6 +14,7 @@ import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
 import { DiagramQueryError } from '../model/index.ts';
 import { latestExpiry, type ReviewService } from './review.service.ts';
 import { reviewConfiguratorRoutes } from './review.configurator.ts';
+import { withFinalSlash } from '../../core/http/canonical-address.ts';
 
 /** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
 interface PageState { created?: string; errors?: FieldErrors; values?: Record<string, string> }
@@ -87,11 +88,7 @@ function ownerLinkRoutes(app: FastifyInstance, review: ReviewService): void {
 function reviewerPageRoutes(app: FastifyInstance, ctx: ModuleContext, review: ReviewService): void {
   // The link ends with a slash; the same address without it (cut when pasted, typed) redirects to
   // it, as the DOI and model pages do, instead of a 404 that reads as a revoked link.
-  const toSlash = (request: FastifyRequest, reply: FastifyReply) => {
-    const at = request.url.indexOf('?');
-    const target = at === -1 ? `${request.url}/` : `${request.url.slice(0, at)}/${request.url.slice(at)}`;
-    return privately(reply).redirect(target, 301);
-  };
+  const toSlash = (request: FastifyRequest, reply: FastifyReply) => privately(reply).redirect(withFinalSlash(request.url), 301);
   app.get('/review/:token', toSlash);
   app.get('/review/:token/model/:fileId', toSlash);
 

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../../../core/modules.ts';
 import { notFound } from '../../../core/http/errors.ts';
-import { parseId, withQueryOf } from '../dataset.http.ts';
+import { withQueryOf } from '../../../core/http/canonical-address.ts';
+import { parseId } from '../dataset.http.ts';
 
 export async function datasetVersionRoutes(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const datasets = () => ctx.services.dataset;
@@ -21,7 +22,7 @@ export async function datasetVersionRoutes(app: FastifyInstance, ctx: ModuleCont
     const id = parseId(params.id);
     const other = parseId(params.other);
     if (id === undefined || other === undefined) throw notFound('No such dataset.');
-    return reply.redirect(withQueryOf(request, `/dataset/${id}/compare/${other}/`), 301);
+    return reply.redirect(withQueryOf(request.url, `/dataset/${id}/compare/${other}/`), 301);
   });
 
   app.get('/dataset/:id/compare/:other/', async (request, reply) => {

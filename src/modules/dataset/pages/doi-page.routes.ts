@@ -9,7 +9,8 @@ import { slotMarker, type ReusablePage } from '../../../core/http/reusable-page.
 import type { KeptAnswer } from '../../../core/http/anonymous-answers.ts';
 import { licenseLabel, licenseUrl } from '../licenses.ts';
 import { doiPath, type DatasetSummary } from '../dataset.types.ts';
-import { parseId, withQueryOf } from '../dataset.http.ts';
+import { withQueryOf } from '../../../core/http/canonical-address.ts';
+import { parseId } from '../dataset.http.ts';
 import { KeptDoiPages } from './dataset.doi-page.ts';
 import { DOI_PAGE_EXTENSIONS, DoiPageExtensions, type DoiPageCitations } from './doi-page.extensions.ts';
 
@@ -42,7 +43,7 @@ export async function doiPageRoutes(app: FastifyInstance, ctx: ModuleContext): P
   app.get('/dataset/unsynchronized/:id', async (request, reply) => {
     const id = parseId((request.params as { id: string }).id);
     if (id === undefined) throw notFound('No such dataset.');
-    return reply.redirect(withQueryOf(request, `/dataset/unsynchronized/${id}/`), 301);
+    return reply.redirect(withQueryOf(request.url, `/dataset/unsynchronized/${id}/`), 301);
   });
 
   app.get('/dataset/unsynchronized/:id/', { config: { loginRequired: true } }, async (request, reply) => {
@@ -67,7 +68,7 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
   const exported = citations?.answerExport(raw, request, reply);
   if (exported) return exported;
   // The canonical address ends with a slash (decisions section 7).
-  if (!raw.endsWith('/')) return reply.redirect(withQueryOf(request, `/doi/${doiPath(raw)}/`), 301);
+  if (!raw.endsWith('/')) return reply.redirect(withQueryOf(request.url, `/doi/${doiPath(raw)}/`), 301);
   const doi = raw.slice(0, -1);
   if (doi === '' || doi.endsWith('/')) throw notFound('No dataset has this DOI.');
   // A citation format asked for by Accept (extensions section 2) is answered instead of the page, and not counted as a view.
@@ -82,11 +83,11 @@ async function answerDoi(page: DoiPage, request: FastifyRequest, reply: FastifyR
     keepAs = found.keepAs;
   }
   const resolved = await datasets.resolveDoi(doi);
-  if (resolved.kind === 'moved') return reply.redirect(withQueryOf(request, `/doi/${doiPath(resolved.doi)}/`), 302);
+  if (resolved.kind === 'moved') return reply.redirect(withQueryOf(request.url, `/doi/${doiPath(resolved.doi)}/`), 302);
   if (resolved.kind === 'missing') {
     // A concept DOI names all versions: it leads to the newest (extensions section 2).
     const newest = await datasets.versions.newestByConceptDoi(doi);
-    if (newest !== undefined) return reply.redirect(withQueryOf(request, `/doi/${doiPath(newest)}/`), 302);
+    if (newest !== undefined) return reply.redirect(withQueryOf(request.url, `/doi/${doiPath(newest)}/`), 302);
     // Another module's item with this DOI (a published collection) has its own page.
     const elsewhere = await page.extensions.landingOf(doi);
     if (elsewhere !== undefined) return reply.redirect(elsewhere, 302);
