@@ -12,7 +12,8 @@ import { EXPORT_TARGETS, ModeltoolError, type ExportTarget } from './modeltool.s
 const fileIdOf = (request: FastifyRequest) => (request.params as { file_id: string }).file_id;
 
 /** How a failure reads on the export and validity routes. */
-function exportFailure(error: unknown): unknown {
+/** The HTTP answer of a failed validation or export (also the review links' exports). */
+export function exportFailure(error: unknown): unknown {
   if (!(error instanceof ModeltoolError)) return error;
   switch (error.kind) {
     case 'unknown-file':

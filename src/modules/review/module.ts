@@ -9,7 +9,7 @@ import './review.tables.ts';
 // anonymous view that carries no person.
 export const reviewModule = defineModule({
   name: 'review',
-  requires: ['dataset', 'hubfile', 'model'],
+  requires: ['dataset', 'hubfile', 'model', 'modeltool'],
   createService: (ctx) => createReviewService(ctx),
   routes: reviewRoutes,
   // The owner's page's Copy button (views/links.njk includes it only with a new link).

@@ -91,6 +91,14 @@ for (const dialect of testDialects()) {
           assert.ok(!text.includes('10.9999/review.1'), `${target} shows the DOI`);
           const article = /<article id="review-model">[\s\S]*<\/article>/.exec(text)![0];
           assert.doesNotMatch(article, /<a [^>]*href="\/(?!review\/)/, `${target} links outside the link`);
+        } else if (target.includes('/export/')) {
+          // The model tools' exports, as the DOI page offers them (extensions section 8).
+          const text = res.bytes.toString('utf8');
+          assertAnonymous(target, `${res.headers.get('content-disposition')}\n${text}`);
+          assert.match(res.headers.get('content-disposition') ?? '', /kettle\.uvl_(glencoe|splot|cnf|featureide)\.txt/);
+          if (target.includes('/glencoe/')) assert.ok(JSON.parse(text).features, target);
+          else if (target.includes('/cnf/')) assert.match(text, /^p cnf \d+ \d+$/m, target);
+          else assert.match(text, /Whistle/, target);
         } else if (target.endsWith('/zip')) {
           const entries = await unzip(res.bytes);
           assert.deepEqual([...entries.keys()], ['dataset/kettle.uvl']);
@@ -101,6 +109,10 @@ for (const dialect of testDialects()) {
         }
       }
       assert.ok(reachable.some((p) => p.includes('/model/')), 'the page links each model\'s page');
+      assert.deepEqual(reachable.filter((p) => p.includes('/export/')).map((p) => p.split('/')[4]), ['glencoe', 'splot', 'cnf', 'featureide']);
+      const anExport = reachable.find((p) => p.includes('/export/cnf/'))!;
+      assert.equal((await reviewer.get(anExport.replace(/\d+$/, '999999'))).status, 404, 'another file');
+      assert.equal((await reviewer.get(anExport.replace('/cnf/', '/pdf/'))).status, 404, 'an unknown format');
       // Another dataset's file is not reachable through the link, nor its model page.
       assert.equal((await reviewer.get(`${path}file/999999`)).status, 404);
       const otherFile = await server.hub.db.selectFrom('file').select('id').orderBy('id').executeTakeFirst();
@@ -206,8 +218,9 @@ for (const dialect of testDialects()) {
       assert.equal((await reviewer.get(path)).status, 200);
       const links = await owner.get(`/dataset/${datasetId}/review-links`);
       const revoke = [...links.text.matchAll(/action="(\/dataset\/\d+\/review-links\/\d+\/revoke)"/g)].map((m) => m[1]!);
+      const fileId = /\/file\/(\d+)/.exec((await reviewer.get(path)).text)?.[1];
       for (const action of revoke) assert.equal((await owner.post(action, { form: {} })).status, 303);
-      for (const target of [path, `${path}zip`]) assert.equal((await reviewer.get(target)).status, 404, target);
+      for (const target of [path, `${path}zip`, `${path}export/cnf/${fileId}`]) assert.equal((await reviewer.get(target)).status, 404, target);
 
       const expiring = await makeLink(inDays(0));
       assert.equal((await reviewer.get(expiring)).status, 200, 'valid through its last day');

@@ -2,7 +2,8 @@
 // form), POST /dataset/<id>/review-links (field `expires`, CSRF) answering the link
 // /review/<token>/, POST /dataset/<id>/review-links/<link id>/revoke. A reviewer: /review/<token>/
 // (the dataset without people), /review/<token>/model/<file id>/ (a model's facts, diagram and
-// source), /review/<token>/file/<file id> and /review/<token>/zip. A revoked
+// source), /review/<token>/file/<file id>, /review/<token>/export/<format>/<file id> (the model
+// tools' exports) and /review/<token>/zip. A revoked
 // or expired link answers 404 everywhere.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from 'archiver';
@@ -12,9 +13,17 @@ import { formFields, type FieldErrors } from '../../core/http/forms.ts';
 import { lazyStream } from '../../core/storage/lazy-stream.ts';
 import { attachmentHeader, parseFileId } from '../hubfile/index.ts';
 import { DiagramQueryError } from '../model/index.ts';
+import { EXPORT_TARGETS, exportFailure, type ExportTarget } from '../modeltool/index.ts';
+import { requesterOf } from '../../core/scheduler/index.ts';
 import { latestExpiry, type ReviewService } from './review.service.ts';
 import { reviewConfiguratorRoutes } from './review.configurator.ts';
 import { withFinalSlash } from '../../core/http/canonical-address.ts';
+
+/** The exports the reviewer's page offers for each file, as the DOI page's Export menu names them. */
+const REVIEW_EXPORTS = [
+  { target: 'glencoe', label: 'Glencoe (JSON)' }, { target: 'splot', label: 'SPLOT (SXFM)' },
+  { target: 'cnf', label: 'DIMACS CNF' }, { target: 'featureide', label: 'FeatureIDE (XML)' },
+] as const satisfies readonly { target: ExportTarget; label: string }[];
 
 /** What the owner's page shows besides the links: a new link, or the form as posted with its errors. */
 interface PageState { created?: string; errors?: FieldErrors; values?: Record<string, string> }
@@ -95,7 +104,7 @@ function reviewerPageRoutes(app: FastifyInstance, ctx: ModuleContext, review: Re
   app.get('/review/:token/', async (request, reply) => {
     const token = (request.params as { token: string }).token;
     const { dataset } = await review.anonymousView(token, true);
-    return privately(reply).page('review/views/review.njk', { title: dataset.title, dataset, base: `/review/${token}` });
+    return privately(reply).page('review/views/review.njk', { title: dataset.title, dataset, base: `/review/${token}`, exports: REVIEW_EXPORTS });
   });
 
   app.get('/review/:token/file/:fileId', async (request, reply) => {
@@ -104,6 +113,21 @@ function reviewerPageRoutes(app: FastifyInstance, ctx: ModuleContext, review: Re
     if (id === undefined) throw notFound('No such file in this dataset.');
     const file = await review.file(token, id);
     return privately(reply).type('text/plain; charset=utf-8').header('content-disposition', attachmentHeader(file.name)).send(file.text);
+  });
+
+  // The model tools' exports (extensions section 8: the link reaches the dataset's exports), named as
+  // the DOI page's are (`<name>_<format>.txt`).
+  app.get('/review/:token/export/:target/:fileId', async (request, reply) => {
+    const { token, target, fileId } = request.params as { token: string; target: string; fileId: string };
+    const id = parseFileId(fileId);
+    if (id === undefined || !Object.hasOwn(EXPORT_TARGETS, target)) throw notFound('No such export of a file in this dataset.');
+    let exported;
+    try {
+      exported = await review.exported(token, id, target as ExportTarget, requesterOf(request));
+    } catch (error) {
+      throw exportFailure(error);
+    }
+    return privately(reply).type('text/plain; charset=utf-8').header('content-disposition', attachmentHeader(exported.downloadName)).send(exported.text);
   });
 
   // A model's page through the link (issue 37, item 10): facts, diagram and source, no DOI or person.

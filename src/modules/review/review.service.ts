@@ -8,6 +8,7 @@ import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { badRequest, notFound } from '../../core/http/errors.ts';
 import { licenseLabel, licenseUrl } from '../dataset/index.ts';
+import type { ExportTarget } from '../modeltool/index.ts';
 import * as repo from './review.repository.ts';
 import { anonymousModel, type AnonymousModel } from './review.model.ts';
 
@@ -116,6 +117,17 @@ export async function file(ctx: ModuleContext, token: string, fileId: number) {
   return { name: found.name, text };
 }
 
+/**
+ * A model of the link's dataset in another format (the model tools' exports, as on the DOI page),
+ * as text. The formats carry the model only: no person, as the file itself.
+ */
+export async function exported(ctx: ModuleContext, token: string, fileId: number, target: ExportTarget, requester: string) {
+  const link = await validLink(ctx, token);
+  const found = await ctx.services.hubfile.getFile(fileId);
+  if (!found || found.datasetId !== link.dataset_id) throw notFound('No such file in this dataset.');
+  return ctx.services.modeltool.exportText(fileId, target, { requester });
+}
+
 /** The files of the link's dataset for its zip, opened as the zip reaches them. */
 export async function zip(ctx: ModuleContext, token: string) {
   const link = await validLink(ctx, token);
@@ -141,7 +153,7 @@ export async function ownerOfFile(ctx: ModuleContext, token: string, fileId: num
 }
 
 export function createReviewService(ctx: ModuleContext) {
-  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, zip, model, ownerOfFile });
+  return bindOperations(ctx, { create, overview, revoke, anonymousView, file, exported, zip, model, ownerOfFile });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;
