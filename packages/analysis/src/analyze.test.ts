@@ -143,6 +143,14 @@ describe('anomalies against brute force', () => {
     for (const [k, v] of Object.entries(seen)) assert.ok(v >= 10, `only ${v} models with ${k}`);
   });
 
+  test('an empty file: void, with an empty explanation and the reason tree (no constraint causes it)', () => {
+    const result = analyzeModel(parse(''), { text: '' });
+    assert.equal(result.satisfiable, false);
+    assert.equal(result.configurations, '0');
+    assert.deepEqual(result.explanations?.void, []);
+    assert.deepEqual(result.reasons, { void: 'tree' });
+  });
+
   test('the oracle on a model checked by hand', () => {
     const t = bruteForceModel(parse('features\n    Car\n        mandatory\n            Engine\n                alternative\n                    Diesel\n                    Petrol\n        optional\n            Turbo\n            Radio\nconstraints\n    Diesel => !Turbo\n    Turbo\n'));
     assert.equal(t.count, 2n); // Radio free; Petrol forced by Turbo

@@ -44,8 +44,12 @@ export function analyzeModel(model: UvlModel, options: AnalyzeOptions = {}): Ana
   const run = new Run(computeMetrics(model), options.onProgress);
   const { result, timeouts, timed } = run;
   if (!model.root) {
-    // An empty file: no features, hence no configuration to speak of.
-    return markVoid(result);
+    // An empty file: no features, hence no configuration to speak of. Void by its (empty) tree
+    // alone: no constraint explains it (extensions section 1, the reason `tree`).
+    markVoid(result);
+    explanationsOf(result).void = [];
+    result.reasons = { void: 'tree' };
+    return result;
   }
 
   run.report(['satisfiable', 'backbone', 'count', 'false_optional', 'atomic_sets', 'explanations']);
