@@ -179,7 +179,7 @@ for (const dialect of testDialects()) {
         { name: 'bad.xml', content: BAD_FEATUREIDE, format: /FeatureIDE/, line: /^Line 5:\d+ - / },
         { name: 'bad.json', content: BAD_GLENCOE, format: /Glencoe/, line: /^Line \d+:\d+ - not valid JSON/ },
         { name: 'bad.sxfm', content: '<feature_model name="x">\n<feature_tree>\n:m Orphan (_a)\n</feature_tree>\n</feature_model>\n', format: /SPLOT SXFM/, line: /^Line \d+:\d+ - / },
-        { name: 'other.xml', content: '<?xml version="1.0"?>\n<project/>\n', format: /format the hub reads/, line: /^Line 1:0 - .*<project>/ },
+        { name: 'other.xml', content: '<?xml version="1.0"?>\n<project/>\n', format: /format the hub reads/, line: /^Line 2:0 - .*<project>/ },
         // The bad value named, not "the converted model does not parse as UVL".
         {
           name: 'negative.json', format: /Glencoe/, line: /^Line 3:\d+ - feature 'r' \(GENOR\) has min -5: a group's min must be a whole number, 0 or more$/,
