@@ -139,6 +139,22 @@ describe('hub uvl sample --uniform', () => {
     assert.equal(hub(['sample', 'bad.uvl', '--uniform', '3']).code, 1);
   });
 
+  it('--json: an invalid or unreadable model and a bad value still give their JSON line, as configure and --twise do', () => {
+    writeFileSync(join(dir, 'empty.uvl'), '');
+    const badLine = ["Line 3:4 - group 'mandatory' must be indented below the feature it belongs to"];
+    for (const args of [['commonality', '--json'], ['sample', '--uniform', '3', '--json']]) {
+      for (const [file, errors] of [['bad.uvl', badLine], ['empty.uvl', ['the model has no features']], ['missing.uvl', [/no such file/]]] as const) {
+        const r = hub([...args, file]);
+        assert.equal(r.code, 1, `${args.join(' ')} ${file}`);
+        const line = JSON.parse(r.out);
+        assert.deepEqual([line.file, line.valid, line.errors.length], [file, false, 1], `${args.join(' ')} ${file}: ${r.out}`);
+        assert.match(line.errors[0], typeof errors[0] === 'string' ? new RegExp(errors[0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : errors[0]);
+      }
+    }
+    const unknown = hub(['sample', 'car.uvl', '--uniform', '3', '--select', 'Wings', '--json']);
+    assert.deepEqual([unknown.code, JSON.parse(unknown.out)], [1, { error: "unknown feature 'Wings'" }]);
+  });
+
   it('no configuration extends contradicting decisions: an empty sample, said so', () => {
     const r = hub(['sample', 'car.uvl', '--uniform', '3', '--select', 'Diesel,Turbo', '--json']);
     assert.equal(r.code, 0, r.err);

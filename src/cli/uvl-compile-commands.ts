@@ -18,8 +18,22 @@ const MAX_SAMPLES = 10_000;
 /** A failure already reported on standard error: the command exits 1. */
 class Reported extends Error {}
 
-function fail(command: string, message: string): never {
-  process.stderr.write(`hub uvl ${command}: ${message}\n`);
+/** The command a failure is reported for, and whether it was asked for --json. */
+interface Out {
+  command: string;
+  json?: boolean;
+}
+
+/**
+ * Reports a failure: on standard error, or with --json as one JSON object on standard output,
+ * as `configure` and `sample --twise` answer (`{"file", "valid": false, "errors"}` for a model
+ * that cannot be read or is invalid, else `{"error"}`), so that a script reading the JSON
+ * always gets its line.
+ */
+function fail(to: Out | string, message: string, line?: Record<string, unknown>): never {
+  const { command, json } = typeof to === 'string' ? { command: to, json: false } : to;
+  if (json) process.stdout.write(`${JSON.stringify(line ?? { error: message })}\n`);
+  else process.stderr.write(`hub uvl ${command}: ${message}\n`);
   throw new Reported();
 }
 
@@ -57,14 +71,14 @@ class BlockWriter {
 }
 
 /** The file parsed and compiled; an unreadable or invalid model, or a budget run out, is reported. */
-function compileFile(command: string, file: string, narrowTables: NarrowTables = 'wide'): CompiledModel {
+function compileFile(to: Out, file: string, narrowTables: NarrowTables = 'wide'): CompiledModel {
   const loaded = loadAndParse(file);
-  if (!loaded.ok) fail(command, `${file}: ${loaded.error}`);
-  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) fail(command, `${file}: invalid model:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
-  if (!loaded.result.model.root) fail(command, `${file}: the model has no features`);
+  if (!loaded.ok) fail(to, `${file}: ${loaded.error}`, { file, valid: false, errors: [loaded.error] });
+  const errors = loaded.result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+  if (errors.length > 0) fail(to, `${file}: invalid model:\n${errors.map((e) => `  ${e}`).join('\n')}`, { file, valid: false, errors });
+  if (!loaded.result.model.root) fail(to, `${file}: the model has no features`, { file, valid: false, errors: ['the model has no features'] });
   const compiled = compileModel(loaded.result.model, { text: loaded.text, deadline: Deadline.after(COMPILE_BUDGET_MS), narrowTables });
-  if (!compiled) fail(command, `${file}: not compiled within ${COMPILE_BUDGET_MS / 1000} s`);
+  if (!compiled) fail(to, `${file}: not compiled within ${COMPILE_BUDGET_MS / 1000} s`, { file, error: `not compiled within ${COMPILE_BUDGET_MS / 1000} s` });
   return compiled;
 }
 
@@ -82,9 +96,9 @@ function writeAtomically(command: string, path: string, content: string): void {
 }
 
 /** A comma-separated list of feature names (packages/uvl name-list.ts), each checked against the model. */
-function featureList(command: string, compiled: CompiledModel, value: string | undefined): string[] {
+function featureList(to: Out, compiled: CompiledModel, value: string | undefined): string[] {
   const names = parseNameList(value);
-  for (const name of names) if (compiled.variableOf(name) === undefined) fail(command, `unknown feature '${name}'`);
+  for (const name of names) if (compiled.variableOf(name) === undefined) fail(to, `unknown feature '${name}'`);
   return names;
 }
 
@@ -145,7 +159,7 @@ export function registerCompileCommands(uvl: Command): void {
 
 function compileCommand(file: string, options: { output?: string; map?: string }): void {
   // The d4 file wants decision nodes only: no TABLE nodes to compile again.
-  const compiled = compileFile('compile', file, 'never');
+  const compiled = compileFile({ command: 'compile' }, file, 'never');
   const nnf = compiled.toD4();
   if (options.map) writeAtomically('compile', options.map, compiled.variableMap());
   if (!options.output) {
@@ -158,7 +172,7 @@ function compileCommand(file: string, options: { output?: string; map?: string }
 }
 
 function commonalityCommand(file: string, options: { json?: boolean }): void {
-  const compiled = compileFile('commonality', file);
+  const compiled = compileFile({ command: 'commonality', json: options.json }, file);
   const { configurations, counts } = compiled.commonality();
   const order = compiled.names.map((name, i) => ({ name, count: counts[i]! })).sort((a, b) => byName(a.name, b.name));
   if (options.json) {
@@ -175,18 +189,19 @@ function commonalityCommand(file: string, options: { json?: boolean }): void {
 }
 
 async function sampleCommand(file: string, options: SampleOptions): Promise<void> {
+  const to: Out = { command: 'sample', json: options.json };
   if (options.twise !== undefined) {
-    if (options.uniform !== undefined || options.select !== undefined || options.deselect !== undefined) fail('sample', '--twise takes no --uniform, --select or --deselect');
+    if (options.uniform !== undefined || options.select !== undefined || options.deselect !== undefined) fail(to, '--twise takes no --uniform, --select or --deselect');
     return runTwiseCommand(file, { t: options.twise, seed: options.seed, timeout: options.timeout, json: options.json, progress: options.progress });
   }
-  if (options.timeout !== undefined) fail('sample', '--timeout goes with --twise');
-  if (options.uniform === undefined) fail('sample', 'give the kind of sample: --uniform N or --twise T');
+  if (options.timeout !== undefined) fail(to, '--timeout goes with --twise');
+  if (options.uniform === undefined) fail(to, 'give the kind of sample: --uniform N or --twise T');
   const n = /^\s*\d+\s*$/.test(options.uniform) ? Number(options.uniform) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_SAMPLES)) fail('sample', `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
+  if (!(n >= 1 && n <= MAX_SAMPLES)) fail(to, `--uniform must be a whole number from 1 to ${MAX_SAMPLES}, not '${options.uniform}'`);
   const seed = /^\s*\d+\s*$/.test(options.seed) ? Number(options.seed) : Number.NaN;
-  if (!Number.isSafeInteger(seed)) fail('sample', `--seed must be a non-negative integer, not '${options.seed}'`);
-  const compiled = compileFile('sample', file);
-  const decisions = { selected: featureList('sample', compiled, options.select), deselected: featureList('sample', compiled, options.deselect) };
+  if (!Number.isSafeInteger(seed)) fail(to, `--seed must be a non-negative integer, not '${options.seed}'`);
+  const compiled = compileFile(to, file);
+  const decisions = { selected: featureList(to, compiled, options.select), deselected: featureList(to, compiled, options.deselect) };
   // Nothing is held: each configuration is written as it is drawn.
   const features = [...compiled.names].sort(byName);
   const columns = features.map((name) => compiled.variableOf(name)! - 1);

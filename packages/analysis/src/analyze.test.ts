@@ -234,3 +234,13 @@ describe('the estimate when the exact count runs out of time (extensions 6a)', (
     assert.equal(r.timeouts, undefined, 'nothing ran out in the end');
   });
 });
+
+describe('a constraint on one huge line', () => {
+  test('a disjunction of 200 000 terms (a 1 MB line) is analysed, not a call stack overflow', () => {
+    const terms = Array.from({ length: 200_000 }, (_, i) => `F${i % 3}`).join(' | ');
+    const text = `features\n    Root\n        optional\n            F0\n            F1\n            F2\nconstraints\n    ${terms}\n`;
+    const r = analyzeModel(parse(text), { text });
+    assert.equal(r.configurations, '7');
+    assert.deepEqual(r.core, ['Root']);
+  });
+});

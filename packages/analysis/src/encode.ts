@@ -69,7 +69,8 @@ function namedVariables(e: BoolExpr): number[] {
     const x = stack.pop()!;
     if (x.kind === 'var') out.add(x.index + 1);
     else if (x.kind === 'not') stack.push(x.operand);
-    else if ('operands' in x) stack.push(...x.operands);
+    // One by one: spreading a disjunction of 200 000 terms (a 1 MB line) overflows the call stack.
+    else if ('operands' in x) for (const o of x.operands) stack.push(o);
     else stack.push(x.left, x.right);
   }
   return [...out];

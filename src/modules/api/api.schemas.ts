@@ -8,7 +8,8 @@ export const fileSchema = {
   tags: ['files'],
   summary: 'A file\'s metadata',
   description: 'Files of an unsynchronized dataset are visible to its owner only (404 for anyone else).',
-  params: { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } },
+  // No minimum: 0 is an id no file has, 404 (docs/decisions-taken.md), as for a dataset.
+  params: { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer' } } },
   response: { 200: restFileSchema, ...errors(401, 404, 429) },
 } as const;
 

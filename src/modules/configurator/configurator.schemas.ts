@@ -4,7 +4,9 @@ import { errorSchema } from '../../core/http/api-schemas.ts';
 import { MAX_SAMPLE_SIZE } from './configurator.params.ts';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, errorSchema]));
-const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer', minimum: 1 } } } as const;
+// No minimum: 0 is an id no file has, 404 like any other unknown id (docs/decisions-taken.md, as
+// the analysis route and the dataset API answer it), not a 400 about the address.
+const fileParams = { type: 'object', required: ['file_id'], properties: { file_id: { type: 'integer' } } } as const;
 const open = (description: string) => ({ type: 'object', additionalProperties: true, description });
 const pending = { type: 'object', description: 'Still computed by a worker: ask again after `Retry-After` seconds.', properties: { status: { type: 'string', enum: ['pending'] } } };
 /** A sample's 202 (issue 37, item 6): with `progress` while this instance computes a t-wise sample whose worker reported. */

@@ -165,6 +165,13 @@ for (const dialect of testDialects()) {
     it('answers 404 for unknown files and files of datasets the caller may not see', async () => {
       assert.equal((await configure({}, 999999)).status, 404);
       assert.equal((await fetchJson(`${server.baseUrl}/api/v1/files/999999/commonality`)).status, 404);
+      // 0 is an id no file has: 404 as for the analysis and the file itself, not a 400 about the address.
+      assert.deepEqual([(await configure({}, 0)).status, (await configure({}, 0)).json], [404, { message: 'File not found' }]);
+      for (const path of ['commonality', 'samples?kind=uniform', 'samples/citation?kind=uniform', 'analysis', '']) {
+        const res = await fetchJson(`${server.baseUrl}/api/v1/files/0/${path}`.replace(/\/$/, ''));
+        assert.equal(res.status, 404, path);
+        assert.equal(typeof res.json.message, 'string', path);
+      }
       const hidden = (await uploadDataset(client, 'Hidden printer', [['hidden.uvl', PRINTER_UVL.replace('Stapler', 'Hidden')]])).dataset_id;
       const hiddenFile = (await client.get(`/api/v1/datasets/${hidden}`)).json.files[0].file_id;
       // Unsynchronized: the dataset has no DOI, so only its owner sees its files.

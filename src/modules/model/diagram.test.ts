@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseUvl } from '../../../packages/uvl/src/index.ts';
 import { COLLAPSE_THRESHOLD, DiagramQueryError, FLOOR_SCALE, parseDiagramQuery, renderDiagram } from './diagram.ts';
 import { countDisplay, explanationLine, factLabel } from './fact-label.ts';
-import { highlightFirstLines, highlightLines, lineCount } from './highlight.ts';
+import { highlightFirstLines, highlightLines, lineCount, MAX_HIGHLIGHTED_LINE } from './highlight.ts';
 
 const CAR = `features
     Car {abstract}
@@ -281,6 +281,15 @@ describe('fact label and source helpers', () => {
     assert.equal(lines[1], '\t<span class="uvl-name">&quot;A&lt;b&gt;&quot;</span> <span class="uvl-comment">// x</span>');
     assert.equal(lines[2], '<span class="uvl-comment">/* a</span>');
     assert.equal(lines[3], '<span class="uvl-comment">b */</span> <span class="uvl-keyword">Integer</span> <span class="uvl-name">n</span>');
+  });
+
+  it(`leaves a line longer than ${MAX_HIGHLIGHTED_LINE} characters as escaped plain text; the others are highlighted`, () => {
+    const long = `${'A | '.repeat(MAX_HIGHLIGHTED_LINE / 4)}"<B>"`;
+    const text = `features\n    Root\nconstraints\n    ${long}\n    A => B\n`;
+    const lines = highlightLines(text);
+    assert.equal(lines[3], `    ${long.replace('"<B>"', '&quot;&lt;B&gt;&quot;')}`);
+    assert.equal(lines[4], '    <span class="uvl-name">A</span> <span class="uvl-operator">=&gt;</span> <span class="uvl-name">B</span>');
+    assert.deepEqual(highlightFirstLines(text, 4), lines.slice(0, 4));
   });
 
   it('highlights the first lines alone exactly as the whole file gives them, and counts lines as it does', () => {

@@ -43,15 +43,24 @@ export function tokenizeUvl(text: string): { kind: Kind; text: string }[] {
   return out;
 }
 
+/**
+ * A line longer than this is shown as plain text, not highlighted: a constraint of 200 000 terms on
+ * one line (1 MB) became 400 000 spans, a page of 14 MB that took the browser half a minute.
+ */
+export const MAX_HIGHLIGHTED_LINE = 10_000;
+
 /** The highlighted source, one HTML string per line (the line's text without its line break). */
 export function highlightLines(text: string): string[] {
+  const normal = text.replace(/\r\n?/g, '\n');
+  const plain = normal.split('\n').map((line) => line.length > MAX_HIGHLIGHTED_LINE);
   const lines: string[] = [''];
-  for (const token of tokenizeUvl(text.replace(/\r\n?/g, '\n'))) {
+  for (const token of tokenizeUvl(normal)) {
     const parts = token.text.split('\n');
     parts.forEach((part, k) => {
       if (k > 0) lines.push('');
       if (part === '') return;
-      lines[lines.length - 1] += token.kind === 'plain' ? xmlEscape(part) : `<span class="uvl-${token.kind}">${xmlEscape(part)}</span>`;
+      const asText = token.kind === 'plain' || plain[lines.length - 1];
+      lines[lines.length - 1] += asText ? xmlEscape(part) : `<span class="uvl-${token.kind}">${xmlEscape(part)}</span>`;
     });
   }
   // A final line break ends the last line; it does not start an empty one.

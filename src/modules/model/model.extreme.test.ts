@@ -115,6 +115,25 @@ describe('extreme models through the hub (150 000 children, deep chains, MAX_FEA
     assert.equal((await client.get(`/model/${file.id}/diagram.svg`)).status, 200);
   });
 
+  it('shows a model whose one constraint is a line of 1 MB as a light page: the line in plain text, not 400 000 highlighted spans', async () => {
+    const terms = Array.from({ length: 200_000 }, (_, i) => `F${i % 3}`).join(' | ');
+    const text = `features\n    Root\n        optional\n            F0\n            F1\n            F2\nconstraints\n    ${terms}\n`;
+    const { client } = await newUser(server);
+    await uploadDataset(client, 'One long line', [['longline.uvl', text]]);
+    const file = await server.hub.db.selectFrom('file').select('id').where('name', 'like', 'longline%').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const page = await preparedPage(client, `/model/${file.id}/`);
+    assert.equal(page.status, 200);
+    // It was 14 MB (a span per token), half a minute before the browser showed it.
+    assert.ok(page.text.length < 1.5 * 1024 * 1024, `${page.text.length} bytes of page`);
+    const line8 = /<div class="uvl-line" id="L8">[\s\S]*?<\/div>/.exec(page.text)![0];
+    assert.ok(!line8.includes('<span'), 'the long line is plain text');
+    assert.ok(line8.includes('F0 | F1 | F2'), 'and whole');
+    assert.match(page.text, /id="L3">.*<span class="uvl-keyword">optional<\/span>/, 'the other lines keep their highlighting');
+    const lines = await client.get(`/model/${file.id}/lines?from=8&to=8`);
+    assert.equal(lines.status, 200);
+    assert.ok(!lines.json.lines[0].includes('<span'));
+  });
+
   it(`stages, uploads and shows a chain ${MAX_DEPTH} deep (the parser's limit) on every page and export`, async () => {
     const { client } = await newUser(server);
     await uploadDataset(client, 'Chain', [['chain.uvl', chainText(MAX_DEPTH)]]);

@@ -230,14 +230,18 @@
   }
 
   /**
-   * While a step is asked, the controls that change the decisions are disabled: a second click
-   * would race the first and the answers could arrive in the other order.
+   * While a step is asked, the controls that change the decisions do nothing: a second click
+   * would race the first and the answers could arrive in the other order. The tree's handler
+   * ignores its buttons while `pending` and the section is aria-busy (the tree dimmed, CSS);
+   * only the few tool buttons are disabled. Disabling every ✓ ✗ ○ of the tree instead cost the
+   * browser about a second of style work per step and again after it on linux-2.6.33.3 (9 600
+   * buttons), a tab frozen twice for each decision.
    */
   let pending = false;
   function setPending(on) {
     pending = on;
     section.setAttribute('aria-busy', String(on));
-    for (const b of section.querySelectorAll('#cfg-tree button[data-act="select"], #cfg-tree button[data-act="deselect"], #cfg-tree button[data-act="clear"], #cfg-reset, #cfg-random')) b.disabled = on;
+    for (const b of section.querySelectorAll('#cfg-reset, #cfg-random')) b.disabled = on;
     undoButton.disabled = on || history.length === 0;
   }
 
@@ -329,7 +333,7 @@
     if (!step) return;
     apply(step.decisions, { ...step.answer, changed: step.changes }, false);
   });
-  document.getElementById('cfg-reset').addEventListener('click', () => void decide({ selected: [], deselected: [] }));
+  document.getElementById('cfg-reset').addEventListener('click', () => { if (!pending) void decide({ selected: [], deselected: [] }); });
 
   document.getElementById('cfg-random')?.addEventListener('click', async () => {
     if (pending) return;
