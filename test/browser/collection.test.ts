@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { projectPath } from '../../src/core/config.ts';
 import { browserSkipReason, useBrowserServer } from './support.ts';
 import { seriousViolations } from './axe.ts';
@@ -33,6 +33,17 @@ describe('a published collection of 20 corpus models in Chromium', { skip }, () 
   const journey = useBrowserServer({ seed: true });
   let collectionUrl = '';
   let email = '';
+
+  /** A fresh browser context at `width` px, logged in as the collection's owner. */
+  async function loggedInPage(width: number): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await journey.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${journey.server.baseUrl}/login`);
+    await page.fill('#email', email);
+    await page.fill('#password', 'test-password-1');
+    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('main button[type="submit"]')]);
+    return { context, page };
+  }
 
   it('publishes 5 datasets of 4 corpus models, collects their 20 models and publishes the collection', async () => {
     const server = journey.server;
@@ -70,12 +81,7 @@ describe('a published collection of 20 corpus models in Chromium', { skip }, () 
   for (const width of [1280, 390]) {
     it(`shows the published collection at ${width} px`, async () => {
       assert.ok(collectionUrl, 'the collection was published');
-      const context = await journey.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
-      const page: Page = await context.newPage();
-      await page.goto(`${journey.server.baseUrl}/login`);
-      await page.fill('#email', email);
-      await page.fill('#password', 'test-password-1');
-      await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('main button[type="submit"]')]);
+      const { context, page } = await loggedInPage(width);
       await page.goto(collectionUrl);
       assert.equal(await page.locator('.collection-member').count(), 20);
       assert.match(await page.textContent('#collection-doi') ?? '', /^10\.1234\/fakenodo\.collection\.\d+$/);
@@ -111,12 +117,7 @@ describe('a published collection of 20 corpus models in Chromium', { skip }, () 
   });
 
   it('points at a newer version with a link that reads on the notice (axe: colour contrast)', async () => {
-    const context = await journey.browser.newContext({ viewport: { width: 390, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' });
-    const page: Page = await context.newPage();
-    await page.goto(`${journey.server.baseUrl}/login`);
-    await page.fill('#email', email);
-    await page.fill('#password', 'test-password-1');
-    await Promise.all([page.waitForURL(`${journey.server.baseUrl}/`), page.click('main button[type="submit"]')]);
+    const { context, page } = await loggedInPage(390);
     await page.goto(collectionUrl);
     await Promise.all([page.waitForURL((url) => url.href !== collectionUrl), page.click('#collection-new-version button[type="submit"]')]);
     await page.goto(collectionUrl);
