@@ -1,7 +1,7 @@
 // Authentication service (specification, auth; extensions section 5): accounts, credentials,
 // login throttling, password reset and email change by emailed single-use links.
 // It never sees the request or the session: routes turn its answers into session changes.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ModuleContext } from '../../core/modules.ts';
 import { bindOperations } from '../../core/operations.ts';
 import { nowIso } from '../../core/db/database.ts';
@@ -9,12 +9,13 @@ import { isUniqueViolation, type Db } from '../../core/db/connect.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../core/db/database.ts';
 import type { Config } from '../../core/config.ts';
-import { hasControlCharacters, replaceControlCharacters } from '../../core/http/forms.ts';
+import { hasControlCharacters } from '../../core/http/forms.ts';
 import * as repo from './auth.repository.ts';
 import { normalizeEmail, readEmail } from './email-address.ts';
 import { describeAll, passwordWasReset, type SignInMethods } from './sign-in-methods.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
 import { emailChangeEmail, emailChangedNotice, passwordResetEmail } from './auth.emails.ts';
+import { lockedFor, recordFailure, RESET_REQUEST_WINDOW_MS, sha256, throttleSubjects } from './login-throttle.ts';
 
 export interface AuthUser {
   id: number;
@@ -52,16 +53,6 @@ export class InvalidTokenError extends Error {
   }
 }
 
-/**
- * Login throttling (extensions section 5, after OWASP's advice): failures count against the
- * pair (account, address) and against the account alone. 10 within 15 minutes lock the pair,
- * so a lab behind one router is not locked out by one person's typos; 50 lock the account
- * from everywhere, which still bounds a guessing attack spread over many addresses.
- */
-export const PAIR_MAX_FAILURES = 10;
-export const ACCOUNT_MAX_FAILURES = 50;
-export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-
 /** Reset and confirmation links are valid one hour (extensions section 5). */
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 /** At most this many reset emails per account and hour: the form cannot be used to flood a mailbox. */
@@ -71,7 +62,6 @@ export const MAX_RESET_EMAILS_PER_HOUR = 3;
  * (issue 26): the form cannot be used to mail many people's inboxes from one place.
  */
 export const MAX_RESET_REQUESTS_PER_ADDRESS_HOUR = 10;
-const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
 
 /** An address that readEmail refuses, given to an operation that would store it. */
 export class InvalidEmailError extends Error {}
@@ -81,15 +71,6 @@ function storableEmail(input: string): string {
   const read = readEmail(input);
   if (!read.ok) throw new InvalidEmailError(read.message);
   return read.email;
-}
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function throttleSubjects(email: string, address: string) {
-  const account = `account:${replaceControlCharacters(email, '?')}`.slice(0, 300);
-  // The pair is hashed: an email of 256 characters and an IPv6 address would not fit the column.
-  const pair = `pair:${sha256(`${email}\n${address}`)}`;
-  return { account, pair };
 }
 
 /** What the operations work with: the module context, and when old failed logins were last swept (once an hour at most). */
@@ -107,29 +88,6 @@ export function addSignInMethods(d: AuthDeps, methods: SignInMethods): void {
 
 function siteUrl(config: Config): string {
   return `${config.env === 'production' ? 'https' : 'http'}://${config.domain}`;
-}
-
-/** How long the pair or the account stays locked, in ms; 0 when neither is. */
-async function lockedFor(d: AuthDeps, subjects: { account: string; pair: string }): Promise<number> {
-  const now = Date.now();
-  const since = new Date(now - FAILURE_WINDOW_MS).toISOString();
-  let remaining = 0;
-  for (const [subject, max] of [[subjects.pair, PAIR_MAX_FAILURES], [subjects.account, ACCOUNT_MAX_FAILURES]] as const) {
-    const times = await repo.latestAttemptsSince(d.ctx.db, subject, since, max);
-    // Locked until the max-th latest failure leaves the window.
-    if (times.length >= max) remaining = Math.max(remaining, Date.parse(times[max - 1]!) + FAILURE_WINDOW_MS - now);
-  }
-  return remaining;
-}
-
-async function recordFailure(d: AuthDeps, subjects: { account: string; pair: string }): Promise<void> {
-  await repo.insertAttempts(d.ctx.db, [subjects.pair, subjects.account], nowIso());
-  // Failures older than the window count for nothing: removed at most once an hour.
-  if (Date.now() - d.failures.sweptAt > 60 * 60 * 1000) {
-    d.failures.sweptAt = Date.now();
-    // The reset requests' rows (same table) count for an hour, longer than failed logins.
-    await repo.deleteAttemptsBefore(d.ctx.db, new Date(Date.now() - Math.max(FAILURE_WINDOW_MS, RESET_REQUEST_WINDOW_MS)).toISOString());
-  }
 }
 
 /** No stored email has control characters, and PostgreSQL cannot even compare text holding U+0000. */
