@@ -20,6 +20,12 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
 }
 
 /** The error body of every API route, for the response schemas and the OpenAPI document. */
+/** A route whose only documented answer is 405: a method the path does not offer (the OpenAPI document and the 405s of route-methods.ts leave it out). */
+export function isNotAllowedOnly(schema: { response?: unknown } | undefined): boolean {
+  const answers = Object.keys((schema?.response ?? {}) as object);
+  return answers.length === 1 && answers[0] === '405';
+}
+
 export const errorSchema = {
   type: 'object',
   description: 'What went wrong; `field` names the refused field of a request that does not match its schema.',

@@ -6,6 +6,7 @@
 // route: a known address costs nothing.
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
+import { isNotAllowedOnly } from './api-schemas.ts';
 
 const noop = (): void => {};
 
@@ -17,8 +18,7 @@ export class RouteMethods {
   watch(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
       // A route declared only to answer 405 (the API's, documented in its schema) offers nothing.
-      const answers = Object.keys((route.schema?.response ?? {}) as object);
-      if (answers.length === 1 && answers[0] === '405') return;
+      if (isNotAllowedOnly(route.schema)) return;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) this.add(method as HTTPMethod, route.url);
       // Fastify adds a HEAD route beside each GET one (exposeHeadRoutes).

@@ -1,16 +1,10 @@
 import fastifySwagger from '@fastify/swagger';
 import { defineModule } from '../../core/modules.ts';
 import { tooManyRequests } from '../../core/http/errors.ts';
-import { isApiUrl as isApi } from '../../core/http/api-schemas.ts';
+import { isApiUrl as isApi, isNotAllowedOnly } from '../../core/http/api-schemas.ts';
 import { createApiService } from './api.service.ts';
 import { apiRoutes } from './api.routes.ts';
 import { clientNetwork } from '../../core/http/client-network.ts';
-
-/** A route whose only documented answer is 405: a method the path does not offer. */
-export function isNotAllowedOnly(schema: { response?: unknown } | undefined): boolean {
-  const answers = Object.keys((schema?.response ?? {}) as object);
-  return answers.length === 1 && answers[0] === '405';
-}
 
 /** `/api/v1/datasets` beside `/api/v1/datasets/` for the same method: one operation, written once (with the slash). */
 export function isSlashTwin(method: string | string[], url: string, table: { method: string; url: string }[]): boolean {
